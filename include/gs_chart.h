@@ -1,0 +1,81 @@
+/* gs_chart.h — the chart model shared by the TUI and the figure export (prefix ch_).
+ *
+ * Pure data and pure functions: no curses, no cairo. A chart is a title, two axes and a set of
+ * series built from en_results; the TUI rasterizes it with braille/block/ASCII glyphs
+ * (gs_canvas.h), the figure module draws it with cairo (gs_figure.h). Both use the same ticks.
+ * NaN y values are gaps (pending or undefined), never drawn as numbers.
+ * Ownership: ch_chart owns its series arrays; ch_free releases them.
+ */
+#ifndef GS_CHART_H
+#define GS_CHART_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "gs_engine.h"
+
+#define CH_MAX_TICKS 24
+#define CH_MAX_SERIES 16
+
+typedef enum { CH_LINEAR = 0, CH_LOG10 = 1 } ch_scale;
+typedef enum { CH_MARK_NONE = 0, CH_MARK_CIRCLE, CH_MARK_SQUARE, CH_MARK_TRIANGLE,
+               CH_MARK_DIAMOND, CH_MARK_CROSS } ch_marker;
+typedef enum { CH_DASH_SOLID = 0, CH_DASH_DASHED, CH_DASH_DOTTED } ch_dash;
+
+typedef struct {
+    double lo, hi;                 /* data range shown (for CH_LOG10, values not logs) */
+    ch_scale scale;
+    char label[64];                /* UTF-8, e.g. "log10 λ" */
+    int nticks;
+    double ticks[CH_MAX_TICKS];    /* tick positions in data units */
+    char tick_labels[CH_MAX_TICKS][16];
+    int minor;                     /* log axis: draw minor ticks 2..9 */
+} ch_axis;
+
+typedef struct {
+    char name[48];                 /* legend text, e.g. "GSR tail" */
+    char letter;                   /* glyph when color is unavailable, e.g. 'R' */
+    uint32_t rgb;                  /* 0xRRGGBB: GACL #e15759, GSR #4e79a7, ... */
+    ch_dash dash;
+    ch_marker marker;
+    double width_pt;               /* line width for figures */
+    int ghost;                     /* pinned-baseline curve (drawn faint) */
+    int method;                    /* index into en_results.m, -1 if none */
+    int n;
+    double *x, *y;                 /* owned; y NaN = gap */
+} ch_series;
+
+typedef struct {
+    char title[64];                /* "Accuracy", "Eigenspectrum", "Stable rank" */
+    ch_axis x, y;
+    int nseries;
+    ch_series series[CH_MAX_SERIES];
+    double mark_x;                 /* current task marker, NaN for none */
+    char note[128];                /* e.g. "tasks 7–10 pending" */
+} ch_chart;
+
+/* Style of method `name` (color, dash, marker, letter); the first two methods of a view use
+ * the SPEC §6 GACL/GSR styles whatever their names. */
+void ch_method_style(const char *name, int slot, uint32_t *rgb, ch_dash *dash, ch_marker *marker,
+                     char *letter);
+
+/* Nice ticks for [lo, hi] with at most maxn ticks (linear); decade ticks for log axes.
+ * Fills ax->ticks/labels/nticks and may widen lo/hi to tick bounds when `snap` is set. */
+void ch_axis_linear(ch_axis *ax, double lo, double hi, int maxn, int snap);
+void ch_axis_log10(ch_axis *ax, double lo, double hi, int maxn);
+/* Map a data value to [0,1] along the axis (log-aware). NaN for values outside log domain. */
+double ch_axis_frac(const ch_axis *ax, double v);
+
+/* Build the charts from results. m0, m1: the two methods shown (indices into r->m; m1 may be -1).
+ * baseline: pinned results drawn as ghost curves (may be NULL). task: 1-based current task. */
+int ch_build_accuracy(ch_chart *c, const en_results *r, const en_results *baseline, int m0, int m1,
+                      int task);
+int ch_build_spectrum(ch_chart *c, const en_results *r, const en_results *baseline, int m0, int m1,
+                      int task);
+int ch_build_stable_rank(ch_chart *c, const en_results *r, const en_results *baseline, int m0,
+                         int m1, int task);
+void ch_free(ch_chart *c);
+
+/* Write the numbers behind a chart as CSV (series,x,y; NaN rows omitted) to an open FILE*. */
+int ch_write_csv(const ch_chart *c, FILE *f);
+
+#endif

@@ -1,0 +1,57 @@
+/* gs_common.h — status codes, error messages and checked allocation shared by every module.
+ *
+ * Conventions used across gsrscope:
+ *   - Functions that can fail return an int status: GS_OK (0) or one of the GS_E* codes.
+ *   - The human-readable reason is stored per thread with gs_error(); the caller that decides
+ *     to give up prints it once (CLI: "gsrscope: <message>", TUI: in the status line).
+ *   - Messages name the file or the option and the problem, and say what to do when possible.
+ *   - The engine never prints; only main.c / the views do.
+ */
+#ifndef GS_COMMON_H
+#define GS_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GS_VERSION "0.1.0"
+
+enum {
+    GS_OK = 0,
+    GS_EINPUT = 2,   /* bad usage or bad input: exit status 2 */
+    GS_ERUN = 1,     /* failure while running (numerics, I/O while writing): exit status 1 */
+    GS_ENOMEM = 3,   /* allocation failed or refused by the memory estimate: exit 1 */
+    GS_ECANCEL = 4   /* cancelled by the caller (new generation, SIGINT) */
+};
+
+/* Record the message for the current thread (printf-style). Always returns `status`, so
+ * `return gs_error(GS_EINPUT, "%s: bad magic", path);` reads naturally. */
+int gs_error(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The last message recorded on this thread ("" when none). Valid until the next gs_error. */
+const char *gs_last_error(void);
+void gs_clear_error(void);
+/* Exit status for a status code: 0, 1 or 2. */
+int gs_exit_code(int status);
+
+/* Checked allocation: NULL on failure or on size overflow (n * size), and the thread error is set
+ * to a message naming `what`. Memory from these is released with free(). */
+void *gs_malloc(size_t n, size_t size, const char *what);
+void *gs_calloc(size_t n, size_t size, const char *what);
+/* Fault injection for tests: when GS_FAIL_ALLOC=N is set in the environment, the N-th call
+ * of gs_malloc/gs_calloc (1-based, counted per process) fails. */
+
+/* Multiply two sizes; returns 0 and sets *out on success, -1 on overflow. */
+int gs_mul_size(size_t a, size_t b, size_t *out);
+
+/* Monotonic wall clock in seconds. */
+double gs_now(void);
+
+/* 64-bit FNV-1a hash, continued from `h` (start with GS_FNV_INIT). Used for data checksums. */
+#define GS_FNV_INIT 1469598103934665603ULL
+uint64_t gs_fnv1a(uint64_t h, const void *p, size_t n);
+
+/* Available physical memory in bytes (MemAvailable), or 0 if unknown. */
+uint64_t gs_mem_available(void);
+/* Human-readable byte count ("1.2 GiB") into buf. */
+const char *gs_fmt_bytes(uint64_t b, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,29 @@
+/* gs_data.h — a labelled feature dataset as loaded from disk or generated (prefix ds_).
+ *
+ * Produced by the loaders (gs_load.h) and the synthetic generator (gs_synth.h); consumed by
+ * the stream builder (gs_stream.h). Rows are raw features as read (not yet normalized or
+ * expanded). Labels are 0..n_classes-1.
+ * Ownership: a ds_data owns every array in it; ds_free releases them all and zeroes it.
+ */
+#ifndef GS_DATA_H
+#define GS_DATA_H
+
+#include <stdint.h>
+#include "gs_mat.h"
+
+typedef struct {
+    gm_mat train_x;      /* N × d, row-major */
+    int *train_y;        /* N labels */
+    gm_mat test_x;       /* Nt × d */
+    int *test_y;         /* Nt labels */
+    int n_classes;       /* C = 1 + max label over train and test */
+    char name[128];      /* short name for status bars, e.g. "fashion-mnist (sample)" */
+    char source[1024];   /* what was loaded: paths or "synthetic seed=1" */
+    uint64_t checksum;   /* FNV-1a over the loaded values and labels (for figure metadata) */
+} ds_data;
+
+void ds_free(ds_data *d);
+/* Per-class training counts into counts[C] (caller allocates). */
+void ds_class_counts(const ds_data *d, long *counts);
+
+#endif

@@ -1,0 +1,151 @@
+/* gs_engine.h — prepared problem, learners, replay and per-task snapshots (prefix en_).
+ *
+ * Data flows one way: ds_data + st_stream --en_prepare--> en_problem --en_engine--> en_results,
+ * which the views (TUI, figures, CSV/JSON) only read. No curses, no cairo here.
+ *
+ * Threading: an en_engine is used by one thread at a time (the TUI's worker, or main for
+ * headless runs). Views take a deep copy of the results (en_results_copy) under their own lock.
+ * Long operations poll `*cancel` (nonzero = stop, returns GS_ECANCEL) and report progress.
+ *
+ * Ownership: en_problem, en_engine and en_results own all their arrays; each has a free/destroy.
+ */
+#ifndef GS_ENGINE_H
+#define GS_ENGINE_H
+
+#include <stdint.h>
+#include "gs_mat.h"
+#include "gs_data.h"
+#include "gs_stream.h"
+#include "gs_opts.h"
+
+/* ---- the prepared problem ------------------------------------------------------------ */
+typedef struct {
+    int T, C;
+    long d;              /* raw feature dimension */
+    long D;              /* classifier input dimension (= d without --expand) */
+    int normalized;      /* rows were L2-normalized */
+    gm_mat z;            /* n × d stream rows after normalization, stream order (GSR mixes these) */
+    gm_mat h;            /* n × D rows fed to G and Q (h = ReLU(R z) with --expand; else h.v == z.v) */
+    int *y;              /* n labels */
+    long *task_row_start;/* T+1 */
+    gm_mat R;            /* D × d expansion matrix (empty without --expand) */
+    gm_mat test_h;       /* nt × D test rows, ordered by the task of their class (prefix = seen) */
+    int *test_y;         /* nt */
+    long *test_task_end; /* T: test rows of classes in tasks 1..t are [0, test_task_end[t-1]) */
+    long n_test_unseen;  /* test rows whose class never appears in training (never evaluated) */
+    const st_stream *st; /* not owned: must outlive the problem */
+    long *class_test;    /* C: test rows per class */
+    char data_name[128];
+    char data_source[1024];
+    uint64_t data_checksum;
+} en_problem;
+
+/* Build the problem: normalize (unless o->no_normalize), expand (o->expand), reorder test rows.
+ * GS_OK, GS_EINPUT, GS_ENOMEM (with the memory estimate in the message). */
+int en_prepare(en_problem *p, const ds_data *data, const st_stream *st, const op_data *o,
+               uint64_t seed);
+void en_problem_free(en_problem *p);
+/* Map x (length d) to the classifier input h (length D): ReLU(R x) or a copy. */
+void en_expand_row(const en_problem *p, const double *x, double *h);
+/* Bytes a run needs (rows, D×D matrices per method and task kept, LAPACK workspace), estimated
+ * before allocating. */
+double en_estimate_bytes(long n_rows, long n_test, long d, long D, int C, int T, int n_methods,
+                         int keep_task_grams);
+
+/* ---- results --------------------------------------------------------------------------- */
+typedef enum { EN_PENDING = 0, EN_DONE = 1, EN_FAILED = 2 } en_state;
+
+enum {                     /* en_snap.flags */
+    EN_SPECTRUM = 1u << 0, /* eig[] holds the full spectrum of G+τI (exact, LAPACK) */
+    EN_LMAX_EST = 1u << 1, /* lambda_max and stable_rank come from Lanczos (estimate) */
+    EN_LMIN_EST = 1u << 2, /* lambda_min and cond come from Lanczos (estimate) */
+    EN_NO_GRAM  = 1u << 3  /* non-ridge method: no spectral numbers */
+};
+
+typedef struct {
+    en_state state;
+    unsigned flags;
+    int task;              /* 1-based */
+    int classes_seen;
+    long rows_seen;        /* real training rows in G so far */
+    long aug_rows;         /* synthetic rows in G so far (weighted by β) */
+    long aug_skipped_classes; /* classes with < 2 rows: no augmentation (cumulative) */
+    long aug_skipped_pairs;   /* near-antipodal pairs skipped (cumulative) */
+    long test_rows;        /* test rows evaluated */
+    double acc;            /* sample-weighted accuracy over seen classes, % */
+    double head_acc;       /* mean per-class accuracy over seen head classes, % (NaN if none) */
+    double tail_acc;       /* same over seen tail classes, % (NaN if none) */
+    double stable_rank, cond, erank, lambda_max, lambda_min; /* of G+τI; erank NaN unless EN_SPECTRUM */
+    double lmax_err, lmin_err; /* error bounds of the Lanczos estimates (0 when exact) */
+    double *eig;           /* D values, descending, of G+τI (owned), NULL unless EN_SPECTRUM */
+    double *class_acc;     /* C per-class accuracy % (owned), NaN for classes not seen */
+    double seconds;        /* compute time for this task */
+    char error[192];       /* EN_FAILED: what went wrong */
+} en_snap;
+
+typedef struct {
+    char name[32];         /* "gacl", "gsr", ... */
+    int ridge;             /* has G, Q, W */
+    en_snap *snaps;        /* T */
+    double a_last, a_avg;  /* % (NaN until every task is done) */
+} en_method_result;
+
+typedef struct {
+    int T, C;
+    long D;
+    op_params params;      /* the parameters these results were computed with */
+    int n_methods;
+    en_method_result *m;   /* n_methods */
+    unsigned char *is_head;/* C (copied from the stream) */
+    int *class_task;       /* C */
+    long *class_kept;      /* C train rows per class */
+    uint64_t generation;   /* set by the caller (TUI) to drop stale results */
+} en_results;
+
+int en_results_copy(en_results *dst, const en_results *src);
+void en_results_free(en_results *r);
+
+/* ---- methods ---------------------------------------------------------------------------- */
+/* Names accepted by --methods; en_method_known returns 1 for a valid name. */
+int en_method_known(const char *name);
+const char *en_method_list(void); /* "gacl,gsr,..." for messages */
+
+/* ---- the engine -------------------------------------------------------------------------- */
+typedef struct en_engine en_engine;
+typedef void (*en_progress_fn)(double fraction, const char *what, void *user);
+
+typedef struct {
+    const char **methods; int n_methods; /* names */
+    op_spectrum spectrum;  /* FINAL: full spectrum at the last task only; ALL: at every task */
+    int keep_task_grams;   /* keep G_t of every task (interactive retuning); else only the last */
+    int collect_aug;       /* keep the augmented rows (for --save-state) */
+} en_config;
+
+int en_create(en_engine **e, const en_problem *p, const en_config *cfg);
+void en_destroy(en_engine *e);
+
+/* Bring results up to date with `params`, recomputing only what changed:
+ *   τ only        -> re-solve every method from cached Gram matrices (no accumulation);
+ *   α_base, ξ, β, pairs, max_aug, augment -> recompute the augmenting methods only;
+ *   seed          -> not allowed here (the stream changes): build a new problem and engine.
+ * Tasks are computed in order; `first_task` (1-based, 0 = 1) is computed first so the view
+ * the user looks at fills in quickly. Returns GS_OK, GS_ECANCEL, or an error. */
+int en_update(en_engine *e, const op_params *params, int first_task,
+              const volatile int *cancel, en_progress_fn progress, void *user);
+/* Compute the exact spectrum (eigenvalues of G+τI) for task t (1-based) of every ridge method
+ * if not yet there. */
+int en_ensure_spectrum(en_engine *e, int task, const volatile int *cancel);
+const en_results *en_get_results(const en_engine *e);
+
+/* Access for --save-state, sweeps and the Theorem 1 check (final state or task t, 1-based).
+ * Returned matrices are owned by the engine and valid until the next en_update.
+ * G excludes τ. Returns GS_EINPUT if the method is not a ridge method or the task not kept. */
+int en_gram(en_engine *e, int method, int task, const gm_mat **G, const gm_mat **Q);
+/* W = (G + τI)^{-1} Q for method/task into W (allocated by the call). */
+int en_solve_w(en_engine *e, int method, int task, gm_mat *W);
+/* Final-task predictions on the seen test rows (pred allocated, n_out set). */
+int en_predictions(en_engine *e, int method, int task, int **pred, long *n_out);
+/* Augmented rows (classifier space, D columns) and labels of the last update, if collect_aug. */
+int en_aug_rows(en_engine *e, int method, const gm_mat **rows, const int **labels);
+
+#endif

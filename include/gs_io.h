@@ -1,0 +1,31 @@
+/* gs_io.h — atomic output files (prefix io_).
+ *
+ * Every file gsrscope writes goes through io_atomic: the bytes go to a temporary file in the
+ * target's folder; io_atomic_commit flushes, fsyncs and renames it over the target; on any
+ * failure (or io_atomic_abort) the temporary file is removed and an existing target is left
+ * untouched. Errors name the target path.
+ * Ownership: io_atomic owns the FILE* and the temporary name until commit/abort.
+ */
+#ifndef GS_IO_H
+#define GS_IO_H
+
+#include <stdio.h>
+
+typedef struct {
+    FILE *f;
+    char path[4096];
+    char tmp[4096];
+} io_atomic;
+
+/* GS_OK or GS_ERUN ("PATH: cannot create: reason"). */
+int io_atomic_open(io_atomic *a, const char *path);
+/* GS_OK, or GS_ERUN after removing the temporary file (write error, ENOSPC, EIO...). */
+int io_atomic_commit(io_atomic *a);
+void io_atomic_abort(io_atomic *a);
+/* Write a whole buffer atomically. */
+int io_write_file(const char *path, const void *buf, size_t n);
+/* Make a directory (and its parents) if missing. GS_OK or GS_ERUN. */
+int io_mkdirs(const char *path);
+/* Test hook: GS_FAIL_WRITE=ENOSPC|EIO makes io_atomic_commit fail as if the disk did. */
+
+#endif

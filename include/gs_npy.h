@@ -1,0 +1,40 @@
+/* gs_npy.h — NumPy .npy files (prefix npy_).
+ *
+ * Writing (here since issue #2): little-endian, C order, format version 1.0, written atomically
+ * through gs_io.h. Reading (issue #3) is strict: see npy_read below.
+ * Ownership: npy_array owns its data (free with npy_array_free).
+ */
+#ifndef GS_NPY_H
+#define GS_NPY_H
+
+#include <stdint.h>
+
+/* Write a 1-D (cols == 0) or 2-D float64 array. GS_OK or GS_ERUN. */
+int npy_write_f8(const char *path, const double *v, long rows, long cols);
+/* Write a 1-D int64 array. */
+int npy_write_i8(const char *path, const int64_t *v, long n);
+/* Write int labels as int64 (converting). */
+int npy_write_labels(const char *path, const int *v, long n);
+/* Generic writer: descr is a NumPy dtype string ("<f8", "<f4", "<i8", "<i4", "|u1"), ndim 1 or 2,
+ * fortran = 1 writes fortran_order: True (data must then be column-major). */
+int npy_write(const char *path, const char *descr, int fortran, int ndim, const long *shape,
+              const void *data, size_t itemsize);
+
+/* ---- reading (issue #3) ---- */
+typedef enum { NPY_F4, NPY_F8, NPY_U1, NPY_I4, NPY_I8 } npy_dtype;
+typedef struct {
+    npy_dtype dtype;
+    int ndim;              /* 1 or 2 */
+    long shape[2];
+    int fortran;
+    void *data;            /* raw little-endian values in file order */
+    size_t itemsize;
+} npy_array;
+
+/* Read and validate `path` (versions 1–3). Every problem is GS_EINPUT with "PATH: problem". */
+int npy_read(const char *path, npy_array *a);
+/* Parse from memory (used by the fuzzer); `name` is used in messages. */
+int npy_parse(const char *name, const unsigned char *buf, size_t n, npy_array *a);
+void npy_array_free(npy_array *a);
+
+#endif

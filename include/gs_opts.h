@@ -1,0 +1,110 @@
+/* gs_opts.h — every command-line option of gsrscope, parsed once by one parser (prefix op_).
+ *
+ * One struct serves the TUI, `run`, `export`, `sweep` and `synth`, so every data, protocol and
+ * method option means the same everywhere. op_parse validates ranges and returns GS_EINPUT with
+ * a one-line message (gs_last_error) naming the option and what is wrong.
+ * Ownership: strings point into argv (not copied) except where noted; op_opts owns nothing that
+ * needs freeing except sweep_params (op_free).
+ */
+#ifndef GS_OPTS_H
+#define GS_OPTS_H
+
+#include <stdint.h>
+
+typedef enum { OP_CMD_TUI, OP_CMD_RUN, OP_CMD_EXPORT, OP_CMD_SWEEP, OP_CMD_SYNTH } op_cmd;
+typedef enum { OP_FMT_TABLE, OP_FMT_CSV, OP_FMT_JSON } op_format;
+typedef enum { OP_PROFILE_STEP, OP_PROFILE_EXP } op_profile;
+typedef enum { OP_ORDER_SHUFFLED, OP_ORDER_ORDERED } op_order;
+typedef enum { OP_PAIRS_ALL, OP_PAIRS_RANDOM } op_pairs;
+typedef enum { OP_AUG_ALL, OP_AUG_TAIL } op_augment;
+typedef enum { OP_SPECTRUM_FINAL, OP_SPECTRUM_ALL } op_spectrum;
+
+/* The tunable hyperparameters and method options (what the TUI edits). */
+typedef struct {
+    double alpha_base;   /* (0, 1], default 0.6 */
+    double xi;           /* >= 0, default 5e-3 */
+    double beta;         /* >= 0, default 1 */
+    double tau;          /* >= 0, default 0.01 */
+    uint64_t seed;       /* default 1 */
+    op_pairs pairs;      /* default all */
+    long max_aug;        /* >= 0, default 1000 rows per class */
+    op_augment augment;  /* default all */
+    double gauss_a;      /* gauss-shrink: (1-a)Σ_tail + aI, default 0.1 */
+    double gauss_b;      /* gauss-transfer: Σ_tail + bΣ_head, default 1 */
+    double slda_eps;     /* slda shrinkage, default 1e-4 */
+} op_params;
+
+/* The long-tailed protocol (SPEC §3). */
+typedef struct {
+    int tasks;           /* >= 1, default 10 (clamped to C) */
+    op_profile profile;
+    double head_frac;    /* (0,1), default 0.3 */
+    long tail_shots;     /* default 5 */
+    long head_shots;     /* 0 = all rows */
+    double rho;          /* 0 = unset; step: tail = floor(Nmax/rho); exp: default 100 */
+    op_order order;
+    int keep_pool;       /* --no-lt: use the training pool as it is (already imbalanced) */
+} op_protocol;
+
+/* Where the data comes from (SPEC §4). */
+typedef struct {
+    int synthetic;
+    const char *data_dir;
+    const char *idx_dir;
+    const char *train_features, *train_labels, *test_features, *test_labels;
+    int label_col;       /* CSV label column, -1 = last */
+    int no_normalize;
+    long expand;         /* 0 = none, else D */
+    double max_memory;   /* bytes, 0 = what the machine has */
+} op_data;
+
+#define OP_MAX_METHODS 16
+#define OP_MAX_SWEEP 8
+
+typedef struct {
+    op_cmd cmd;
+    op_data data;
+    op_protocol proto;
+    op_params params;
+    const char *methods[OP_MAX_METHODS]; /* names, default {"gacl","gsr"} */
+    int n_methods;
+    op_spectrum spectrum;
+    /* run */
+    op_format format;
+    const char *save_state;
+    int theorem;         /* --theorem */
+    int theorem_r;       /* --split r, 0 = number of head classes seen */
+    int quiet;
+    /* export */
+    const char *figure;
+    const char *output;
+    double dpi;
+    int task;            /* 1-based, 0 = last */
+    double width_in;
+    const char *data_csv; /* --data FILE.csv for export: the numbers behind the figure */
+    /* sweep */
+    const char *sweep_params[OP_MAX_SWEEP]; /* "name=v1,v2,..." */
+    int n_sweep;
+    const char *seeds;   /* "1,2,3" */
+    /* synth */
+    const char *out_dir;
+    /* tui */
+    int ascii;
+    const char *preset;
+    const char *session;
+    int help, version;
+} op_opts;
+
+/* Fill defaults. */
+void op_defaults(op_opts *o);
+/* Parse argv (argv[1] may be a subcommand). GS_OK, or GS_EINPUT with the message set. */
+int op_parse(op_opts *o, int argc, char **argv);
+/* Usage text for --help (agrees with man/gsrscope.1). */
+const char *op_usage(void);
+/* Parse one "name=value" hyperparameter/protocol assignment onto o (used by sweep, sessions
+ * and the TUI editor). GS_OK or GS_EINPUT. */
+int op_set(op_opts *o, const char *name, const char *value);
+/* Validate ranges after parsing (also after op_set). */
+int op_validate(const op_opts *o);
+
+#endif

@@ -1,0 +1,31 @@
+/* gs_rng.h — derived, independent random streams from one --seed (prefix rng_).
+ *
+ * Every random choice in gsrscope draws from a GSL generator (mt19937) seeded by
+ * rng_derive(seed, purpose, index): splitmix64 over the three values. Purposes are separate so
+ * that, for example, changing α_base (which only changes the γ draws) leaves the class order,
+ * the head choice, the subsampling, the pairs and the expansion matrix unchanged.
+ * Ownership: rng_new returns a gsl_rng the caller frees with gsl_rng_free.
+ */
+#ifndef GS_RNG_H
+#define GS_RNG_H
+
+#include <stdint.h>
+#include <gsl/gsl_rng.h>
+
+typedef enum {
+    RNG_ORDER = 1,   /* class shuffle */
+    RNG_HEAD,        /* head-class choice */
+    RNG_SUBSAMPLE,   /* which rows a class keeps (index = class) */
+    RNG_EXPAND,      /* expansion matrix R */
+    RNG_PAIRS,       /* GSR pair choice (index = class) */
+    RNG_GAMMA,       /* GSR γ draws (index = class) */
+    RNG_SYNTH,       /* synthetic data generator */
+    RNG_GAUSS,       /* Gaussian baselines (index = class) */
+    RNG_MISC
+} rng_purpose;
+
+uint64_t rng_derive(uint64_t seed, rng_purpose purpose, uint64_t index);
+/* NULL on allocation failure (message set). */
+gsl_rng *rng_new(uint64_t seed, rng_purpose purpose, uint64_t index);
+
+#endif

@@ -1,0 +1,52 @@
+/* gs_spectral.h — eigenvalues and spectral metrics of symmetric PSD matrices (prefix sp_).
+ *
+ * Matrices are full symmetric D×D row-major (= column-major, since symmetric); routines read
+ * the upper triangle in LAPACK's column-major sense ('U'). Nothing here allocates D×D
+ * unless it says so.
+ */
+#ifndef GS_SPECTRAL_H
+#define GS_SPECTRAL_H
+
+#include "gs_mat.h"
+
+/* All eigenvalues of symmetric A (D×D), descending, into w[D]. A is not modified (a copy is
+ * made). LAPACKE_dsyevd, eigenvalues only. GS_OK, GS_ERUN (info != 0), GS_ENOMEM. */
+int sp_eigvals(const gm_mat *A, double *w);
+/* Eigenvalues (descending) and eigenvectors: U (D×D) columns in the same order (U allocated). */
+int sp_eig(const gm_mat *A, double *w, gm_mat *U);
+
+/* ‖A‖_F² and tr A of symmetric A. */
+double sp_fro2(const gm_mat *A);
+double sp_trace(const gm_mat *A);
+
+/* Stable rank of G+τI from ‖G‖_F², tr G, λ_max(G): (fro2 + 2τ tr + Dτ²) / (λmax + τ)². */
+double sp_stable_rank_formula(double fro2, double trace, double lmax, double tau, long D);
+/* Stable rank Σλ²/λ₁² from eigenvalues w (descending, already including τ). */
+double sp_stable_rank_eig(const double *w, long D);
+/* Effective rank exp(-Σ p log p), p = λ/Σλ (eigenvalues ≤ 0 are skipped). */
+double sp_effective_rank(const double *w, long D);
+
+/* Lanczos with full reorthogonalization for the extreme eigenvalues of symmetric G.
+ * Runs until both estimates have residual bound ≤ tol·|λ_max| or maxit steps (≤ D).
+ * Outputs estimates and their residual bounds (|β_k s_k|), which bound the distance to an
+ * eigenvalue of G. Deterministic (fixed start vector). GS_OK or GS_ENOMEM. */
+int sp_lanczos_extremes(const gm_mat *G, int maxit, double tol, double *lmax, double *lmax_err,
+                        double *lmin, double *lmin_err);
+
+/* Theorem 1 of the paper for G (eigen-decomposed) and Δ, split r, ridge τ. */
+typedef struct {
+    int r;
+    double eps, eta, mbar, m;      /* ‖UhᵀΔUh‖₂, ‖UhᵀΔUt‖₂, ‖UtᵀΔUt‖₂, λ_min(UtᵀΔUt) */
+    double S_tau;                  /* ‖G+τI‖_F² */
+    double Lambda_plus;
+    double bound;                  /* (S_τ + (D-r)m²)/(Λ₊+τ)² */
+    double sr_before;              /* sr(G+τI) */
+    double sr_after;               /* sr(G+Δ+τI), exact */
+    int bound_holds;               /* bound ≤ sr_after (up to rounding) */
+    int strict_condition;          /* eq. 12 holds */
+    double lhs, rhs;               /* the two sides of eq. 12 */
+} sp_theorem;
+
+int sp_theorem1(const gm_mat *G, const gm_mat *Delta, int r, double tau, sp_theorem *out);
+
+#endif

@@ -1,0 +1,123 @@
+/* common.c — thread-local error text, checked allocation, clock, hashing, memory probe. */
+#include "gs_common.h"
+
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static _Thread_local char err_buf[512];
+
+int gs_error(int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err_buf, sizeof err_buf, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+const char *gs_last_error(void) { return err_buf; }
+void gs_clear_error(void) { err_buf[0] = '\0'; }
+
+int gs_exit_code(int status)
+{
+    switch (status) {
+    case GS_OK: return 0;
+    case GS_EINPUT: return 2;
+    default: return 1;
+    }
+}
+
+int gs_mul_size(size_t a, size_t b, size_t *out)
+{
+    if (a && b > SIZE_MAX / a) return -1;
+    *out = a * b;
+    return 0;
+}
+
+/* GS_FAIL_ALLOC=N: the N-th checked allocation fails (fault-injection tests). */
+static long fail_at = -2;
+static atomic_long alloc_count;
+
+static int inject_failure(void)
+{
+    if (fail_at == -2) {
+        const char *s = getenv("GS_FAIL_ALLOC");
+        fail_at = s ? atol(s) : -1;
+    }
+    if (fail_at <= 0) return 0;
+    return atomic_fetch_add(&alloc_count, 1) + 1 == fail_at;
+}
+
+void *gs_malloc(size_t n, size_t size, const char *what)
+{
+    size_t bytes;
+    if (gs_mul_size(n, size, &bytes) != 0) {
+        gs_error(GS_ENOMEM, "%s: size overflows (%zu × %zu bytes)", what, n, size);
+        return NULL;
+    }
+    void *p = inject_failure() ? NULL : malloc(bytes ? bytes : 1);
+    if (!p) {
+        char b[32];
+        gs_error(GS_ENOMEM, "%s: out of memory allocating %s", what, gs_fmt_bytes(bytes, b, sizeof b));
+    }
+    return p;
+}
+
+void *gs_calloc(size_t n, size_t size, const char *what)
+{
+    size_t bytes;
+    if (gs_mul_size(n, size, &bytes) != 0) {
+        gs_error(GS_ENOMEM, "%s: size overflows (%zu × %zu bytes)", what, n, size);
+        return NULL;
+    }
+    void *p = inject_failure() ? NULL : calloc(n ? n : 1, size ? size : 1);
+    if (!p) {
+        char b[32];
+        gs_error(GS_ENOMEM, "%s: out of memory allocating %s", what, gs_fmt_bytes(bytes, b, sizeof b));
+    }
+    return p;
+}
+
+double gs_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+uint64_t gs_fnv1a(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *c = p;
+    for (size_t i = 0; i < n; i++) {
+        h ^= c[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+uint64_t gs_mem_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f) return 0;
+    char line[256];
+    unsigned long long kb = 0;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) break;
+    fclose(f);
+    return (uint64_t)kb * 1024u;
+}
+
+const char *gs_fmt_bytes(uint64_t b, char *buf, size_t n)
+{
+    const char *u[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    double v = (double)b;
+    int i = 0;
+    while (v >= 1024 && i < 5) { v /= 1024; i++; }
+    if (i == 0) snprintf(buf, n, "%llu B", (unsigned long long)b);
+    else snprintf(buf, n, "%.1f %s", v, u[i]);
+    return buf;
+}

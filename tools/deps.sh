@@ -1,0 +1,37 @@
+#!/bin/sh
+# Install the Debian packages gsrscope needs, only those missing.
+#   tools/deps.sh build   — compiler and libraries
+#   tools/deps.sh test    — also what the tests use (tmux, NumPy, valgrind, clang, fonts, data)
+# On a system without apt-get, print the list and stop with status 1.
+set -e
+BUILD_PKGS="gcc make pkg-config libncurses-dev libgsl-dev libopenblas-dev liblapacke-dev libpng-dev libcairo2-dev libpango1.0-dev zlib1g-dev fonts-dejavu-core"
+TEST_PKGS="python3 python3-numpy tmux valgrind clang libclang-rt-14-dev dataset-fashion-mnist libxml2-utils poppler-utils"
+want="$BUILD_PKGS"
+[ "${1:-build}" = test ] && want="$BUILD_PKGS $TEST_PKGS"
+
+missing=""
+for p in $want; do
+    if command -v dpkg-query >/dev/null 2>&1; then
+        st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+        case "$st" in *"ok installed"*) continue ;; esac
+    fi
+    missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if ! command -v apt-get >/dev/null 2>&1; then
+    echo "gsrscope needs these packages (Debian names):$missing" >&2
+    echo "Install them with your system's package manager, then run make again." >&2
+    exit 1
+fi
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then SUDO=sudo; else
+        echo "gsrscope: need root to install:$missing (no sudo found)" >&2; exit 1; fi
+fi
+echo "Installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq >/dev/null 2>&1 || $SUDO apt-get update
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null || \
+    $SUDO apt-get install -y --no-install-recommends $missing
