@@ -1,0 +1,33 @@
+/* gs_figure.h — publication figures with cairo + pango; PNG through libpng (prefix fig_).
+ *
+ * Figures: "accuracy", "spectrum", "stable-rank", "dashboard" (the three plus a caption), and
+ * more registered by later issues. The format follows the extension of `path` (.png .svg .pdf).
+ * PNG carries pHYs (dpi) and tEXt metadata (software, every parameter, data source, checksum);
+ * no time chunk, so the same inputs give the same bytes. Written atomically (gs_io.h).
+ * Ownership: borrows everything; writes only `path` (and `data_csv` if given).
+ */
+#ifndef GS_FIGURE_H
+#define GS_FIGURE_H
+
+#include "gs_engine.h"
+#include "gs_opts.h"
+
+typedef struct {
+    const en_results *r;       /* results to draw (required) */
+    const en_results *baseline;/* ghost curves, may be NULL */
+    const en_problem *prob;    /* data name/source/checksum for metadata (may be NULL) */
+    const op_opts *opts;       /* parameters and protocol for metadata and caption */
+    int m0, m1;                /* methods shown (indices into r->m), m1 may be -1 */
+    int task;                  /* 1-based current task (0 = last) */
+    double dpi;                /* default 300 */
+    double width_in;           /* default 3.5 (dashboard: 7.0) */
+} fig_request;
+
+/* Known figure name? */
+int fig_known(const char *figure);
+const char *fig_list(void);
+/* Render `figure` to `path`; if data_csv is not NULL also write the numbers behind it.
+ * GS_OK, GS_EINPUT (unknown figure/extension), GS_ERUN (write failed; nothing left behind). */
+int fig_export(const fig_request *req, const char *figure, const char *path, const char *data_csv);
+
+#endif

@@ -1,0 +1,29 @@
+/* gs_pipeline.h — options → data → stream → problem → engine, shared by run, export, sweep and
+ * the TUI so every front end builds the same thing (prefix pl_).
+ * Ownership: pl_ctx owns the data, stream, problem and engine; pl_free releases them in order.
+ */
+#ifndef GS_PIPELINE_H
+#define GS_PIPELINE_H
+
+#include "gs_data.h"
+#include "gs_engine.h"
+#include "gs_opts.h"
+#include "gs_stream.h"
+
+typedef struct {
+    ds_data data;
+    st_stream st;
+    en_problem prob;
+    en_engine *eng;
+    int have_data, have_stream, have_prob;
+} pl_ctx;
+
+/* Load data (ld_load), build the stream, check the memory estimate, prepare the problem and
+ * create the engine (no computation yet). warn may be NULL. GS_OK or an error (message set). */
+int pl_open(pl_ctx *c, const op_opts *o, const en_config *cfg, void (*warn)(const char *, void *),
+            void *user);
+/* Rebuild stream, problem and engine for a new seed (data kept). */
+int pl_reseed(pl_ctx *c, const op_opts *o, const en_config *cfg);
+void pl_free(pl_ctx *c);
+
+#endif

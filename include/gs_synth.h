@@ -1,0 +1,24 @@
+/* gs_synth.h — the deterministic synthetic dataset of SPEC §4 (prefix syn_).
+ *
+ * Geometry of pre-trained features: a shared mean direction, class means, low-rank anisotropic
+ * within-class spread plus isotropic noise, then L2-normalized rows.
+ * Ownership: fills a ds_data the caller frees with ds_free.
+ */
+#ifndef GS_SYNTH_H
+#define GS_SYNTH_H
+
+#include <stdint.h>
+#include "gs_data.h"
+
+typedef struct {
+    int C;          /* classes, default 100 */
+    long d;         /* dimension, default 768 */
+    long n_train;   /* per class, default 500 */
+    long n_test;    /* per class, default 100 */
+    int rank;       /* within-class spread rank, default 16 */
+} syn_config;
+
+void syn_defaults(syn_config *c);
+int syn_generate(const syn_config *c, uint64_t seed, ds_data *out);
+
+#endif
