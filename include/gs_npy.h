@@ -7,6 +7,7 @@
 #ifndef GS_NPY_H
 #define GS_NPY_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Write a 1-D (cols == 0) or 2-D float64 array. GS_OK or GS_ERUN. */
@@ -35,6 +36,9 @@ typedef struct {
 int npy_read(const char *path, npy_array *a);
 /* Parse from memory (used by the fuzzer); `name` is used in messages. */
 int npy_parse(const char *name, const unsigned char *buf, size_t n, npy_array *a);
+/* Read and validate only the header of `path` (the file size must match it); a->data stays NULL.
+ * Used to check the memory a file needs before reading it. */
+int npy_probe(const char *path, npy_array *a);
 void npy_array_free(npy_array *a);
 
 #endif
