@@ -20,6 +20,8 @@ typedef enum { CH_LINEAR = 0, CH_LOG10 = 1 } ch_scale;
 typedef enum { CH_MARK_NONE = 0, CH_MARK_CIRCLE, CH_MARK_SQUARE, CH_MARK_TRIANGLE,
                CH_MARK_DIAMOND, CH_MARK_CROSS } ch_marker;
 typedef enum { CH_DASH_SOLID = 0, CH_DASH_DASHED, CH_DASH_DOTTED } ch_dash;
+/* What a series shows (accuracy charts have one series per method and kind). */
+typedef enum { CH_KIND_NONE = 0, CH_KIND_OVERALL, CH_KIND_HEAD, CH_KIND_TAIL } ch_kind;
 
 typedef struct {
     double lo, hi;                 /* data range shown (for CH_LOG10, values not logs) */
@@ -29,6 +31,7 @@ typedef struct {
     double ticks[CH_MAX_TICKS];    /* tick positions in data units */
     char tick_labels[CH_MAX_TICKS][16];
     int minor;                     /* log axis: draw minor ticks 2..9 */
+    int integer;                   /* ticks only at whole numbers (task axes) */
 } ch_axis;
 
 typedef struct {
@@ -42,6 +45,8 @@ typedef struct {
     int method;                    /* index into en_results.m, -1 if none */
     int n;
     double *x, *y;                 /* owned; y NaN = gap */
+    ch_kind kind;                  /* overall / head / tail (accuracy), NONE elsewhere */
+    char method_name[32];          /* display name for legends: "GACL", "GSR" */
 } ch_series;
 
 typedef struct {
@@ -64,6 +69,15 @@ void ch_axis_linear(ch_axis *ax, double lo, double hi, int maxn, int snap);
 void ch_axis_log10(ch_axis *ax, double lo, double hi, int maxn);
 /* Map a data value to [0,1] along the axis (log-aware). NaN for values outside log domain. */
 double ch_axis_frac(const ch_axis *ax, double v);
+/* Like ch_axis_linear but ticks only at whole numbers (sets ax->integer). */
+void ch_axis_integer(ch_axis *ax, double lo, double hi, int maxn, int snap);
+/* Recompute the ticks of an axis for at most maxn ticks inside its current [lo, hi]
+ * (keeps lo/hi, scale and integer); used by renderers to avoid overlapping labels. */
+void ch_axis_retick(ch_axis *ax, int maxn);
+/* Shortest "%.15g"/"%.17g" text that reads back as v ("nan" for NaN). Returns buf. */
+const char *ch_fmt_double(double v, char *buf, size_t n);
+/* Display name of a method for legends ("gacl" -> "GACL", "gsr" -> "GSR", else upper-cased). */
+void ch_display_name(const char *name, char *out, size_t n);
 
 /* Build the charts from results. m0, m1: the two methods shown (indices into r->m; m1 may be -1).
  * baseline: pinned results drawn as ghost curves (may be NULL). task: 1-based current task. */
@@ -75,7 +89,10 @@ int ch_build_stable_rank(ch_chart *c, const en_results *r, const en_results *bas
                          int m1, int task);
 void ch_free(ch_chart *c);
 
-/* Write the numbers behind a chart as CSV (series,x,y; NaN rows omitted) to an open FILE*. */
+/* Write the numbers behind a chart as CSV (series,x,y; NaN rows omitted) to an open FILE*.
+ * Columns: chart,series,x,y with a header line (so several charts can share one file:
+ * ch_write_csv_rows appends rows without the header). GS_OK or GS_ERUN. */
 int ch_write_csv(const ch_chart *c, FILE *f);
+int ch_write_csv_rows(const ch_chart *c, FILE *f);
 
 #endif
