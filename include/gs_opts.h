@@ -13,7 +13,7 @@
 
 typedef enum { OP_CMD_TUI, OP_CMD_RUN, OP_CMD_EXPORT, OP_CMD_SWEEP, OP_CMD_SYNTH } op_cmd;
 typedef enum { OP_FMT_TABLE, OP_FMT_CSV, OP_FMT_JSON } op_format;
-typedef enum { OP_PROFILE_STEP, OP_PROFILE_EXP } op_profile;
+typedef enum { OP_PROFILE_STEP, OP_PROFILE_EXP, OP_PROFILE_NONE } op_profile;
 typedef enum { OP_ORDER_SHUFFLED, OP_ORDER_ORDERED } op_order;
 typedef enum { OP_PAIRS_ALL, OP_PAIRS_RANDOM } op_pairs;
 typedef enum { OP_AUG_ALL, OP_AUG_TAIL } op_augment;
@@ -37,13 +37,12 @@ typedef struct {
 /* The long-tailed protocol (SPEC §3). */
 typedef struct {
     int tasks;           /* >= 1, default 10 (clamped to C) */
-    op_profile profile;
+    op_profile profile;  /* step (default), exp, or none: keep the pool as it is */
     double head_frac;    /* (0,1), default 0.3 */
     long tail_shots;     /* default 5 */
     long head_shots;     /* 0 = all rows */
     double rho;          /* 0 = unset; step: tail = floor(Nmax/rho); exp: default 100 */
     op_order order;
-    int keep_pool;       /* --no-lt: use the training pool as it is (already imbalanced) */
 } op_protocol;
 
 /* Where the data comes from (SPEC §4). */

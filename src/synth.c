@@ -1,0 +1,159 @@
+/* synth.c — deterministic synthetic features with the geometry of pre-trained embeddings
+ * (see gs_synth.h, SPEC §4).
+ *
+ * Model, for class c and row i:
+ *   x = a·m0 + b·u_c + B_c diag(s) g + σ n,   then x / ‖x‖
+ * m0 is a shared mean direction, u_c a class direction, B_c (d×rank, orthonormal-ish columns) a
+ * class-specific low-rank subspace with decaying scales s_k (anisotropic within-class spread),
+ * n isotropic noise. Tail classes therefore occupy directions that only their few rows excite:
+ * exactly the spectral collapse GSR targets.
+ * Determinism: class parameters from RNG_SYNTH index c; row i of class c from its own stream, so
+ * any subset of rows can be produced on demand (training rows are lazy, ds_data.lazy_row).
+ * Row layout: training row k belongs to class k / n_train (classes in blocks); test likewise.
+ */
+#include "gs_synth.h"
+#include "gs_common.h"
+#include "gs_rng.h"
+
+#include <gsl/gsl_randist.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SYN_A 0.62      /* weight of the shared mean direction */
+#define SYN_B 0.42      /* weight of the class direction */
+#define SYN_SPREAD 0.40 /* overall within-class spread */
+#define SYN_NOISE 0.012 /* per-dimension isotropic noise */
+
+typedef struct {
+    int C, rank;
+    long d, n_train, n_test;
+    uint64_t seed;
+    double *m0;     /* d */
+    double *mu;     /* C × d: a·m0 + b·u_c */
+    double *basis;  /* C × rank × d (row k of class c is basis vector k) */
+    double *scale;  /* rank */
+} syn_model;
+
+void syn_defaults(syn_config *c)
+{
+    c->C = 100;
+    c->d = 768;
+    c->n_train = 500;
+    c->n_test = 100;
+    c->rank = 16;
+}
+
+static void syn_model_free(void *p)
+{
+    syn_model *m = p;
+    if (!m) return;
+    free(m->m0); free(m->mu); free(m->basis); free(m->scale);
+    free(m);
+}
+
+static void unit_gaussian(gsl_rng *r, double *v, long d)
+{
+    double s = 0;
+    for (long j = 0; j < d; j++) { v[j] = gsl_ran_gaussian_ziggurat(r, 1.0); s += v[j] * v[j]; }
+    s = 1.0 / sqrt(s);
+    for (long j = 0; j < d; j++) v[j] *= s;
+}
+
+/* Row `i` (0-based within the class) of class c, split "train" (0) or "test" (1). */
+static int syn_row(const syn_model *m, int c, long i, int split, double *out)
+{
+    uint64_t idx = ((uint64_t)c << 32) ^ ((uint64_t)split << 31) ^ (uint64_t)i;
+    gsl_rng *r = rng_new(m->seed, RNG_SYNTH, idx + 1000003ULL);
+    if (!r) return GS_ENOMEM;
+    long d = m->d;
+    const double *mu = m->mu + (size_t)c * d;
+    for (long j = 0; j < d; j++) out[j] = mu[j] + SYN_NOISE * gsl_ran_gaussian_ziggurat(r, 1.0);
+    for (int k = 0; k < m->rank; k++) {
+        double g = m->scale[k] * gsl_ran_gaussian_ziggurat(r, 1.0);
+        const double *b = m->basis + ((size_t)c * m->rank + k) * d;
+        for (long j = 0; j < d; j++) out[j] += g * b[j];
+    }
+    gsl_rng_free(r);
+    double s = 0;
+    for (long j = 0; j < d; j++) s += out[j] * out[j];
+    s = 1.0 / sqrt(s);
+    for (long j = 0; j < d; j++) out[j] *= s;
+    return GS_OK;
+}
+
+static int syn_lazy_row(void *ctx, long i, double *out)
+{
+    const syn_model *m = ctx;
+    return syn_row(m, (int)(i / m->n_train), i % m->n_train, 0, out);
+}
+
+int syn_generate(const syn_config *cfg, uint64_t seed, ds_data *out)
+{
+    memset(out, 0, sizeof *out);
+    if (cfg->C < 2 || cfg->d < 2 || cfg->n_train < 1 || cfg->n_test < 0 || cfg->rank < 1)
+        return gs_error(GS_EINPUT, "synthetic: bad configuration");
+    syn_model *m = gs_calloc(1, sizeof *m, "synthetic model");
+    if (!m) return GS_ENOMEM;
+    m->C = cfg->C; m->d = cfg->d; m->rank = cfg->rank; m->n_train = cfg->n_train;
+    m->n_test = cfg->n_test; m->seed = seed;
+    long d = m->d;
+    m->m0 = gs_malloc((size_t)d, sizeof(double), "synthetic model");
+    m->mu = gs_malloc((size_t)m->C * d, sizeof(double), "synthetic model");
+    m->basis = gs_malloc((size_t)m->C * m->rank * d, sizeof(double), "synthetic model");
+    m->scale = gs_malloc((size_t)m->rank, sizeof(double), "synthetic model");
+    double *u = gs_malloc((size_t)d, sizeof(double), "synthetic model");
+    if (!m->m0 || !m->mu || !m->basis || !m->scale || !u) { free(u); syn_model_free(m); return GS_ENOMEM; }
+
+    gsl_rng *r = rng_new(seed, RNG_SYNTH, 0);
+    if (!r) { free(u); syn_model_free(m); return GS_ENOMEM; }
+    unit_gaussian(r, m->m0, d);
+    gsl_rng_free(r);
+    /* Decaying scales: s_k ∝ (k+1)^-0.8, normalized so Σ s_k² = SPREAD². */
+    double ss = 0;
+    for (int k = 0; k < m->rank; k++) { m->scale[k] = pow(k + 1.0, -0.8); ss += m->scale[k] * m->scale[k]; }
+    for (int k = 0; k < m->rank; k++) m->scale[k] *= SYN_SPREAD / sqrt(ss);
+    for (int c = 0; c < m->C; c++) {
+        gsl_rng *rc = rng_new(seed, RNG_SYNTH, (uint64_t)c + 1);
+        if (!rc) { free(u); syn_model_free(m); return GS_ENOMEM; }
+        unit_gaussian(rc, u, d);
+        double *mu = m->mu + (size_t)c * d;
+        for (long j = 0; j < d; j++) mu[j] = SYN_A * m->m0[j] + SYN_B * u[j];
+        for (int k = 0; k < m->rank; k++) unit_gaussian(rc, m->basis + ((size_t)c * m->rank + k) * d, d);
+        gsl_rng_free(rc);
+    }
+    free(u);
+
+    int st = GS_OK;
+    long nt = (long)m->C * m->n_test;
+    out->train_x.rows = (long)m->C * m->n_train;
+    out->train_x.cols = d;
+    out->train_y = gs_malloc((size_t)out->train_x.rows, sizeof(int), "synthetic labels");
+    out->test_y = gs_malloc((size_t)(nt ? nt : 1), sizeof(int), "synthetic labels");
+    if (!out->train_y || !out->test_y) { st = GS_ENOMEM; goto fail; }
+    for (long i = 0; i < out->train_x.rows; i++) out->train_y[i] = (int)(i / m->n_train);
+    if ((st = gm_alloc(&out->test_x, nt, d, "synthetic test rows"))) goto fail;
+    for (long i = 0; i < nt; i++) {
+        int c = (int)(i / m->n_test);
+        out->test_y[i] = c;
+        if ((st = syn_row(m, c, i % m->n_test, 1, gm_row(&out->test_x, i)))) goto fail;
+    }
+    out->n_classes = m->C;
+    out->lazy_row = syn_lazy_row;
+    out->lazy_ctx = m;
+    out->lazy_free = syn_model_free;
+    snprintf(out->name, sizeof out->name, "synthetic");
+    snprintf(out->source, sizeof out->source,
+             "synthetic C=%d d=%ld train=%ld/class test=%ld/class rank=%d seed=%llu", m->C, d,
+             m->n_train, m->n_test, m->rank, (unsigned long long)seed);
+    uint64_t h = GS_FNV_INIT;
+    h = gs_fnv1a(h, out->source, strlen(out->source));
+    out->checksum = h;
+    return GS_OK;
+fail:
+    out->lazy_free = NULL;
+    ds_free(out);
+    syn_model_free(m);
+    return st;
+}
