@@ -1,0 +1,500 @@
+/* load.c — build a ds_data from the data options (see gs_load.h).
+ *
+ * Each source (files, --data, --idx, the bundled sample) reads features and labels through the
+ * strict readers (npy_read.c, csv.c, idx.c), converts features to row-major doubles and labels
+ * to int, and then one function validates the pair of splits and fills names and checksum.
+ * Memory: every file's claimed size is checked against a budget (the --max-memory limit, or
+ * what /proc/meminfo says is available) before its arrays are allocated.
+ */
+#include "gs_load.h"
+#include "gs_common.h"
+#include "gs_csv.h"
+#include "gs_idx.h"
+#include "gs_npy.h"
+#include "gs_synth.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef GS_DATADIR
+#define GS_DATADIR "/usr/local/share/gsrscope"
+#endif
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "load.c converts little-endian .npy data with memcpy; add byte swapping for this host"
+#endif
+
+#define LD_MAX_LABEL 999999 /* at most a million classes */
+
+typedef struct {
+    uint64_t limit; /* 0 = unknown / unlimited */
+    uint64_t used;
+    int from_option;
+} budget;
+
+static uint64_t budget_left(const budget *b)
+{
+    if (!b->limit) return 0;
+    return b->used < b->limit ? b->limit - b->used : 1; /* 1 byte: refuse everything */
+}
+
+static int budget_take(budget *b, const char *file, uint64_t need)
+{
+    if (b->limit && need > budget_left(b)) {
+        char x[32], y[32];
+        return gs_error(GS_ENOMEM, "%s: needs %s but only %s %s (use --max-memory to change the "
+                        "limit)", file, gs_fmt_bytes(need, x, sizeof x),
+                        gs_fmt_bytes(b->used < b->limit ? b->limit - b->used : 0, y, sizeof y),
+                        b->from_option ? "allowed by --max-memory" : "available");
+    }
+    b->used += need;
+    return GS_OK;
+}
+
+static int is_file(const char *p)
+{
+    struct stat sb;
+    return stat(p, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+    size_t n = strlen(s), m = strlen(suf);
+    return n >= m && strcmp(s + n - m, suf) == 0;
+}
+
+/* .npy by content (magic) or name; .csv/.txt by name. */
+static int is_npy(const char *path)
+{
+    if (ends_with(path, ".npy")) return 1;
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    unsigned char m[6] = {0};
+    size_t got = fread(m, 1, 6, f);
+    fclose(f);
+    return got == 6 && memcmp(m, "\x93NUMPY", 6) == 0;
+}
+
+static int check_finite(const char *path, const gm_mat *x)
+{
+    size_t n = (size_t)x->rows * (size_t)x->cols;
+    for (size_t k = 0; k < n; k++)
+        if (!isfinite(x->v[k]))
+            return gs_error(GS_EINPUT, "%s: row %ld, column %ld: value is %s", path,
+                            (long)(k / (size_t)x->cols) + 1, (long)(k % (size_t)x->cols) + 1,
+                            isnan(x->v[k]) ? "NaN" : "infinite");
+    return GS_OK;
+}
+
+/* ---- .npy ---- */
+
+static int npy_features(const char *path, budget *b, gm_mat *x)
+{
+    npy_array a;
+    int st = npy_probe(path, &a);
+    if (st) return st;
+    if (a.ndim != 2)
+        return gs_error(GS_EINPUT, "%s: features must be a 2-D array (rows × dimensions), this one "
+                        "is 1-D with %ld values", path, a.shape[0]);
+    if (a.dtype == NPY_I4 || a.dtype == NPY_I8)
+        return gs_error(GS_EINPUT, "%s: features are integers (%s); save them as float32, float64 "
+                        "or uint8", path, a.dtype == NPY_I4 ? "<i4" : "<i8");
+    long r = a.shape[0], c = a.shape[1];
+    if (r == 0 || c == 0) return gs_error(GS_EINPUT, "%s: features array is empty (%ld × %ld)", path, r, c);
+    uint64_t raw = (uint64_t)r * (uint64_t)c * a.itemsize;
+    if ((st = budget_take(b, path, raw + (uint64_t)r * (uint64_t)c * 8))) return st;
+    if ((st = npy_read(path, &a))) return st;
+    x->v = gs_malloc((size_t)r * (size_t)c, sizeof(double), path);
+    if (!x->v) { npy_array_free(&a); return GS_ENOMEM; }
+    x->rows = r;
+    x->cols = c;
+    const unsigned char *p = a.data;
+    for (long i = 0; i < r; i++)
+        for (long j = 0; j < c; j++) {
+            size_t k = a.fortran ? (size_t)j * (size_t)r + (size_t)i : (size_t)i * (size_t)c + (size_t)j;
+            double v;
+            if (a.dtype == NPY_F8) memcpy(&v, p + 8 * k, 8);
+            else if (a.dtype == NPY_F4) { float f; memcpy(&f, p + 4 * k, 4); v = f; }
+            else v = p[k];
+            x->v[(size_t)i * (size_t)c + (size_t)j] = v;
+        }
+    npy_array_free(&a);
+    b->used -= raw;
+    return check_finite(path, x);
+}
+
+static int label_value(const char *path, long row, double v, int *out)
+{
+    if (isnan(v)) return gs_error(GS_EINPUT, "%s: row %ld: label is NaN", path, row + 1);
+    if (v < 0) return gs_error(GS_EINPUT, "%s: row %ld: label %g is negative", path, row + 1, v);
+    if (v != floor(v))
+        return gs_error(GS_EINPUT, "%s: row %ld: label %g is not an integer", path, row + 1, v);
+    if (v > LD_MAX_LABEL)
+        return gs_error(GS_EINPUT, "%s: row %ld: label %g is too large (labels are class indices "
+                        "0..C-1, at most %d)", path, row + 1, v, LD_MAX_LABEL);
+    *out = (int)v;
+    return GS_OK;
+}
+
+static int npy_labels(const char *path, budget *b, int **y, long *n)
+{
+    npy_array a;
+    int st = npy_probe(path, &a);
+    if (st) return st;
+    if (a.ndim == 2 && a.shape[1] != 1 && a.shape[0] != 1)
+        return gs_error(GS_EINPUT, "%s: labels must be a 1-D array, this one is %ld × %ld", path,
+                        a.shape[0], a.shape[1]);
+    long m = a.ndim == 1 ? a.shape[0] : a.shape[0] * a.shape[1];
+    if ((st = budget_take(b, path, (uint64_t)m * (a.itemsize + sizeof(int))))) return st;
+    if ((st = npy_read(path, &a))) return st;
+    *y = gs_malloc(m ? (size_t)m : 1, sizeof(int), path);
+    if (!*y) { npy_array_free(&a); return GS_ENOMEM; }
+    const unsigned char *p = a.data;
+    for (long i = 0; i < m && st == GS_OK; i++) {
+        double v;
+        switch (a.dtype) {
+        case NPY_U1: v = p[i]; break;
+        case NPY_I4: { int32_t t; memcpy(&t, p + 4 * i, 4); v = t; break; }
+        case NPY_I8: { int64_t t; memcpy(&t, p + 8 * i, 8);
+                       v = t > (int64_t)1 << 40 ? 1e13 : t < -((int64_t)1 << 40) ? -1e13 : (double)t;
+                       break; }
+        case NPY_F4: { float t; memcpy(&t, p + 4 * i, 4); v = t; break; }
+        default: memcpy(&v, p + 8 * i, 8); break;
+        }
+        if (isinf(v)) st = gs_error(GS_EINPUT, "%s: row %ld: label is infinite", path, i + 1);
+        else st = label_value(path, i, v, &(*y)[i]);
+    }
+    b->used -= (uint64_t)m * a.itemsize;
+    npy_array_free(&a);
+    if (st) { free(*y); *y = NULL; return st; }
+    *n = m;
+    return GS_OK;
+}
+
+/* ---- CSV ---- */
+
+/* Features (and labels when y != NULL: taken from the label column). */
+static int csv_features(const char *path, int label_col, budget *b, gm_mat *x, int **y, long *ny)
+{
+    csv_table t;
+    int st = csv_read(path, y ? label_col : CSV_NO_LABEL, budget_left(b), &t);
+    if (st) return st;
+    if (t.cols == 0) {
+        csv_free(&t);
+        return gs_error(GS_EINPUT, "%s: no feature columns (only the label column)", path);
+    }
+    b->used += (uint64_t)t.rows * (uint64_t)t.cols * 8 + (y ? (uint64_t)t.rows * sizeof(int) : 0);
+    x->rows = t.rows;
+    x->cols = t.cols;
+    x->v = t.x;
+    if (y) { *y = t.y; *ny = t.rows; }
+    return GS_OK;
+}
+
+/* A labels CSV: one column, or the --label-col column of several. */
+static int csv_labels(const char *path, int label_col, budget *b, int **y, long *n)
+{
+    csv_table t;
+    int st = csv_read(path, CSV_NO_LABEL, budget_left(b), &t);
+    if (st) return st;
+    long col = t.cols == 1 ? 0 : label_col == -1 ? t.cols - 1 : label_col;
+    if (col >= t.cols) {
+        long c = t.cols;
+        csv_free(&t);
+        return gs_error(GS_EINPUT, "%s: --label-col %d is out of range: the file has %ld columns "
+                        "(numbered from 0; -1 = last)", path, label_col, c);
+    }
+    *y = gs_malloc((size_t)t.rows, sizeof(int), path);
+    if (!*y) { csv_free(&t); return GS_ENOMEM; }
+    for (long i = 0; i < t.rows && st == GS_OK; i++)
+        st = label_value(path, i, t.x[(size_t)i * (size_t)t.cols + (size_t)col], &(*y)[i]);
+    *n = t.rows;
+    csv_free(&t);
+    if (st) { free(*y); *y = NULL; return st; }
+    b->used += (uint64_t)*n * sizeof(int);
+    return GS_OK;
+}
+
+/* ---- one split from a features file and a labels file ---- */
+
+static int load_split(const char *fpath, const char *lpath, int label_col, budget *b, gm_mat *x,
+                      int **y, long *ny)
+{
+    if (!is_file(fpath) && access(fpath, F_OK) != 0)
+        return gs_error(GS_EINPUT, "%s: cannot open: %s", fpath, strerror(errno));
+    int st;
+    if (is_npy(fpath)) {
+        st = npy_features(fpath, b, x);
+    } else if (ends_with(fpath, ".csv") || ends_with(fpath, ".txt")) {
+        int combined = strcmp(fpath, lpath) == 0;
+        st = csv_features(fpath, label_col, b, x, combined ? y : NULL, ny);
+        if (st || combined) return st;
+    } else {
+        return gs_error(GS_EINPUT, "%s: unknown format (features must be .npy or .csv)", fpath);
+    }
+    if (st) return st;
+    if (!is_file(lpath) && access(lpath, F_OK) != 0)
+        return gs_error(GS_EINPUT, "%s: cannot open: %s", lpath, strerror(errno));
+    if (is_npy(lpath)) return npy_labels(lpath, b, y, ny);
+    if (ends_with(lpath, ".csv") || ends_with(lpath, ".txt")) return csv_labels(lpath, label_col, b, y, ny);
+    return gs_error(GS_EINPUT, "%s: unknown format (labels must be .npy or .csv)", lpath);
+}
+
+/* ---- IDX ---- */
+
+static int idx_path(const char *dir, const char *base, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s/%s", dir, base);
+    if (is_file(out)) return GS_OK;
+    snprintf(out, cap, "%s/%s.gz", dir, base);
+    if (is_file(out)) return GS_OK;
+    return gs_error(GS_EINPUT, "%s/%s[.gz]: cannot open: No such file or directory", dir, base);
+}
+
+static int idx_split(const char *dir, const char *img, const char *lab, budget *b, gm_mat *x,
+                     int **y, long *ny, char *src, size_t srccap)
+{
+    char ip[4096], lp[4096];
+    int st;
+    if ((st = idx_path(dir, img, ip, sizeof ip)) || (st = idx_path(dir, lab, lp, sizeof lp))) return st;
+    idx_array a;
+    if ((st = idx_read(ip, budget_left(b), &a))) return st;
+    if (a.ndim < 2) {
+        idx_free(&a);
+        return gs_error(GS_EINPUT, "%s: not an images file (1-D; expected magic 0x00000803)", ip);
+    }
+    if (a.n == 0 || a.item == 0) {
+        idx_free(&a);
+        return gs_error(GS_EINPUT, "%s: no images", ip);
+    }
+    x->v = gs_malloc((size_t)a.n * (size_t)a.item, sizeof(double), ip);
+    if (!x->v) { idx_free(&a); return GS_ENOMEM; }
+    x->rows = a.n;
+    x->cols = a.item;
+    for (size_t k = 0; k < (size_t)a.n * (size_t)a.item; k++) x->v[k] = a.data[k];
+    b->used += (uint64_t)a.n * (uint64_t)a.item * 8;
+    idx_free(&a);
+    if ((st = idx_read(lp, budget_left(b), &a))) return st;
+    if (a.ndim != 1) {
+        idx_free(&a);
+        return gs_error(GS_EINPUT, "%s: not a labels file (%d-D; expected magic 0x00000801)", lp, a.ndim);
+    }
+    *y = gs_malloc(a.n ? (size_t)a.n : 1, sizeof(int), lp);
+    if (!*y) { idx_free(&a); return GS_ENOMEM; }
+    for (long i = 0; i < a.n; i++) (*y)[i] = a.data[i];
+    *ny = a.n;
+    idx_free(&a);
+    size_t L = strlen(src);
+    snprintf(src + L, srccap - L, "%s%s %s", L ? " " : "", ip, lp);
+    return GS_OK;
+}
+
+/* ---- validation shared by every source ---- */
+
+static int finish(ds_data *d, const char *trf, const char *trl, long ntrl, const char *tef,
+                  const char *tel, long ntel, ld_warn_fn warn, void *user)
+{
+    if (d->train_x.rows != ntrl)
+        return gs_error(GS_EINPUT, "%s: has %ld labels but %s has %ld rows", trl, ntrl, trf,
+                        d->train_x.rows);
+    if (d->test_x.rows != ntel)
+        return gs_error(GS_EINPUT, "%s: has %ld labels but %s has %ld rows", tel, ntel, tef,
+                        d->test_x.rows);
+    if (d->train_x.cols != d->test_x.cols)
+        return gs_error(GS_EINPUT, "%s: has %ld columns but %s has %ld; train and test features "
+                        "must have the same dimension", tef, d->test_x.cols, trf, d->train_x.cols);
+    int maxl = -1;
+    for (long i = 0; i < ntrl; i++) if (d->train_y[i] > maxl) maxl = d->train_y[i];
+    for (long i = 0; i < ntel; i++) if (d->test_y[i] > maxl) maxl = d->test_y[i];
+    int C = maxl + 1;
+    long *tr = gs_calloc((size_t)C, sizeof(long), "class counts");
+    long *te = gs_calloc((size_t)C, sizeof(long), "class counts");
+    if (!tr || !te) { free(tr); free(te); return GS_ENOMEM; }
+    for (long i = 0; i < ntrl; i++) tr[d->train_y[i]]++;
+    for (long i = 0; i < ntel; i++) te[d->test_y[i]]++;
+    int seen = 0, unseen = 0, first_unseen = -1;
+    for (int c = 0; c < C; c++) {
+        if (tr[c]) seen++;
+        else if (te[c]) { if (first_unseen < 0) first_unseen = c; unseen++; }
+    }
+    int st = GS_OK;
+    if (seen < 2) {
+        st = gs_error(GS_EINPUT, "%s: the training labels have %d class%s; need at least two", trl,
+                      seen, seen == 1 ? "" : "es");
+    } else if (unseen && warn) {
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s: %d test class%s never seen in training (first: class %d, "
+                 "%ld test rows); %s always counted as errors", tel, unseen, unseen == 1 ? " is" : "es are",
+                 first_unseen, te[first_unseen], unseen == 1 ? "it is" : "they are");
+        warn(msg, user);
+    }
+    free(tr);
+    free(te);
+    if (st) return st;
+    d->n_classes = C;
+    uint64_t h = GS_FNV_INIT;
+    h = gs_fnv1a(h, d->train_x.v, (size_t)d->train_x.rows * (size_t)d->train_x.cols * sizeof(double));
+    h = gs_fnv1a(h, d->train_y, (size_t)ntrl * sizeof(int));
+    h = gs_fnv1a(h, d->test_x.v, (size_t)d->test_x.rows * (size_t)d->test_x.cols * sizeof(double));
+    h = gs_fnv1a(h, d->test_y, (size_t)ntel * sizeof(int));
+    d->checksum = h;
+    return GS_OK;
+}
+
+static void base_name(const char *path, char *out, size_t cap)
+{
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/') n--;
+    size_t s = n;
+    while (s > 0 && path[s - 1] != '/') s--;
+    snprintf(out, cap, "%.*s", (int)(n - s), path + s);
+}
+
+static int load_files(const char *trf, const char *trl, const char *tef, const char *tel,
+                      int label_col, budget *b, ds_data *d, ld_warn_fn warn, void *user)
+{
+    long ntr = 0, nte = 0;
+    int st = load_split(trf, trl, label_col, b, &d->train_x, &d->train_y, &ntr);
+    if (!st) st = load_split(tef, tel, label_col, b, &d->test_x, &d->test_y, &nte);
+    if (!st) st = finish(d, trf, trl, ntr, tef, tel, nte, warn, user);
+    if (!st) {
+        int n = snprintf(d->source, sizeof d->source, "%s %s %s %s", trf, trl, tef, tel);
+        if (n >= (int)sizeof d->source) snprintf(d->source + sizeof d->source - 4, 4, "...");
+        base_name(trf, d->name, sizeof d->name);
+    }
+    return st;
+}
+
+/* --data DIR: four .npy files, or train.csv and test.csv with a label column. */
+static int load_dir(const char *dir, int label_col, budget *b, ds_data *d, ld_warn_fn warn, void *user)
+{
+    char p[4][4096];
+    snprintf(p[0], sizeof p[0], "%s/train_features.npy", dir);
+    if (!is_file(p[0])) {
+        char c0[4096], c1[4096];
+        snprintf(c0, sizeof c0, "%s/train.csv", dir);
+        snprintf(c1, sizeof c1, "%s/test.csv", dir);
+        if (is_file(c0)) return load_files(c0, c0, c1, c1, label_col, b, d, warn, user);
+        struct stat sb;
+        if (stat(dir, &sb) != 0)
+            return gs_error(GS_EINPUT, "%s: cannot open: %s", dir, strerror(errno));
+        if (!S_ISDIR(sb.st_mode))
+            return gs_error(GS_EINPUT, "%s: not a directory (--data takes a folder holding "
+                            "train_features.npy, train_labels.npy, test_features.npy, test_labels.npy)", dir);
+        return gs_error(GS_EINPUT, "%s: cannot open: No such file or directory (--data DIR needs "
+                        "train_features.npy, train_labels.npy, test_features.npy, test_labels.npy, "
+                        "or train.csv and test.csv)", p[0]);
+    }
+    snprintf(p[1], sizeof p[1], "%s/train_labels.npy", dir);
+    snprintf(p[2], sizeof p[2], "%s/test_features.npy", dir);
+    snprintf(p[3], sizeof p[3], "%s/test_labels.npy", dir);
+    int st = load_files(p[0], p[1], p[2], p[3], label_col, b, d, warn, user);
+    if (!st) {
+        snprintf(d->source, sizeof d->source, "%s", dir);
+        base_name(dir, d->name, sizeof d->name);
+    }
+    return st;
+}
+
+static int load_idx(const char *dir, budget *b, ds_data *d, ld_warn_fn warn, void *user)
+{
+    long ntr = 0, nte = 0;
+    int st = idx_split(dir, "train-images-idx3-ubyte", "train-labels-idx1-ubyte", b, &d->train_x,
+                       &d->train_y, &ntr, d->source, sizeof d->source);
+    if (!st) st = idx_split(dir, "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte", b, &d->test_x,
+                            &d->test_y, &nte, d->source, sizeof d->source);
+    if (!st) {
+        char trf[4096], trl[4096], tef[4096], tel[4096];
+        snprintf(trf, sizeof trf, "%s/train-images-idx3-ubyte", dir);
+        snprintf(trl, sizeof trl, "%s/train-labels-idx1-ubyte", dir);
+        snprintf(tef, sizeof tef, "%s/t10k-images-idx3-ubyte", dir);
+        snprintf(tel, sizeof tel, "%s/t10k-labels-idx1-ubyte", dir);
+        st = finish(d, trf, trl, ntr, tef, tel, nte, warn, user);
+    }
+    if (!st) base_name(dir, d->name, sizeof d->name);
+    return st;
+}
+
+/* The bundled sample: $GSRSCOPE_DATA, ./sample_features/fashion-mnist, next to the executable
+ * (../sample_features/fashion-mnist from build/gsrscope, ../share/gsrscope/fashion-mnist when
+ * installed), then GS_DATADIR/fashion-mnist. */
+static int find_sample(char *out, size_t cap)
+{
+    char tried[2048] = "";
+    const char *env = getenv("GSRSCOPE_DATA");
+    if (env && *env) {
+        snprintf(out, cap, "%s", env);
+        char f[4200];
+        snprintf(f, sizeof f, "%s/train_features.npy", env);
+        if (is_file(f)) return GS_OK;
+        return gs_error(GS_EINPUT, "%s: cannot open: No such file or directory ($GSRSCOPE_DATA "
+                        "must name a folder holding train_features.npy, train_labels.npy, "
+                        "test_features.npy, test_labels.npy)", f);
+    }
+    char cand[4][4096];
+    int nc = 0;
+    snprintf(cand[nc++], sizeof cand[0], "sample_features/fashion-mnist");
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            snprintf(cand[nc++], sizeof cand[0], "%.4000s/../sample_features/fashion-mnist", exe);
+            snprintf(cand[nc++], sizeof cand[0], "%.4000s/../share/gsrscope/fashion-mnist", exe);
+        }
+    }
+    snprintf(cand[nc++], sizeof cand[0], "%s/fashion-mnist", GS_DATADIR);
+    for (int i = 0; i < nc; i++) {
+        char f[4200];
+        snprintf(f, sizeof f, "%s/train_features.npy", cand[i]);
+        if (is_file(f)) { snprintf(out, cap, "%s", cand[i]); return GS_OK; }
+        size_t L = strlen(tried);
+        snprintf(tried + L, sizeof tried - L, "%s%s", i ? ", " : "", cand[i]);
+    }
+    return gs_error(GS_EINPUT, "bundled sample data not found (tried $GSRSCOPE_DATA, %s); give "
+                    "--data DIR, --idx DIR, the four --train-/--test- files or --synthetic", tried);
+}
+
+int ld_load(const op_data *o, uint64_t seed, ds_data *out, ld_warn_fn warn, void *user)
+{
+    memset(out, 0, sizeof *out);
+    if (o->synthetic) {
+        syn_config c;
+        syn_defaults(&c);
+        return syn_generate(&c, seed, out);
+    }
+    budget b = {0, 0, 0};
+    if (o->max_memory > 0) {
+        b.limit = o->max_memory >= 1.8e19 ? UINT64_MAX : (uint64_t)o->max_memory;
+        b.from_option = 1;
+    } else {
+        b.limit = gs_mem_available();
+    }
+    int st;
+    if (o->train_features || o->train_labels || o->test_features || o->test_labels) {
+        if (!o->train_features || !o->train_labels || !o->test_features || !o->test_labels)
+            return gs_error(GS_EINPUT, "--train-features, --train-labels, --test-features and "
+                            "--test-labels go together");
+        st = load_files(o->train_features, o->train_labels, o->test_features, o->test_labels,
+                        o->label_col, &b, out, warn, user);
+    } else if (o->data_dir) {
+        st = load_dir(o->data_dir, o->label_col, &b, out, warn, user);
+    } else if (o->idx_dir) {
+        st = load_idx(o->idx_dir, &b, out, warn, user);
+    } else {
+        char dir[4096];
+        st = find_sample(dir, sizeof dir);
+        if (!st) st = load_dir(dir, o->label_col, &b, out, warn, user);
+        if (!st) snprintf(out->name, sizeof out->name, "fashion-mnist (sample)");
+    }
+    if (st) ds_free(out);
+    return st;
+}
