@@ -64,6 +64,7 @@ void ch_method_style(const char *name, int slot, uint32_t *rgb, ch_dash *dash, c
                      char *letter);
 
 /* Nice ticks for [lo, hi] with at most maxn ticks (linear); decade ticks for log axes.
+ * (maxn below 3 counts as 3: a snapped range across zero needs three ticks.)
  * Fills ax->ticks/labels/nticks and may widen lo/hi to tick bounds when `snap` is set. */
 void ch_axis_linear(ch_axis *ax, double lo, double hi, int maxn, int snap);
 void ch_axis_log10(ch_axis *ax, double lo, double hi, int maxn);

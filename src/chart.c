@@ -1,0 +1,589 @@
+/* chart.c — the pure chart model shared by the TUI and the figure export (see gs_chart.h).
+ * No curses, no cairo: ticks, axis mapping, series built from en_results, CSV. */
+#include "gs_chart.h"
+#include "gs_common.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- numbers ---------------------------------------------------------------------------- */
+
+const char *ch_fmt_double(double v, char *buf, size_t n)
+{
+    if (isnan(v)) { snprintf(buf, n, "nan"); return buf; }
+    if (isinf(v)) { snprintf(buf, n, v > 0 ? "inf" : "-inf"); return buf; }
+    snprintf(buf, n, "%.15g", v);
+    if (strtod(buf, NULL) != v) snprintf(buf, n, "%.17g", v);
+    return buf;
+}
+
+void ch_display_name(const char *name, char *out, size_t n)
+{
+    if (!n) return;
+    size_t i = 0;
+    for (; name && name[i] && i + 1 < n; i++) out[i] = (char)toupper((unsigned char)name[i]);
+    out[i] = '\0';
+}
+
+/* ---- styles ----------------------------------------------------------------------------- */
+
+static const struct { const char *name; char letter; } known_letters[] = {
+    {"gacl", 'A'}, {"gsr", 'R'}, {"gauss-shrink", 'S'}, {"gauss-transfer", 'T'},
+    {"slda", 'L'}, {"ridge", 'I'}, {"ncm", 'N'},
+};
+
+void ch_method_style(const char *name, int slot, uint32_t *rgb, ch_dash *dash, ch_marker *marker,
+                     char *letter)
+{
+    /* Slot 0/1: SPEC §6 GACL / GSR styles. Further slots: Tableau colours that stay apart
+     * from red and blue, each with its own dash and marker. */
+    static const uint32_t more_rgb[] = {0xf28e2b, 0x59a14f, 0xb07aa1, 0x9c755f, 0x76b7b2, 0xedc948};
+    static const ch_dash more_dash[] = {CH_DASH_DOTTED, CH_DASH_DASHED, CH_DASH_SOLID};
+    static const ch_marker more_mark[] = {CH_MARK_TRIANGLE, CH_MARK_DIAMOND, CH_MARK_CROSS};
+    uint32_t c;
+    ch_dash d;
+    ch_marker m;
+    char l = 0;
+    if (slot <= 0) {
+        c = 0xe15759; d = CH_DASH_DASHED; m = CH_MARK_CIRCLE; l = 'A';
+    } else if (slot == 1) {
+        c = 0x4e79a7; d = CH_DASH_SOLID; m = CH_MARK_SQUARE; l = 'R';
+    } else {
+        int k = slot - 2;
+        c = more_rgb[k % 6]; d = more_dash[k % 3]; m = more_mark[k % 3];
+    }
+    /* The letter names the method when it is known, so "GSR" is always 'R'. */
+    if (name) {
+        int found = 0;
+        for (size_t i = 0; i < sizeof known_letters / sizeof known_letters[0]; i++)
+            if (strcmp(name, known_letters[i].name) == 0) { l = known_letters[i].letter; found = 1; }
+        if (!found && slot >= 2) {
+            for (const char *p = name; *p; p++)
+                if (isalnum((unsigned char)*p)) { l = (char)toupper((unsigned char)*p); break; }
+        }
+    }
+    if (!l) l = (char)('0' + (slot % 10));
+    if (rgb) *rgb = c;
+    if (dash) *dash = d;
+    if (marker) *marker = m;
+    if (letter) *letter = l;
+}
+
+/* ---- ticks ------------------------------------------------------------------------------ */
+
+/* Heckbert's nice number: 1, 2, 5 × 10^k (rounded or ceiling). */
+static double nicenum(double x, int round_it)
+{
+    double e = floor(log10(x));
+    double p = pow(10.0, e);
+    double f = x / p, nf;
+    if (round_it) nf = f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10;
+    else nf = f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10;
+    return nf * p;
+}
+
+/* The next nice step above `step` (1 -> 2 -> 5 -> 10). */
+static double next_nice(double step)
+{
+    double e = floor(log10(step) + 1e-9);
+    double p = pow(10.0, e);
+    double f = step / p;
+    if (f < 1.5) return 2 * p;
+    if (f < 3.5) return 5 * p;
+    return 10 * p;
+}
+
+static void label_linear(ch_axis *ax, double step)
+{
+    double mx = 0;
+    for (int i = 0; i < ax->nticks; i++) mx = fmax(mx, fabs(ax->ticks[i]));
+    int dec = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
+    int sci = mx >= 1e6 || (mx > 0 && mx < 1e-4);
+    int sig = mx > 0 ? (int)floor(log10(mx) + 1e-9) - (int)floor(log10(step) + 1e-9) + 1 : 1;
+    if (sig < 1) sig = 1;
+    if (sig > 9) sig = 9;
+    for (int i = 0; i < ax->nticks; i++) {
+        char *s = ax->tick_labels[i];
+        size_t n = sizeof ax->tick_labels[i];
+        if (sci) snprintf(s, n, "%.*g", sig, ax->ticks[i]);
+        else snprintf(s, n, "%.*f", dec, ax->ticks[i]);
+        /* never print a negative zero ("-0", "-0.00") */
+        if (s[0] == '-' && strspn(s + 1, "0.") == strlen(s + 1)) memmove(s, s + 1, strlen(s));
+    }
+}
+
+/* Ticks k·step inside [lo, hi]. */
+static int count_ticks(double lo, double hi, double step)
+{
+    double a = ceil(lo / step - 1e-9), b = floor(hi / step + 1e-9);
+    return b >= a ? (int)(b - a) + 1 : 0;
+}
+
+static void fill_linear(ch_axis *ax, double step)
+{
+    double a = ceil(ax->lo / step - 1e-9), b = floor(ax->hi / step + 1e-9);
+    ax->nticks = 0;
+    for (double k = a; k <= b && ax->nticks < CH_MAX_TICKS; k += 1) {
+        double v = k * step;
+        if (fabs(v) < step * 1e-9) v = 0;
+        ax->ticks[ax->nticks++] = v;
+    }
+    label_linear(ax, step);
+}
+
+/* At least 3: a snapped range that straddles zero needs three ticks. */
+static int clamp_maxn(int maxn)
+{
+    if (maxn < 3) return 3;
+    if (maxn > CH_MAX_TICKS) return CH_MAX_TICKS;
+    return maxn;
+}
+
+static void sane_range(double *lo, double *hi)
+{
+    if (!isfinite(*lo) && !isfinite(*hi)) { *lo = 0; *hi = 1; }
+    else if (!isfinite(*lo)) *lo = *hi - 1;
+    else if (!isfinite(*hi)) *hi = *lo + 1;
+    if (*lo > *hi) { double t = *lo; *lo = *hi; *hi = t; }
+    if (*hi - *lo <= 1e-12 * fmax(fabs(*lo), fabs(*hi))) {
+        double d = *lo != 0 ? fabs(*lo) * 0.1 : 1;
+        *lo -= d; *hi += d;
+    }
+}
+
+static void linear_ticks(ch_axis *ax, double lo, double hi, int maxn, int snap)
+{
+    maxn = clamp_maxn(maxn);
+    sane_range(&lo, &hi);
+    double step = nicenum(nicenum(hi - lo, 0) / (maxn - 1), 1);
+    if (ax->integer && step < 1) step = 1;
+    for (int guard = 0; guard < 64; guard++) {
+        double glo = snap ? floor(lo / step + 1e-9) * step : lo;
+        double ghi = snap ? ceil(hi / step - 1e-9) * step : hi;
+        if (count_ticks(glo, ghi, step) <= maxn) break;
+        step = next_nice(step);
+    }
+    if (!snap) {
+        /* without snapping, a coarse step may leave fewer than two ticks inside: refine */
+        for (int guard = 0; guard < 64 && count_ticks(lo, hi, step) < 2; guard++) {
+            double e = floor(log10(step) + 1e-9), p = pow(10.0, e), f = step / p;
+            double finer = f < 1.5 ? 0.5 * p : f < 3.5 ? p : 2 * p;
+            if ((ax->integer && finer < 1) || count_ticks(lo, hi, finer) > maxn) break;
+            step = finer;
+        }
+    }
+    if (snap) {
+        ax->lo = floor(lo / step + 1e-9) * step;
+        ax->hi = ceil(hi / step - 1e-9) * step;
+    } else {
+        ax->lo = lo;
+        ax->hi = hi;
+    }
+    fill_linear(ax, step);
+}
+
+void ch_axis_linear(ch_axis *ax, double lo, double hi, int maxn, int snap)
+{
+    ax->scale = CH_LINEAR;
+    ax->minor = 0;
+    ax->integer = 0;
+    linear_ticks(ax, lo, hi, maxn, snap);
+}
+
+void ch_axis_integer(ch_axis *ax, double lo, double hi, int maxn, int snap)
+{
+    ax->scale = CH_LINEAR;
+    ax->minor = 0;
+    ax->integer = 1;
+    linear_ticks(ax, lo, hi, maxn, snap);
+}
+
+static void log_ticks(ch_axis *ax, int kmin, int kmax, int maxn)
+{
+    maxn = clamp_maxn(maxn);
+    int stride = 1;
+    for (;; stride++) {
+        int a = (int)ceil((double)kmin / stride), b = (int)floor((double)kmax / stride);
+        if (b - a + 1 <= maxn) break;
+    }
+    ax->nticks = 0;
+    for (int k = kmin; k <= kmax && ax->nticks < CH_MAX_TICKS; k++) {
+        if (((k % stride) + stride) % stride) continue;
+        ax->ticks[ax->nticks] = pow(10.0, k);
+        char *s = ax->tick_labels[ax->nticks];
+        if (k >= -2 && k <= 3) snprintf(s, sizeof ax->tick_labels[0], "%g", pow(10.0, k));
+        else snprintf(s, sizeof ax->tick_labels[0], "1e%d", k);
+        ax->nticks++;
+    }
+    ax->minor = stride == 1 && kmax - kmin <= 10;
+}
+
+void ch_axis_log10(ch_axis *ax, double lo, double hi, int maxn)
+{
+    ax->scale = CH_LOG10;
+    ax->integer = 0;
+    if (!(hi > 0) || !isfinite(hi)) { lo = 1; hi = 10; }
+    if (!(lo > 0) || !isfinite(lo)) lo = hi * 1e-6;
+    if (lo > hi) { double t = lo; lo = hi; hi = t; }
+    int kmin = (int)floor(log10(lo) + 1e-9);
+    int kmax = (int)ceil(log10(hi) - 1e-9);
+    if (kmax <= kmin) kmax = kmin + 1;
+    ax->lo = pow(10.0, kmin);
+    ax->hi = pow(10.0, kmax);
+    log_ticks(ax, kmin, kmax, maxn);
+}
+
+void ch_axis_retick(ch_axis *ax, int maxn)
+{
+    if (ax->scale == CH_LOG10) {
+        if (!(ax->lo > 0) || !(ax->hi > ax->lo)) { ch_axis_log10(ax, ax->lo, ax->hi, maxn); return; }
+        int kmin = (int)ceil(log10(ax->lo) - 1e-9), kmax = (int)floor(log10(ax->hi) + 1e-9);
+        if (kmax < kmin) kmax = kmin;
+        log_ticks(ax, kmin, kmax, maxn);
+        return;
+    }
+    linear_ticks(ax, ax->lo, ax->hi, maxn, 0);
+}
+
+double ch_axis_frac(const ch_axis *ax, double v)
+{
+    if (isnan(v)) return NAN;
+    if (ax->scale == CH_LOG10) {
+        if (!(v > 0) || !(ax->lo > 0) || !(ax->hi > 0)) return NAN;
+        double a = log10(ax->lo), b = log10(ax->hi);
+        return b != a ? (log10(v) - a) / (b - a) : 0.5;
+    }
+    return ax->hi != ax->lo ? (v - ax->lo) / (ax->hi - ax->lo) : 0.5;
+}
+
+/* ---- building charts -------------------------------------------------------------------- */
+
+void ch_free(ch_chart *c)
+{
+    if (!c) return;
+    for (int i = 0; i < c->nseries; i++) {
+        free(c->series[i].x);
+        free(c->series[i].y);
+    }
+    memset(c, 0, sizeof *c);
+    c->mark_x = NAN;
+}
+
+static void chart_init(ch_chart *c, const char *title)
+{
+    memset(c, 0, sizeof *c);
+    snprintf(c->title, sizeof c->title, "%s", title);
+    c->mark_x = NAN;
+}
+
+static int valid_method(const en_results *r, int m)
+{
+    return r && m >= 0 && m < r->n_methods && r->m && r->m[m].snaps;
+}
+
+/* The method of `baseline` that corresponds to method m of r (same name, else same index). */
+static int baseline_method(const en_results *r, int m, const en_results *b)
+{
+    if (!b || !valid_method(r, m)) return -1;
+    for (int i = 0; i < b->n_methods; i++)
+        if (b->m && b->m[i].snaps && strcmp(b->m[i].name, r->m[m].name) == 0) return i;
+    return -1;
+}
+
+static ch_series *add_series(ch_chart *c, int n, const char *method_name, int slot, int method,
+                             int ghost, ch_kind kind, const char *suffix)
+{
+    if (c->nseries >= CH_MAX_SERIES) {
+        gs_error(GS_ERUN, "chart %s: too many series (at most %d)", c->title, CH_MAX_SERIES);
+        return NULL;
+    }
+    ch_series *s = &c->series[c->nseries];
+    memset(s, 0, sizeof *s);
+    s->x = gs_malloc(n > 0 ? (size_t)n : 1, sizeof(double), "chart series");
+    s->y = gs_malloc(n > 0 ? (size_t)n : 1, sizeof(double), "chart series");
+    if (!s->x || !s->y) {
+        free(s->x);
+        free(s->y);
+        s->x = s->y = NULL;
+        return NULL;
+    }
+    c->nseries++;
+    s->n = n;
+    ch_display_name(method_name, s->method_name, sizeof s->method_name);
+    ch_method_style(method_name, slot, &s->rgb, &s->dash, &s->marker, &s->letter);
+    s->method = method;
+    s->ghost = ghost;
+    s->kind = kind;
+    s->width_pt = ghost ? 0.8 : kind == CH_KIND_OVERALL ? 1.5 : kind == CH_KIND_NONE ? 1.25 : 1.0;
+    char disp[sizeof s->method_name];
+    memcpy(disp, s->method_name, sizeof disp);
+    snprintf(s->name, sizeof s->name, "%s%s%s%s", disp, suffix && *suffix ? " " : "",
+             suffix ? suffix : "", ghost ? " (pinned)" : "");
+    return s;
+}
+
+static int clamp_task(const en_results *r, int task)
+{
+    if (task <= 0 || task > r->T) return r->T;
+    return task;
+}
+
+/* Note "tasks a–b pending" (or "N tasks pending") over the shown methods. */
+static void pending_note(ch_chart *c, const en_results *r, const int *ms, int nm)
+{
+    int first = 0, last = 0, count = 0;
+    for (int t = 1; t <= r->T; t++) {
+        int pend = 0;
+        for (int k = 0; k < nm; k++)
+            if (r->m[ms[k]].snaps[t - 1].state != EN_DONE) pend = 1;
+        if (!pend) continue;
+        if (!first) first = t;
+        last = t;
+        count++;
+    }
+    if (!count) return;
+    if (count == last - first + 1) {
+        if (first == last) snprintf(c->note, sizeof c->note, "task %d pending", first);
+        else snprintf(c->note, sizeof c->note, "tasks %d\u2013%d pending", first, last);
+    } else {
+        snprintf(c->note, sizeof c->note, "%d tasks pending", count);
+    }
+}
+
+static void task_axis(ch_chart *c, int T)
+{
+    ch_axis_integer(&c->x, 1, T > 1 ? T : 2, 8, 0);
+    c->x.lo = 0.5;
+    c->x.hi = (T > 1 ? T : 1) + 0.5;
+    snprintf(c->x.label, sizeof c->x.label, "task");
+}
+
+static int collect_methods(const en_results *r, int m0, int m1, int *ms)
+{
+    int nm = 0;
+    if (valid_method(r, m0)) ms[nm++] = m0;
+    if (m1 != m0 && valid_method(r, m1)) ms[nm++] = m1;
+    return nm;
+}
+
+static double snap_value(const en_snap *s, ch_kind kind)
+{
+    if (s->state != EN_DONE) return NAN;
+    switch (kind) {
+    case CH_KIND_OVERALL: return s->acc;
+    case CH_KIND_HEAD: return s->head_acc;
+    case CH_KIND_TAIL: return s->tail_acc;
+    default: return s->stable_rank;
+    }
+}
+
+static int add_task_series(ch_chart *c, const en_results *src, int method, int slot, int ghost,
+                           ch_kind kind, const char *suffix)
+{
+    ch_series *s = add_series(c, src->T, src->m[method].name, slot, method, ghost, kind, suffix);
+    if (!s) return GS_ENOMEM;
+    for (int t = 0; t < src->T; t++) {
+        s->x[t] = t + 1;
+        double v = snap_value(&src->m[method].snaps[t], kind);
+        s->y[t] = isfinite(v) ? v : NAN;
+    }
+    return GS_OK;
+}
+
+int ch_build_accuracy(ch_chart *c, const en_results *r, const en_results *baseline, int m0, int m1,
+                      int task)
+{
+    chart_init(c, "Accuracy");
+    if (!r || r->T < 1) return gs_error(GS_EINPUT, "accuracy chart: no results");
+    static const ch_kind kinds[3] = {CH_KIND_OVERALL, CH_KIND_HEAD, CH_KIND_TAIL};
+    static const char *kname[3] = {"overall", "head", "tail"};
+    int ms[2], nm = collect_methods(r, m0, m1, ms);
+    task_axis(c, r->T);
+    ch_axis_linear(&c->y, 0, 100, 6, 1);
+    snprintf(c->y.label, sizeof c->y.label, "accuracy (%%)");
+    c->mark_x = clamp_task(r, task);
+    int st;
+    /* Ghosts first, so the live curves are drawn on top of them. */
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < nm; i++) {
+            int bm = baseline_method(r, ms[i], baseline);
+            if (bm >= 0 && baseline->T == r->T &&
+                (st = add_task_series(c, baseline, bm, i, 1, kinds[k], kname[k])) != GS_OK) {
+                ch_free(c);
+                return st;
+            }
+        }
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < nm; i++)
+            if ((st = add_task_series(c, r, ms[i], i, 0, kinds[k], kname[k])) != GS_OK) {
+                ch_free(c);
+                return st;
+            }
+    pending_note(c, r, ms, nm);
+    return GS_OK;
+}
+
+static const en_snap *spectrum_snap(const en_results *r, int m, int task)
+{
+    if (!valid_method(r, m) || !r->m[m].ridge) return NULL;
+    const en_snap *s = &r->m[m].snaps[task - 1];
+    if (s->state != EN_DONE || !(s->flags & EN_SPECTRUM) || (s->flags & EN_NO_GRAM) || !s->eig)
+        return NULL;
+    return s;
+}
+
+static int add_spectrum_series(ch_chart *c, const en_results *src, int m, int slot, int ghost,
+                               int task, double *lo, double *hi)
+{
+    const en_snap *sn = spectrum_snap(src, m, task);
+    if (!sn || src->D < 1) return GS_OK;
+    ch_series *s = add_series(c, (int)src->D, src->m[m].name, slot, m, ghost, CH_KIND_NONE, "");
+    if (!s) return GS_ENOMEM;
+    for (long i = 0; i < src->D; i++) {
+        s->x[i] = (double)(i + 1);
+        double v = sn->eig[i];
+        s->y[i] = isfinite(v) && v > 0 ? v : NAN;
+        if (v > 0 && isfinite(v)) { *lo = fmin(*lo, v); *hi = fmax(*hi, v); }
+    }
+    return GS_OK;
+}
+
+int ch_build_spectrum(ch_chart *c, const en_results *r, const en_results *baseline, int m0, int m1,
+                      int task)
+{
+    chart_init(c, "Eigenspectrum");
+    if (!r || r->T < 1) return gs_error(GS_EINPUT, "spectrum chart: no results");
+    task = clamp_task(r, task);
+    int ms[2], nm = collect_methods(r, m0, m1, ms);
+    double lo = INFINITY, hi = -INFINITY;
+    int st;
+    for (int i = 0; i < nm; i++) {
+        int bm = baseline_method(r, ms[i], baseline);
+        if (bm >= 0 && baseline->T >= task &&
+            (st = add_spectrum_series(c, baseline, bm, i, 1, task, &lo, &hi)) != GS_OK) {
+            ch_free(c);
+            return st;
+        }
+    }
+    int live = 0, missing = 0;
+    for (int i = 0; i < nm; i++) {
+        int before = c->nseries;
+        if ((st = add_spectrum_series(c, r, ms[i], i, 0, task, &lo, &hi)) != GS_OK) {
+            ch_free(c);
+            return st;
+        }
+        if (c->nseries > before) live++;
+        else if (r->m[ms[i]].ridge) missing++;
+    }
+    long D = r->D > 1 ? r->D : 2;
+    ch_axis_integer(&c->x, 1, (double)D, 6, 0);
+    c->x.lo = 1;
+    c->x.hi = (double)D;
+    snprintf(c->x.label, sizeof c->x.label, "index i");
+    if (lo > hi) { lo = 1e-3; hi = 1e3; }
+    ch_axis_log10(&c->y, lo, hi, 8);
+    snprintf(c->y.label, sizeof c->y.label, "\u03bb\u1d62 of G+\u03c4I");
+    if (!live) {
+        /* No live spectrum: the chart shows nothing (not even the pinned ghosts). */
+        for (int i = 0; i < c->nseries; i++) {
+            free(c->series[i].x);
+            free(c->series[i].y);
+        }
+        memset(c->series, 0, sizeof c->series);
+        c->nseries = 0;
+        snprintf(c->note, sizeof c->note, "spectrum pending");
+    } else if (missing) {
+        snprintf(c->note, sizeof c->note, "task %d/%d, some spectra pending", task, r->T);
+    } else {
+        snprintf(c->note, sizeof c->note, "task %d/%d", task, r->T);
+    }
+    return GS_OK;
+}
+
+int ch_build_stable_rank(ch_chart *c, const en_results *r, const en_results *baseline, int m0,
+                         int m1, int task)
+{
+    chart_init(c, "Stable rank");
+    if (!r || r->T < 1) return gs_error(GS_EINPUT, "stable-rank chart: no results");
+    int ms[2], nm = collect_methods(r, m0, m1, ms);
+    int st;
+    for (int i = 0; i < nm; i++) {
+        int bm = baseline_method(r, ms[i], baseline);
+        if (bm >= 0 && baseline->T == r->T && baseline->m[bm].ridge &&
+            (st = add_task_series(c, baseline, bm, i, 1, CH_KIND_NONE, "")) != GS_OK) {
+            ch_free(c);
+            return st;
+        }
+    }
+    int est = 0;
+    for (int i = 0; i < nm; i++) {
+        if (!r->m[ms[i]].ridge) continue;
+        if ((st = add_task_series(c, r, ms[i], i, 0, CH_KIND_NONE, "")) != GS_OK) {
+            ch_free(c);
+            return st;
+        }
+        for (int t = 0; t < r->T; t++) {
+            const en_snap *s = &r->m[ms[i]].snaps[t];
+            if (s->state == EN_DONE && (s->flags & EN_LMAX_EST)) est = 1;
+        }
+    }
+    double lo = INFINITY, hi = -INFINITY;
+    for (int i = 0; i < c->nseries; i++)
+        for (int k = 0; k < c->series[i].n; k++) {
+            double v = c->series[i].y[k];
+            if (isfinite(v)) { lo = fmin(lo, v); hi = fmax(hi, v); }
+        }
+    task_axis(c, r->T);
+    if (lo > hi) ch_axis_linear(&c->y, 0, 1, 6, 1);
+    else if (lo > 0 && hi / lo > 10) ch_axis_log10(&c->y, lo, hi, 8);
+    else ch_axis_linear(&c->y, lo, hi, 6, 1);
+    snprintf(c->y.label, sizeof c->y.label, "stable rank of G+\u03c4I");
+    c->mark_x = clamp_task(r, task);
+    pending_note(c, r, ms, nm);
+    if (est) {
+        size_t len = strlen(c->note);
+        snprintf(c->note + len, sizeof c->note - len, "%sLanczos estimate", len ? "; " : "");
+    }
+    return GS_OK;
+}
+
+/* ---- CSV -------------------------------------------------------------------------------- */
+
+static int csv_field(FILE *f, const char *s)
+{
+    if (strpbrk(s, ",\"\n\r")) {
+        if (fputc('"', f) == EOF) return -1;
+        for (const char *p = s; *p; p++) {
+            if (*p == '"' && fputc('"', f) == EOF) return -1;
+            if (fputc(*p, f) == EOF) return -1;
+        }
+        return fputc('"', f) == EOF ? -1 : 0;
+    }
+    return fputs(s, f) == EOF ? -1 : 0;
+}
+
+int ch_write_csv_rows(const ch_chart *c, FILE *f)
+{
+    char bx[40], by[40];
+    for (int i = 0; i < c->nseries; i++) {
+        const ch_series *s = &c->series[i];
+        for (int k = 0; k < s->n; k++) {
+            if (!isfinite(s->y[k]) || !isfinite(s->x[k])) continue;
+            if (csv_field(f, c->title) || fputc(',', f) == EOF || csv_field(f, s->name) ||
+                fprintf(f, ",%s,%s\n", ch_fmt_double(s->x[k], bx, sizeof bx),
+                        ch_fmt_double(s->y[k], by, sizeof by)) < 0)
+                return gs_error(GS_ERUN, "CSV: write failed: %s", strerror(errno));
+        }
+    }
+    return GS_OK;
+}
+
+int ch_write_csv(const ch_chart *c, FILE *f)
+{
+    if (fputs("chart,series,x,y\n", f) == EOF)
+        return gs_error(GS_ERUN, "CSV: write failed: %s", strerror(errno));
+    return ch_write_csv_rows(c, f);
+}
