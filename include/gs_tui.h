@@ -1,5 +1,7 @@
 /* gs_tui.h — the interactive ncurses front end (prefix tui_).
  * Only the UI thread calls curses; computation runs in a worker thread through gs_pipeline.h.
+ * The layout, the key table and the parameter stepping below are pure (no curses) so tests
+ * can check them; src/tui.c is the only file that talks to the terminal.
  */
 #ifndef GS_TUI_H
 #define GS_TUI_H
@@ -8,5 +10,62 @@
 
 /* Run the TUI until the user quits. Returns a process exit status (0, 1 or 2). */
 int tui_main(op_opts *o);
+
+/* ---- layout (src/tui_layout.c) --------------------------------------------------------- */
+#define TUI_MIN_COLS 72
+#define TUI_MIN_ROWS 20
+
+typedef struct { int x, y, w, h; } tui_rect;
+typedef struct {
+    tui_rect status;     /* top line: Task k/T, play state, computing mark, data name */
+    tui_rect accuracy;   /* panel "Accuracy" (frame included) */
+    tui_rect spectrum;   /* panel "Eigenspectrum" */
+    tui_rect stable;     /* panel "Stable rank" */
+    tui_rect params;     /* panel "Parameters" */
+    tui_rect hint;       /* bottom line: main keys */
+} tui_layout;
+
+/* Split a cols×rows terminal into the panels. 0, or -1 when smaller than
+ * TUI_MIN_COLS × TUI_MIN_ROWS (the caller shows "need at least WxH"). Panels never overlap
+ * and together with the two bars cover the screen. */
+int tui_layout_compute(int cols, int rows, tui_layout *l);
+
+/* ---- keys (src/tui_keys.c) ------------------------------------------------------------- */
+typedef enum {
+    TA_NONE = 0, TA_PLAY, TA_SLOWER, TA_FASTER, TA_NEXT, TA_PREV, TA_FIRST, TA_LAST,
+    TA_UP, TA_DOWN, TA_INC, TA_DEC, TA_EDIT, TA_BASELINE, TA_UNDO, TA_EXPORT, TA_SAVE,
+    TA_PRESET, TA_GLYPHS, TA_HELP, TA_REDRAW, TA_QUIT
+} tui_action;
+
+#define TUI_KEY_ALIASES 4
+typedef struct {
+    tui_action act;
+    int keys[TUI_KEY_ALIASES]; /* curses key codes or characters, 0-terminated */
+    const char *keyname;       /* as shown in help, e.g. "→ n" */
+    const char *help;          /* one line */
+    const char *hint;          /* short label for the hint bar, NULL = not in the hint bar */
+} tui_key;
+
+/* The one key table: dispatch and the help screen both read it. */
+const tui_key *tui_keys(int *n);
+/* Action bound to a key code (TA_NONE if unbound). */
+tui_action tui_key_action(int key);
+/* Help text generated from the table: one line per key, "KEYS  help". Returns line count;
+ * lines[i] is at most `width` bytes including the NUL. */
+int tui_help_lines(char (*lines)[128], int max);
+
+/* ---- parameters (src/tui_params.c) ----------------------------------------------------- */
+typedef enum { TP_ALPHA = 0, TP_XI, TP_BETA, TP_TAU, TP_SEED, TP_COUNT } tui_param;
+
+/* Display name ("α_base", "ξ", "β", "τ", "seed") and op_set name ("alpha_base", ...). */
+const char *tui_param_label(tui_param p);
+const char *tui_param_name(tui_param p);
+double tui_param_get(const op_params *p, tui_param which);
+/* One step up (dir > 0) or down: α_base ±0.05 in (0, 1]; β ±0.1 in [0, 100]; τ and ξ ×/÷
+ * 10^(1/4) in [0, 1e6] and [0, 1] (from 0, + goes to the smallest step: τ 1e-6, ξ 1e-5; below
+ * that, - goes to 0); seed ±1 (>= 1). Returns 1 if the value changed. */
+int tui_param_step(op_params *p, tui_param which, int dir);
+/* Format a value for the panel ("0.6", "5e-03", "1", "0.01", "1"). */
+void tui_param_format(tui_param which, double v, char *buf, int n);
 
 #endif

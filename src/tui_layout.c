@@ -1,0 +1,26 @@
+/* tui_layout.c — pure layout of the TUI screen (gs_tui.h). No curses. */
+#include "gs_tui.h"
+
+#include <string.h>
+
+int tui_layout_compute(int cols, int rows, tui_layout *l)
+{
+    memset(l, 0, sizeof *l);
+    if (cols < TUI_MIN_COLS || rows < TUI_MIN_ROWS) return -1;
+    int body_y = 1, body_h = rows - 2;
+    int top_h = (body_h + 1) / 2;
+    int bot_h = body_h - top_h;
+    /* Parameters panel: wide enough for "α_base  current  baseline  Δ" and the numbers. */
+    int pw = cols * 38 / 100;
+    if (pw < 34) pw = 34;
+    if (pw > 52) pw = 52;
+    /* Accuracy gets the larger share of the top row. */
+    int aw = cols * 56 / 100;
+    l->status = (tui_rect){0, 0, cols, 1};
+    l->accuracy = (tui_rect){0, body_y, aw, top_h};
+    l->spectrum = (tui_rect){aw, body_y, cols - aw, top_h};
+    l->stable = (tui_rect){0, body_y + top_h, cols - pw, bot_h};
+    l->params = (tui_rect){cols - pw, body_y + top_h, pw, bot_h};
+    l->hint = (tui_rect){0, rows - 1, cols, 1};
+    return 0;
+}

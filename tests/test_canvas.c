@@ -1,0 +1,368 @@
+/* test_canvas.c — the pure TUI raster: braille/block/ASCII dots, lines, dashes, text folding,
+ * chart rasterization (NaN gaps, ticks, legend, mark), layout, key table, parameter steps. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gs_canvas.h"
+#include "gs_common.h"
+#include "gs_tui.h"
+#include "support/tap.h"
+
+static int popcount8(unsigned v) { int n = 0; for (; v; v >>= 1) n += v & 1; return n; }
+
+static int count_dots(const cv_canvas *cv)
+{
+    int n = 0;
+    for (int i = 0; i < cv->w * cv->h; i++) n += popcount8(cv->cells[i].dots);
+    return n;
+}
+
+static void test_braille_bits(void)
+{
+    /* Unicode braille: left column dots 1,2,3,7; right column 4,5,6,8; dot k is bit k-1. */
+    static const int dotnum[4][2] = {{1, 4}, {2, 5}, {3, 6}, {7, 8}};
+    for (int dy = 0; dy < 4; dy++)
+        for (int dx = 0; dx < 2; dx++) {
+            cv_canvas cv;
+            CHECK(cv_init(&cv, 1, 1, CV_BRAILLE) == GS_OK, "init");
+            cv_dot(&cv, NULL, dx, dy, 0x123456, 0, L'*');
+            wchar_t want = (wchar_t)(0x2800 + (1 << (dotnum[dy][dx] - 1)));
+            CHECK(cv.cells[0].ch == want, "braille dot (%d,%d): U+%04X, want U+%04X", dx, dy,
+                  (unsigned)cv.cells[0].ch, (unsigned)want);
+            CHECK(cv.cells[0].rgb == 0x123456, "dot color");
+            cv_free(&cv);
+        }
+    cv_canvas cv;
+    cv_init(&cv, 2, 1, CV_BRAILLE);
+    for (int dy = 0; dy < 4; dy++) cv_dot(&cv, NULL, 2, dy, CV_RGB_DEFAULT, 0, L'*');
+    CHECK(cv.cells[1].ch == 0x2847, "left column of second cell = ⡇ (U+%04X)", (unsigned)cv.cells[1].ch);
+    CHECK(cv.cells[0].ch == L' ', "first cell untouched");
+    cv_dot(&cv, NULL, 99, 0, 0, 0, L'*');
+    cv_dot(&cv, NULL, -1, 0, 0, 0, L'*');
+    CHECK(count_dots(&cv) == 4, "dots outside the canvas are ignored");
+    cv_free(&cv);
+}
+
+static void test_block_ascii(void)
+{
+    CHECK(cv_mask_glyph(CV_BLOCK, 15) == 0x2588, "block full");
+    CHECK(cv_mask_glyph(CV_BLOCK, 3) == 0x2580, "upper half");
+    CHECK(cv_mask_glyph(CV_BLOCK, 12) == 0x2584, "lower half");
+    CHECK(cv_mask_glyph(CV_BLOCK, 5) == 0x258C, "left half");
+    CHECK(cv_mask_glyph(CV_BLOCK, 10) == 0x2590, "right half");
+    cv_canvas cv;
+    cv_init(&cv, 2, 2, CV_BLOCK);
+    cv_dot(&cv, NULL, 1, 1, 0, 0, L'*'); /* LR of cell (0,0) */
+    CHECK(cv.cells[0].ch == 0x2597, "block LR quadrant ▗");
+    cv_dot(&cv, NULL, 3, 3, 0, 0, L'*');
+    CHECK(cv.cells[3].ch == 0x2597, "block LR quadrant in cell (1,1)");
+    cv_free(&cv);
+    cv_init(&cv, 3, 2, CV_ASCII);
+    cv_dot(&cv, NULL, 2, 1, 0, 0, L'+');
+    CHECK(cv.cells[5].ch == L'+', "ascii dot uses the series glyph");
+    int n = cv_text(&cv, 0, 0, "τ", -1, 0, 0);
+    char row[64];
+    CHECK(n == 3 && !strcmp(cv_row_utf8(&cv, 0, row, sizeof row), "tau"), "ascii fold τ -> tau: '%s'", row);
+    cv_free(&cv);
+    cv_init(&cv, 20, 1, CV_ASCII);
+    cv_text(&cv, 0, 0, "α_base ξ β Δ λ ─", -1, 0, 0);
+    CHECK(!strcmp(cv_row_utf8(&cv, 0, row, sizeof row), "a_base xi b d l -   "), "ascii fold: '%s'", row);
+    cv_free(&cv);
+    cv_init(&cv, 10, 1, CV_BRAILLE);
+    cv_text(&cv, 0, 0, "α_base\xff", 5, 0, 0);
+    CHECK(!strcmp(cv_row_utf8(&cv, 0, row, sizeof row), "α_bas     "), "utf-8 text clipped to 5 cells: '%s'", row);
+    cv_text(&cv, 0, 0, "ab\xff", -1, 0, 0);
+    CHECK(cv.cells[2].ch == L'?', "invalid UTF-8 shows '?'");
+    cv_free(&cv);
+}
+
+static void test_lines(void)
+{
+    cv_canvas cv;
+    cv_init(&cv, 4, 1, CV_BRAILLE); /* 8 × 4 dots */
+    cv_line(&cv, NULL, 0, 0, 7, 3, NULL, 0, 0, L'*');
+    CHECK(cv.cells[0].dots & 0x01, "start dot (0,0) set");
+    CHECK(cv.cells[3].dots & 0x80, "end dot (7,3) set");
+    CHECK(count_dots(&cv) == 8, "line (0,0)-(7,3) has max(dx,dy)+1 = 8 dots, got %d", count_dots(&cv));
+    cv_clear(&cv);
+    cv_line(&cv, NULL, 7, 3, 0, 0, NULL, 0, 0, L'*');
+    CHECK(count_dots(&cv) == 8 && (cv.cells[0].dots & 1) && (cv.cells[3].dots & 0x80), "reverse line");
+    cv_clear(&cv);
+    cv_line(&cv, NULL, 5, 0, 5, 3, NULL, 0, 0, L'*');
+    CHECK(cv.cells[2].ch == 0x28B8, "vertical line in right column = ⢸ (U+%04X)", (unsigned)cv.cells[2].ch);
+    cv_clear(&cv);
+    cv_pen pen = {CH_DASH_DASHED, 0};
+    cv_line(&cv, NULL, 0, 0, 11, 0, &pen, 0, 0, L'*');
+    /* 12 dots, pattern 4 on 2 off: 8 drawn, over 3 cells?  canvas is 8 dots wide: 0..7 visible */
+    CHECK(count_dots(&cv) == 4 + 2, "dashed: dots 0-3 and 6-7 visible, got %d", count_dots(&cv));
+    CHECK(!(cv.cells[2].dots & 0x01) && !(cv.cells[2].dots & 0x08), "dashed gap at dots 4-5");
+    cv_clear(&cv);
+    pen = (cv_pen){CH_DASH_DOTTED, 0};
+    cv_line(&cv, NULL, 0, 1, 7, 1, &pen, 0, 0, L'*');
+    CHECK(count_dots(&cv) == 3, "dotted: 1 on 2 off over 8 dots = 3, got %d", count_dots(&cv));
+    cv_rect clip = {1, 0, 3, 1};
+    cv_clear(&cv);
+    cv_line(&cv, &clip, 0, 2, 7, 2, NULL, 0, 0, L'*');
+    CHECK(count_dots(&cv) == 4 && cv.cells[0].dots == 0 && cv.cells[3].dots == 0, "clip rectangle");
+    cv_free(&cv);
+}
+
+static void set_axis_lin(ch_axis *ax, double lo, double hi, const double *t, int nt, const char *label)
+{
+    memset(ax, 0, sizeof *ax);
+    ax->lo = lo; ax->hi = hi; ax->scale = CH_LINEAR;
+    snprintf(ax->label, sizeof ax->label, "%s", label);
+    ax->nticks = nt;
+    for (int i = 0; i < nt; i++) {
+        ax->ticks[i] = t[i];
+        snprintf(ax->tick_labels[i], sizeof ax->tick_labels[i], "%g", t[i]);
+    }
+}
+
+static double xs[10] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+
+static void make_chart(ch_chart *c, double *y)
+{
+    memset(c, 0, sizeof *c);
+    snprintf(c->title, sizeof c->title, "Accuracy");
+    double xt[] = {1, 4, 7, 10}, yt[] = {0, 50, 100};
+    set_axis_lin(&c->x, 1, 10, xt, 4, "task");
+    set_axis_lin(&c->y, 0, 100, yt, 3, "acc %");
+    c->nseries = 1;
+    ch_series *s = &c->series[0];
+    snprintf(s->name, sizeof s->name, "GSR tail");
+    s->letter = 'R';
+    s->rgb = 0x4e79a7;
+    s->dash = CH_DASH_SOLID;
+    s->method = 1;
+    s->n = 10;
+    s->x = xs;
+    s->y = y;
+    c->mark_x = NAN;
+}
+
+static int col_of(const cv_rect *a, double x)
+{
+    int PW = (a->x1 - a->x0) * 2;
+    return a->x0 + (int)lround((x - 1) / 9.0 * (PW - 1)) / 2;
+}
+
+static void test_chart(void)
+{
+    double y[10] = {90, 80, 70, 60, NAN, 40, 30, 20, 10, 0};
+    ch_chart c;
+    make_chart(&c, y);
+    cv_canvas cv;
+    cv_init(&cv, 60, 16, CV_BRAILLE);
+    cv_chart_opts o = {1, 1, 0};
+    CHECK(cv_draw_chart(&cv, 0, 0, 60, 16, &c, &o) == GS_OK, "draw chart");
+    cv_rect a;
+    cv_chart_area(&cv, 0, 0, 60, 16, &c, &a);
+    CHECK(a.x0 == 4 && a.x1 == 60 && a.y0 == 1 && a.y1 == 14, "plot area %d..%d x %d..%d", a.x0, a.x1, a.y0, a.y1);
+    int gap_dots = 0, line_dots = 0;
+    for (int col = col_of(&a, 4) + 1; col < col_of(&a, 6); col++)
+        for (int r = a.y0; r < a.y1; r++) gap_dots += popcount8(cv_cat(&cv, col, r)->dots);
+    for (int col = col_of(&a, 1); col <= col_of(&a, 4); col++)
+        for (int r = a.y0; r < a.y1; r++) line_dots += popcount8(cv_cat(&cv, col, r)->dots);
+    CHECK(gap_dots == 0, "NaN point leaves a gap (no dots between tasks 4 and 6): %d", gap_dots);
+    CHECK(line_dots > 10, "segments 1..4 drawn: %d dots", line_dots);
+    /* first point: y = 90 at x = 1 → top region; last: y = 0 at x = 10 → bottom row */
+    const cv_cell *last = cv_cat(&cv, a.x1 - 1, a.y1 - 1);
+    CHECK(last->dots & 0x80, "last point (10, 0) is the bottom-right dot");
+    CHECK(last->rgb == 0x4e79a7, "series color");
+    char row[512];
+    CHECK(strstr(cv_row_utf8(&cv, 0, row, sizeof row), "GSR tail") != NULL, "legend names the series: %s", row);
+    CHECK(strstr(row, "acc %") == row, "legend starts with the y label");
+    CHECK(strstr(cv_row_utf8(&cv, a.y0, row, sizeof row), "100┤") == row + 0, "top tick 100: '%s'", row);
+    CHECK(strstr(cv_row_utf8(&cv, a.y1 - 1, row, sizeof row), "  0┤") == row, "bottom tick 0: '%s'", row);
+    cv_row_utf8(&cv, a.y1 + 1, row, sizeof row);
+    CHECK(strstr(row, "1") && strstr(row, "10") && strstr(row, "4"), "x labels: '%s'", row);
+    CHECK(cv_cat(&cv, 3, a.y1)->ch == 0x2514, "axis corner └");
+    /* a NaN point alone between gaps is still visible */
+    double y2[10] = {NAN, NAN, 50, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+    c.series[0].y = y2;
+    c.mark_x = 7;
+    cv_clear(&cv);
+    cv_draw_chart(&cv, 0, 0, 60, 16, &c, &o);
+    CHECK(count_dots(&cv) == 1, "isolated point drawn as one dot, got %d", count_dots(&cv));
+    CHECK(cv_cat(&cv, col_of(&a, 7), a.y0 + 1)->ch == 0x250A, "current-task mark ┊ at task 7");
+    /* markers: letters at sparse points */
+    o.markers = 1;
+    c.series[0].y = y;
+    cv_clear(&cv);
+    cv_draw_chart(&cv, 0, 0, 60, 16, &c, &o);
+    int letters = 0;
+    for (int i = 0; i < cv.w * cv.h; i++) letters += cv.cells[i].ch == L'R' && cv.cells[i].attr & CV_BOLD;
+    CHECK(letters >= 9, "9 letter markers plus legend letter, got %d", letters);
+    /* ASCII: every cell ASCII, solid series glyph '*' present, no colour when color = 0 */
+    cv_free(&cv);
+    cv_init(&cv, 60, 16, CV_ASCII);
+    snprintf(c.y.label, sizeof c.y.label, "log10 λ");
+    cv_chart_opts mono = {0, 1, 0};
+    cv_draw_chart(&cv, 0, 0, 60, 16, &c, &mono);
+    int non_ascii = 0, stars = 0, colored = 0;
+    for (int i = 0; i < cv.w * cv.h; i++) {
+        non_ascii += cv.cells[i].ch > 126;
+        stars += cv.cells[i].ch == L'*';
+        colored += cv.cells[i].rgb != CV_RGB_DEFAULT;
+    }
+    CHECK(non_ascii == 0, "ASCII fallback: %d non-ASCII cells", non_ascii);
+    CHECK(stars > 5, "ASCII solid line glyph '*' (%d)", stars);
+    CHECK(colored == 0, "monochrome: no colored cells");
+    CHECK(strstr(cv_row_utf8(&cv, 0, row, sizeof row), "log10 l") == row, "folded y label: '%s'", row);
+    /* a dashed series uses '+' in ASCII */
+    c.series[0].dash = CH_DASH_DASHED;
+    cv_clear(&cv);
+    cv_draw_chart(&cv, 0, 0, 60, 16, &c, &mono);
+    int plus = 0;
+    cv_chart_area(&cv, 0, 0, 60, 16, &c, &a);
+    for (int r = a.y0; r < a.y1; r++)
+        for (int col = a.x0; col < a.x1; col++) plus += cv_cat(&cv, col, r)->ch == L'+';
+    CHECK(plus > 5, "ASCII dashed glyph '+' in the plot area (%d)", plus);
+    /* too small */
+    CHECK(cv_draw_chart(&cv, 0, 0, 10, 4, &c, &mono) == GS_EINPUT, "too small refused");
+    cv_free(&cv);
+}
+
+static void test_log_chart(void)
+{
+    double ev[6] = {100, 10, 1, 0.1, 0.0, 1e-3};
+    double ix[6] = {1, 2, 3, 4, 5, 6};
+    ch_chart c;
+    memset(&c, 0, sizeof c);
+    double xt[] = {1, 6};
+    set_axis_lin(&c.x, 1, 6, xt, 2, "i");
+    c.y.scale = CH_LOG10;
+    c.y.lo = 1e-3; c.y.hi = 100;
+    c.y.nticks = 6;
+    for (int k = 0; k < 6; k++) {
+        c.y.ticks[k] = pow(10, k - 3);
+        snprintf(c.y.tick_labels[k], 16, "1e%d", k - 3);
+    }
+    c.nseries = 1;
+    c.series[0] = (ch_series){.letter = 'G', .rgb = 0xe15759, .dash = CH_DASH_DASHED, .n = 6, .x = ix, .y = ev};
+    snprintf(c.series[0].name, 48, "GACL");
+    c.mark_x = NAN;
+    cv_canvas cv;
+    cv_init(&cv, 40, 12, CV_BRAILLE);
+    cv_chart_opts o = {1, 1, 0};
+    c.series[0].dash = CH_DASH_SOLID;
+    CHECK(cv_draw_chart(&cv, 0, 0, 40, 12, &c, &o) == GS_OK, "log chart");
+    cv_rect a;
+    cv_chart_area(&cv, 0, 0, 40, 12, &c, &a);
+    /* λ = 0 is outside the log domain: gap, so the last point (1e-3) is isolated */
+    CHECK(cv_cat(&cv, a.x1 - 1, a.y1 - 1)->dots != 0, "isolated last eigenvalue drawn at the bottom right");
+    CHECK(cv_cat(&cv, a.x0, a.y0)->dots & 0x01, "largest eigenvalue at the top left");
+    char row[256];
+    CHECK(strstr(cv_row_utf8(&cv, a.y0, row, sizeof row), " 1e2┤") == row, "decade label on top row: '%s'", row);
+    cv_free(&cv);
+}
+
+static void test_layout(void)
+{
+    tui_layout l;
+    CHECK(tui_layout_compute(TUI_MIN_COLS - 1, 40, &l) == -1, "too narrow");
+    CHECK(tui_layout_compute(120, TUI_MIN_ROWS - 1, &l) == -1, "too short");
+    CHECK(tui_layout_compute(80, 24, &l) == 0, "80x24 fits");
+    CHECK(l.params.h - 2 >= 9, "80x24: parameters panel has 9 rows inside (%d)", l.params.h - 2);
+    CHECK(tui_layout_compute(120, 40, &l) == 0, "120x40 fits");
+    CHECK(l.accuracy.w >= 60 && l.accuracy.h >= 18, "120x40 accuracy %dx%d", l.accuracy.w, l.accuracy.h);
+    int bad = 0, sizes = 0;
+    static unsigned char cover[300 * 100];
+    for (int W = TUI_MIN_COLS; W <= 300; W += 7)
+        for (int H = TUI_MIN_ROWS; H <= 100; H += 3) {
+            if (tui_layout_compute(W, H, &l)) { bad++; continue; }
+            sizes++;
+            memset(cover, 0, sizeof cover);
+            tui_rect r[6] = {l.status, l.accuracy, l.spectrum, l.stable, l.params, l.hint};
+            for (int k = 0; k < 6; k++) {
+                if (r[k].x < 0 || r[k].y < 0 || r[k].x + r[k].w > W || r[k].y + r[k].h > H) bad++;
+                if (k >= 1 && k <= 4 && (r[k].w - 2 < CV_CHART_MIN_W || r[k].h - 2 < CV_CHART_MIN_H + 1)) bad++;
+                for (int y = r[k].y; y < r[k].y + r[k].h; y++)
+                    for (int x = r[k].x; x < r[k].x + r[k].w; x++) cover[y * W + x]++;
+            }
+            if (l.params.w < 34) bad++;
+            for (int i = 0; i < W * H; i++) if (cover[i] != 1) { bad++; break; }
+        }
+    CHECK(bad == 0 && sizes > 100, "%d sizes: panels inside, large enough, cover the screen once (%d bad)", sizes, bad);
+}
+
+static void test_keys(void)
+{
+    int n;
+    const tui_key *k = tui_keys(&n);
+    int dup = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < TUI_KEY_ALIASES && k[i].keys[j]; j++)
+            for (int i2 = 0; i2 < n; i2++)
+                for (int j2 = 0; j2 < TUI_KEY_ALIASES && k[i2].keys[j2]; j2++)
+                    if ((i != i2 || j != j2) && k[i].keys[j] == k[i2].keys[j2]) dup++;
+    CHECK(dup == 0, "no key bound twice");
+    for (int a = TA_PLAY; a <= TA_QUIT; a++) {
+        int found = 0;
+        for (int i = 0; i < n; i++) found += k[i].act == (tui_action)a && k[i].keys[0];
+        CHECK(found == 1, "action %d has exactly one table entry with keys", a);
+    }
+    CHECK(tui_key_action('n') == TA_NEXT && tui_key_action('p') == TA_PREV, "n/p");
+    CHECK(tui_key_action(' ') == TA_PLAY && tui_key_action('q') == TA_QUIT, "space/q");
+    CHECK(tui_key_action('?') == TA_HELP && tui_key_action('x') == TA_NONE, "?/unbound");
+    char lines[64][128];
+    int m = tui_help_lines(lines, 64);
+    CHECK(m == n, "help has one line per key entry (%d vs %d)", m, n);
+    int ok = 1;
+    for (int i = 0; i < m; i++) ok &= strstr(lines[i], k[i].help) != NULL && strstr(lines[i], k[i].keyname) == lines[i];
+    CHECK(ok, "help lines are generated from the table");
+}
+
+static void test_params(void)
+{
+    op_params p = {.alpha_base = 0.6, .xi = 5e-3, .beta = 1, .tau = 0.01, .seed = 1};
+    for (int i = 0; i < 4; i++) tui_param_step(&p, TP_TAU, +1);
+    CHECK_REL(p.tau, 0.1, 1e-12, "τ × 10^(1/4) four times = ×10");
+    for (int i = 0; i < 4; i++) tui_param_step(&p, TP_TAU, -1);
+    CHECK_REL(p.tau, 0.01, 1e-12, "τ back to 0.01");
+    p.tau = 0;
+    CHECK(tui_param_step(&p, TP_TAU, +1) && p.tau == 1e-6, "τ from 0 goes to 1e-6");
+    CHECK(tui_param_step(&p, TP_TAU, -1) && p.tau == 0, "τ below 1e-6 goes to 0");
+    CHECK(!tui_param_step(&p, TP_TAU, -1) && p.tau == 0, "τ stays at 0");
+    p.tau = 9e5;
+    tui_param_step(&p, TP_TAU, +1);
+    CHECK(p.tau == 1e6, "τ clamped to 1e6");
+    p.xi = 1;
+    CHECK(!tui_param_step(&p, TP_XI, +1) && p.xi == 1, "ξ clamped to 1");
+    p.alpha_base = 1;
+    CHECK(!tui_param_step(&p, TP_ALPHA, +1), "α_base clamped to 1");
+    tui_param_step(&p, TP_ALPHA, -1);
+    CHECK_NEAR(p.alpha_base, 0.95, 1e-12, "α_base - 0.05");
+    p.alpha_base = 0.05;
+    CHECK(!tui_param_step(&p, TP_ALPHA, -1) && p.alpha_base > 0, "α_base stays > 0");
+    p.beta = 0;
+    CHECK(!tui_param_step(&p, TP_BETA, -1) && p.beta == 0, "β ≥ 0");
+    tui_param_step(&p, TP_BETA, +1);
+    CHECK_NEAR(p.beta, 0.1, 1e-12, "β + 0.1");
+    p.beta = 100;
+    CHECK(!tui_param_step(&p, TP_BETA, +1), "β ≤ 100");
+    p.seed = 1;
+    CHECK(!tui_param_step(&p, TP_SEED, -1) && p.seed == 1, "seed ≥ 1");
+    CHECK(tui_param_step(&p, TP_SEED, +1) && p.seed == 2, "seed + 1");
+    char b[32];
+    tui_param_format(TP_XI, 5e-3, b, sizeof b);
+    CHECK(!strcmp(b, "0.005"), "format ξ: %s", b);
+    tui_param_format(TP_TAU, 1e-6, b, sizeof b);
+    CHECK(!strcmp(b, "1e-06"), "format τ: %s", b);
+    CHECK(!strcmp(tui_param_label(TP_ALPHA), "α_base") && !strcmp(tui_param_name(TP_TAU), "tau"), "names");
+}
+
+int main(void)
+{
+    test_braille_bits();
+    test_block_ascii();
+    test_lines();
+    test_chart();
+    test_log_chart();
+    test_layout();
+    test_keys();
+    test_params();
+    return tap_done();
+}
