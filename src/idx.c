@@ -21,6 +21,7 @@ typedef struct {
     size_t mlen, mpos;
     int inflating;             /* memory input is gzip: zs is live */
     int zend;                  /* inflate reached the end of the stream */
+    int truncated;             /* the gzip stream ended early (no end marker / checksum) */
     z_stream zs;
 } src;
 
@@ -37,12 +38,17 @@ static int src_read(src *s, unsigned char *dst, size_t n, size_t *got)
             if (r < 0) {
                 int errnum;
                 const char *msg = gzerror(s->gz, &errnum);
-                if (errnum == Z_BUF_ERROR) return GS_OK; /* truncated: reported by the caller */
+                if (errnum == Z_BUF_ERROR) { s->truncated = 1; return GS_OK; } /* caller reports */
                 if (errnum == Z_ERRNO)
                     return gs_error(GS_EINPUT, "%s: read error: %s", s->name, strerror(errno));
                 return gs_error(GS_EINPUT, "%s: corrupt gzip data: %s", s->name, msg);
             }
-            if (r == 0) break;
+            if (r == 0) {
+                int errnum;
+                gzerror(s->gz, &errnum);
+                if (errnum == Z_BUF_ERROR) s->truncated = 1;
+                break;
+            }
             *got += (size_t)r;
         }
         return GS_OK;
@@ -63,7 +69,7 @@ static int src_read(src *s, unsigned char *dst, size_t n, size_t *got)
         int r = inflate(&s->zs, Z_NO_FLUSH);
         *got += before - s->zs.avail_out;
         if (r == Z_STREAM_END) { s->zend = 1; break; }
-        if (r == Z_BUF_ERROR && s->zs.avail_in == 0) break; /* truncated input */
+        if (r == Z_BUF_ERROR && s->zs.avail_in == 0) { s->truncated = 1; break; }
         if (r != Z_OK && r != Z_BUF_ERROR)
             return gs_error(GS_EINPUT, "%s: corrupt gzip data: %s", s->name,
                             s->zs.msg ? s->zs.msg : "inflate failed");
@@ -129,7 +135,9 @@ static int read_idx(src *s, uint64_t max_bytes, idx_array *a)
     a->data = gs_malloc(total ? total : 1, 1, s->name);
     if (!a->data) return GS_ENOMEM;
     st = src_read(s, a->data, total, &got);
-    if (st == GS_OK && got < total)
+    if (st == GS_OK && got < total && s->truncated)
+        st = gs_error(GS_EINPUT, "%s: gzip data is truncated (unexpected end of file)", s->name);
+    else if (st == GS_OK && got < total)
         st = gs_error(GS_EINPUT, "%s: data is truncated: the IDX header claims %zu bytes, the file "
                       "has %zu", s->name, total, got);
     if (st == GS_OK) {
@@ -138,6 +146,8 @@ static int read_idx(src *s, uint64_t max_bytes, idx_array *a)
         if (st == GS_OK && got)
             st = gs_error(GS_EINPUT, "%s: trailing bytes after the %zu bytes the IDX header claims",
                           s->name, total);
+        else if (st == GS_OK && (s->truncated || (s->inflating && !s->zend)))
+            st = gs_error(GS_EINPUT, "%s: gzip data is truncated (unexpected end of file)", s->name);
     }
     if (st) idx_free(a);
     return st;

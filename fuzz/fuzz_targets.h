@@ -1,0 +1,85 @@
+/* fuzz_targets.h — the parse entry points shared by the libFuzzer targets (fuzz/fuzz_*.c, built
+ * with clang by `make fuzz`) and the corpus replay test (tests/test_fuzz_replay.c, part of
+ * `make check`). Each function parses one input from memory and checks the invariants a
+ * successful parse promises; it returns 0 when the input was accepted, 1 when it was refused
+ * cleanly (status GS_EINPUT/GS_ENOMEM with a message), and aborts on a broken invariant.
+ */
+#ifndef GS_FUZZ_TARGETS_H
+#define GS_FUZZ_TARGETS_H
+
+#include "gs_common.h"
+#include "gs_csv.h"
+#include "gs_idx.h"
+#include "gs_npy.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FZ_MAX_BYTES ((uint64_t)64 << 20) /* memory cap for the parsers that take one */
+
+static inline void fz_assert(int ok)
+{
+    if (!ok) abort();
+}
+
+/* A refusal must carry a message naming the input. */
+static inline int fz_refused(int st, const char *name)
+{
+    fz_assert(st == GS_EINPUT || st == GS_ENOMEM);
+    fz_assert(strncmp(gs_last_error(), name, strlen(name)) == 0);
+    return 1;
+}
+
+static inline int fz_npy(const uint8_t *d, size_t n)
+{
+    npy_array a;
+    int st = npy_parse("fuzz.npy", d, n, &a);
+    if (st) return fz_refused(st, "fuzz.npy");
+    fz_assert(a.ndim == 1 || a.ndim == 2);
+    fz_assert(a.shape[0] >= 0 && a.shape[1] >= 0);
+    size_t cnt = (size_t)a.shape[0] * (size_t)a.shape[1];
+    fz_assert(a.itemsize == 1 || a.itemsize == 4 || a.itemsize == 8);
+    fz_assert(cnt * a.itemsize <= n);
+    /* touch every byte so ASan sees an undersized buffer */
+    unsigned s = 0;
+    const unsigned char *p = a.data;
+    for (size_t i = 0; i < cnt * a.itemsize; i++) s += p[i];
+    (void)s;
+    npy_array_free(&a);
+    return 0;
+}
+
+static inline int fz_csv(const uint8_t *d, size_t n)
+{
+    int accepted = 0;
+    static const int cols[] = {-1, CSV_NO_LABEL, 0, 2};
+    for (int k = 0; k < 4; k++) {
+        csv_table t;
+        int st = csv_parse("fuzz.csv", (const char *)d, n, cols[k], FZ_MAX_BYTES, &t);
+        if (st) { fz_refused(st, "fuzz.csv"); continue; }
+        accepted = 1;
+        fz_assert(t.rows > 0 && t.cols >= 0);
+        fz_assert((t.y != NULL) == (cols[k] != CSV_NO_LABEL));
+        for (long i = 0; i < t.rows * t.cols; i++) fz_assert(isfinite(t.x[i]));
+        for (long i = 0; t.y && i < t.rows; i++) fz_assert(t.y[i] >= 0);
+        csv_free(&t);
+    }
+    return !accepted;
+}
+
+static inline int fz_idx(const uint8_t *d, size_t n)
+{
+    idx_array a;
+    int st = idx_parse("fuzz.idx", d, n, FZ_MAX_BYTES, &a);
+    if (st) return fz_refused(st, "fuzz.idx");
+    fz_assert(a.ndim >= 1 && a.ndim <= 3 && a.n == a.dims[0] && a.item >= 0);
+    unsigned s = 0;
+    for (size_t i = 0; i < (size_t)a.n * (size_t)a.item; i++) s += a.data[i];
+    (void)s;
+    idx_free(&a);
+    return 0;
+}
+
+#endif

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Write the seed corpus fuzz/corpus/{npy,csv,idx}/ (small valid and invalid inputs).
+
+Run from the repository root: python3 fuzz/make_corpus.py. Needs NumPy (python3-numpy).
+Files found by fuzzing are added by hand next to these (named crash-*/new-*)."""
+import gzip, io, os, struct
+import numpy as np
+
+root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
+
+def put(kind, name, data):
+    d = os.path.join(root, kind)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+def npy_bytes(a, version=None):
+    b = io.BytesIO()
+    np.lib.format.write_array(b, a, version=version, allow_pickle=False)
+    return b.getvalue()
+
+def raw_npy(header, data=b"", major=1):
+    h = header.encode()
+    pad = (64 - (10 + len(h) + 1) % 64) % 64
+    h = h + b" " * pad + b"\n"
+    ln = struct.pack("<H", len(h)) if major == 1 else struct.pack("<I", len(h))
+    return b"\x93NUMPY" + bytes([major, 0]) + ln + h + data
+
+x = np.arange(6, dtype=np.float64).reshape(3, 2) / 7
+put("npy", "f8_c", npy_bytes(x))
+put("npy", "f4_c", npy_bytes(x.astype("<f4")))
+put("npy", "f8_fortran", npy_bytes(np.asfortranarray(x)))
+put("npy", "u1", npy_bytes(np.arange(12, dtype=np.uint8).reshape(3, 4)))
+put("npy", "i4_1d", npy_bytes(np.array([0, 1, 2], dtype="<i4")))
+put("npy", "i8_1d", npy_bytes(np.array([0, 1, 2], dtype="<i8")))
+put("npy", "v2", npy_bytes(x, version=(2, 0)))
+put("npy", "v3", npy_bytes(x, version=(3, 0)))
+put("npy", "empty_0x3", npy_bytes(np.zeros((0, 3))))
+put("npy", "bad_bigendian", npy_bytes(x.astype(">f8")))
+put("npy", "bad_f2", npy_bytes(x.astype("<f2")))
+put("npy", "bad_c16", npy_bytes(x.astype("<c16")))
+put("npy", "bad_3d", npy_bytes(np.zeros((2, 2, 2))))
+put("npy", "bad_0d", npy_bytes(np.float64(1.0)))
+put("npy", "bad_object", raw_npy("{'descr': '|O', 'fortran_order': False, 'shape': (1,), }", b"\x80\x03N."))
+put("npy", "bad_overflow", raw_npy("{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904, 8), }"))
+put("npy", "bad_hlen", b"\x93NUMPY\x02\x00\xff\xff\xff\xff{")
+put("npy", "bad_trailing", npy_bytes(x) + b"\0")
+put("npy", "bad_truncated", npy_bytes(x)[:-3])
+put("npy", "bad_dupkey", raw_npy("{'descr': '<f8', 'descr': '<f8', 'fortran_order': False, 'shape': (1,), }", b"\0" * 8))
+put("npy", "bad_struct", raw_npy("{'descr': [('a', '<f8')], 'fortran_order': False, 'shape': (1,), }", b"\0" * 8))
+put("npy", "nan", npy_bytes(np.array([[np.nan, np.inf]])))
+
+put("csv", "plain", b"1,2,0\n3.5,-4e-2,1\n")
+put("csv", "header_crlf", b"a,b,label\r\n1,2,0\r\n3,4,1\r\n")
+put("csv", "quoted", b"\"x\",\"y\"\n\"1.5\",2\n")
+put("csv", "blank_lines", b"\n1,2\n\n3,4\n\n")
+put("csv", "bom", b"\xef\xbb\xbf1,2\n3,4\n")
+put("csv", "bad_ragged", b"1,2,3\n4,5\n")
+put("csv", "bad_text", b"1,2\n3,abc\n")
+put("csv", "bad_comma_decimal", b"1,5;2\n")
+put("csv", "bad_nan", b"1,nan\n")
+put("csv", "bad_inf", b"1,-Infinity\n")
+put("csv", "bad_range", b"1,1e999\n")
+put("csv", "bad_hex", b"0x1p3,1\n")
+put("csv", "label_frac", b"1,2.5\n")
+put("csv", "label_neg", b"1,-1\n")
+put("csv", "bad_empty", b"")
+put("csv", "bad_header_only", b"a,b\n")
+put("csv", "bad_quote", b"\"1,2\n")
+
+def idx(magic_type, dims, data):
+    return bytes([0, 0, magic_type, len(dims)]) + b"".join(struct.pack(">I", d) for d in dims) + data
+
+img = idx(8, [2, 3, 3], bytes(range(18)))
+lab = idx(8, [2], bytes([1, 0]))
+put("idx", "images", img)
+put("idx", "labels", lab)
+put("idx", "images_gz", gzip.compress(img, mtime=0))
+put("idx", "labels_gz", gzip.compress(lab, mtime=0))
+put("idx", "bad_float", idx(0x0D, [1, 2], b"\0" * 8))
+put("idx", "bad_magic", b"\x01\x02\x08\x01\0\0\0\x01\x05")
+put("idx", "bad_truncated", img[:-1])
+put("idx", "bad_trailing", img + b"\0")
+put("idx", "bad_gz_truncated", gzip.compress(img, mtime=0)[:-6])
+put("idx", "bad_gz_bomb", gzip.compress(idx(8, [1, 4], bytes(4)) + bytes(100000), mtime=0))
+put("idx", "bad_huge", idx(8, [0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF], b""))

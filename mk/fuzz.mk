@@ -1,0 +1,26 @@
+# mk/fuzz.mk — libFuzzer targets for the .npy, CSV and IDX parsers (issue #3).
+#   make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS="npy csv idx"]
+# Builds build/fuzz/fuzz_<t> with clang -fsanitize=fuzzer,address,undefined and runs each for
+# FUZZ_SECONDS, starting from the committed corpus fuzz/corpus/<t>/ (read only); new inputs go
+# to build/fuzz/corpus-<t>/, crashes to build/fuzz/crash-*. `make check` replays the committed
+# corpus through the same entry points (tests/test_fuzz_replay.c) without clang.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= npy csv idx
+FUZZ_SRC := src/npy_read.c src/csv.c src/idx.c src/common.c
+FUZZ_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 -Iinclude -Ifuzz \
+  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+
+$(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_targets.h $(FUZZ_SRC) $(wildcard include/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRC) -lz -lm -lpthread
+
+fuzz: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(BUILD)/fuzz/corpus-$$t; \
+	  echo "fuzz_$$t: $(FUZZ_SECONDS) s" >&2; \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  $(BUILD)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -rss_limit_mb=2048 \
+	    -timeout=10 -dict=fuzz/$$t.dict -artifact_prefix=$(BUILD)/fuzz/crash-$$t- \
+	    -print_final_stats=1 $(BUILD)/fuzz/corpus-$$t fuzz/corpus/$$t; \
+	done
