@@ -1,0 +1,21 @@
+/* gs_report.h — headless views of the results: table, CSV, JSON, and --save-state (prefix rp_).
+ * Reads en_results (and the engine for --save-state); writes to the given FILE* or folder.
+ * NaN is never printed as a number: empty CSV field, JSON null, "—" in tables.
+ */
+#ifndef GS_REPORT_H
+#define GS_REPORT_H
+
+#include <stdio.h>
+#include "gs_engine.h"
+#include "gs_opts.h"
+
+/* The CSV header of SPEC §5 (no trailing newline). */
+extern const char RP_CSV_HEADER[];
+
+int rp_write(FILE *f, op_format fmt, const en_results *r, const en_problem *p, const op_opts *o);
+/* Write the exact numbers behind a run into dir (SPEC §5). Every file atomically. */
+int rp_save_state(const char *dir, en_engine *e, const en_problem *p, const op_opts *o);
+/* params.json text (also used as figure/session metadata); returns a malloc'd string. */
+char *rp_params_json(const en_problem *p, const op_opts *o);
+
+#endif

@@ -1,0 +1,783 @@
+/* engine.c — replay, caches and per-task snapshots (see gs_engine.h, gs_methods.h).
+ *
+ * Storage conventions: G-type matrices are D×D, full symmetric (both triangles kept in sync
+ * after each task). Q-type matrices are stored transposed, C×D row-major (row c = column c of
+ * Q), so the rows of a class are contiguous and, seen column-major, the block is the D×C right
+ * hand side LAPACK wants: no transposed copies on the hot path.
+ *
+ * Caches (interactive mode, keep_task_grams): B_t (real rows), E_t per augmenting method, the
+ * τ-independent statistics of G_t (‖G‖_F², tr G, Lanczos extremes, exact eigenvalues when
+ * computed). A τ change re-solves from these; an α_base/ξ change rebuilds only E of the methods
+ * that depend on them; a β change only recombines G = B + βE.
+ */
+#include "gs_engine.h"
+#include "gs_common.h"
+#include "gs_methods.h"
+#include "gs_spectral.h"
+
+#include <cblas.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LANCZOS_MAXIT 120
+#define LANCZOS_TOL 1e-10
+
+typedef struct {
+    const en_mdef *def;
+    en_mctx ctx;
+    gm_mat *E, *QE;          /* nslots each (ridge kinds) */
+    long *aug_rows, *skip_cls, *skip_pairs; /* cumulative per task */
+    int extra_valid;         /* tasks 0..extra_valid-1 of E are up to date */
+    int fit_valid;           /* custom: tasks fitted */
+    op_params xparams;       /* params E / fit were computed with */
+    double weight;           /* w used for the cached statistics */
+    int *stats_valid;        /* T */
+    double *fro2, *tr, *lmax, *lmaxe, *lmin, *lmine; /* T, statistics of G_t */
+    double **eigG;           /* T, exact eigenvalues of G_t (descending, no τ), or NULL */
+    int dirty;               /* needs snapshots recomputed in this update */
+    gm_mat collect;          /* augmented rows (collect_aug) */
+    int *collect_y;
+    long ncollect, capcollect;
+} mstate;
+
+struct en_emitter {
+    en_engine *e;
+    mstate *ms;
+    gm_mat buf;
+    int *lab;
+    double *w;
+    long n, cap;
+    gm_mat *E, *QE;
+    long rows, skip_cls, skip_pairs;
+};
+
+struct en_engine {
+    const en_problem *p;
+    en_config cfg;
+    const char *names[OP_MAX_METHODS];
+    int nm, nslots, keep;
+    mstate *ms;
+    gm_mat *B, *QB;
+    int base_valid;
+    gm_mat G, A, Qw, Wt, Qext, WG;
+    double *scores;
+    int *pred;
+    en_results res;
+    op_params cur;
+    int have_cur;
+};
+
+static int slot(const en_engine *e, int t) { return e->keep ? t : 0; }
+
+/* ---- emitter ------------------------------------------------------------------------ */
+
+static void symmetrize(gm_mat *M)
+{
+    long n = M->rows;
+    for (long i = 0; i < n; i++)
+        for (long j = i + 1; j < n; j++) M->v[j * n + i] = M->v[i * n + j];
+}
+
+static int emit_flush(en_emitter *em)
+{
+    long D = em->e->p->D;
+    if (em->n == 0) return GS_OK;
+    for (long k = 0; k < em->n; k++) {
+        double *h = gm_row(&em->buf, k);
+        double *q = gm_row(em->QE, em->lab[k]);
+        cblas_daxpy((int)D, em->w[k], h, 1, q, 1);
+        if (em->w[k] != 1.0) cblas_dscal((int)D, sqrt(em->w[k]), h, 1);
+    }
+    /* row-major upper triangle of E += bufᵀ buf */
+    cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)em->n, 1.0, em->buf.v, (int)D,
+                1.0, em->E->v, (int)D);
+    em->n = 0;
+    return GS_OK;
+}
+
+static int collect_row(mstate *ms, const double *h, long D, int c)
+{
+    if (ms->ncollect == ms->capcollect) {
+        long cap = ms->capcollect ? 2 * ms->capcollect : 1024;
+        double *v = realloc(ms->collect.v, (size_t)cap * (size_t)D * sizeof(double));
+        int *y = realloc(ms->collect_y, (size_t)cap * sizeof(int));
+        if (v) ms->collect.v = v;
+        if (y) ms->collect_y = y;
+        if (!v || !y) return gs_error(GS_ENOMEM, "augmented rows: out of memory");
+        ms->capcollect = cap;
+        ms->collect.cols = D;
+    }
+    memcpy(ms->collect.v + (size_t)ms->ncollect * D, h, (size_t)D * sizeof(double));
+    ms->collect_y[ms->ncollect++] = c;
+    ms->collect.rows = ms->ncollect;
+    return GS_OK;
+}
+
+int en_emit(en_emitter *em, const double *h, int c, double omega)
+{
+    long D = em->e->p->D;
+    if (!(omega >= 0) || !isfinite(omega)) return gs_error(GS_ERUN, "%s: invalid row weight", em->ms->def->name);
+    for (long j = 0; j < D; j++)
+        if (!isfinite(h[j])) return gs_error(GS_ERUN, "%s: a synthetic row is not finite", em->ms->def->name);
+    if (em->n == em->cap && emit_flush(em)) return GS_ERUN;
+    memcpy(gm_row(&em->buf, em->n), h, (size_t)D * sizeof(double));
+    em->lab[em->n] = c;
+    em->w[em->n] = omega;
+    em->n++;
+    em->rows++;
+    if (em->e->cfg.collect_aug) return collect_row(em->ms, h, D, c);
+    return GS_OK;
+}
+
+void en_emit_skip(en_emitter *em, long classes, long pairs)
+{
+    em->skip_cls += classes;
+    em->skip_pairs += pairs;
+}
+
+/* ---- creation ---------------------------------------------------------------------- */
+
+static void snap_free(en_snap *s) { free(s->eig); free(s->class_acc); s->eig = s->class_acc = NULL; }
+
+void en_results_free(en_results *r)
+{
+    for (int m = 0; m < r->n_methods; m++) {
+        if (r->m[m].snaps)
+            for (int t = 0; t < r->T; t++) snap_free(&r->m[m].snaps[t]);
+        free(r->m[m].snaps);
+    }
+    free(r->m); free(r->is_head); free(r->class_task); free(r->class_kept);
+    memset(r, 0, sizeof *r);
+}
+
+int en_results_copy(en_results *dst, const en_results *src)
+{
+    memset(dst, 0, sizeof *dst);
+    *dst = *src;
+    dst->m = NULL; dst->is_head = NULL; dst->class_task = NULL; dst->class_kept = NULL;
+    dst->n_methods = 0;
+    int C = src->C, T = src->T;
+    dst->m = gs_calloc((size_t)src->n_methods, sizeof *dst->m, "results");
+    dst->is_head = gs_malloc((size_t)C, 1, "results");
+    dst->class_task = gs_malloc((size_t)C, sizeof(int), "results");
+    dst->class_kept = gs_malloc((size_t)C, sizeof(long), "results");
+    if (!dst->m || !dst->is_head || !dst->class_task || !dst->class_kept) goto fail;
+    memcpy(dst->is_head, src->is_head, (size_t)C);
+    memcpy(dst->class_task, src->class_task, (size_t)C * sizeof(int));
+    memcpy(dst->class_kept, src->class_kept, (size_t)C * sizeof(long));
+    dst->n_methods = src->n_methods;
+    for (int m = 0; m < src->n_methods; m++) {
+        dst->m[m] = src->m[m];
+        dst->m[m].snaps = gs_calloc((size_t)T, sizeof(en_snap), "results");
+        if (!dst->m[m].snaps) goto fail;
+        for (int t = 0; t < T; t++) {
+            const en_snap *a = &src->m[m].snaps[t];
+            en_snap *b = &dst->m[m].snaps[t];
+            *b = *a;
+            b->eig = b->class_acc = NULL;
+            if (a->eig) {
+                if (!(b->eig = gs_malloc((size_t)src->D, sizeof(double), "results"))) goto fail;
+                memcpy(b->eig, a->eig, (size_t)src->D * sizeof(double));
+            }
+            if (a->class_acc) {
+                if (!(b->class_acc = gs_malloc((size_t)C, sizeof(double), "results"))) goto fail;
+                memcpy(b->class_acc, a->class_acc, (size_t)C * sizeof(double));
+            }
+        }
+    }
+    return GS_OK;
+fail:
+    en_results_free(dst);
+    return GS_ENOMEM;
+}
+
+static void mstate_free(mstate *ms, int nslots, int T)
+{
+    if (ms->ctx.priv && ms->def->destroy) ms->def->destroy(&ms->ctx);
+    if (ms->E) for (int s = 0; s < nslots; s++) { gm_free(&ms->E[s]); gm_free(&ms->QE[s]); }
+    free(ms->E); free(ms->QE);
+    free(ms->aug_rows); free(ms->skip_cls); free(ms->skip_pairs); free(ms->stats_valid);
+    free(ms->fro2); free(ms->tr); free(ms->lmax); free(ms->lmaxe); free(ms->lmin); free(ms->lmine);
+    if (ms->eigG) for (int t = 0; t < T; t++) free(ms->eigG[t]);
+    free(ms->eigG);
+    free(ms->collect.v); free(ms->collect_y);
+}
+
+void en_destroy(en_engine *e)
+{
+    if (!e) return;
+    int T = e->p->T;
+    if (e->ms) for (int m = 0; m < e->nm; m++) mstate_free(&e->ms[m], e->nslots, T);
+    free(e->ms);
+    if (e->B) for (int s = 0; s < e->nslots; s++) { gm_free(&e->B[s]); gm_free(&e->QB[s]); }
+    free(e->B); free(e->QB);
+    gm_free(&e->G); gm_free(&e->A); gm_free(&e->Qw); gm_free(&e->Wt); gm_free(&e->Qext); gm_free(&e->WG);
+    free(e->scores); free(e->pred);
+    en_results_free(&e->res);
+    free(e);
+}
+
+int en_create(en_engine **out, const en_problem *p, const en_config *cfg)
+{
+    *out = NULL;
+    if (cfg->n_methods < 1 || cfg->n_methods > OP_MAX_METHODS)
+        return gs_error(GS_EINPUT, "--methods: give between 1 and %d methods", OP_MAX_METHODS);
+    for (int m = 0; m < cfg->n_methods; m++)
+        if (!en_method_find(cfg->methods[m]))
+            return gs_error(GS_EINPUT, "--methods: unknown method '%s' (known: %s)", cfg->methods[m], en_method_list());
+    en_engine *e = gs_calloc(1, sizeof *e, "engine");
+    if (!e) return GS_ENOMEM;
+    e->p = p;
+    e->cfg = *cfg;
+    e->nm = cfg->n_methods;
+    for (int m = 0; m < e->nm; m++) e->names[m] = cfg->methods[m];
+    e->cfg.methods = e->names;
+    e->keep = cfg->keep_task_grams;
+    int T = p->T, C = p->C;
+    long D = p->D;
+    e->nslots = e->keep ? T : 1;
+    int rc = GS_ENOMEM;
+    e->ms = gs_calloc((size_t)e->nm, sizeof(mstate), "engine");
+    e->B = gs_calloc((size_t)e->nslots, sizeof(gm_mat), "engine");
+    e->QB = gs_calloc((size_t)e->nslots, sizeof(gm_mat), "engine");
+    if (!e->ms || !e->B || !e->QB) goto fail;
+    for (int s = 0; s < e->nslots; s++)
+        if ((rc = gm_alloc(&e->B[s], D, D, "Gram matrices")) || (rc = gm_alloc(&e->QB[s], C, D, "Gram matrices")))
+            goto fail;
+    rc = GS_ENOMEM;
+    long nt = p->test_task_end[T - 1];
+    if (gm_alloc(&e->G, D, D, "work matrix") || gm_alloc(&e->A, D, D, "work matrix") ||
+        gm_alloc(&e->Qw, C, D, "work matrix") || gm_alloc(&e->Wt, C, D, "work matrix"))
+        goto fail;
+    e->scores = gs_malloc((size_t)(nt ? nt : 1) * (size_t)C, sizeof(double), "scores");
+    e->pred = gs_malloc((size_t)(nt ? nt : 1), sizeof(int), "predictions");
+    if (!e->scores || !e->pred) goto fail;
+    for (int m = 0; m < e->nm; m++) {
+        mstate *ms = &e->ms[m];
+        ms->def = en_method_find(cfg->methods[m]);
+        ms->ctx.p = p;
+        ms->aug_rows = gs_calloc((size_t)T, sizeof(long), "engine");
+        ms->skip_cls = gs_calloc((size_t)T, sizeof(long), "engine");
+        ms->skip_pairs = gs_calloc((size_t)T, sizeof(long), "engine");
+        ms->stats_valid = gs_calloc((size_t)T, sizeof(int), "engine");
+        ms->fro2 = gs_calloc((size_t)T, sizeof(double), "engine");
+        ms->tr = gs_calloc((size_t)T, sizeof(double), "engine");
+        ms->lmax = gs_calloc((size_t)T, sizeof(double), "engine");
+        ms->lmaxe = gs_calloc((size_t)T, sizeof(double), "engine");
+        ms->lmin = gs_calloc((size_t)T, sizeof(double), "engine");
+        ms->lmine = gs_calloc((size_t)T, sizeof(double), "engine");
+        ms->eigG = gs_calloc((size_t)T, sizeof(double *), "engine");
+        if (!ms->aug_rows || !ms->skip_cls || !ms->skip_pairs || !ms->stats_valid || !ms->fro2 ||
+            !ms->tr || !ms->lmax || !ms->lmaxe || !ms->lmin || !ms->lmine || !ms->eigG)
+            goto fail;
+        if (ms->def->kind != 2 && ms->def->extra) {
+            ms->E = gs_calloc((size_t)e->nslots, sizeof(gm_mat), "engine");
+            ms->QE = gs_calloc((size_t)e->nslots, sizeof(gm_mat), "engine");
+            if (!ms->E || !ms->QE) goto fail;
+            for (int s = 0; s < e->nslots; s++)
+                if ((rc = gm_alloc(&ms->E[s], D, D, "Gram matrices")) || (rc = gm_alloc(&ms->QE[s], C, D, "Gram matrices")))
+                    goto fail;
+            rc = GS_ENOMEM;
+        }
+    }
+    /* results skeleton */
+    en_results *r = &e->res;
+    r->T = T; r->C = C; r->D = D; r->n_methods = e->nm;
+    r->m = gs_calloc((size_t)e->nm, sizeof *r->m, "results");
+    r->is_head = gs_malloc((size_t)C, 1, "results");
+    r->class_task = gs_malloc((size_t)C, sizeof(int), "results");
+    r->class_kept = gs_malloc((size_t)C, sizeof(long), "results");
+    if (!r->m || !r->is_head || !r->class_task || !r->class_kept) goto fail;
+    memcpy(r->is_head, p->st->is_head, (size_t)C);
+    memcpy(r->class_task, p->st->class_task, (size_t)C * sizeof(int));
+    memcpy(r->class_kept, p->st->class_kept, (size_t)C * sizeof(long));
+    for (int m = 0; m < e->nm; m++) {
+        snprintf(r->m[m].name, sizeof r->m[m].name, "%s", e->ms[m].def->name);
+        r->m[m].ridge = e->ms[m].def->kind != 2;
+        r->m[m].a_last = r->m[m].a_avg = NAN;
+        r->m[m].snaps = gs_calloc((size_t)T, sizeof(en_snap), "results");
+        if (!r->m[m].snaps) goto fail;
+        for (int t = 0; t < T; t++) {
+            en_snap *s = &r->m[m].snaps[t];
+            s->task = t + 1;
+            s->class_acc = gs_malloc((size_t)C, sizeof(double), "results");
+            if (!s->class_acc) goto fail;
+            for (int c = 0; c < C; c++) s->class_acc[c] = NAN;
+        }
+    }
+    *out = e;
+    return GS_OK;
+fail:
+    if (!gs_last_error()[0]) gs_error(GS_ENOMEM, "engine: out of memory");
+    en_destroy(e);
+    return rc ? rc : GS_ENOMEM;
+}
+
+const en_results *en_get_results(const en_engine *e) { return &e->res; }
+
+/* ---- accumulation -------------------------------------------------------------------- */
+
+static void copy_mat(gm_mat *dst, const gm_mat *src)
+{
+    memcpy(dst->v, src->v, (size_t)src->rows * (size_t)src->cols * sizeof(double));
+}
+
+static void zero_mat(gm_mat *m) { memset(m->v, 0, (size_t)m->rows * (size_t)m->cols * sizeof(double)); }
+
+/* B_t = B_{t-1} + H_tᵀ H_t, QB likewise. */
+static void base_task(en_engine *e, int t)
+{
+    const en_problem *p = e->p;
+    long D = p->D;
+    gm_mat *B = &e->B[slot(e, t)], *QB = &e->QB[slot(e, t)];
+    if (t == 0) { zero_mat(B); zero_mat(QB); }
+    else if (e->keep) { copy_mat(B, &e->B[t - 1]); copy_mat(QB, &e->QB[t - 1]); }
+    long a = p->task_row_start[t], b = p->task_row_start[t + 1];
+    if (b > a)
+        cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)(b - a), 1.0, gm_row(&p->h, a),
+                    (int)D, 1.0, B->v, (int)D);
+    symmetrize(B);
+    for (long i = a; i < b; i++) cblas_daxpy((int)D, 1.0, gm_row(&p->h, i), 1, gm_row(QB, p->y[i]), 1);
+}
+
+static int extra_task(en_engine *e, mstate *ms, int t)
+{
+    const en_problem *p = e->p;
+    int s = slot(e, t);
+    gm_mat *E = &ms->E[s], *QE = &ms->QE[s];
+    if (t == 0) { zero_mat(E); zero_mat(QE); }
+    else if (e->keep) { copy_mat(E, &ms->E[t - 1]); copy_mat(QE, &ms->QE[t - 1]); }
+    if (t == 0) { ms->ncollect = 0; ms->collect.rows = 0; }
+    en_emitter em = {0};
+    em.e = e; em.ms = ms; em.E = E; em.QE = QE;
+    em.cap = 512;
+    int rc = gm_alloc(&em.buf, em.cap, p->D, "synthetic rows");
+    em.lab = gs_malloc((size_t)em.cap, sizeof(int), "synthetic rows");
+    em.w = gs_malloc((size_t)em.cap, sizeof(double), "synthetic rows");
+    if (rc || !em.lab || !em.w) { gm_free(&em.buf); free(em.lab); free(em.w); return GS_ENOMEM; }
+    rc = ms->def->extra(&ms->ctx, t, &em);
+    if (!rc) rc = emit_flush(&em);
+    gm_free(&em.buf); free(em.lab); free(em.w);
+    if (rc) return rc;
+    symmetrize(E);
+    ms->aug_rows[t] = (t ? ms->aug_rows[t - 1] : 0) + em.rows;
+    ms->skip_cls[t] = (t ? ms->skip_cls[t - 1] : 0) + em.skip_cls;
+    ms->skip_pairs[t] = (t ? ms->skip_pairs[t - 1] : 0) + em.skip_pairs;
+    return GS_OK;
+}
+
+static double method_weight(const mstate *ms, const op_params *q)
+{
+    return ms->def->extra_weight ? ms->def->extra_weight(q) : 1.0;
+}
+
+/* Assemble G_t (into e->G) and Qᵀ_t (into e->Qw) for a ridge method. */
+static void assemble(en_engine *e, mstate *ms, int t, const op_params *q)
+{
+    int s = slot(e, t);
+    size_t nG = (size_t)e->p->D * (size_t)e->p->D, nQ = (size_t)e->p->C * (size_t)e->p->D;
+    double w = method_weight(ms, q);
+    if (ms->def->kind == 1) {
+        memcpy(e->G.v, ms->E[s].v, nG * sizeof(double));
+        memcpy(e->Qw.v, ms->QE[s].v, nQ * sizeof(double));
+        return;
+    }
+    memcpy(e->G.v, e->B[s].v, nG * sizeof(double));
+    memcpy(e->Qw.v, e->QB[s].v, nQ * sizeof(double));
+    if (ms->E && w != 0) {
+        cblas_daxpy((int)nG, w, ms->E[s].v, 1, e->G.v, 1);
+        cblas_daxpy((int)nQ, w, ms->QE[s].v, 1, e->Qw.v, 1);
+    }
+}
+
+/* ---- per-task evaluation -------------------------------------------------------------- */
+
+static void fill_accuracy(en_engine *e, en_snap *sn, const int *pred, long n)
+{
+    const en_problem *p = e->p;
+    const st_stream *st = p->st;
+    int C = p->C, t = sn->task - 1;
+    long *corr = calloc((size_t)C, sizeof(long)), *tot = calloc((size_t)C, sizeof(long));
+    long correct = 0;
+    if (!corr || !tot) { free(corr); free(tot); return; }
+    for (long i = 0; i < n; i++) {
+        int c = p->test_y[i];
+        tot[c]++;
+        if (pred[i] == c) { corr[c]++; correct++; }
+    }
+    sn->test_rows = n;
+    sn->acc = n ? 100.0 * (double)correct / (double)n : NAN;
+    double hs = 0, ts = 0;
+    int hn = 0, tn = 0;
+    for (int c = 0; c < C; c++) {
+        sn->class_acc[c] = NAN;
+        if (st->class_task[c] < 0 || st->class_task[c] > t || tot[c] == 0) continue;
+        double a = 100.0 * (double)corr[c] / (double)tot[c];
+        sn->class_acc[c] = a;
+        if (st->is_head[c]) { hs += a; hn++; } else { ts += a; tn++; }
+    }
+    sn->head_acc = hn ? hs / hn : NAN;
+    sn->tail_acc = tn ? ts / tn : NAN;
+    free(corr); free(tot);
+}
+
+static void finish_method(en_method_result *mr, int T)
+{
+    double s = 0;
+    for (int t = 0; t < T; t++) {
+        if (mr->snaps[t].state != EN_DONE) { mr->a_last = mr->a_avg = NAN; return; }
+        s += mr->snaps[t].acc;
+    }
+    mr->a_last = mr->snaps[T - 1].acc;
+    mr->a_avg = s / T;
+}
+
+/* τ-independent statistics of G_t (in e->G). */
+static int ensure_stats(en_engine *e, mstate *ms, int t, int want_spectrum)
+{
+    long D = e->p->D;
+    if (!ms->stats_valid[t]) {
+        free(ms->eigG[t]);
+        ms->eigG[t] = NULL;
+        ms->fro2[t] = sp_fro2(&e->G);
+        ms->tr[t] = sp_trace(&e->G);
+        if (!want_spectrum) {
+            int rc = sp_lanczos_extremes(&e->G, LANCZOS_MAXIT, LANCZOS_TOL, &ms->lmax[t], &ms->lmaxe[t],
+                                         &ms->lmin[t], &ms->lmine[t]);
+            if (rc) return rc;
+        }
+        ms->stats_valid[t] = 1;
+    }
+    if (want_spectrum && !ms->eigG[t]) {
+        double *w = gs_malloc((size_t)D, sizeof(double), "spectrum");
+        if (!w) return GS_ENOMEM;
+        int rc = sp_eigvals(&e->G, w);
+        if (rc) { free(w); return rc; }
+        ms->eigG[t] = w;
+        ms->lmax[t] = w[0]; ms->lmaxe[t] = 0;
+        ms->lmin[t] = w[D - 1]; ms->lmine[t] = 0;
+    }
+    return GS_OK;
+}
+
+static void fill_spectral(en_engine *e, mstate *ms, en_snap *sn, int t, double tau)
+{
+    long D = e->p->D;
+    sn->flags &= ~(unsigned)(EN_SPECTRUM | EN_LMAX_EST | EN_LMIN_EST | EN_NO_GRAM);
+    double lmax = ms->lmax[t], lmin = ms->lmin[t];
+    sn->lambda_max = lmax + tau;
+    sn->lambda_min = lmin + tau;
+    sn->lmax_err = ms->lmaxe[t];
+    sn->lmin_err = ms->lmine[t];
+    sn->stable_rank = sp_stable_rank_formula(ms->fro2[t], ms->tr[t], lmax, tau, D);
+    sn->cond = sn->lambda_min > 0 ? sn->lambda_max / sn->lambda_min : INFINITY;
+    sn->erank = NAN;
+    free(sn->eig);
+    sn->eig = NULL;
+    if (ms->eigG[t]) {
+        sn->eig = malloc((size_t)D * sizeof(double));
+        if (sn->eig) {
+            for (long i = 0; i < D; i++) sn->eig[i] = ms->eigG[t][i] + tau;
+            sn->flags |= EN_SPECTRUM;
+            sn->erank = sp_effective_rank(sn->eig, D);
+            sn->stable_rank = sp_stable_rank_eig(sn->eig, D);
+        }
+    } else {
+        sn->flags |= EN_LMAX_EST | EN_LMIN_EST;
+    }
+}
+
+/* Solve (G+τI) W = Q for the seen classes of task t (G, Q in e->G, e->Qw); W rows into e->Wt
+ * (Cs × D, in class_order). Returns GS_OK or GS_ERUN with the reason in `why`. */
+static int solve_seen(en_engine *e, int t, double tau, char *why, size_t nwhy)
+{
+    const en_problem *p = e->p;
+    long D = p->D;
+    int Cs = p->st->task_class_start[t + 1];
+    memcpy(e->A.v, e->G.v, (size_t)D * D * sizeof(double));
+    for (long i = 0; i < D; i++) e->A.v[i * D + i] += tau;
+    for (int k = 0; k < Cs; k++)
+        memcpy(gm_row(&e->Wt, k), gm_row(&e->Qw, p->st->class_order[k]), (size_t)D * sizeof(double));
+    lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'U', (lapack_int)D, e->A.v, (lapack_int)D);
+    if (info > 0) {
+        snprintf(why, nwhy, "G + τI is not positive definite (τ = %g, leading minor %d); raise --tau", tau, (int)info);
+        return GS_ERUN;
+    }
+    if (info < 0) { snprintf(why, nwhy, "LAPACK dpotrf failed (info %d)", (int)info); return GS_ERUN; }
+    info = LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'U', (lapack_int)D, Cs, e->A.v, (lapack_int)D, e->Wt.v, (lapack_int)D);
+    if (info != 0) { snprintf(why, nwhy, "LAPACK dpotrs failed (info %d)", (int)info); return GS_ERUN; }
+    for (size_t i = 0; i < (size_t)Cs * D; i++)
+        if (!isfinite(e->Wt.v[i])) { snprintf(why, nwhy, "the solution W is not finite; raise --tau"); return GS_ERUN; }
+    return GS_OK;
+}
+
+static void predict_seen(en_engine *e, int t, long n)
+{
+    const en_problem *p = e->p;
+    long D = p->D;
+    int Cs = p->st->task_class_start[t + 1];
+    if (n == 0) return;
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, Cs, (int)D, 1.0, p->test_h.v, (int)D,
+                e->Wt.v, (int)D, 0.0, e->scores, Cs);
+    for (long i = 0; i < n; i++) {
+        const double *s = e->scores + (size_t)i * Cs;
+        int best = 0;
+        for (int k = 1; k < Cs; k++) if (s[k] > s[best]) best = k;
+        e->pred[i] = p->st->class_order[best];
+    }
+}
+
+static double tau_for(en_engine *e, mstate *ms, int t, double tau)
+{
+    return ms->def->tau_eff ? ms->def->tau_eff(&ms->ctx, t, tau) : tau;
+}
+
+static int eval_ridge(en_engine *e, mstate *ms, en_snap *sn, int t, const op_params *q)
+{
+    const en_problem *p = e->p;
+    int want_spec = e->cfg.spectrum == OP_SPECTRUM_ALL || t == p->T - 1;
+    assemble(e, ms, t, q);
+    int rc = ensure_stats(e, ms, t, want_spec);
+    if (rc) return rc;
+    double tau = tau_for(e, ms, t, q->tau);
+    fill_spectral(e, ms, sn, t, tau);
+    char why[160];
+    if (solve_seen(e, t, tau, why, sizeof why)) {
+        sn->state = EN_FAILED;
+        snprintf(sn->error, sizeof sn->error, "%s, task %d: %s", ms->def->name, t + 1, why);
+        sn->acc = sn->head_acc = sn->tail_acc = NAN;
+        return GS_OK;
+    }
+    long n = p->test_task_end[t];
+    predict_seen(e, t, n);
+    fill_accuracy(e, sn, e->pred, n);
+    sn->state = EN_DONE;
+    sn->error[0] = '\0';
+    return GS_OK;
+}
+
+static int eval_custom(en_engine *e, mstate *ms, en_snap *sn, int t)
+{
+    const en_problem *p = e->p;
+    long n = p->test_task_end[t];
+    sn->flags = EN_NO_GRAM;
+    sn->stable_rank = sn->cond = sn->erank = sn->lambda_max = sn->lambda_min = NAN;
+    int rc = ms->def->predict(&ms->ctx, t, p->test_h.v, n, e->pred);
+    if (rc) {
+        sn->state = EN_FAILED;
+        snprintf(sn->error, sizeof sn->error, "%s, task %d: %s", ms->def->name, t + 1, gs_last_error());
+        return GS_OK;
+    }
+    fill_accuracy(e, sn, e->pred, n);
+    sn->state = EN_DONE;
+    return GS_OK;
+}
+
+static int deps_changed(unsigned deps, const op_params *a, const op_params *b)
+{
+    if ((deps & EN_DEP_ALPHA) && a->alpha_base != b->alpha_base) return 1;
+    if ((deps & EN_DEP_XI) && a->xi != b->xi) return 1;
+    if ((deps & EN_DEP_PAIRS) && a->pairs != b->pairs) return 1;
+    if ((deps & EN_DEP_MAXAUG) && a->max_aug != b->max_aug) return 1;
+    if ((deps & EN_DEP_AUGMENT) && a->augment != b->augment) return 1;
+    if ((deps & EN_DEP_GAUSS_A) && a->gauss_a != b->gauss_a) return 1;
+    if ((deps & EN_DEP_GAUSS_B) && a->gauss_b != b->gauss_b) return 1;
+    if ((deps & EN_DEP_SLDA) && a->slda_eps != b->slda_eps) return 1;
+    if ((deps & EN_DEP_BETA) && a->beta != b->beta) return 1;
+    if ((deps & EN_DEP_TAU) && a->tau != b->tau) return 1;
+    return 0;
+}
+
+int en_update(en_engine *e, const op_params *q, int first_task, const volatile int *cancel,
+              en_progress_fn progress, void *user)
+{
+    const en_problem *p = e->p;
+    int T = p->T;
+    if (e->have_cur && q->seed != e->cur.seed)
+        return gs_error(GS_EINPUT, "the seed changed: build a new problem (the stream depends on it)");
+    gs_clear_error();
+    /* What is invalid? */
+    int any = 0;
+    for (int m = 0; m < e->nm; m++) {
+        mstate *ms = &e->ms[m];
+        ms->ctx.params = q;
+        int first_time = !e->have_cur;
+        int extra_dirty = first_time || !e->keep || deps_changed(ms->def->deps, &ms->xparams, q);
+        if (extra_dirty) { ms->extra_valid = 0; ms->fit_valid = 0; }
+        double w = method_weight(ms, q);
+        if (extra_dirty || w != ms->weight || !e->keep)
+            for (int t = 0; t < T; t++) ms->stats_valid[t] = 0;
+        ms->weight = w;
+        ms->dirty = first_time || extra_dirty || q->tau != e->cur.tau || w != method_weight(ms, &e->cur) ||
+                    deps_changed(ms->def->deps, &e->cur, q) || !e->keep;
+        for (int t = 0; t < T; t++) if (e->res.m[m].snaps[t].state != EN_DONE) ms->dirty = 1;
+        if (ms->dirty) {
+            any = 1;
+            for (int t = 0; t < T; t++) e->res.m[m].snaps[t].state = EN_PENDING;
+            e->res.m[m].a_last = e->res.m[m].a_avg = NAN;
+        }
+        ms->xparams = *q;
+    }
+    if (!e->keep) e->base_valid = 0;
+    e->cur = *q;
+    e->have_cur = 1;
+    e->res.params = *q;
+    if (!any) return GS_OK;
+
+    /* Order: when every Gram is cached, the user's task first; otherwise 1..T. */
+    int cached = e->base_valid == T;
+    for (int m = 0; m < e->nm; m++)
+        if (e->ms[m].dirty && ((e->ms[m].E && e->ms[m].extra_valid < T) ||
+                               (e->ms[m].def->kind == 2 && e->ms[m].fit_valid < T)))
+            cached = 0;
+    int order[4096], no = 0;
+    int ft = first_task >= 1 && first_task <= T ? first_task - 1 : 0;
+    if (cached && T <= 4096) {
+        order[no++] = ft;
+        for (int t = 0; t < T; t++) if (t != ft) order[no++] = t;
+    }
+    int total = T * e->nm, done = 0;
+    for (int k = 0; k < (cached ? no : T); k++) {
+        int t = cached ? order[k] : k;
+        if (cancel && *cancel) return GS_ECANCEL;
+        if (e->base_valid <= t) { base_task(e, t); e->base_valid = t + 1; }
+        for (int m = 0; m < e->nm; m++) {
+            mstate *ms = &e->ms[m];
+            if (!ms->dirty) { done++; continue; }
+            double t0 = gs_now();
+            en_snap *sn = &e->res.m[m].snaps[t];
+            int rc = GS_OK;
+            if (ms->def->kind == 2) {
+                if (ms->fit_valid <= t) {
+                    if (t == 0 && ms->def->reset && (rc = ms->def->reset(&ms->ctx))) return rc;
+                    if ((rc = ms->def->fit(&ms->ctx, t))) return rc;
+                    ms->fit_valid = t + 1;
+                }
+                rc = eval_custom(e, ms, sn, t);
+            } else {
+                if (ms->E && ms->extra_valid <= t) {
+                    if ((rc = extra_task(e, ms, t))) return rc;
+                    ms->extra_valid = t + 1;
+                    ms->stats_valid[t] = 0;
+                }
+                rc = eval_ridge(e, ms, sn, t, q);
+            }
+            if (rc) return rc;
+            sn->rows_seen = p->task_row_start[t + 1];
+            sn->classes_seen = p->st->task_class_start[t + 1];
+            sn->aug_rows = ms->E ? ms->aug_rows[t] : 0;
+            sn->aug_skipped_classes = ms->E ? ms->skip_cls[t] : 0;
+            sn->aug_skipped_pairs = ms->E ? ms->skip_pairs[t] : 0;
+            sn->seconds = gs_now() - t0;
+            done++;
+            if (progress) progress((double)done / total, e->res.m[m].name, user);
+        }
+    }
+    for (int m = 0; m < e->nm; m++) {
+        finish_method(&e->res.m[m], T);
+        e->ms[m].dirty = 0;
+    }
+    return GS_OK;
+}
+
+int en_ensure_spectrum(en_engine *e, int task, const volatile int *cancel)
+{
+    int t = task - 1;
+    if (t < 0 || t >= e->p->T) return gs_error(GS_EINPUT, "task %d out of range", task);
+    if (!e->keep && t != e->p->T - 1) return GS_OK;
+    for (int m = 0; m < e->nm; m++) {
+        mstate *ms = &e->ms[m];
+        en_snap *sn = &e->res.m[m].snaps[t];
+        if (ms->def->kind == 2 || sn->state != EN_DONE || ms->eigG[t]) continue;
+        if (cancel && *cancel) return GS_ECANCEL;
+        assemble(e, ms, t, &e->cur);
+        int rc = ensure_stats(e, ms, t, 1);
+        if (rc) return rc;
+        fill_spectral(e, ms, sn, t, tau_for(e, ms, t, e->cur.tau));
+    }
+    return GS_OK;
+}
+
+/* ---- access for --save-state and the checks ------------------------------------------ */
+
+static int ridge_method(en_engine *e, int m, int task, int *t)
+{
+    if (m < 0 || m >= e->nm) return gs_error(GS_EINPUT, "no method %d", m);
+    if (e->ms[m].def->kind == 2) return gs_error(GS_EINPUT, "%s has no Gram matrix", e->ms[m].def->name);
+    *t = task - 1;
+    if (*t < 0 || *t >= e->p->T) return gs_error(GS_EINPUT, "task %d out of range", task);
+    if (!e->keep && *t != e->p->T - 1) return gs_error(GS_EINPUT, "task %d is not kept (only the last task)", task);
+    if (!e->have_cur || e->base_valid <= *t) return gs_error(GS_EINPUT, "task %d is not computed yet", task);
+    return GS_OK;
+}
+
+int en_gram(en_engine *e, int m, int task, const gm_mat **G, const gm_mat **Q)
+{
+    int t, rc = ridge_method(e, m, task, &t);
+    if (rc) return rc;
+    assemble(e, &e->ms[m], t, &e->cur);
+    long D = e->p->D;
+    int C = e->p->C;
+    if (!e->Qext.v && (rc = gm_alloc(&e->Qext, D, C, "Q"))) return rc;
+    for (int c = 0; c < C; c++)
+        for (long i = 0; i < D; i++) e->Qext.v[i * C + c] = e->Qw.v[(size_t)c * D + i];
+    *G = &e->G;
+    *Q = &e->Qext;
+    return GS_OK;
+}
+
+int en_solve_w(en_engine *e, int m, int task, gm_mat *W)
+{
+    int t, rc = ridge_method(e, m, task, &t);
+    if (rc) return rc;
+    mstate *ms = &e->ms[m];
+    assemble(e, ms, t, &e->cur);
+    char why[160];
+    if (solve_seen(e, t, tau_for(e, ms, t, e->cur.tau), why, sizeof why))
+        return gs_error(GS_ERUN, "%s, task %d: %s", ms->def->name, task, why);
+    long D = e->p->D;
+    int C = e->p->C, Cs = e->p->st->task_class_start[t + 1];
+    if ((rc = gm_alloc(W, D, C, "W"))) return rc;
+    for (int k = 0; k < Cs; k++) {
+        int c = e->p->st->class_order[k];
+        for (long i = 0; i < D; i++) W->v[i * C + c] = e->Wt.v[(size_t)k * D + i];
+    }
+    return GS_OK;
+}
+
+int en_predictions(en_engine *e, int m, int task, int **pred, long *n_out)
+{
+    int t = task - 1;
+    if (m < 0 || m >= e->nm || t < 0 || t >= e->p->T) return gs_error(GS_EINPUT, "bad method or task");
+    mstate *ms = &e->ms[m];
+    long n = e->p->test_task_end[t];
+    int rc;
+    if (ms->def->kind == 2) {
+        if (ms->fit_valid != t + 1 && !(t == e->p->T - 1 && ms->fit_valid == e->p->T))
+            return gs_error(GS_EINPUT, "%s: predictions are only available for the last fitted task", ms->def->name);
+        if ((rc = ms->def->predict(&ms->ctx, t, e->p->test_h.v, n, e->pred))) return rc;
+    } else {
+        if ((rc = ridge_method(e, m, task, &t))) return rc;
+        assemble(e, ms, t, &e->cur);
+        char why[160];
+        if (solve_seen(e, t, tau_for(e, ms, t, e->cur.tau), why, sizeof why))
+            return gs_error(GS_ERUN, "%s, task %d: %s", ms->def->name, task, why);
+        predict_seen(e, t, n);
+    }
+    *pred = gs_malloc((size_t)(n ? n : 1), sizeof(int), "predictions");
+    if (!*pred) return GS_ENOMEM;
+    memcpy(*pred, e->pred, (size_t)n * sizeof(int));
+    *n_out = n;
+    return GS_OK;
+}
+
+int en_aug_rows(en_engine *e, int m, const gm_mat **rows, const int **labels)
+{
+    if (m < 0 || m >= e->nm || !e->ms[m].E) return gs_error(GS_EINPUT, "method has no augmented rows");
+    if (!e->cfg.collect_aug) return gs_error(GS_EINPUT, "augmented rows were not collected");
+    *rows = &e->ms[m].collect;
+    *labels = e->ms[m].collect_y;
+    return GS_OK;
+}

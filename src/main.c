@@ -1,0 +1,228 @@
+/* main.c — command dispatch: TUI, run, export, sweep, synth. The only place that prints
+ * errors for the headless commands ("gsrscope: message", exit 0/1/2). */
+#include "gs_common.h"
+#include "gs_engine.h"
+#include "gs_figure.h"
+#include "gs_io.h"
+#include "gs_npy.h"
+#include "gs_opts.h"
+#include "gs_pipeline.h"
+#include "gs_report.h"
+#include "gs_spectral.h"
+#include "gs_synth.h"
+#include "gs_tui.h"
+
+#include <locale.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Provided by later modules; weak so the headless tool links without them. */
+int tui_main(op_opts *o) __attribute__((weak));
+int fig_export(const fig_request *req, const char *figure, const char *path, const char *data_csv) __attribute__((weak));
+int sw_main(op_opts *o) __attribute__((weak));
+
+static volatile int g_cancel;
+static void on_signal(int sig) { (void)sig; g_cancel = 1; }
+
+static int fail(int rc)
+{
+    const char *m = gs_last_error();
+    fprintf(stderr, "gsrscope: %s\n", m[0] ? m : "failed");
+    return gs_exit_code(rc);
+}
+
+static void warn_cb(const char *msg, void *user)
+{
+    (void)user;
+    fprintf(stderr, "gsrscope: warning: %s\n", msg);
+}
+
+typedef struct { int tty; double last; } progress_state;
+
+static void progress_cb(double frac, const char *what, void *user)
+{
+    progress_state *ps = user;
+    if (!ps->tty) return;
+    double now = gs_now();
+    if (now - ps->last < 0.1 && frac < 1) return;
+    ps->last = now;
+    fprintf(stderr, "\r%3.0f%% %-16s", 100 * frac, what);
+    if (frac >= 1) fputs("\r                        \r", stderr);
+}
+
+static void config_for(const op_opts *o, en_config *cfg, int keep)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->methods = (const char **)o->methods;
+    cfg->n_methods = o->n_methods;
+    cfg->spectrum = o->spectrum;
+    cfg->keep_task_grams = keep;
+    cfg->collect_aug = o->save_state != NULL;
+}
+
+static int find_method(const en_results *r, const char *name)
+{
+    for (int m = 0; m < r->n_methods; m++) if (!strcmp(r->m[m].name, name)) return m;
+    return -1;
+}
+
+static int theorem_report(pl_ctx *c, const op_opts *o)
+{
+    const en_results *r = en_get_results(c->eng);
+    int mb = find_method(r, "gacl");
+    if (mb < 0) return gs_error(GS_EINPUT, "--theorem needs gacl in --methods (G is GACL's Gram matrix)");
+    int T = c->prob.T, any = 0;
+    int r_split = o->theorem_r;
+    if (r_split == 0)
+        for (int k = 0; k < c->st.task_class_start[T]; k++) r_split += c->st.is_head[c->st.class_order[k]];
+    if (r_split < 1) r_split = 1;
+    const gm_mat *G, *Q;
+    gm_mat Gb = {0}, Delta = {0};
+    int rc = en_gram(c->eng, mb, T, &G, &Q);
+    if (!rc) rc = gm_copy(&Gb, G, "Theorem 1");
+    if (rc) return rc;
+    printf("\nTheorem 1 (task %d, split r = %d, τ = %g; Δ = G_method − G_gacl)\n", T, r_split, o->params.tau);
+    for (int m = 0; m < r->n_methods; m++) {
+        if (m == mb || !r->m[m].ridge) continue;
+        if ((rc = en_gram(c->eng, m, T, &G, &Q))) break;
+        if ((rc = gm_copy(&Delta, G, "Theorem 1"))) break;
+        for (size_t i = 0; i < (size_t)Gb.rows * Gb.cols; i++) Delta.v[i] -= Gb.v[i];
+        sp_theorem th;
+        rc = sp_theorem1(&Gb, &Delta, r_split, o->params.tau, &th);
+        gm_free(&Delta);
+        if (rc) break;
+        any = 1;
+        printf("%s: ε=%.6g η=%.6g m̄=%.6g m=%.6g  S_τ=%.6g Λ₊=%.6g\n", r->m[m].name, th.eps, th.eta, th.mbar,
+               th.m, th.S_tau, th.Lambda_plus);
+        printf("  sr(G+τI) = %.6f   bound = %.6f   sr(G+Δ+τI) = %.6f   bound holds: %s\n", th.sr_before,
+               th.bound, th.sr_after, th.bound_holds ? "yes" : "NO");
+        printf("  strict-improvement condition (eq. 12): (D−r)m² = %.6g %s %.6g → %s\n", th.lhs,
+               th.strict_condition ? ">" : "≤", th.rhs, th.strict_condition ? "holds" : "does not hold");
+    }
+    gm_free(&Gb);
+    if (!rc && !any) printf("(no augmenting ridge method in --methods)\n");
+    return rc;
+}
+
+static int cmd_run(op_opts *o)
+{
+    pl_ctx c;
+    en_config cfg;
+    config_for(o, &cfg, 0);
+    int rc = pl_open(&c, o, &cfg, warn_cb, NULL);
+    if (rc) return fail(rc);
+    progress_state ps = {isatty(2) && !o->quiet, 0};
+    rc = en_update(c.eng, &o->params, 1, &g_cancel, progress_cb, &ps);
+    if (rc == GS_ECANCEL) { pl_free(&c); fprintf(stderr, "gsrscope: interrupted\n"); return 130; }
+    if (rc) { pl_free(&c); return fail(rc); }
+    const en_results *r = en_get_results(c.eng);
+    int failed = 0;
+    for (int m = 0; m < r->n_methods; m++)
+        for (int t = 0; t < r->T; t++)
+            if (r->m[m].snaps[t].state == EN_FAILED) {
+                fprintf(stderr, "gsrscope: %s\n", r->m[m].snaps[t].error);
+                failed = 1;
+                break;
+            }
+    if (c.prob.n_test_unseen)
+        fprintf(stderr, "gsrscope: warning: %ld test rows belong to classes with no training rows; they are not evaluated\n",
+                c.prob.n_test_unseen);
+    rc = rp_write(stdout, o->format, r, &c.prob, o);
+    if (!rc && o->theorem) rc = theorem_report(&c, o);
+    if (!rc && o->save_state) rc = rp_save_state(o->save_state, c.eng, &c.prob, o);
+    pl_free(&c);
+    if (rc) return fail(rc);
+    return failed ? 1 : 0;
+}
+
+static int cmd_export(op_opts *o)
+{
+    if (!fig_export) return fail(gs_error(GS_ERUN, "figure export is not built into this binary"));
+    pl_ctx c;
+    en_config cfg;
+    config_for(o, &cfg, 1);
+    int rc = pl_open(&c, o, &cfg, warn_cb, NULL);
+    if (rc) return fail(rc);
+    int task = o->task ? o->task : c.prob.T;
+    if (task > c.prob.T) {
+        pl_free(&c);
+        return fail(gs_error(GS_EINPUT, "--task: %d is past the last task (%d)", task, c.prob.T));
+    }
+    rc = en_update(c.eng, &o->params, task, &g_cancel, NULL, NULL);
+    if (!rc) rc = en_ensure_spectrum(c.eng, task, &g_cancel);
+    if (!rc) {
+        const en_results *r = en_get_results(c.eng);
+        fig_request req = {0};
+        req.r = r;
+        req.prob = &c.prob;
+        req.opts = o;
+        req.m0 = 0;
+        req.m1 = r->n_methods > 1 ? 1 : -1;
+        req.task = task;
+        req.dpi = o->dpi > 0 ? o->dpi : 300;
+        req.width_in = o->width_in;
+        rc = fig_export(&req, o->figure, o->output, o->data_csv);
+    }
+    pl_free(&c);
+    if (rc == GS_ECANCEL) return 130;
+    if (rc) return fail(rc);
+    if (!o->quiet) fprintf(stderr, "gsrscope: wrote %s\n", o->output);
+    return 0;
+}
+
+static int cmd_synth(op_opts *o)
+{
+    syn_config sc;
+    syn_defaults(&sc);
+    ds_data d;
+    int rc = syn_generate(&sc, SYN_DATA_SEED, &d);
+    if (rc) return fail(rc);
+    rc = io_mkdirs(o->out_dir);
+    char path[4096];
+    gm_mat X = {0};
+    if (!rc) rc = gm_alloc(&X, d.train_x.rows, d.train_x.cols, "synthetic rows");
+    for (long i = 0; !rc && i < X.rows; i++) rc = ds_train_row(&d, i, gm_row(&X, i));
+#define OUT(name, call) do { if (!rc) { snprintf(path, sizeof path, "%s/%s", o->out_dir, name); rc = (call); } } while (0)
+    OUT("train_features.npy", npy_write_f8(path, X.v, X.rows, X.cols));
+    OUT("train_labels.npy", npy_write_labels(path, d.train_y, X.rows));
+    OUT("test_features.npy", npy_write_f8(path, d.test_x.v, d.test_x.rows, d.test_x.cols));
+    OUT("test_labels.npy", npy_write_labels(path, d.test_y, d.test_x.rows));
+#undef OUT
+    gm_free(&X);
+    ds_free(&d);
+    if (rc) return fail(rc);
+    if (!o->quiet) fprintf(stderr, "gsrscope: wrote the synthetic set to %s\n", o->out_dir);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    /* Numbers are always read and written with '.'; only the character type follows the user. */
+    setlocale(LC_CTYPE, "");
+    op_opts o;
+    int rc = op_parse(&o, argc, argv);
+    if (rc) return fail(rc);
+    if (o.help) { fputs(op_usage(), stdout); return 0; }
+    if (o.version) { printf("gsrscope %s\n", GS_VERSION); return 0; }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    if (o.cmd != OP_CMD_TUI) { sigaction(SIGINT, &sa, NULL); sigaction(SIGTERM, &sa, NULL); }
+    switch (o.cmd) {
+    case OP_CMD_RUN: return cmd_run(&o);
+    case OP_CMD_EXPORT: return cmd_export(&o);
+    case OP_CMD_SYNTH: return cmd_synth(&o);
+    case OP_CMD_SWEEP:
+        if (!sw_main) return fail(gs_error(GS_ERUN, "sweep is not built into this binary"));
+        return sw_main(&o);
+    case OP_CMD_TUI:
+    default:
+        if (!tui_main) return fail(gs_error(GS_ERUN, "the TUI is not built into this binary"));
+        return tui_main(&o);
+    }
+}

@@ -1,0 +1,161 @@
+/* methods.c — the method table and the GSR family (see gs_methods.h).
+ * More methods (baselines of issue #7) register in en_methods[] from their own files. */
+#include "gs_methods.h"
+#include "gs_common.h"
+#include "gs_rng.h"
+
+#include <gsl/gsl_randist.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- GSR: spherical intra-class mixup (Algorithm 1) ---------------------------------- */
+
+int en_gsr_class(en_mctx *m, int c, int linear, int fixed_alpha, en_emitter *em)
+{
+    const en_problem *p = m->p;
+    const st_stream *st = p->st;
+    const op_params *q = m->params;
+    long N = st->class_kept[c];
+    if (N < 2) { en_emit_skip(em, 1, 0); return GS_OK; }
+    if (q->augment == OP_AUG_TAIL && st->is_head[c]) return GS_OK;
+    if (q->max_aug == 0) return GS_OK;
+    double alpha = fixed_alpha ? q->alpha_base
+                               : q->alpha_base + (1.0 - q->alpha_base) * exp(-q->xi * (double)N);
+    long first = st->class_row_start[c];
+    long d = p->d;
+    /* Pair list: (i, j) indices within the class, i != j. */
+    long npairs = q->pairs == OP_PAIRS_ALL ? N * (N - 1) : N;
+    long K = npairs < q->max_aug ? npairs : q->max_aug;
+    long *pi = gs_malloc((size_t)K, sizeof(long), "GSR pairs");
+    long *pj = gs_malloc((size_t)K, sizeof(long), "GSR pairs");
+    double *zt = gs_malloc((size_t)d, sizeof(double), "GSR row");
+    double *ht = gs_malloc((size_t)p->D, sizeof(double), "GSR row");
+    gsl_rng *rp = rng_new(q->seed, RNG_PAIRS, (uint64_t)c);
+    gsl_rng *rg = rng_new(q->seed, RNG_GAMMA, (uint64_t)c);
+    int rc = GS_OK;
+    if (!pi || !pj || !zt || !ht || !rp || !rg) { rc = GS_ENOMEM; goto out; }
+    if (q->pairs == OP_PAIRS_ALL) {
+        /* K of the N(N-1) ordered pairs, without replacement, in enumeration order. */
+        long *sel = NULL;
+        if (K < npairs) {
+            long *all = gs_malloc((size_t)npairs, sizeof(long), "GSR pairs");
+            sel = gs_malloc((size_t)K, sizeof(long), "GSR pairs");
+            if (!all || !sel) { free(all); free(sel); rc = GS_ENOMEM; goto out; }
+            for (long k = 0; k < npairs; k++) all[k] = k;
+            gsl_ran_choose(rp, sel, (size_t)K, all, (size_t)npairs, sizeof(long));
+            free(all);
+        }
+        for (long k = 0; k < K; k++) {
+            long idx = sel ? sel[k] : k;
+            long i = idx / (N - 1), jj = idx % (N - 1);
+            pi[k] = i;
+            pj[k] = jj < i ? jj : jj + 1;
+        }
+        free(sel);
+    } else {
+        /* One random partner per real row; then at most max_aug of those rows. */
+        long *part = gs_malloc((size_t)N, sizeof(long), "GSR pairs");
+        if (!part) { rc = GS_ENOMEM; goto out; }
+        for (long i = 0; i < N; i++) {
+            long j = (long)gsl_rng_uniform_int(rp, (unsigned long)(N - 1));
+            part[i] = j < i ? j : j + 1;
+        }
+        if (K < N) {
+            long *all = gs_malloc((size_t)N, sizeof(long), "GSR pairs");
+            if (!all) { free(part); rc = GS_ENOMEM; goto out; }
+            for (long i = 0; i < N; i++) all[i] = i;
+            gsl_ran_choose(rp, pi, (size_t)K, all, (size_t)N, sizeof(long));
+            free(all);
+        } else {
+            for (long i = 0; i < N; i++) pi[i] = i;
+        }
+        for (long k = 0; k < K; k++) pj[k] = part[pi[k]];
+        free(part);
+    }
+    long skipped = 0;
+    for (long k = 0; k < K; k++) {
+        double g = gsl_ran_beta(rg, alpha, alpha);
+        const double *zi = gm_row(&p->z, first + pi[k]);
+        const double *zj = gm_row(&p->z, first + pj[k]);
+        double s = 0;
+        for (long j = 0; j < d; j++) { zt[j] = g * zi[j] + (1.0 - g) * zj[j]; s += zt[j] * zt[j]; }
+        s = sqrt(s);
+        if (!(s >= 1e-12)) { skipped++; continue; }
+        if (!linear) for (long j = 0; j < d; j++) zt[j] /= s;
+        en_expand_row(p, zt, ht);
+        if ((rc = en_emit(em, ht, c, 1.0))) goto out;
+    }
+    if (skipped) en_emit_skip(em, 0, skipped);
+out:
+    free(pi); free(pj); free(zt); free(ht);
+    if (rp) gsl_rng_free(rp);
+    if (rg) gsl_rng_free(rg);
+    return rc;
+}
+
+static int gsr_task(en_mctx *m, int t, en_emitter *em, int linear, int fixed)
+{
+    const st_stream *st = m->p->st;
+    for (int k = st->task_class_start[t]; k < st->task_class_start[t + 1]; k++) {
+        int rc = en_gsr_class(m, st->class_order[k], linear, fixed, em);
+        if (rc) return rc;
+    }
+    return GS_OK;
+}
+
+static int gsr_extra(en_mctx *m, int t, en_emitter *em) { return gsr_task(m, t, em, 0, 0); }
+static int gsr_linear_extra(en_mctx *m, int t, en_emitter *em) { return gsr_task(m, t, em, 1, 0); }
+static int gsr_fixed_extra(en_mctx *m, int t, en_emitter *em) { return gsr_task(m, t, em, 0, 1); }
+static double beta_weight(const op_params *q) { return q->beta; }
+
+#define GSR_DEPS (EN_DEP_ALPHA | EN_DEP_XI | EN_DEP_PAIRS | EN_DEP_MAXAUG | EN_DEP_AUGMENT)
+
+static const en_mdef M_GACL = {
+    .name = "gacl", .summary = "plain ridge on the real rows (the baseline)", .kind = 0,
+};
+static const en_mdef M_GSR = {
+    .name = "gsr", .summary = "GSR: spherical intra-class mixup, adaptive α_c, weight β", .kind = 0,
+    .deps = GSR_DEPS, .extra = gsr_extra, .extra_weight = beta_weight,
+};
+static const en_mdef M_GSR_LINEAR = {
+    .name = "gsr-linear", .summary = "ablation: linear mixup, no normalization", .kind = 0,
+    .deps = GSR_DEPS, .extra = gsr_linear_extra, .extra_weight = beta_weight,
+};
+static const en_mdef M_GSR_FIXED = {
+    .name = "gsr-fixed", .summary = "ablation: spherical mixup with α_c = α_base", .kind = 0,
+    .deps = GSR_DEPS & ~EN_DEP_XI, .extra = gsr_fixed_extra, .extra_weight = beta_weight,
+};
+
+/* Baselines of issue #7 are declared here as they are added (src/method_*.c). */
+extern const en_mdef en_method_air, en_method_ncm, en_method_slda, en_method_gauss_shrink,
+    en_method_gauss_transfer, en_method_interclass;
+
+const en_mdef *const en_methods[] = {
+    &M_GACL, &M_GSR, &M_GSR_LINEAR, &M_GSR_FIXED,
+#ifdef GS_HAVE_BASELINES
+    &en_method_gauss_shrink, &en_method_gauss_transfer, &en_method_interclass, &en_method_air,
+    &en_method_ncm, &en_method_slda,
+#endif
+    NULL
+};
+
+const en_mdef *en_method_find(const char *name)
+{
+    for (int i = 0; en_methods[i]; i++)
+        if (!strcmp(en_methods[i]->name, name)) return en_methods[i];
+    return NULL;
+}
+
+int en_method_known(const char *name) { return en_method_find(name) != NULL; }
+
+const char *en_method_list(void)
+{
+    static char buf[512];
+    if (!buf[0])
+        for (int i = 0; en_methods[i]; i++) {
+            if (i) strncat(buf, ",", sizeof buf - strlen(buf) - 1);
+            strncat(buf, en_methods[i]->name, sizeof buf - strlen(buf) - 1);
+        }
+    return buf;
+}

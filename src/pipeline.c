@@ -1,0 +1,81 @@
+/* pipeline.c — options → data → stream → problem → engine (see gs_pipeline.h). */
+#include "gs_pipeline.h"
+#include "gs_common.h"
+#include "gs_load.h"
+
+#include <string.h>
+
+static int check_memory(const pl_ctx *c, const op_opts *o, const en_config *cfg)
+{
+    long n = c->st.n, nt = c->data.test_x.rows, d = c->data.train_x.cols;
+    long D = o->data.expand > 0 ? o->data.expand : d;
+    double need = en_estimate_bytes(n, nt, d, D, c->st.C, c->st.T, cfg->n_methods, cfg->keep_task_grams);
+    double have = o->data.max_memory > 0 ? o->data.max_memory : (double)gs_mem_available();
+    if (have > 0 && need > have) {
+        char a[32], b[32];
+        return gs_error(GS_EINPUT, "this run needs about %s (D = %ld: %ld×%ld matrices) but only %s is %s; "
+                        "use a smaller --expand or fewer --methods%s",
+                        gs_fmt_bytes((uint64_t)need, a, sizeof a), D, D, D,
+                        gs_fmt_bytes((uint64_t)have, b, sizeof b),
+                        o->data.max_memory > 0 ? "allowed by --max-memory" : "available",
+                        o->data.max_memory > 0 ? ", or raise --max-memory" : "");
+    }
+    return GS_OK;
+}
+
+static int build_rest(pl_ctx *c, const op_opts *o, const en_config *cfg)
+{
+    int rc = st_build(&c->st, c->data.train_y, c->data.train_x.rows, c->data.n_classes, &o->proto,
+                      o->params.seed);
+    if (rc) return rc;
+    c->have_stream = 1;
+    if ((rc = check_memory(c, o, cfg))) return rc;
+    if ((rc = en_prepare(&c->prob, &c->data, &c->st, &o->data, o->params.seed))) return rc;
+    c->have_prob = 1;
+    return en_create(&c->eng, &c->prob, cfg);
+}
+
+int pl_open(pl_ctx *c, const op_opts *o, const en_config *cfg, void (*warn)(const char *, void *), void *user)
+{
+    memset(c, 0, sizeof *c);
+    for (int m = 0; m < cfg->n_methods; m++)
+        if (!en_method_known(cfg->methods[m]))
+            return gs_error(GS_EINPUT, "--methods: unknown method '%s' (known: %s)", cfg->methods[m], en_method_list());
+    /* A cheap early refusal for absurd expansions, before reading any data. */
+    if (o->data.expand > 0) {
+        double need = 2.0 * gm_bytes(o->data.expand, o->data.expand);
+        double have = o->data.max_memory > 0 ? o->data.max_memory : (double)gs_mem_available();
+        if (have > 0 && need > have) {
+            char a[32], b[32];
+            return gs_error(GS_EINPUT, "--expand %ld needs at least %s for two %ld×%ld matrices but only %s is %s",
+                            o->data.expand, gs_fmt_bytes((uint64_t)need, a, sizeof a), o->data.expand,
+                            o->data.expand, gs_fmt_bytes((uint64_t)have, b, sizeof b),
+                            o->data.max_memory > 0 ? "allowed by --max-memory" : "available");
+        }
+    }
+    int rc = ld_load(&o->data, o->params.seed, &c->data, warn, user);
+    if (rc) return rc;
+    c->have_data = 1;
+    rc = build_rest(c, o, cfg);
+    if (rc) pl_free(c);
+    return rc;
+}
+
+int pl_reseed(pl_ctx *c, const op_opts *o, const en_config *cfg)
+{
+    en_destroy(c->eng);
+    c->eng = NULL;
+    if (c->have_prob) en_problem_free(&c->prob);
+    if (c->have_stream) st_free(&c->st);
+    c->have_prob = c->have_stream = 0;
+    return build_rest(c, o, cfg);
+}
+
+void pl_free(pl_ctx *c)
+{
+    en_destroy(c->eng);
+    if (c->have_prob) en_problem_free(&c->prob);
+    if (c->have_stream) st_free(&c->st);
+    if (c->have_data) ds_free(&c->data);
+    memset(c, 0, sizeof *c);
+}

@@ -1,0 +1,308 @@
+/* report.c — table/CSV/JSON output and --save-state (see gs_report.h). */
+#include "gs_report.h"
+#include "gs_common.h"
+#include "gs_io.h"
+#include "gs_npy.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char RP_CSV_HEADER[] =
+    "method,task,classes_seen,rows_seen,aug_rows,acc,head_acc,tail_acc,stable_rank,cond,erank,"
+    "lambda_max,lambda_min,seconds";
+
+static const char *profile_name(op_profile p) { return p == OP_PROFILE_EXP ? "exp" : p == OP_PROFILE_NONE ? "none" : "step"; }
+
+static void csv_num(FILE *f, double v, const char *fmt)
+{
+    fputc(',', f);
+    if (isfinite(v)) fprintf(f, fmt, v);
+    else if (isinf(v) && v > 0) fputs("inf", f);
+}
+
+static void json_num(FILE *f, const char *key, double v, int comma)
+{
+    if (isfinite(v)) fprintf(f, "\"%s\": %.17g", key, v);
+    else fprintf(f, "\"%s\": null", key);
+    if (comma) fputs(", ", f);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+        else if (c < 0x20) fprintf(f, "\\u%04x", c);
+        else fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+char *rp_params_json(const en_problem *p, const op_opts *o)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    if (!f) return NULL;
+    const op_params *q = &o->params;
+    fprintf(f, "{\n  \"software\": \"gsrscope %s\",\n", GS_VERSION);
+    fprintf(f, "  \"alpha_base\": %.17g, \"xi\": %.17g, \"beta\": %.17g, \"tau\": %.17g, \"seed\": %llu,\n",
+            q->alpha_base, q->xi, q->beta, q->tau, (unsigned long long)q->seed);
+    fprintf(f, "  \"pairs\": \"%s\", \"max_aug\": %ld, \"augment\": \"%s\",\n",
+            q->pairs == OP_PAIRS_ALL ? "all" : "random", q->max_aug, q->augment == OP_AUG_ALL ? "all" : "tail");
+    fprintf(f, "  \"gauss_a\": %.17g, \"gauss_b\": %.17g, \"slda_eps\": %.17g,\n", q->gauss_a, q->gauss_b, q->slda_eps);
+    fprintf(f, "  \"tasks\": %d, \"profile\": \"%s\", \"head_frac\": %.17g, \"tail_shots\": %ld, \"head_shots\": %ld, \"rho\": %.17g, \"order\": \"%s\",\n",
+            p ? p->T : o->proto.tasks, profile_name(o->proto.profile), o->proto.head_frac, o->proto.tail_shots,
+            o->proto.head_shots, o->proto.rho, o->proto.order == OP_ORDER_ORDERED ? "ordered" : "shuffled");
+    fprintf(f, "  \"normalize\": %s, \"expand\": %ld,\n", o->data.no_normalize ? "false" : "true", o->data.expand);
+    fputs("  \"methods\": [", f);
+    for (int m = 0; m < o->n_methods; m++) { if (m) fputs(", ", f); json_str(f, o->methods[m]); }
+    fputs("],\n", f);
+    if (p) {
+        fputs("  \"data\": ", f); json_str(f, p->data_name);
+        fputs(", \"data_source\": ", f); json_str(f, p->data_source);
+        fprintf(f, ", \"data_checksum\": \"%016llx\",\n", (unsigned long long)p->data_checksum);
+        fprintf(f, "  \"classes\": %d, \"d\": %ld, \"D\": %ld, \"rows\": %ld, \"test_rows\": %ld, \"head_classes\": %d\n",
+                p->C, p->d, p->D, p->z.rows, p->test_h.rows, p->st->n_head);
+    } else {
+        fputs("  \"data\": null\n", f);
+    }
+    fputs("}\n", f);
+    fclose(f);
+    return buf;
+}
+
+static void write_csv(FILE *f, const en_results *r)
+{
+    fprintf(f, "%s\n", RP_CSV_HEADER);
+    for (int m = 0; m < r->n_methods; m++)
+        for (int t = 0; t < r->T; t++) {
+            const en_snap *s = &r->m[m].snaps[t];
+            fprintf(f, "%s,%d,%d,%ld,%ld", r->m[m].name, s->task, s->classes_seen, s->rows_seen, s->aug_rows);
+            int ok = s->state == EN_DONE;
+            csv_num(f, ok ? s->acc : NAN, "%.4f");
+            csv_num(f, ok ? s->head_acc : NAN, "%.4f");
+            csv_num(f, ok ? s->tail_acc : NAN, "%.4f");
+            csv_num(f, s->stable_rank, "%.10g");
+            csv_num(f, s->cond, "%.10g");
+            csv_num(f, s->erank, "%.10g");
+            csv_num(f, s->lambda_max, "%.10g");
+            csv_num(f, s->lambda_min, "%.10g");
+            csv_num(f, s->seconds, "%.4f");
+            fputc('\n', f);
+        }
+}
+
+static void write_json(FILE *f, const en_results *r, const en_problem *p, const op_opts *o)
+{
+    char *params = rp_params_json(p, o);
+    fputs("{\n\"params\": ", f);
+    fputs(params ? params : "null", f);
+    free(params);
+    fputs(",\n\"methods\": [\n", f);
+    for (int m = 0; m < r->n_methods; m++) {
+        const en_method_result *mr = &r->m[m];
+        fprintf(f, "  {\"name\": \"%s\", ", mr->name);
+        json_num(f, "a_last", mr->a_last, 1);
+        json_num(f, "a_avg", mr->a_avg, 1);
+        fputs("\"tasks\": [\n", f);
+        for (int t = 0; t < r->T; t++) {
+            const en_snap *s = &mr->snaps[t];
+            int ok = s->state == EN_DONE;
+            fprintf(f, "    {\"task\": %d, \"state\": \"%s\", \"classes_seen\": %d, \"rows_seen\": %ld, \"aug_rows\": %ld, "
+                       "\"aug_skipped_classes\": %ld, \"aug_skipped_pairs\": %ld, \"test_rows\": %ld, ",
+                    s->task, ok ? "done" : s->state == EN_FAILED ? "failed" : "pending", s->classes_seen,
+                    s->rows_seen, s->aug_rows, s->aug_skipped_classes, s->aug_skipped_pairs, s->test_rows);
+            json_num(f, "acc", ok ? s->acc : NAN, 1);
+            json_num(f, "head_acc", ok ? s->head_acc : NAN, 1);
+            json_num(f, "tail_acc", ok ? s->tail_acc : NAN, 1);
+            json_num(f, "stable_rank", s->stable_rank, 1);
+            json_num(f, "cond", s->cond, 1);
+            json_num(f, "erank", s->erank, 1);
+            json_num(f, "lambda_max", s->lambda_max, 1);
+            json_num(f, "lambda_min", s->lambda_min, 1);
+            fprintf(f, "\"estimated\": {\"lambda_max\": %s, \"lambda_min\": %s}, ",
+                    s->flags & EN_LMAX_EST ? "true" : "false", s->flags & EN_LMIN_EST ? "true" : "false");
+            json_num(f, "lambda_max_error_bound", s->flags & EN_LMAX_EST ? s->lmax_err : 0, 1);
+            json_num(f, "lambda_min_error_bound", s->flags & EN_LMIN_EST ? s->lmin_err : 0, 1);
+            if (s->state == EN_FAILED) { fputs("\"error\": ", f); json_str(f, s->error); fputs(", ", f); }
+            json_num(f, "seconds", s->seconds, 0);
+            fprintf(f, "}%s\n", t + 1 < r->T ? "," : "");
+        }
+        fprintf(f, "  ]}%s\n", m + 1 < r->n_methods ? "," : "");
+    }
+    fputs("]\n}\n", f);
+}
+
+static void tnum(FILE *f, double v, int width, int prec, int est)
+{
+    if (!isfinite(v)) {
+        if (isinf(v) && v > 0) fprintf(f, " %*s", width, "inf");
+        else fprintf(f, " %*s", width, "—");
+        return;
+    }
+    char b[48];
+    snprintf(b, sizeof b, "%s%.*f", est ? "~" : "", prec, v);
+    fprintf(f, " %*s", width, b);
+}
+
+static void tsci(FILE *f, double v, int width, int est)
+{
+    if (!isfinite(v)) { fprintf(f, " %*s", width, isinf(v) ? "inf" : "—"); return; }
+    char b[48];
+    snprintf(b, sizeof b, "%s%.3e", est ? "~" : "", v);
+    fprintf(f, " %*s", width, b);
+}
+
+static void write_table(FILE *f, const en_results *r, const en_problem *p, const op_opts *o)
+{
+    const op_params *q = &o->params;
+    if (p)
+        fprintf(f, "data: %s  (C=%d, d=%ld, D=%ld, %ld training rows in %d tasks, %d head classes, %ld test rows)\n",
+                p->data_name, p->C, p->d, p->D, p->z.rows, p->T, p->st->n_head, p->test_h.rows);
+    fprintf(f, "α_base=%g  ξ=%g  β=%g  τ=%g  seed=%llu  pairs=%s  max_aug=%ld  augment=%s\n", q->alpha_base, q->xi,
+            q->beta, q->tau, (unsigned long long)q->seed, q->pairs == OP_PAIRS_ALL ? "all" : "random", q->max_aug,
+            q->augment == OP_AUG_ALL ? "all" : "tail");
+    int est = 0;
+    for (int m = 0; m < r->n_methods; m++) {
+        const en_method_result *mr = &r->m[m];
+        fprintf(f, "\n%s\n", mr->name);
+        fprintf(f, "%4s %7s %8s %7s %7s %7s %7s %10s %11s %8s\n", "task", "classes", "rows", "aug", "acc%",
+                "head%", "tail%", "stab.rank", "cond", "eff.rank");
+        for (int t = 0; t < r->T; t++) {
+            const en_snap *s = &mr->snaps[t];
+            int ok = s->state == EN_DONE;
+            fprintf(f, "%4d %7d %8ld %7ld", s->task, s->classes_seen, s->rows_seen, s->aug_rows);
+            if (!ok) {
+                fprintf(f, "  %s\n", s->state == EN_FAILED ? s->error : "pending");
+                continue;
+            }
+            tnum(f, s->acc, 7, 2, 0);
+            tnum(f, s->head_acc, 7, 2, 0);
+            tnum(f, s->tail_acc, 7, 2, 0);
+            tnum(f, s->stable_rank, 10, 3, !!(s->flags & EN_LMAX_EST));
+            tsci(f, s->cond, 11, !!(s->flags & EN_LMIN_EST));
+            tnum(f, s->erank, 8, 1, 0);
+            fputc('\n', f);
+            if (s->flags & (EN_LMAX_EST | EN_LMIN_EST)) est = 1;
+        }
+        fprintf(f, "A_last = ");
+        tnum(f, mr->a_last, 0, 2, 0);
+        fprintf(f, " %%   A_avg = ");
+        tnum(f, mr->a_avg, 0, 2, 0);
+        fprintf(f, " %%");
+        const en_snap *last = &mr->snaps[r->T - 1];
+        if (last->aug_rows || last->aug_skipped_classes || last->aug_skipped_pairs)
+            fprintf(f, "   synthetic rows %ld (classes skipped: %ld with < 2 rows; pairs skipped: %ld near-antipodal)",
+                    last->aug_rows, last->aug_skipped_classes, last->aug_skipped_pairs);
+        fputc('\n', f);
+    }
+    if (est)
+        fprintf(f, "\n~ estimate: λ_max and λ_min by Lanczos (relative residual ≤ 1e-10, see --format json for bounds);"
+                   " --spectrum all gives exact values at every task.\n");
+}
+
+int rp_write(FILE *f, op_format fmt, const en_results *r, const en_problem *p, const op_opts *o)
+{
+    switch (fmt) {
+    case OP_FMT_CSV: write_csv(f, r); break;
+    case OP_FMT_JSON: write_json(f, r, p, o); break;
+    default: write_table(f, r, p, o); break;
+    }
+    if (fflush(f) != 0 || ferror(f)) return gs_error(GS_ERUN, "standard output: write failed");
+    return GS_OK;
+}
+
+/* ---- --save-state ---------------------------------------------------------------------- */
+
+static int path_in(char *buf, size_t n, const char *dir, const char *sub, const char *file)
+{
+    int k = sub ? snprintf(buf, n, "%s/%s/%s", dir, sub, file) : snprintf(buf, n, "%s/%s", dir, file);
+    return k > 0 && (size_t)k < n ? GS_OK : gs_error(GS_ERUN, "%s: path too long", dir);
+}
+
+int rp_save_state(const char *dir, en_engine *e, const en_problem *p, const op_opts *o)
+{
+    char path[4096];
+    int rc = io_mkdirs(dir);
+    if (rc) return rc;
+    const st_stream *st = p->st;
+    long n = p->h.rows;
+    int64_t *tmp = gs_malloc((size_t)(n > p->C ? n : p->C) + 1, sizeof(int64_t), "save-state");
+    if (!tmp) return GS_ENOMEM;
+#define TRY(x) do { if ((rc = (x))) goto out; } while (0)
+    TRY(path_in(path, sizeof path, dir, NULL, "rows.npy"));
+    TRY(npy_write_f8(path, p->h.v, n, p->D));
+    TRY(path_in(path, sizeof path, dir, NULL, "rows_labels.npy"));
+    TRY(npy_write_labels(path, p->y, n));
+    for (long i = 0; i < n; i++) tmp[i] = st->row_task[i];
+    TRY(path_in(path, sizeof path, dir, NULL, "rows_task.npy"));
+    TRY(npy_write_i8(path, tmp, n));
+    TRY(path_in(path, sizeof path, dir, NULL, "test_rows.npy"));
+    TRY(npy_write_f8(path, p->test_h.v, p->test_h.rows, p->D));
+    TRY(path_in(path, sizeof path, dir, NULL, "test_labels.npy"));
+    TRY(npy_write_labels(path, p->test_y, p->test_h.rows));
+    long k = 0;
+    for (int c = 0; c < p->C; c++) if (st->is_head[c]) tmp[k++] = c;
+    TRY(path_in(path, sizeof path, dir, NULL, "head_classes.npy"));
+    TRY(npy_write_i8(path, tmp, k));
+    for (int c = 0; c < p->C; c++) tmp[c] = st->class_order[c];
+    TRY(path_in(path, sizeof path, dir, NULL, "class_order.npy"));
+    TRY(npy_write_i8(path, tmp, st->n_stream_classes));
+    {
+        char *js = rp_params_json(p, o);
+        if (!js) { rc = gs_error(GS_ENOMEM, "params.json: out of memory"); goto out; }
+        TRY(path_in(path, sizeof path, dir, NULL, "params.json"));
+        rc = io_write_file(path, js, strlen(js));
+        free(js);
+        if (rc) goto out;
+    }
+    const en_results *r = en_get_results(e);
+    for (int m = 0; m < r->n_methods; m++) {
+        const char *name = r->m[m].name;
+        TRY(path_in(path, sizeof path, dir, name, ""));
+        TRY(io_mkdirs(path));
+        if (r->m[m].ridge) {
+            const gm_mat *G, *Q;
+            TRY(en_gram(e, m, p->T, &G, &Q));
+            TRY(path_in(path, sizeof path, dir, name, "G.npy"));
+            TRY(npy_write_f8(path, G->v, G->rows, G->cols));
+            TRY(path_in(path, sizeof path, dir, name, "Q.npy"));
+            TRY(npy_write_f8(path, Q->v, Q->rows, Q->cols));
+            gm_mat W = {0};
+            TRY(en_solve_w(e, m, p->T, &W));
+            rc = path_in(path, sizeof path, dir, name, "W.npy");
+            if (!rc) rc = npy_write_f8(path, W.v, W.rows, W.cols);
+            gm_free(&W);
+            if (rc) goto out;
+            TRY(en_ensure_spectrum(e, p->T, NULL));
+            const en_snap *s = &r->m[m].snaps[p->T - 1];
+            if (s->eig) {
+                TRY(path_in(path, sizeof path, dir, name, "eigvals.npy"));
+                TRY(npy_write_f8(path, s->eig, p->D, 0));
+            }
+            const gm_mat *A;
+            const int *ay;
+            if (en_aug_rows(e, m, &A, &ay) == GS_OK) {
+                TRY(path_in(path, sizeof path, dir, name, "aug_rows.npy"));
+                TRY(npy_write_f8(path, A->v, A->rows, p->D));
+                TRY(path_in(path, sizeof path, dir, name, "aug_labels.npy"));
+                TRY(npy_write_labels(path, ay, A->rows));
+            }
+            gs_clear_error();
+        }
+        int *pred = NULL;
+        long np = 0;
+        TRY(en_predictions(e, m, p->T, &pred, &np));
+        rc = path_in(path, sizeof path, dir, name, "pred.npy");
+        if (!rc) rc = npy_write_labels(path, pred, np);
+        free(pred);
+        if (rc) goto out;
+    }
+#undef TRY
+out:
+    free(tmp);
+    return rc;
+}
