@@ -26,6 +26,10 @@ typedef struct {
 /* Known figure name? */
 int fig_known(const char *figure);
 const char *fig_list(void);
+/* Page size in inches of `figure` for a requested width (0 = the default: 3.5, dashboard 7.0);
+ * the height follows the figure's aspect, rounded to 0.01 in. PNG pixels = round(inches × dpi).
+ * GS_OK or GS_EINPUT (unknown figure). */
+int fig_size_in(const char *figure, double width_in, double *w_in, double *h_in);
 /* Render `figure` to `path`; if data_csv is not NULL also write the numbers behind it.
  * GS_OK, GS_EINPUT (unknown figure/extension), GS_ERUN (write failed; nothing left behind). */
 int fig_export(const fig_request *req, const char *figure, const char *path, const char *data_csv);
