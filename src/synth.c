@@ -22,9 +22,9 @@
 #include <string.h>
 
 #define SYN_A 0.62      /* weight of the shared mean direction */
-#define SYN_B 0.42      /* weight of the class direction */
-#define SYN_SPREAD 0.40 /* overall within-class spread */
-#define SYN_NOISE 0.012 /* per-dimension isotropic noise */
+#define SYN_B 0.36      /* weight of the class direction */
+#define SYN_SPREAD 0.45 /* overall within-class spread */
+#define SYN_NOISE 0.015 /* per-dimension isotropic noise */
 
 typedef struct {
     int C, rank;
