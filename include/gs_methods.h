@@ -60,6 +60,11 @@ const en_mdef *en_method_find(const char *name);
  * + st->class_kept[c]) in p->z (raw, normalized) and p->h (classifier space). */
 /* GSR-style mixing of class c: kind 0 spherical (normalized), 1 linear (not normalized);
  * alpha_c from the adaptive rule unless fixed_alpha. */
+/* α_c = α_base + (1 − α_base)·exp(−ξ n). */
+double en_gsr_alpha(double alpha_base, double xi, long n);
+/* out = γ z_i + (1−γ) z_j, divided by its norm unless `linear`. Returns 0 (out undefined) when
+ * the mix's norm is below 1e-12 (near-antipodal pair), else 1. */
+int en_mix(const double *zi, const double *zj, long d, double gamma, int linear, double *out);
 int en_gsr_class(en_mctx *m, int c, int linear, int fixed_alpha, en_emitter *em);
 
 #endif

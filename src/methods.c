@@ -11,6 +11,21 @@
 
 /* ---- GSR: spherical intra-class mixup (Algorithm 1) ---------------------------------- */
 
+double en_gsr_alpha(double alpha_base, double xi, long n)
+{
+    return alpha_base + (1.0 - alpha_base) * exp(-xi * (double)n);
+}
+
+int en_mix(const double *zi, const double *zj, long d, double gamma, int linear, double *out)
+{
+    double s = 0;
+    for (long j = 0; j < d; j++) { out[j] = gamma * zi[j] + (1.0 - gamma) * zj[j]; s += out[j] * out[j]; }
+    s = sqrt(s);
+    if (!(s >= 1e-12)) return 0;
+    if (!linear) for (long j = 0; j < d; j++) out[j] /= s;
+    return 1;
+}
+
 int en_gsr_class(en_mctx *m, int c, int linear, int fixed_alpha, en_emitter *em)
 {
     const en_problem *p = m->p;
@@ -20,8 +35,7 @@ int en_gsr_class(en_mctx *m, int c, int linear, int fixed_alpha, en_emitter *em)
     if (N < 2) { en_emit_skip(em, 1, 0); return GS_OK; }
     if (q->augment == OP_AUG_TAIL && st->is_head[c]) return GS_OK;
     if (q->max_aug == 0) return GS_OK;
-    double alpha = fixed_alpha ? q->alpha_base
-                               : q->alpha_base + (1.0 - q->alpha_base) * exp(-q->xi * (double)N);
+    double alpha = fixed_alpha ? q->alpha_base : en_gsr_alpha(q->alpha_base, q->xi, N);
     long first = st->class_row_start[c];
     long d = p->d;
     /* Pair list: (i, j) indices within the class, i != j. */
@@ -78,11 +92,7 @@ int en_gsr_class(en_mctx *m, int c, int linear, int fixed_alpha, en_emitter *em)
         double g = gsl_ran_beta(rg, alpha, alpha);
         const double *zi = gm_row(&p->z, first + pi[k]);
         const double *zj = gm_row(&p->z, first + pj[k]);
-        double s = 0;
-        for (long j = 0; j < d; j++) { zt[j] = g * zi[j] + (1.0 - g) * zj[j]; s += zt[j] * zt[j]; }
-        s = sqrt(s);
-        if (!(s >= 1e-12)) { skipped++; continue; }
-        if (!linear) for (long j = 0; j < d; j++) zt[j] /= s;
+        if (!en_mix(zi, zj, d, g, linear, zt)) { skipped++; continue; }
         en_expand_row(p, zt, ht);
         if ((rc = en_emit(em, ht, c, 1.0))) goto out;
     }
