@@ -48,10 +48,12 @@ static int budget_take(budget *b, const char *file, uint64_t need)
 {
     if (b->limit && need > budget_left(b)) {
         char x[32], y[32];
-        return gs_error(GS_ENOMEM, "%s: needs %s but only %s %s (use --max-memory to change the "
-                        "limit)", file, gs_fmt_bytes(need, x, sizeof x),
-                        gs_fmt_bytes(b->used < b->limit ? b->limit - b->used : 0, y, sizeof y),
-                        b->from_option ? "allowed by --max-memory" : "available");
+        gs_fmt_bytes(need, x, sizeof x);
+        gs_fmt_bytes(b->used < b->limit ? b->limit - b->used : 0, y, sizeof y);
+        if (b->from_option)
+            return gs_error(GS_ENOMEM, "%s: needs %s but --max-memory leaves only %s", file, x, y);
+        return gs_error(GS_ENOMEM, "%s: needs %s but only %s available (use --max-memory to change "
+                        "the limit)", file, x, y);
     }
     b->used += need;
     return GS_OK;

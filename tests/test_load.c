@@ -582,8 +582,7 @@ static void validation(void)
 
     /* memory limit: --max-memory below what the train features need */
     o.max_memory = 1000;
-    expect_load_fail(&o, GS_ENOMEM, "train_features.npy: needs 2.3 KiB but only 1000 B allowed by "
-                     "--max-memory (use --max-memory to change the limit)", "max-memory");
+    expect_load_fail(&o, GS_ENOMEM, "train_features.npy: needs 2.3 KiB but --max-memory leaves only 1000 B", "max-memory");
     o.max_memory = 0;
 
     /* --data errors */
