@@ -88,9 +88,29 @@ double sp_effective_rank(const double *w, long D)
     return exp(h);
 }
 
-/* Lanczos with full reorthogonalization. The tridiagonal T_k's extreme eigenvalues (Ritz
- * values) approximate those of G; |β_k · s_k(last)| bounds the distance of each Ritz value to
- * an eigenvalue of G. */
+/* One extreme eigenpair of the symmetric tridiagonal (d, e) of order m: index il (1-based,
+ * ascending), eigenvalue into *w and the last component of its unit eigenvector into *zlast.
+ * dstevx (bisection + inverse iteration) costs O(m) per call, so the per-step convergence test
+ * stays cheap even for long runs (the full 'V' decomposition would be O(m³) per step). */
+static int tri_extreme(const double *d, const double *e, int m, int il, double *dw, double *ew,
+                       double *z, double *w, double *zlast)
+{
+    memcpy(dw, d, (size_t)m * sizeof(double));
+    if (m > 1) memcpy(ew, e, (size_t)(m - 1) * sizeof(double));
+    lapack_int found = 0, ifail = 0;
+    double wv[1];
+    lapack_int info = LAPACKE_dstevx(LAPACK_COL_MAJOR, 'V', 'I', m, dw, ew, 0.0, 0.0, il, il,
+                                     2.0 * LAPACKE_dlamch('S'), &found, wv, z, m, &ifail);
+    if (info != 0 || found != 1)
+        return gs_error(GS_ERUN, "Lanczos: LAPACK dstevx failed (info %d)", (int)info);
+    *w = wv[0];
+    *zlast = z[m - 1];
+    return GS_OK;
+}
+
+/* Lanczos with full reorthogonalization (two classical Gram-Schmidt passes as matrix-vector
+ * products). The tridiagonal T_k's extreme eigenvalues (Ritz values) approximate those of G;
+ * |β_k · s_k(last)| bounds the distance of each Ritz value to an eigenvalue of G. */
 int sp_lanczos_extremes(const gm_mat *G, int maxit, double tol, double *lmax, double *lmax_err,
                         double *lmin, double *lmin_err)
 {
@@ -100,48 +120,46 @@ int sp_lanczos_extremes(const gm_mat *G, int maxit, double tol, double *lmax, do
     double *V = gs_malloc((size_t)(maxit + 1) * n, sizeof(double), "Lanczos basis");
     double *alpha = gs_malloc((size_t)maxit + 1, sizeof(double), "Lanczos");
     double *beta = gs_malloc((size_t)maxit + 1, sizeof(double), "Lanczos");
-    double *d = gs_malloc((size_t)maxit + 1, sizeof(double), "Lanczos");
-    double *e = gs_malloc((size_t)maxit + 1, sizeof(double), "Lanczos");
-    double *Z = gs_malloc((size_t)(maxit + 1) * (maxit + 1), sizeof(double), "Lanczos");
+    double *dw = gs_malloc((size_t)maxit + 1, sizeof(double), "Lanczos");
+    double *ew = gs_malloc((size_t)maxit + 1, sizeof(double), "Lanczos");
+    double *z = gs_malloc((size_t)maxit + 1, sizeof(double), "Lanczos");
+    double *c = gs_malloc((size_t)maxit + 1, sizeof(double), "Lanczos");
     double *wv = gs_malloc((size_t)n, sizeof(double), "Lanczos");
     int st = GS_OK;
-    if (!V || !alpha || !beta || !d || !e || !Z || !wv) { st = GS_ENOMEM; goto out; }
+    if (!V || !alpha || !beta || !dw || !ew || !z || !c || !wv) { st = GS_ENOMEM; goto out; }
     /* Deterministic start vector with all components nonzero. */
     double s = 0;
     for (long i = 0; i < n; i++) { V[i] = 1.0 + 0.5 * sin(1.0 + 0.7 * (double)i); s += V[i] * V[i]; }
     cblas_dscal((int)n, 1.0 / sqrt(s), V, 1);
-    int k;
-    double bmax = 0, emax = INFINITY, emin = INFINITY, rmax = 0, rmin = 0;
-    for (k = 0; k < maxit; k++) {
+    double emax = INFINITY, emin = INFINITY, rmax = 0, rmin = 0;
+    for (int k = 0; k < maxit; k++) {
         double *v = V + (size_t)k * n;
         cblas_dsymv(CblasColMajor, CblasUpper, (int)n, 1.0, G->v, (int)n, v, 1, 0.0, wv, 1);
         alpha[k] = cblas_ddot((int)n, v, 1, wv, 1);
-        /* full reorthogonalization (twice is enough) */
-        for (int pass = 0; pass < 2; pass++)
-            for (int j = 0; j <= k; j++) {
-                double c = cblas_ddot((int)n, V + (size_t)j * n, 1, wv, 1);
-                cblas_daxpy((int)n, -c, V + (size_t)j * n, 1, wv, 1);
-            }
+        /* full reorthogonalization against v_0..v_k (twice is enough):
+         * c = Vᵀ w, w -= V c, with V stored as k+1 rows of length n */
+        for (int pass = 0; pass < 2; pass++) {
+            cblas_dgemv(CblasRowMajor, CblasNoTrans, k + 1, (int)n, 1.0, V, (int)n, wv, 1, 0.0, c, 1);
+            cblas_dgemv(CblasRowMajor, CblasTrans, k + 1, (int)n, -1.0, V, (int)n, c, 1, 1.0, wv, 1);
+        }
         beta[k] = cblas_dnrm2((int)n, wv, 1);
-        /* Ritz values of T_{k+1} */
+        /* extreme Ritz values of T_{k+1} and their residual bounds */
         int m = k + 1;
-        memcpy(d, alpha, (size_t)m * sizeof(double));
-        memcpy(e, beta, (size_t)m * sizeof(double));
-        lapack_int info = LAPACKE_dstev(LAPACK_COL_MAJOR, 'V', m, d, e, Z, m);
-        if (info != 0) { st = gs_error(GS_ERUN, "Lanczos: LAPACK dstev failed (info %d)", (int)info); goto out; }
-        rmin = d[0]; rmax = d[m - 1];
-        emin = fabs(beta[k] * Z[(size_t)0 * m + (m - 1)]);
-        emax = fabs(beta[k] * Z[(size_t)(m - 1) * m + (m - 1)]);
-        bmax = fmax(fabs(rmax), fabs(rmin));
-        if (beta[k] <= 1e-14 * fmax(bmax, 1e-300)) { emax = emin = 0; k++; break; } /* invariant subspace */
-        if (emax <= tol * bmax && emin <= tol * bmax) { k++; break; }
+        double zl;
+        if ((st = tri_extreme(alpha, beta, m, 1, dw, ew, z, &rmin, &zl))) goto out;
+        emin = fabs(beta[k] * zl);
+        if ((st = tri_extreme(alpha, beta, m, m, dw, ew, z, &rmax, &zl))) goto out;
+        emax = fabs(beta[k] * zl);
+        double bmax = fmax(fabs(rmax), fabs(rmin));
+        if (beta[k] <= 1e-14 * fmax(bmax, 1e-300)) { emax = emin = 0; break; } /* invariant subspace */
+        if (emax <= tol * bmax && emin <= tol * bmax) break;
         cblas_dcopy((int)n, wv, 1, V + (size_t)(k + 1) * n, 1);
         cblas_dscal((int)n, 1.0 / beta[k], V + (size_t)(k + 1) * n, 1);
     }
     *lmax = rmax; *lmax_err = emax;
     *lmin = rmin; *lmin_err = emin;
 out:
-    free(V); free(alpha); free(beta); free(d); free(e); free(Z); free(wv);
+    free(V); free(alpha); free(beta); free(dw); free(ew); free(z); free(c); free(wv);
     return st;
 }
 
