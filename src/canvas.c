@@ -186,6 +186,10 @@ static const char *ascii_fold(uint32_t cp)
     case 0x2016: return "|";
     case 0x23F8: return "||";
     case 0x2713: return "ok";
+    case 0x1D62: return "i";      /* subscript i */
+    case 0x00B2: return "2";
+    case 0x221A: return "sqrt";
+    case 0x27F3: case 0x21BB: return "*"; /* computing mark */
     default: break;
     }
     if (cp >= 0x2500 && cp <= 0x257F) { /* box drawing */

@@ -1,0 +1,550 @@
+/* tui.c — the ncurses front end: terminal setup and teardown, colors, the event loop, key
+ * dispatch through the key table, UI state (task, play, parameters, undo, baseline, editor,
+ * help). The only file that calls curses; frames are composed by tui_draw.c into a canvas and
+ * blitted here. Computation happens in tui_worker.c. */
+#include <errno.h>
+#include <fcntl.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <curses.h>
+
+#include "gs_common.h"
+#include "gs_preset.h"
+#include "gs_session.h"
+#include "tui_int.h"
+
+#define UNDO_MAX 64
+static const double SPEEDS[] = {0.25, 0.5, 1, 2, 4, 8};
+#define NSPEEDS ((int)(sizeof SPEEDS / sizeof SPEEDS[0]))
+
+static volatile sig_atomic_t g_quit_signal;
+static int g_sig_wake_fd = -1;
+
+static void on_signal(int sig)
+{
+    g_quit_signal = sig;
+    if (g_sig_wake_fd >= 0) {
+        char c = 2;
+        ssize_t r = write(g_sig_wake_fd, &c, 1);
+        (void)r;
+    }
+}
+
+typedef struct {
+    op_opts opts;
+    uint64_t gen;
+    int task, T;
+    int playing, speed;
+    double next_tick;
+    int sel;
+    int editing;
+    char edit[48];
+    int help;
+    en_results *res, *base;
+    op_params base_params;
+    op_opts undo[UNDO_MAX];
+    int nundo;
+    char msg[512];
+    int msg_err;
+    int preset;              /* index of the last preset applied, -1 none */
+    cv_glyphs glyphs;
+    int utf8;
+    int color_mode;          /* 0 none, 8, 256 */
+    const char *session_path;
+    char data_name[128];
+    int spinner;
+    tui_worker *w;
+    short pair_of[256];
+    short npairs;
+} ui;
+
+/* ---- colors ------------------------------------------------------------------------------ */
+static int rgb_to_256(uint32_t rgb)
+{
+    int r = (rgb >> 16) & 255, g = (rgb >> 8) & 255, b = rgb & 255;
+    if (abs(r - g) < 10 && abs(g - b) < 10) { /* grey ramp */
+        if (r < 8) return 16;
+        if (r > 248) return 231;
+        return 232 + (r - 8) * 24 / 241;
+    }
+    int r6 = (r * 5 + 127) / 255, g6 = (g * 5 + 127) / 255, b6 = (b * 5 + 127) / 255;
+    return 16 + 36 * r6 + 6 * g6 + b6;
+}
+
+static int rgb_to_8(uint32_t rgb)
+{
+    int r = (rgb >> 16) & 255, g = (rgb >> 8) & 255, b = rgb & 255;
+    int mx = r > g ? (r > b ? r : b) : (g > b ? g : b);
+    int t = mx * 2 / 3; /* channels close to the strongest one count */
+    int c = (r >= t && r > 60 ? COLOR_RED : 0) | (g >= t && g > 60 ? COLOR_GREEN : 0) |
+            (b >= t && b > 60 ? COLOR_BLUE : 0);
+    return c ? c : COLOR_WHITE;
+}
+
+static short pair_for(ui *u, uint32_t rgb)
+{
+    if (!u->color_mode || rgb == CV_RGB_DEFAULT) return 0;
+    int idx = u->color_mode == 256 ? rgb_to_256(rgb) : rgb_to_8(rgb);
+    if (idx < 0 || idx > 255) return 0;
+    if (!u->pair_of[idx]) {
+        if (u->npairs + 1 >= COLOR_PAIRS) return 0;
+        short p = ++u->npairs;
+        if (init_pair(p, (short)idx, -1) == ERR) return 0;
+        u->pair_of[idx] = p;
+    }
+    return u->pair_of[idx];
+}
+
+/* ---- frame -------------------------------------------------------------------------------- */
+static void blit(ui *u, const cv_canvas *cv)
+{
+    for (int y = 0; y < cv->h; y++)
+        for (int x = 0; x < cv->w; x++) {
+            const cv_cell *c = &cv->cells[(long)y * cv->w + x];
+            attr_t a = A_NORMAL;
+            if (c->attr & CV_BOLD) a |= A_BOLD;
+            if (c->attr & CV_DIM) a |= A_DIM;
+            if (c->attr & CV_REVERSE) a |= A_REVERSE;
+            if (c->attr & CV_UNDERLINE) a |= A_UNDERLINE;
+            wchar_t wc[2] = {c->ch ? c->ch : L' ', 0};
+            if (!u->utf8 && wc[0] > 126) wc[0] = L'?';
+            cchar_t cc;
+            setcchar(&cc, wc, a, pair_for(u, c->rgb), NULL);
+            mvadd_wch(y, x, &cc); /* the bottom-right cell may report ERR: harmless */
+        }
+}
+
+static void draw(ui *u, cv_canvas *cv, int busy, double progress)
+{
+    int W = COLS, H = LINES;
+    if (W < 1 || H < 1) return;
+    if (cv->w != W || cv->h != H || cv->glyphs != u->glyphs) {
+        cv_free(cv);
+        if (cv_init(cv, W, H, u->glyphs) != GS_OK) return;
+    }
+    tui_view v;
+    memset(&v, 0, sizeof v);
+    v.r = u->res;
+    v.base = u->base;
+    v.params = &u->opts.params;
+    v.base_params = u->base ? &u->base_params : NULL;
+    v.task = u->task;
+    v.T = u->T;
+    v.playing = u->playing;
+    v.speed = SPEEDS[u->speed];
+    v.busy = busy;
+    v.progress = progress;
+    v.spinner = u->spinner;
+    v.sel = u->sel;
+    v.edit = u->editing ? u->edit : NULL;
+    v.help = u->help;
+    v.message = u->msg;
+    v.message_error = u->msg_err;
+    v.data_name = u->data_name;
+    const ps_preset *p = ps_get(u->preset);
+    v.preset = p ? p->name : "";
+    v.color = u->color_mode != 0;
+    v.m0 = 0;
+    v.m1 = u->res && u->res->n_methods > 1 ? 1 : -1;
+    tui_draw(cv, &v);
+    erase();
+    blit(u, cv);
+    wnoutrefresh(stdscr);
+    doupdate();
+}
+
+/* ---- actions ------------------------------------------------------------------------------ */
+static void message(ui *u, int err, const char *fmt, const char *a)
+{
+    snprintf(u->msg, sizeof u->msg, fmt, a ? a : "");
+    u->msg_err = err;
+}
+
+static void request(ui *u) { tw_request(u->w, &u->opts, u->gen, u->task); }
+
+static void push_undo(ui *u)
+{
+    if (u->nundo == UNDO_MAX) {
+        memmove(&u->undo[0], &u->undo[1], sizeof u->undo[0] * (UNDO_MAX - 1));
+        u->nundo--;
+    }
+    u->undo[u->nundo++] = u->opts;
+}
+
+static void params_changed(ui *u)
+{
+    u->gen++;
+    request(u);
+}
+
+static void set_task(ui *u, int t)
+{
+    if (t < 1) t = 1;
+    if (t > u->T) t = u->T;
+    if (t == u->task) return;
+    u->task = t;
+    request(u);
+}
+
+static int in_range(tui_param p, double v)
+{
+    switch (p) {
+    case TP_ALPHA: return v > 0 && v <= 1;
+    case TP_XI: return v >= 0 && v <= 1;
+    case TP_BETA: return v >= 0 && v <= 100;
+    case TP_TAU: return v >= 0 && v <= 1e6;
+    default: return v >= 0;
+    }
+}
+
+static const char *RANGE[TP_COUNT] = {"(0, 1]", "[0, 1]", "[0, 100]", "[0, 1e6]", "≥ 0"};
+
+static void editor_apply(ui *u)
+{
+    op_opts tmp = u->opts;
+    tui_param p = (tui_param)u->sel;
+    if (op_set(&tmp, tui_param_name(p), u->edit) != GS_OK) {
+        message(u, 1, "%s", gs_last_error());
+        return;
+    }
+    double v = tui_param_get(&tmp.params, p);
+    if (!in_range(p, v)) {
+        char b[160];
+        snprintf(b, sizeof b, "%s must be in %s, got %s", tui_param_label(p), RANGE[p], u->edit);
+        message(u, 1, "%s", b);
+        return;
+    }
+    u->editing = 0;
+    if (memcmp(&tmp.params, &u->opts.params, sizeof tmp.params)) {
+        push_undo(u);
+        u->opts = tmp;
+        params_changed(u);
+    }
+    char b[96];
+    snprintf(b, sizeof b, "%s = %s", tui_param_label(p), u->edit);
+    message(u, 0, "%s", b);
+}
+
+static void editor_key(ui *u, int ch)
+{
+    size_t n = strlen(u->edit);
+    if (ch == 27) { u->editing = 0; message(u, 0, "%s", "edit cancelled"); }
+    else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) editor_apply(u);
+    else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) { if (n) u->edit[n - 1] = 0; }
+    else if (ch == 21) u->edit[0] = 0; /* Ctrl-U */
+    else if (ch >= 0x20 && ch < 0x7f && n + 1 < sizeof u->edit) { u->edit[n] = (char)ch; u->edit[n + 1] = 0; }
+}
+
+static void do_export(ui *u)
+{
+    char path[64];
+    int fd = -1;
+    for (int k = 1; k <= 999; k++) {
+        snprintf(path, sizeof path, "gsrscope-dashboard-%03d.png", k);
+        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (fd >= 0 || errno != EEXIST) break;
+    }
+    if (fd < 0) {
+        char b[200];
+        snprintf(b, sizeof b, "export: cannot create %s: %s", path, strerror(errno));
+        message(u, 1, "%s", b);
+        return;
+    }
+    close(fd); /* reserved; the export replaces it atomically */
+    tw_export(u->w, path, u->base);
+    message(u, 0, "exporting %s…", path);
+}
+
+static void do_save(ui *u)
+{
+    const char *path = u->session_path ? u->session_path : "gsrscope.session";
+    if (ss_save(path, &u->opts) == GS_OK) message(u, 0, "session saved to %s", path);
+    else message(u, 1, "%s", gs_last_error());
+}
+
+static void do_preset(ui *u)
+{
+    int n = ps_count();
+    int next = (u->preset + 1) % n;
+    op_opts tmp = u->opts;
+    if (ps_apply(ps_get(next), &tmp) != GS_OK) { message(u, 1, "%s", gs_last_error()); return; }
+    push_undo(u);
+    u->opts = tmp;
+    u->preset = next;
+    params_changed(u);
+    char b[160];
+    snprintf(b, sizeof b, "preset %s: %s", ps_get(next)->name, ps_get(next)->title);
+    message(u, 0, "%s", b);
+}
+
+/* Returns 1 to quit. */
+static int dispatch(ui *u, int ch, double now)
+{
+    if (u->help) { u->help = 0; return 0; }
+    if (u->editing) { editor_key(u, ch); return 0; }
+    tui_action a = tui_key_action(ch);
+    switch (a) {
+    case TA_PLAY:
+        u->playing = !u->playing;
+        u->next_tick = now + 1.0 / SPEEDS[u->speed];
+        break;
+    case TA_SLOWER: if (u->speed > 0) u->speed--; break;
+    case TA_FASTER: if (u->speed < NSPEEDS - 1) u->speed++; break;
+    case TA_NEXT: set_task(u, u->task + 1); break;
+    case TA_PREV: set_task(u, u->task - 1); break;
+    case TA_FIRST: set_task(u, 1); break;
+    case TA_LAST: set_task(u, u->T); break;
+    case TA_UP: u->sel = (u->sel + TP_COUNT - 1) % TP_COUNT; break;
+    case TA_DOWN: u->sel = (u->sel + 1) % TP_COUNT; break;
+    case TA_INC: case TA_DEC: {
+        op_opts tmp = u->opts;
+        if (tui_param_step(&tmp.params, (tui_param)u->sel, a == TA_INC ? 1 : -1)) {
+            push_undo(u);
+            u->opts = tmp;
+            params_changed(u);
+            char b[64], m[96];
+            tui_param_format((tui_param)u->sel, tui_param_get(&u->opts.params, (tui_param)u->sel), b, sizeof b);
+            snprintf(m, sizeof m, "%s = %s", tui_param_label((tui_param)u->sel), b);
+            message(u, 0, "%s", m);
+        } else message(u, 0, "%s is at the end of its range", tui_param_label((tui_param)u->sel));
+        break;
+    }
+    case TA_EDIT:
+        u->editing = 1;
+        tui_param_format((tui_param)u->sel, tui_param_get(&u->opts.params, (tui_param)u->sel), u->edit, sizeof u->edit);
+        break;
+    case TA_BASELINE:
+        if (!u->res) { message(u, 1, "%s", "nothing computed yet to pin"); break; }
+        if (u->base) { en_results_free(u->base); free(u->base); u->base = NULL; }
+        u->base = calloc(1, sizeof *u->base);
+        if (!u->base || en_results_copy(u->base, u->res) != GS_OK) {
+            free(u->base);
+            u->base = NULL;
+            message(u, 1, "%s", "baseline: out of memory");
+            break;
+        }
+        u->base_params = u->res->params;
+        message(u, 0, "%s", "baseline pinned (ghost curves, Δ column)");
+        break;
+    case TA_UNDO:
+        if (!u->nundo) { message(u, 0, "%s", "nothing to undo"); break; }
+        u->opts = u->undo[--u->nundo];
+        params_changed(u);
+        message(u, 0, "%s", "undone");
+        break;
+    case TA_EXPORT: do_export(u); break;
+    case TA_SAVE: do_save(u); break;
+    case TA_PRESET: do_preset(u); break;
+    case TA_GLYPHS:
+        if (!u->utf8) { message(u, 0, "%s", "ASCII only: the locale is not UTF-8"); break; }
+        u->glyphs = (cv_glyphs)((u->glyphs + 1) % 3);
+        message(u, 0, "glyphs: %s", u->glyphs == CV_BRAILLE ? "braille" : u->glyphs == CV_BLOCK ? "block" : "ASCII");
+        break;
+    case TA_HELP: u->help = 1; break;
+    case TA_REDRAW: clearok(curscr, TRUE); break;
+    case TA_QUIT: return 1;
+    default: break;
+    }
+    return 0;
+}
+
+static void warn_cb(const char *msg, void *user)
+{
+    ui *u = user;
+    fprintf(stderr, "gsrscope: warning: %s\n", msg);
+    snprintf(u->msg, sizeof u->msg, "warning: %s", msg);
+}
+
+static void free_results(en_results **r)
+{
+    if (*r) { en_results_free(*r); free(*r); *r = NULL; }
+}
+
+int tui_main(op_opts *o)
+{
+    const char *term = getenv("TERM");
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) || !term || !*term || !strcmp(term, "dumb")) {
+        fprintf(stderr, "gsrscope: the TUI needs a terminal (use `gsrscope run` for headless output)\n");
+        return 2;
+    }
+    static ui u; /* large (undo stack): not on the stack */
+    memset(&u, 0, sizeof u);
+    u.preset = -1;
+    ss_store store = {0};
+    int st;
+    if (o->session) {
+        if ((st = ss_load(o->session, o, &store)) != GS_OK) {
+            fprintf(stderr, "gsrscope: %s\n", gs_last_error());
+            ss_store_free(&store);
+            return gs_exit_code(st);
+        }
+        u.session_path = o->session;
+    }
+    if (o->preset) {
+        if ((st = ps_apply_name(o->preset, o)) != GS_OK) {
+            fprintf(stderr, "gsrscope: %s\n", gs_last_error());
+            ss_store_free(&store);
+            return gs_exit_code(st);
+        }
+        u.preset = ps_find(o->preset);
+    }
+    u.opts = *o;
+
+    en_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.methods = o->methods;
+    cfg.n_methods = o->n_methods;
+    cfg.spectrum = o->spectrum;
+    cfg.keep_task_grams = 1;
+    static pl_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    if ((st = pl_open(&ctx, o, &cfg, warn_cb, &u)) != GS_OK) {
+        fprintf(stderr, "gsrscope: %s\n", gs_last_error());
+        pl_free(&ctx);
+        ss_store_free(&store);
+        return gs_exit_code(st);
+    }
+    snprintf(u.data_name, sizeof u.data_name, "%s", ctx.prob.data_name);
+    u.T = ctx.prob.T;
+    u.task = 1;
+    u.speed = 2;
+    u.gen = 1;
+
+    setlocale(LC_ALL, "");
+    setlocale(LC_NUMERIC, "C"); /* numbers are always read and written with '.' */
+    const char *cs = nl_langinfo(CODESET);
+    u.utf8 = cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
+    u.glyphs = (o->ascii || !u.utf8) ? CV_ASCII : CV_BRAILLE;
+
+    static tui_worker w;
+    if ((st = tw_start(&w, &ctx, &cfg, &u.opts)) != GS_OK) {
+        fprintf(stderr, "gsrscope: %s\n", gs_last_error());
+        pl_free(&ctx);
+        ss_store_free(&store);
+        return gs_exit_code(st);
+    }
+    u.w = &w;
+    tw_request(&w, &u.opts, u.gen, u.task);
+
+    SCREEN *scr = newterm(NULL, stdout, stdin);
+    if (!scr) {
+        tw_stop(&w);
+        pl_free(&ctx);
+        ss_store_free(&store);
+        fprintf(stderr, "gsrscope: cannot drive terminal type '%s' (use `gsrscope run` for headless output)\n", term);
+        return 2;
+    }
+    set_term(scr);
+    g_sig_wake_fd = w.wake[1];
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    struct sigaction old_int, old_term, old_hup;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    sigaction(SIGHUP, &sa, &old_hup);
+    cbreak();
+    noecho();
+    nonl();
+    intrflush(stdscr, FALSE);
+    keypad(stdscr, TRUE);
+    nodelay(stdscr, TRUE);
+    set_escdelay(25);
+    curs_set(0);
+    const char *nc = getenv("NO_COLOR");
+    if (!(nc && *nc) && has_colors() && start_color() == OK) {
+        use_default_colors();
+        if (COLORS >= 256 && COLOR_PAIRS >= 64) u.color_mode = 256;
+        else if (COLORS >= 8 && COLOR_PAIRS >= 9) u.color_mode = 8;
+    }
+
+    cv_canvas cv;
+    memset(&cv, 0, sizeof cv);
+    int quit = 0, dirty = 1, busy = 1, exit_status = 0;
+    double progress = 0, msg_time = 0;
+    char last_msg[512] = "";
+    while (!quit) {
+        if (g_quit_signal) break;
+        double now = gs_now();
+        /* results from the worker: newer generation only */
+        en_results *r = tw_take(&w);
+        if (r) {
+            if (r->generation == u.gen || !u.res) {
+                free_results(&u.res);
+                u.res = r;
+                if (r->T != u.T) { u.T = r->T; if (u.task > u.T) u.task = u.T; }
+                dirty = 1;
+            } else {
+                en_results_free(r);
+                free(r);
+            }
+        }
+        char wm[512];
+        int werr = 0, wbusy;
+        if (tw_status(&w, &wbusy, &progress, wm, sizeof wm, &werr)) { message(&u, werr, "%s", wm); dirty = 1; }
+        if (wbusy != busy) { busy = wbusy; dirty = 1; }
+        if (busy) { u.spinner++; dirty = 1; }
+        if (strcmp(last_msg, u.msg)) { snprintf(last_msg, sizeof last_msg, "%s", u.msg); msg_time = now; }
+        else if (u.msg[0] && !u.msg_err && now - msg_time > 6) { u.msg[0] = 0; last_msg[0] = 0; dirty = 1; }
+        if (u.playing && now >= u.next_tick) {
+            set_task(&u, u.task % u.T + 1);
+            u.next_tick = now + 1.0 / SPEEDS[u.speed];
+            dirty = 1;
+        }
+        if (dirty) { draw(&u, &cv, busy, progress); dirty = 0; }
+
+        int timeout_ms = 1000;
+        if (busy) timeout_ms = 120;
+        if (u.playing) {
+            int t = (int)ceil((u.next_tick - gs_now()) * 1000);
+            if (t < timeout_ms) timeout_ms = t < 0 ? 0 : t;
+        }
+        struct pollfd pf[2] = {{STDIN_FILENO, POLLIN, 0}, {w.wake[0], POLLIN, 0}};
+        int pr = poll(pf, 2, timeout_ms);
+        if (pr < 0 && errno != EINTR) { exit_status = 1; break; }
+        if (pr > 0 && (pf[1].revents & POLLIN)) {
+            char buf[64];
+            while (read(w.wake[0], buf, sizeof buf) > 0) {}
+        }
+        if (pr > 0 && (pf[0].revents & (POLLHUP | POLLERR | POLLNVAL)) && !(pf[0].revents & POLLIN)) {
+            exit_status = 1; /* the terminal went away */
+            break;
+        }
+        int ch;
+        while ((ch = getch()) != ERR) {
+            dirty = 1;
+            if (ch == KEY_RESIZE) continue; /* the next draw uses the new size, whatever is open */
+            if (dispatch(&u, ch, gs_now())) { quit = 1; break; }
+        }
+        if (pr < 0) dirty = 1; /* EINTR: SIGWINCH and friends; curses queues KEY_RESIZE */
+    }
+
+    curs_set(1);
+    endwin();
+    delscreen(scr);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGHUP, &old_hup, NULL);
+    g_sig_wake_fd = -1;
+    tw_stop(&w);
+    cv_free(&cv);
+    free_results(&u.res);
+    free_results(&u.base);
+    pl_free(&ctx);
+    ss_store_free(&store);
+    if (g_quit_signal) {
+        int sig = g_quit_signal;
+        g_quit_signal = 0;
+        return sig == SIGINT ? 130 : 128 + sig;
+    }
+    return exit_status;
+}

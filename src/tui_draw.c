@@ -1,0 +1,270 @@
+/* tui_draw.c — compose one TUI frame into a cell canvas (pure: no curses, no threads).
+ * Panels: status bar, Accuracy, Eigenspectrum, Stable rank, Parameters, hint bar; overlays:
+ * help (from the key table) and the value editor; the "need at least WxH" screen. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gs_chart.h"
+#include "gs_common.h"
+#include "gs_preset.h"
+#include "tui_int.h"
+
+#define FG CV_RGB_DEFAULT
+
+void tui_fmt_pct(const en_snap *s, double v, char *buf, int n)
+{
+    if (!s || s->state == EN_PENDING) snprintf(buf, (size_t)n, "…");
+    else if (s->state == EN_FAILED) snprintf(buf, (size_t)n, "fail");
+    else if (!isfinite(v)) snprintf(buf, (size_t)n, "—");
+    else snprintf(buf, (size_t)n, "%.1f", v);
+}
+
+static void fmt_sci(const en_snap *s, double v, int est, char *buf, int n)
+{
+    if (!s || s->state == EN_PENDING) { snprintf(buf, (size_t)n, "…"); return; }
+    if (s->state == EN_FAILED) { snprintf(buf, (size_t)n, "fail"); return; }
+    if (!isfinite(v) || (s->flags & EN_NO_GRAM)) { snprintf(buf, (size_t)n, "—"); return; }
+    const char *t = est ? "~" : "";
+    if (fabs(v) >= 1e4 || (fabs(v) < 1e-2 && v != 0)) {
+        /* compact scientific: 2.1e5, 3e-4 */
+        char m[32];
+        snprintf(m, sizeof m, "%.1e", v);
+        char *e = strchr(m, 'e');
+        if (e) {
+            int ex = atoi(e + 1);
+            *e = 0;
+            size_t L = strlen(m);
+            if (L > 2 && !strcmp(m + L - 2, ".0")) m[L - 2] = 0;
+            snprintf(buf, (size_t)n, "%s%.8se%d", t, m, ex);
+        } else snprintf(buf, (size_t)n, "%s%.12s", t, m);
+    } else snprintf(buf, (size_t)n, "%s%.4g", t, v);
+}
+
+static const en_snap *snap_at(const en_results *r, int m, int task)
+{
+    if (!r || m < 0 || m >= r->n_methods || task < 1 || task > r->T) return NULL;
+    return &r->m[m].snaps[task - 1];
+}
+
+/* Draw a chart panel: frame, title, chart with ticks re-picked for the panel size. */
+static void chart_panel(cv_canvas *cv, const tui_rect *rc, const char *title, int which,
+                        const tui_view *v)
+{
+    cv_box(cv, rc->x, rc->y, rc->w, rc->h, title, FG, 0);
+    int x = rc->x + 1, y = rc->y + 1, w = rc->w - 2, h = rc->h - 2;
+    if (!v->r) {
+        cv_text(cv, x + 1, y + h / 2, v->busy ? "computing…" : "pending", w - 2, FG, CV_DIM);
+        return;
+    }
+    ch_chart c;
+    int st;
+    if (which == 0) st = ch_build_accuracy(&c, v->r, v->base, v->m0, v->m1, v->task);
+    else if (which == 1) st = ch_build_spectrum(&c, v->r, v->base, v->m0, v->m1, v->task);
+    else st = ch_build_stable_rank(&c, v->r, v->base, v->m0, v->m1, v->task);
+    if (st != GS_OK) {
+        cv_text(cv, x + 1, y + 1, gs_last_error(), w - 2, FG, CV_DIM);
+        return;
+    }
+    int maxx = w / 8, maxy = (h - 3) / 2 + 1;
+    if (maxx < 2) maxx = 2;
+    if (maxy < 2) maxy = 2;
+    if (c.x.nticks > maxx) ch_axis_retick(&c.x, maxx);
+    if (c.y.nticks > maxy) ch_axis_retick(&c.y, maxy);
+    cv_chart_opts o = {v->color, 1, 1};
+    cv_draw_chart(cv, x, y, w, h, &c, &o);
+    ch_free(&c);
+}
+
+static void param_delta(tui_param p, double cur, double base, char *buf, int n)
+{
+    if (!isfinite(base)) { buf[0] = 0; return; }
+    if (cur == base) { snprintf(buf, (size_t)n, "="); return; }
+    if ((p == TP_TAU || p == TP_XI) && base > 0 && cur > 0)
+        snprintf(buf, (size_t)n, "×%.3g", cur / base);
+    else
+        snprintf(buf, (size_t)n, "%+.3g", cur - base);
+}
+
+static void params_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
+{
+    cv_box(cv, rc->x, rc->y, rc->w, rc->h, "Parameters", FG, 0);
+    int x = rc->x + 1, y = rc->y + 1, w = rc->w - 2, h = rc->h - 2;
+    int c1 = x + 1, c2 = x + 9, c3 = x + 9 + (w - 10) / 3, c4 = x + 9 + 2 * (w - 10) / 3;
+    int row = y;
+    cv_text(cv, c2, row, "current", c3 - c2 - 1, FG, CV_BOLD);
+    cv_text(cv, c3, row, v->base ? "baseline" : "(b pins)", c4 - c3 - 1, FG, v->base ? CV_BOLD : CV_DIM);
+    cv_text(cv, c4, row, "Δ", x + w - c4, FG, CV_BOLD);
+    row++;
+    for (int p = 0; p < TP_COUNT && row < y + h; p++, row++) {
+        int sel = p == v->sel;
+        unsigned char at = sel ? CV_REVERSE : 0;
+        if (sel) cv_fill(cv, x, row, w, 1, L' ', FG, at);
+        cv_text(cv, x, row, sel ? "▸" : " ", 1, FG, at | CV_BOLD);
+        cv_text(cv, c1, row, tui_param_label((tui_param)p), c2 - c1 - 1, FG, at | CV_BOLD);
+        char b[32];
+        double cur = tui_param_get(v->params, (tui_param)p);
+        if (sel && v->edit) {
+            snprintf(b, sizeof b, "%s▏", v->edit);
+            cv_text(cv, c2, row, b, c3 - c2 - 1, FG, CV_UNDERLINE);
+        } else {
+            tui_param_format((tui_param)p, cur, b, sizeof b);
+            cv_text(cv, c2, row, b, c3 - c2 - 1, FG, at);
+        }
+        if (v->base && v->base_params) {
+            double bv = tui_param_get(v->base_params, (tui_param)p);
+            tui_param_format((tui_param)p, bv, b, sizeof b);
+            cv_text(cv, c3, row, b, c4 - c3 - 1, FG, at | CV_DIM);
+            param_delta((tui_param)p, cur, bv, b, sizeof b);
+            cv_text(cv, c4, row, b, x + w - c4, FG, at | (cur != bv ? CV_BOLD : CV_DIM));
+        }
+    }
+    /* numbers at the current task */
+    if (row + 1 >= y + h) return;
+    char hdr[128];
+    snprintf(hdr, sizeof hdr, "task %d", v->task);
+    int n0 = x + 1, n1 = x + 8, step = (w - 8) / 5;
+    if (step < 5) step = 5;
+    cv_text(cv, n0, row, hdr, 6, FG, CV_DIM);
+    static const char *cols[5] = {"acc", "head", "tail", "srank", "κ"};
+    for (int k = 0; k < 5; k++) cv_text(cv, n1 + k * step, row, cols[k], step - 1, FG, CV_BOLD);
+    row++;
+    int ms[2] = {v->m0, v->m1};
+    for (int i = 0; i < 2 && row < y + h; i++) {
+        if (!v->r || ms[i] < 0 || ms[i] >= v->r->n_methods) continue;
+        const en_method_result *mr = &v->r->m[ms[i]];
+        const en_snap *s = snap_at(v->r, ms[i], v->task);
+        char name[32], b[5][24];
+        ch_display_name(mr->name, name, sizeof name);
+        uint32_t rgb;
+        char letter;
+        ch_method_style(mr->name, i, &rgb, NULL, NULL, &letter);
+        if (!v->color) rgb = FG;
+        cv_text(cv, n0, row, name, 6, rgb, CV_BOLD);
+        tui_fmt_pct(s, s ? s->acc : NAN, b[0], 24);
+        tui_fmt_pct(s, s ? s->head_acc : NAN, b[1], 24);
+        tui_fmt_pct(s, s ? s->tail_acc : NAN, b[2], 24);
+        fmt_sci(s, s ? s->stable_rank : NAN, s && (s->flags & EN_LMAX_EST), b[3], 24);
+        fmt_sci(s, s ? s->cond : NAN, s && (s->flags & EN_LMIN_EST), b[4], 24);
+        for (int k = 0; k < 5; k++) cv_text(cv, n1 + k * step, row, b[k], step - 1, rgb, 0);
+        row++;
+    }
+    /* Δ against the baseline (accuracy points), when pinned and there is room */
+    for (int i = 0; i < 2 && v->base && row < y + h; i++) {
+        if (!v->r || ms[i] < 0 || ms[i] >= v->r->n_methods) continue;
+        const en_snap *s = snap_at(v->r, ms[i], v->task);
+        int bm = -1;
+        for (int j = 0; j < v->base->n_methods; j++)
+            if (!strcmp(v->base->m[j].name, v->r->m[ms[i]].name)) bm = j;
+        const en_snap *bs = snap_at(v->base, bm, v->task);
+        if (!s || !bs) continue;
+        char name[32], lbl[40];
+        ch_display_name(v->r->m[ms[i]].name, name, sizeof name);
+        snprintf(lbl, sizeof lbl, "Δ%s", name);
+        cv_text(cv, n0, row, lbl, 6, FG, CV_DIM);
+        double cur[3] = {s->acc, s->head_acc, s->tail_acc}, old[3] = {bs->acc, bs->head_acc, bs->tail_acc};
+        for (int k = 0; k < 3; k++) {
+            char b[24];
+            if (s->state != EN_DONE || bs->state != EN_DONE || !isfinite(cur[k]) || !isfinite(old[k]))
+                snprintf(b, sizeof b, "…");
+            else snprintf(b, sizeof b, "%+.1f", cur[k] - old[k]);
+            cv_text(cv, n1 + k * step, row, b, step - 1, FG, CV_DIM);
+        }
+        row++;
+    }
+}
+
+static void status_bar(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
+{
+    cv_fill(cv, rc->x, rc->y, rc->w, 1, L' ', FG, CV_REVERSE);
+    char b[512];
+    static const char *spin[4] = {"⟳", "◴", "◷", "◶"};
+    char comp[64] = "";
+    if (v->busy) snprintf(comp, sizeof comp, "  %s computing %.0f%%", spin[v->spinner & 3], 100 * v->progress);
+    snprintf(b, sizeof b, " gsrscope │ Task %d/%d │ %s %.3g task/s%s │ data: %s%s%s", v->task, v->T,
+             v->playing ? "▶ playing" : "⏸ paused", v->speed, comp, v->data_name ? v->data_name : "?",
+             v->preset && *v->preset ? " │ preset: " : "", v->preset ? v->preset : "");
+    int n = cv_text(cv, rc->x, rc->y, b, rc->w, FG, CV_REVERSE | CV_BOLD);
+    if (v->message && *v->message) {
+        int mw = cv_text_width(cv, v->message);
+        int room = rc->w - n - 3;
+        if (room > 8) {
+            if (mw > room) mw = room;
+            cv_text(cv, rc->x + rc->w - mw - 1, rc->y, v->message, mw, FG,
+                    CV_REVERSE | (v->message_error ? CV_BOLD : 0));
+        }
+    }
+}
+
+static void hint_bar(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
+{
+    cv_fill(cv, rc->x, rc->y, rc->w, 1, L' ', FG, 0);
+    if (v->edit) {
+        char b[256];
+        snprintf(b, sizeof b, " %s = %s▏   Enter apply   Esc cancel", tui_param_label((tui_param)v->sel), v->edit);
+        cv_text(cv, rc->x, rc->y, b, rc->w, FG, CV_BOLD);
+        return;
+    }
+    int n;
+    const tui_key *k = tui_keys(&n);
+    int x = rc->x + 1;
+    for (int i = 0; i < n; i++) {
+        if (!k[i].hint) continue;
+        /* first alias name only: "→ n" shows "→" */
+        char key[16];
+        snprintf(key, sizeof key, "%s", k[i].keyname);
+        char *sp = strchr(key, ' ');
+        if (sp && k[i].act != TA_PLAY) *sp = 0;
+        int need = cv_text_width(cv, key) + 1 + cv_text_width(cv, k[i].hint) + 2;
+        if (x + need > rc->x + rc->w) break;
+        x += cv_text(cv, x, rc->y, key, -1, FG, CV_REVERSE | CV_BOLD);
+        x += 1;
+        x += cv_text(cv, x, rc->y, k[i].hint, -1, FG, 0);
+        x += 2;
+    }
+}
+
+static void help_overlay(cv_canvas *cv, const tui_view *v)
+{
+    char lines[64][128];
+    int n = tui_help_lines(lines, 64);
+    int w = 0;
+    for (int i = 0; i < n; i++) {
+        int lw = cv_text_width(cv, lines[i]);
+        if (lw > w) w = lw;
+    }
+    w += 4;
+    int h = n + 4;
+    if (w > cv->w - 2) w = cv->w - 2;
+    if (h > cv->h - 2) h = cv->h - 2;
+    int x = (cv->w - w) / 2, y = (cv->h - h) / 2;
+    cv_fill(cv, x, y, w, h, L' ', FG, 0);
+    cv_box(cv, x, y, w, h, "Help — keys", FG, CV_BOLD);
+    int shown = h - 4;
+    for (int i = 0; i < n && i < shown; i++) cv_text(cv, x + 2, y + 1 + i, lines[i], w - 4, FG, 0);
+    const char *foot = shown < n ? "(more: enlarge the terminal)  any key closes" : "any key closes";
+    cv_text(cv, x + 2, y + h - 2, foot, w - 4, FG, CV_DIM);
+}
+
+void tui_draw(cv_canvas *cv, const tui_view *v)
+{
+    cv_clear(cv);
+    tui_layout l;
+    if (tui_layout_compute(cv->w, cv->h, &l) != 0) {
+        char b[160];
+        snprintf(b, sizeof b, "terminal %dx%d is too small: need at least %dx%d", cv->w, cv->h,
+                 TUI_MIN_COLS, TUI_MIN_ROWS);
+        int y = cv->h / 2 - 1;
+        cv_text(cv, 0, y < 0 ? 0 : y, b, cv->w, FG, CV_BOLD);
+        cv_text(cv, 0, y + 1 < cv->h ? y + 1 : 0, "enlarge the window, or press q to quit", cv->w, FG, 0);
+        return;
+    }
+    status_bar(cv, &l.status, v);
+    chart_panel(cv, &l.accuracy, "Accuracy — GACL vs GSR (head, tail, overall)", 0, v);
+    chart_panel(cv, &l.spectrum, "Eigenspectrum — log10 λ of G+τI", 1, v);
+    chart_panel(cv, &l.stable, "Stable rank", 2, v);
+    params_panel(cv, &l.params, v);
+    hint_bar(cv, &l.hint, v);
+    if (v->help) help_overlay(cv, v);
+}

@@ -1,0 +1,252 @@
+/* tui_worker.c — the TUI's compute thread: owns the pipeline and engine, runs en_update and
+ * en_ensure_spectrum for the newest request, publishes results copies tagged with their
+ * generation, and wakes the UI through a self-pipe. Never calls curses. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gs_common.h"
+#include "gs_figure.h"
+#include "tui_int.h"
+
+
+static void wake(tui_worker *w)
+{
+    char c = 1;
+    ssize_t r = write(w->wake[1], &c, 1);
+    (void)r; /* a full pipe already holds a wake-up */
+}
+
+static void set_msg(tui_worker *w, int error, const char *fmt, const char *a, const char *b)
+{
+    pthread_mutex_lock(&w->mu);
+    snprintf(w->msg, sizeof w->msg, fmt, a, b ? b : "");
+    w->msg_error = error;
+    w->msg_new = 1;
+    pthread_mutex_unlock(&w->mu);
+}
+
+static void publish(tui_worker *w, uint64_t gen)
+{
+    const en_results *r = en_get_results(w->ctx->eng);
+    en_results *c = calloc(1, sizeof *c);
+    if (!c) return;
+    if (en_results_copy(c, r) != GS_OK) { free(c); return; }
+    c->generation = gen;
+    pthread_mutex_lock(&w->mu);
+    if (w->pub) { en_results_free(w->pub); free(w->pub); }
+    w->pub = c;
+    pthread_mutex_unlock(&w->mu);
+    w->last_pub = gs_now();
+    wake(w);
+}
+
+static void on_progress(double f, const char *what, void *user)
+{
+    tui_worker *w = user;
+    pthread_mutex_lock(&w->mu);
+    w->progress = f;
+    pthread_mutex_unlock(&w->mu);
+    if (gs_now() - w->last_pub > 0.15 || f >= 1) publish(w, w->work_gen);
+}
+
+static int same_stream(const op_opts *a, const op_opts *b)
+{
+    return a->params.seed == b->params.seed && !memcmp(&a->proto, &b->proto, sizeof a->proto);
+}
+
+static void do_export(tui_worker *w, const char *path, en_results *base)
+{
+    fig_request q;
+    memset(&q, 0, sizeof q);
+    q.r = en_get_results(w->ctx->eng);
+    q.baseline = base;
+    q.prob = &w->ctx->prob;
+    q.opts = &w->cur;
+    q.m0 = 0;
+    q.m1 = q.r->n_methods > 1 ? 1 : -1;
+    q.task = w->spec_task;
+    q.dpi = 300;
+    q.width_in = 7.0;
+    int st = fig_export(&q, "dashboard", path, NULL);
+    if (st == GS_OK) set_msg(w, 0, "exported %.400s%s", path, NULL);
+    else {
+        unlink(path); /* the reserved empty file */
+        char e[300];
+        snprintf(e, sizeof e, "%s", gs_last_error());
+        set_msg(w, 1, "export failed: %s%s", e, NULL);
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    tui_worker *w = arg;
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGWINCH);
+    sigaddset(&set, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+    pthread_mutex_lock(&w->mu);
+    for (;;) {
+        while (!w->quit && !w->export_req && w->done_gen == w->req_gen && w->spec_task == w->req_task) {
+            w->busy = 0;
+            pthread_cond_wait(&w->cv, &w->mu);
+        }
+        if (w->quit) break;
+        if (w->export_req && w->done_gen == w->req_gen) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s", w->export_path);
+            en_results *base = w->export_base;
+            w->export_base = NULL;
+            w->export_req = 0;
+            pthread_mutex_unlock(&w->mu);
+            do_export(w, path, base);
+            if (base) { en_results_free(base); free(base); }
+            wake(w);
+            pthread_mutex_lock(&w->mu);
+            continue;
+        }
+        uint64_t gen = w->req_gen;
+        op_opts o = w->req_opts;
+        int task = w->req_task;
+        w->cancel = 0;
+        w->busy = 1;
+        w->progress = 0;
+        pthread_mutex_unlock(&w->mu);
+        wake(w);
+
+        int st = GS_OK;
+        w->work_gen = gen;
+        if (gen != w->done_gen) {
+            if (!same_stream(&o, &w->cur)) {
+                st = pl_reseed(w->ctx, &o, &w->cfg);
+                if (st == GS_OK) w->cur = o;
+            }
+            if (st == GS_OK) {
+                w->cur.params = o.params;
+                st = en_update(w->ctx->eng, &o.params, task, &w->cancel, on_progress, w);
+            }
+        }
+        if (st == GS_OK) st = en_ensure_spectrum(w->ctx->eng, task, &w->cancel);
+        if (st != GS_ECANCEL) {
+            if (st != GS_OK) {
+                char e[400];
+                snprintf(e, sizeof e, "%s", gs_last_error());
+                set_msg(w, 1, "compute failed: %s%s", e, NULL);
+            }
+            publish(w, gen);
+        }
+        pthread_mutex_lock(&w->mu);
+        if (st != GS_ECANCEL) {
+            w->done_gen = gen;
+            w->spec_task = task;
+        }
+    }
+    w->busy = 0;
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+int tw_start(tui_worker *w, pl_ctx *ctx, const en_config *cfg, const op_opts *o)
+{
+    memset(w, 0, sizeof *w);
+    if (pipe(w->wake) != 0) return gs_error(GS_ERUN, "TUI: cannot create a pipe: %s", strerror(errno));
+    for (int i = 0; i < 2; i++) {
+        fcntl(w->wake[i], F_SETFL, fcntl(w->wake[i], F_GETFL) | O_NONBLOCK);
+        fcntl(w->wake[i], F_SETFD, FD_CLOEXEC);
+    }
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_cond_init(&w->cv, NULL);
+    w->ctx = ctx;
+    w->cfg = *cfg;
+    w->cur = *o;
+    w->req_opts = *o;
+    w->req_gen = 1;
+    w->req_task = 1;
+    w->done_gen = 0;
+    w->spec_task = 0;
+    if (pthread_create(&w->th, NULL, worker_main, w) != 0) {
+        close(w->wake[0]);
+        close(w->wake[1]);
+        return gs_error(GS_ERUN, "TUI: cannot start the worker thread");
+    }
+    w->started = 1;
+    return GS_OK;
+}
+
+void tw_request(tui_worker *w, const op_opts *o, uint64_t gen, int task)
+{
+    pthread_mutex_lock(&w->mu);
+    if (gen != w->req_gen) {
+        w->req_opts = *o;
+        w->req_gen = gen;
+        w->cancel = 1; /* a newer request: stop the running computation */
+    }
+    w->req_task = task;
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+}
+
+void tw_export(tui_worker *w, const char *path, const en_results *baseline)
+{
+    en_results *b = NULL;
+    if (baseline) {
+        b = calloc(1, sizeof *b);
+        if (b && en_results_copy(b, baseline) != GS_OK) { free(b); b = NULL; }
+    }
+    pthread_mutex_lock(&w->mu);
+    snprintf(w->export_path, sizeof w->export_path, "%s", path);
+    if (w->export_base) { en_results_free(w->export_base); free(w->export_base); }
+    w->export_base = b;
+    w->export_req = 1;
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+}
+
+en_results *tw_take(tui_worker *w)
+{
+    pthread_mutex_lock(&w->mu);
+    en_results *r = w->pub;
+    w->pub = NULL;
+    pthread_mutex_unlock(&w->mu);
+    return r;
+}
+
+int tw_status(tui_worker *w, int *busy, double *progress, char *msg, int n, int *is_error)
+{
+    pthread_mutex_lock(&w->mu);
+    *busy = w->busy || w->done_gen != w->req_gen || w->spec_task != w->req_task;
+    *progress = w->progress;
+    int fresh = w->msg_new;
+    if (fresh) {
+        snprintf(msg, (size_t)n, "%s", w->msg);
+        *is_error = w->msg_error;
+        w->msg_new = 0;
+    }
+    pthread_mutex_unlock(&w->mu);
+    return fresh;
+}
+
+void tw_stop(tui_worker *w)
+{
+    if (!w->started) return;
+    pthread_mutex_lock(&w->mu);
+    w->quit = 1;
+    w->cancel = 1;
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    pthread_join(w->th, NULL);
+    if (w->pub) { en_results_free(w->pub); free(w->pub); w->pub = NULL; }
+    if (w->export_base) { en_results_free(w->export_base); free(w->export_base); w->export_base = NULL; }
+    close(w->wake[0]);
+    close(w->wake[1]);
+    pthread_mutex_destroy(&w->mu);
+    pthread_cond_destroy(&w->cv);
+    w->started = 0;
+}
