@@ -957,6 +957,32 @@ static int render_png(const fig_request *req, int fig, const charts *cs, int tas
     return st;
 }
 
+/* cairo numbers SVG surfaces ("surface580") from a process-wide counter, so a second export
+ * in the same process would differ. Renumber them 1, 2, ... in order of first appearance. */
+static size_t svg_renumber(const unsigned char *in, size_t n, unsigned char *out)
+{
+    unsigned long seen[64];
+    int nseen = 0;
+    size_t o = 0, i = 0;
+    while (i < n) {
+        if (i + 7 < n && memcmp(in + i, "surface", 7) == 0 && in[i + 7] >= '0' && in[i + 7] <= '9') {
+            size_t j = i + 7;
+            unsigned long v = 0;
+            while (j < n && in[j] >= '0' && in[j] <= '9') v = v * 10 + (unsigned long)(in[j++] - '0');
+            int k = 0;
+            while (k < nseen && seen[k] != v) k++;
+            if (k == nseen && nseen < 64) seen[nseen++] = v;
+            if (k < 64) {
+                o += (size_t)sprintf((char *)out + o, "surface%d", k + 1);
+                i = j;
+                continue;
+            }
+        }
+        out[o++] = in[i++];
+    }
+    return o;
+}
+
 /* Insert <title> and <desc> with the parameters after the root <svg ...> tag. */
 static int svg_with_meta(const membuf *m, const meta *md, const char *path)
 {
@@ -964,24 +990,27 @@ static int svg_with_meta(const membuf *m, const meta *md, const char *path)
     for (size_t i = 0; i + 4 < m->n; i++)
         if (memcmp(m->p + i, "<svg", 4) == 0) { start = (const char *)m->p + i; break; }
     const char *gt = start ? memchr(start, '>', m->n - (size_t)(start - (const char *)m->p)) : NULL;
-    if (!gt) return io_write_file(path, m->p, m->n);
-    char line[8000], e1[8400], e2[400];
+    char line[8000], e1[8400], e2[400], ins[9000];
     meta_line(md, line, sizeof line);
     gchar *x1 = g_markup_escape_text(line, -1), *x2 = g_markup_escape_text(md->val[1], -1);
     snprintf(e1, sizeof e1, "%s", x1);
     snprintf(e2, sizeof e2, "%s", x2);
     g_free(x1);
     g_free(x2);
-    char ins[9000];
-    int k = snprintf(ins, sizeof ins, "\n<title>%s</title>\n<desc>%s; %s</desc>", e2, md->val[0], e1);
-    size_t head = (size_t)(gt + 1 - (const char *)m->p);
-    size_t total = m->n + (size_t)k;
-    unsigned char *out = gs_malloc(total, 1, "SVG");
+    int k = gt ? snprintf(ins, sizeof ins, "\n<title>%s</title>\n<desc>%s; %s</desc>", e2, md->val[0], e1)
+               : 0;
+    if (k < 0 || k >= (int)sizeof ins) k = 0;
+    size_t head = gt ? (size_t)(gt + 1 - (const char *)m->p) : m->n;
+    /* renumbering never lengthens ("surface" + digits -> "surface" + fewer or equal digits,
+     * except tiny ids; allow slack) */
+    size_t cap = m->n + (size_t)k + 4096;
+    unsigned char *out = gs_malloc(cap, 1, "SVG");
     if (!out) return GS_ENOMEM;
-    memcpy(out, m->p, head);
-    memcpy(out + head, ins, (size_t)k);
-    memcpy(out + head + k, m->p + head, m->n - head);
-    int st = io_write_file(path, out, total);
+    size_t o = svg_renumber(m->p, head, out);
+    memcpy(out + o, ins, (size_t)k);
+    o += (size_t)k;
+    o += svg_renumber(m->p + head, m->n - head, out + o);
+    int st = io_write_file(path, out, o);
     free(out);
     return st;
 }
