@@ -41,11 +41,11 @@ $(BUILD)/gsrscope: $(BUILD)/obj/main.o $(BUILD)/libgsrscope.a
 
 $(BUILD)/tests/support/%.o: tests/support/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests -c $< -o $@
+	$(CC) $(ALL_CFLAGS) -Itests -Itests/support -c $< -o $@
 
 $(BUILD)/tests/%: tests/%.c $(TEST_HELPER_OBJ) $(BUILD)/libgsrscope.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests $(LDFLAGS) -o $@ $< $(TEST_HELPER_OBJ) $(BUILD)/libgsrscope.a $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -Itests -Itests/support $(LDFLAGS) -o $@ $< $(TEST_HELPER_OBJ) $(BUILD)/libgsrscope.a $(LDLIBS)
 
 tests: $(BUILD)/gsrscope $(TEST_BIN)
 

@@ -1,0 +1,287 @@
+/* test_engine.c — the ridge core, GSR and the retuning caches against independent computations. */
+#include "tap.h"
+#include "problem.h"
+#include "gs_common.h"
+#include "gs_engine.h"
+#include "gs_methods.h"
+#include "gs_rng.h"
+#include "gs_spectral.h"
+
+#include <gsl/gsl_randist.h>
+#include <lapacke.h>
+#include <stdlib.h>
+#include <string.h>
+
+static op_params defaults(void)
+{
+    op_params q = {0};
+    q.alpha_base = 0.6; q.xi = 5e-3; q.beta = 1.0; q.tau = 0.01; q.seed = 1;
+    q.pairs = OP_PAIRS_ALL; q.max_aug = 1000; q.augment = OP_AUG_ALL;
+    q.gauss_a = 0.1; q.gauss_b = 1; q.slda_eps = 1e-4;
+    return q;
+}
+
+static en_engine *make_engine(const en_problem *p, int keep, int collect, const char **names, int nm)
+{
+    en_config cfg = {0};
+    cfg.methods = names; cfg.n_methods = nm; cfg.spectrum = OP_SPECTRUM_FINAL;
+    cfg.keep_task_grams = keep; cfg.collect_aug = collect;
+    en_engine *e = NULL;
+    int rc = en_create(&e, p, &cfg);
+    CHECK(rc == GS_OK, "en_create: %s", gs_last_error());
+    return e;
+}
+
+/* Joint ridge on all stream rows with naive loops and an LU solve (no Cholesky). */
+static void joint_ridge(const en_problem *p, double tau, double *W /* D×C */)
+{
+    long D = p->D, n = p->h.rows;
+    int C = p->C;
+    double *A = calloc((size_t)D * D, sizeof(double));
+    for (long i = 0; i < n; i++) {
+        const double *h = gm_row(&p->h, i);
+        for (long a = 0; a < D; a++) for (long b = 0; b < D; b++) A[a * D + b] += h[a] * h[b];
+        for (long a = 0; a < D; a++) W[a * C + p->y[i]] += h[a];
+    }
+    for (long a = 0; a < D; a++) A[a * D + a] += tau;
+    lapack_int *ipiv = malloc(sizeof(lapack_int) * D);
+    lapack_int info = LAPACKE_dgesv(LAPACK_ROW_MAJOR, (lapack_int)D, C, A, (lapack_int)D, ipiv, W, C);
+    CHECK(info == 0, "dgesv info %d", (int)info);
+    free(A); free(ipiv);
+}
+
+static void test_joint(void)
+{
+    tp_problem tp;
+    CHECK(tp_make(&tp, 6, 12, 8, 5, 10, 3, 3, 0) == 0, "problem: %s", gs_last_error());
+    const char *names[] = {"gacl"};
+    en_engine *e = make_engine(&tp.prob, 0, 0, names, 1);
+    op_params q = defaults();
+    q.tau = 0.05;
+    CHECK(en_update(e, &q, 1, NULL, NULL, NULL) == GS_OK, "update: %s", gs_last_error());
+    gm_mat W = {0};
+    CHECK(en_solve_w(e, 0, tp.prob.T, &W) == GS_OK, "solve: %s", gs_last_error());
+    long D = tp.prob.D;
+    int C = tp.prob.C;
+    double *Wj = calloc((size_t)D * C, sizeof(double));
+    joint_ridge(&tp.prob, q.tau, Wj);
+    CHECK(tap_maxrel(W.v, Wj, D * C) < 1e-9, "GACL after T tasks = joint ridge (rel %.3g)", tap_maxrel(W.v, Wj, D * C));
+
+    /* Eigen route: W = U diag(1/(λ+τ)) Uᵀ Q */
+    const gm_mat *G, *Q;
+    CHECK(en_gram(e, 0, tp.prob.T, &G, &Q) == GS_OK, "gram");
+    double *w = malloc(sizeof(double) * D);
+    gm_mat U = {0};
+    CHECK(sp_eig(G, w, &U) == GS_OK, "eig");
+    double *We = calloc((size_t)D * C, sizeof(double));
+    for (int c = 0; c < C; c++)
+        for (long k = 0; k < D; k++) {
+            double s = 0;
+            for (long i = 0; i < D; i++) s += U.v[i * D + k] * Q->v[i * C + c];
+            s /= (w[k] + q.tau);
+            for (long i = 0; i < D; i++) We[i * C + c] += U.v[i * D + k] * s;
+        }
+    CHECK(tap_maxrel(W.v, We, D * C) < 1e-9, "Cholesky solve = eigen route (rel %.3g)", tap_maxrel(W.v, We, D * C));
+
+    /* Accuracy from the joint W, argmax over all (all seen at T) classes. */
+    long nt = tp.prob.test_task_end[tp.prob.T - 1], correct = 0;
+    for (long i = 0; i < nt; i++) {
+        const double *x = gm_row(&tp.prob.test_h, i);
+        int best = -1;
+        double bs = 0;
+        for (int c = 0; c < C; c++) {
+            double s = 0;
+            for (long a = 0; a < D; a++) s += x[a] * Wj[a * C + c];
+            if (best < 0 || s > bs) { best = c; bs = s; }
+        }
+        correct += best == tp.prob.test_y[i];
+    }
+    const en_results *r = en_get_results(e);
+    CHECK_NEAR(r->m[0].snaps[tp.prob.T - 1].acc, 100.0 * correct / nt, 1e-9, "final accuracy from joint W");
+    CHECK(r->m[0].snaps[tp.prob.T - 1].flags & EN_SPECTRUM, "final task has the exact spectrum");
+    const en_snap *s = &r->m[0].snaps[tp.prob.T - 1];
+    for (long k = 0; k < D; k++) CHECK_REL(s->eig[k], w[k] + q.tau, 1e-10, "eigenvalue of G+τI");
+    free(w); free(Wj); free(We); gm_free(&U); gm_free(&W);
+    en_destroy(e);
+    tp_free(&tp);
+}
+
+static void test_gsr_delta(void)
+{
+    tp_problem tp;
+    CHECK(tp_make(&tp, 5, 20, 3, 4, 6, 2, 5, 0) == 0, "problem");
+    const char *names[] = {"gacl", "gsr"};
+    en_engine *e = make_engine(&tp.prob, 1, 1, names, 2);
+    op_params q = defaults();
+    q.beta = 0.7;
+    q.max_aug = 15;
+    CHECK(en_update(e, &q, 1, NULL, NULL, NULL) == GS_OK, "update: %s", gs_last_error());
+    long D = tp.prob.D;
+    const gm_mat *G, *Q;
+    gm_mat Ga = {0};
+    en_gram(e, 0, tp.prob.T, &G, &Q);
+    gm_copy(&Ga, G, "t");
+    en_gram(e, 1, tp.prob.T, &G, &Q);
+    const gm_mat *A;
+    const int *ay;
+    CHECK(en_aug_rows(e, 1, &A, &ay) == GS_OK, "aug rows collected");
+    double *Dl = calloc((size_t)D * D, sizeof(double));
+    for (long i = 0; i < A->rows; i++) {
+        const double *a = gm_row(A, i);
+        for (long x = 0; x < D; x++) for (long y = 0; y < D; y++) Dl[x * D + y] += q.beta * a[x] * a[y];
+    }
+    double md = 0, mx = 0;
+    for (long i = 0; i < D * D; i++) { md = fmax(md, fabs(G->v[i] - Ga.v[i] - Dl[i])); mx = fmax(mx, fabs(Dl[i])); }
+    CHECK(md <= 1e-10 * mx, "G_gsr − G_gacl = β Σ z̃ z̃ᵀ (max diff %.3g)", md);
+    /* counts: every class has ≥ 3 rows, max_aug 15 → min(N(N−1), 15) per class */
+    long want = 0;
+    for (int c = 0; c < tp.prob.C; c++) { long N = tp.st.class_kept[c]; want += N * (N - 1) < 15 ? N * (N - 1) : 15; }
+    CHECK(A->rows == want, "synthetic rows %ld == %ld", A->rows, want);
+    /* each synthetic row: unit norm and in the span of its class's real rows */
+    int bad_norm = 0, bad_span = 0;
+    for (long i = 0; i < A->rows; i++) {
+        const double *a = gm_row(A, i);
+        double nn = 0;
+        for (long x = 0; x < D; x++) nn += a[x] * a[x];
+        if (fabs(sqrt(nn) - 1) > 1e-12) bad_norm++;
+        int c = ay[i];
+        long N = tp.st.class_kept[c], f = tp.st.class_row_start[c];
+        /* least squares: min ‖Zᵀx − a‖ with Z the class rows (N×D) */
+        double *M = malloc(sizeof(double) * D * N), *b = malloc(sizeof(double) * D);
+        for (long x = 0; x < D; x++) { b[x] = a[x]; for (long k = 0; k < N; k++) M[x * N + k] = gm_row(&tp.prob.z, f + k)[x]; }
+        LAPACKE_dgels(LAPACK_ROW_MAJOR, 'N', (lapack_int)D, (lapack_int)N, 1, M, (lapack_int)N, b, 1);
+        double res = 0;
+        for (long x = N; x < D; x++) res += b[x] * b[x];
+        if (sqrt(res) > 1e-10) bad_span++;
+        free(M); free(b);
+    }
+    CHECK(bad_norm == 0, "synthetic rows have unit norm (%d bad)", bad_norm);
+    CHECK(bad_span == 0, "synthetic rows lie in the span of their class (%d bad)", bad_span);
+    free(Dl); gm_free(&Ga);
+    en_destroy(e);
+    tp_free(&tp);
+}
+
+static int same_results(const en_results *a, const en_results *b, double tol)
+{
+    for (int m = 0; m < a->n_methods; m++)
+        for (int t = 0; t < a->T; t++) {
+            const en_snap *x = &a->m[m].snaps[t], *y = &b->m[m].snaps[t];
+            if (x->state != y->state) return 0;
+            if (fabs(x->acc - y->acc) > tol || fabs(x->head_acc - y->head_acc) > tol) return 0;
+            if (tap_rel(x->stable_rank, y->stable_rank) > 1e-9) return 0;
+            if (x->aug_rows != y->aug_rows) return 0;
+        }
+    return 1;
+}
+
+static void test_retune(void)
+{
+    tp_problem tp;
+    CHECK(tp_make(&tp, 8, 16, 2, 6, 8, 4, 9, 0) == 0, "problem");
+    const char *names[] = {"gacl", "gsr"};
+    op_params q = defaults();
+    en_engine *live = make_engine(&tp.prob, 1, 0, names, 2);
+    CHECK(en_update(live, &q, 1, NULL, NULL, NULL) == GS_OK, "first update");
+    en_results before;
+    en_results_copy(&before, en_get_results(live));
+
+    op_params changes[4];
+    for (int k = 0; k < 4; k++) changes[k] = q;
+    changes[0].tau = 0.3;        /* τ only */
+    changes[1].beta = 2.5;       /* β only */
+    changes[2].alpha_base = 0.2; /* α only */
+    changes[3].xi = 0.5;
+    const char *what[] = {"τ", "β", "α_base", "ξ"};
+    for (int k = 0; k < 4; k++) {
+        CHECK(en_update(live, &changes[k], 2, NULL, NULL, NULL) == GS_OK, "retune %s", what[k]);
+        en_engine *fresh = make_engine(&tp.prob, 0, 0, names, 2);
+        en_update(fresh, &changes[k], 1, NULL, NULL, NULL);
+        CHECK(same_results(en_get_results(live), en_get_results(fresh), 1e-9),
+              "retuned %s equals a fresh computation", what[k]);
+        if (k >= 1) {
+            /* GACL untouched by β, α_base, ξ */
+            const en_results *r = en_get_results(live);
+            int same = 1;
+            for (int t = 0; t < r->T; t++) same &= r->m[0].snaps[t].acc == before.m[0].snaps[t].acc;
+            CHECK(same, "GACL unchanged by a %s change", what[k]);
+        }
+        en_destroy(fresh);
+        /* back to the defaults; must reproduce the first results exactly */
+        en_update(live, &q, 1, NULL, NULL, NULL);
+        CHECK(same_results(en_get_results(live), &before, 0), "back to the defaults after %s", what[k]);
+    }
+    en_results_free(&before);
+    en_destroy(live);
+    tp_free(&tp);
+}
+
+static void test_gsr_pieces(void)
+{
+    CHECK_NEAR(en_gsr_alpha(0.6, 5e-3, 5), 0.990124, 5e-7, "α_c(5) at the defaults");
+    CHECK_NEAR(en_gsr_alpha(0.6, 5e-3, 500), 0.632834, 5e-7, "α_c(500) at the defaults");
+    double zi[4] = {1, 0, 0, 0}, zj[4] = {0, 0.6, 0.8, 0}, out[4];
+    CHECK(en_mix(zi, zj, 4, 1.0, 0, out) && out[0] == 1 && out[1] == 0 && out[2] == 0, "γ = 1 returns z_i");
+    CHECK(en_mix(zi, zj, 4, 0.3, 0, out), "mix ok");
+    CHECK_NEAR(out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3], 1.0, 1e-15, "unit norm");
+    CHECK_NEAR(out[3], 0.0, 0, "in span{z_i, z_j}");
+    CHECK_NEAR(out[1] / out[2], 0.75, 1e-15, "in span{z_i, z_j} (direction of z_j)");
+    double anti[4] = {-1, 0, 0, 0};
+    CHECK(!en_mix(zi, anti, 4, 0.5, 0, out), "antipodal pair at γ = ½ is refused");
+    /* Beta(α, α) mean ½ and variance 1/(4(2α+1)) */
+    double alphas[2] = {0.632834, 0.990124};
+    for (int k = 0; k < 2; k++) {
+        gsl_rng *r = rng_new(1, RNG_GAMMA, 3);
+        double s = 0, s2 = 0;
+        long n = 200000;
+        for (long i = 0; i < n; i++) { double g = gsl_ran_beta(r, alphas[k], alphas[k]); s += g; s2 += g * g; }
+        gsl_rng_free(r);
+        double mean = s / n, var = s2 / n - mean * mean, want = 1.0 / (4 * (2 * alphas[k] + 1));
+        CHECK_NEAR(mean, 0.5, 0.003, "Beta mean");
+        CHECK_NEAR(var, want, 0.002, "Beta variance");
+    }
+}
+
+static void test_determinism(void)
+{
+    tp_problem a, b;
+    tp_make(&a, 7, 10, 3, 5, 5, 3, 11, 0);
+    tp_make(&b, 7, 10, 3, 5, 5, 3, 11, 0);
+    const char *names[] = {"gacl", "gsr"};
+    en_engine *ea = make_engine(&a.prob, 0, 0, names, 2), *eb = make_engine(&b.prob, 0, 0, names, 2);
+    op_params q = defaults();
+    en_update(ea, &q, 1, NULL, NULL, NULL);
+    en_update(eb, &q, 1, NULL, NULL, NULL);
+    CHECK(same_results(en_get_results(ea), en_get_results(eb), 0), "same inputs and seed → same numbers");
+    en_destroy(ea); en_destroy(eb);
+    tp_free(&a); tp_free(&b);
+}
+
+static void test_expand(void)
+{
+    tp_problem tp;
+    CHECK(tp_make(&tp, 4, 6, 5, 3, 4, 2, 2, 24) == 0, "problem with --expand");
+    CHECK(tp.prob.D == 24 && tp.prob.d == 6, "D = 24");
+    double h[24];
+    en_expand_row(&tp.prob, gm_row(&tp.prob.z, 3), h);
+    int same = 1, relu = 1;
+    for (int j = 0; j < 24; j++) { same &= fabs(h[j] - gm_row(&tp.prob.h, 3)[j]) < 1e-12; relu &= h[j] >= 0; }
+    CHECK(same, "expanded rows = ReLU(R z)");
+    CHECK(relu, "ReLU output is non-negative");
+    double a = 1 / sqrt(6.0);
+    int inrange = 1;
+    for (long i = 0; i < 24 * 6; i++) inrange &= fabs(tp.prob.R.v[i]) <= a;
+    CHECK(inrange, "R entries in U(−1/√d, 1/√d)");
+    tp_free(&tp);
+}
+
+int main(void)
+{
+    test_joint();
+    test_gsr_delta();
+    test_retune();
+    test_gsr_pieces();
+    test_determinism();
+    test_expand();
+    return tap_done();
+}
