@@ -143,10 +143,8 @@ extern const en_mdef en_method_air, en_method_ncm, en_method_slda, en_method_gau
 
 const en_mdef *const en_methods[] = {
     &M_GACL, &M_GSR, &M_GSR_LINEAR, &M_GSR_FIXED,
-#ifdef GS_HAVE_BASELINES
     &en_method_gauss_shrink, &en_method_gauss_transfer, &en_method_interclass, &en_method_air,
     &en_method_ncm, &en_method_slda,
-#endif
     NULL
 };
 

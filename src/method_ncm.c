@@ -1,0 +1,103 @@
+/* method_ncm.c — SimpleCIL / NCM (algorithms.md §6): each class is the mean of its training
+ * rows in the classifier space h; a test row gets the class whose mean has the highest cosine
+ * similarity. Class means never change once their task is seen, so predicting for an earlier
+ * task t only restricts the candidates to the classes of tasks 1..t.
+ * Ownership: the per-class sums live in en_mctx.priv (ncm_state), freed by ncm_destroy.
+ */
+#include "gs_methods.h"
+#include "gs_common.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    gm_mat sum;   /* C × D running sums */
+    long *count;  /* C */
+} ncm_state;
+
+static void ncm_destroy(en_mctx *m)
+{
+    ncm_state *s = m->priv;
+    if (!s) return;
+    gm_free(&s->sum);
+    free(s->count);
+    free(s);
+    m->priv = NULL;
+}
+
+static int ncm_reset(en_mctx *m)
+{
+    const en_problem *p = m->p;
+    ncm_state *s = m->priv;
+    if (!s) {
+        s = gs_calloc(1, sizeof *s, "ncm");
+        if (!s) return GS_ENOMEM;
+        m->priv = s;
+        int rc = gm_alloc(&s->sum, p->C, p->D, "ncm class means");
+        s->count = gs_calloc((size_t)p->C, sizeof(long), "ncm class means");
+        if (rc || !s->count) { ncm_destroy(m); return GS_ENOMEM; }
+    }
+    memset(s->sum.v, 0, (size_t)p->C * (size_t)p->D * sizeof(double));
+    memset(s->count, 0, (size_t)p->C * sizeof(long));
+    return GS_OK;
+}
+
+static int ncm_fit(en_mctx *m, int t)
+{
+    const en_problem *p = m->p;
+    if (!m->priv) { int rc = ncm_reset(m); if (rc) return rc; }
+    ncm_state *s = m->priv;
+    for (long i = p->task_row_start[t]; i < p->task_row_start[t + 1]; i++) {
+        cblas_daxpy((int)p->D, 1.0, gm_row(&p->h, i), 1, gm_row(&s->sum, p->y[i]), 1);
+        s->count[p->y[i]]++;
+    }
+    return GS_OK;
+}
+
+static int ncm_predict(en_mctx *m, int t, const double *X, long n, int *pred)
+{
+    const en_problem *p = m->p;
+    const st_stream *st = p->st;
+    ncm_state *s = m->priv;
+    if (!s) return gs_error(GS_ERUN, "ncm: not fitted");
+    long D = p->D;
+    int Cs = st->task_class_start[t + 1];
+    if (n == 0 || Cs == 0) return GS_OK;
+    gm_mat P = {0};
+    int rc = gm_alloc(&P, Cs, D, "ncm prototypes");
+    double *sc = rc ? NULL : gs_malloc((size_t)n * (size_t)Cs, sizeof(double), "ncm scores");
+    if (rc || !sc) { gm_free(&P); return GS_ENOMEM; }
+    for (int k = 0; k < Cs; k++) {
+        int c = st->class_order[k];
+        double *row = gm_row(&P, k);
+        memcpy(row, gm_row(&s->sum, c), (size_t)D * sizeof(double));
+        double nr = cblas_dnrm2((int)D, row, 1);
+        /* normalize(sum/n) = normalize(sum); a class without rows scores 0 everywhere */
+        if (s->count[c] > 0 && nr > 0) cblas_dscal((int)D, 1.0 / nr, row, 1);
+        else memset(row, 0, (size_t)D * sizeof(double));
+    }
+    /* cos(x, p_k) = x·p_k / ‖x‖; ‖x‖ does not change the argmax over k. */
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, Cs, (int)D, 1.0, X, (int)D, P.v, (int)D, 0.0,
+                sc, Cs);
+    for (long i = 0; i < n; i++) {
+        const double *r = sc + (size_t)i * Cs;
+        int best = 0;
+        for (int k = 1; k < Cs; k++) if (r[k] > r[best]) best = k;
+        pred[i] = st->class_order[best];
+    }
+    free(sc);
+    gm_free(&P);
+    return GS_OK;
+}
+
+const en_mdef en_method_ncm = {
+    .name = "ncm",
+    .summary = "SimpleCIL: nearest class mean by cosine similarity",
+    .kind = 2,
+    .reset = ncm_reset,
+    .fit = ncm_fit,
+    .predict = ncm_predict,
+    .destroy = ncm_destroy,
+};
