@@ -18,7 +18,7 @@ grep -qi nan "$t/out.csv" && bad "NaN printed as a number" || ok
 [ $rc -eq 0 ] && [ $(($(wc -l < "$t/syn.csv") - 1)) -eq 8 ] && ok || bad "synthetic 4 tasks: exit $rc, $(wc -l < "$t/syn.csv") lines"
 "$G" run --synthetic --tasks 4 --format csv | cut -d, -f1-13 > "$t/syn2.csv"
 cut -d, -f1-13 "$t/syn.csv" | cmp -s - "$t/syn2.csv" && ok || bad "same inputs and seed → same numbers"
-"$G" run --format json > "$t/out.json" && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert len(d['methods'])==2 and len(d['methods'][0]['tasks'])==10" "$t/out.json" && ok || bad "JSON output parses"
+"$G" run --format json > "$t/out.json" && /usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert len(d['methods'])==2 and len(d['methods'][0]['tasks'])==10" "$t/out.json" && ok || bad "JSON output parses"
 
 expect2() {
     desc=$1; shift
@@ -53,7 +53,7 @@ fi
 
 # --save-state: NumPy reproduces G, Q, W, eigenvalues, predictions, accuracy, stable rank, cond
 "$G" run --tasks 5 --save-state "$t/state" --format csv > "$t/st.csv" 2>"$t/err" && ok || bad "save-state run: $(cat "$t/err")"
-python3 - "$t/state" "$t/st.csv" <<'PY' && ok || bad "NumPy reproduces the saved state"
+/usr/bin/python3 - "$t/state" "$t/st.csv" <<'PY' && ok || bad "NumPy reproduces the saved state"
 import sys, json, csv, numpy as np
 d, csvf = sys.argv[1], sys.argv[2]
 X = np.load(d + "/rows.npy"); y = np.load(d + "/rows_labels.npy")
