@@ -30,6 +30,9 @@ const char *fig_list(void);
  * the height follows the figure's aspect, rounded to 0.01 in. PNG pixels = round(inches × dpi).
  * GS_OK or GS_EINPUT (unknown figure). */
 int fig_size_in(const char *figure, double width_in, double *w_in, double *h_in);
+/* Cheap checks before computing anything: known figure, .png/.svg/.pdf extension (GS_EINPUT)
+ * and an existing target folder (GS_ERUN "FILE: cannot create: folder DIR does not exist"). */
+int fig_check_output(const char *figure, const char *path);
 /* Render `figure` to `path`; if data_csv is not NULL also write the numbers behind it.
  * GS_OK, GS_EINPUT (unknown figure/extension), GS_ERUN (write failed; nothing left behind). */
 int fig_export(const fig_request *req, const char *figure, const char *path, const char *data_csv);

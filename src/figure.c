@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #define FONT_FAMILY "DejaVu Sans"
 #define FS_TICK 8.0
@@ -173,9 +174,19 @@ static double panel_bottom(fz *z, const panel *p)
     return TICK_LEN + 1.5 + tick_h(z) + (p->xlabel ? label_h(z) + 0.5 : 0);
 }
 
-static double axis_pos(const ch_axis *a, double v, double from, double len)
+/* Data are mapped into the plot box inset by a few points (like matplotlib's margins), so a
+ * curve at 100 % or at the first index does not hide under the frame. Task axes already
+ * have half a task of room on each side. */
+#define INSET 3.0
+static double px_f(const panel *p, double f)
 {
-    return from + ch_axis_frac(a, v) * len;
+    double frac = p->x.lo - floor(p->x.lo);
+    double ix = fabs(frac - 0.5) < 1e-9 ? 0 : INSET; /* task axes: lo = 0.5 */
+    return p->plot.x + ix + f * (p->plot.w - 2 * ix);
+}
+static double py_f(const panel *p, double f)
+{
+    return p->plot.y + p->plot.h - INSET - f * (p->plot.h - 2 * INSET);
 }
 
 /* Re-tick the y axis until labels have room for the plot height. */
@@ -335,7 +346,7 @@ static void draw_series(fz *z, const panel *p, const ch_series *s, int slot)
     for (int i = 0; i < s->n; i++) {
         double fx = ch_axis_frac(&p->x, s->x[i]), fy = ch_axis_frac(&p->y, s->y[i]);
         if (!isfinite(fx) || !isfinite(fy)) { pen = 0; continue; }
-        double X = b->x + fx * b->w, Y = b->y + b->h - fy * b->h;
+        double X = px_f(p, fx), Y = py_f(p, fy);
         if (pen) cairo_line_to(cr, X, Y);
         else cairo_move_to(cr, X, Y);
         pen = 1;
@@ -355,7 +366,7 @@ static void draw_series(fz *z, const panel *p, const ch_series *s, int slot)
             if (!isfinite(fx) || !isfinite(fy) || fx < -1e-9 || fx > 1 + 1e-9 || fy < -1e-9 ||
                 fy > 1 + 1e-9)
                 continue;
-            draw_marker(cr, s->marker, b->x + fx * b->w, b->y + b->h - fy * b->h, r, s->rgb, alpha);
+            draw_marker(cr, s->marker, px_f(p, fx), py_f(p, fy), r, s->rgb, alpha);
         }
     }
     cairo_restore(cr);
@@ -372,7 +383,7 @@ static void draw_panel(fz *z, const panel *p)
     cairo_set_line_width(cr, 0.4);
     cairo_set_source_rgb(cr, 0.89, 0.89, 0.89);
     for (int i = 0; i < p->y.nticks; i++) {
-        double Y = b->y + b->h - ch_axis_frac(&p->y, p->y.ticks[i]) * b->h;
+        double Y = py_f(p, ch_axis_frac(&p->y, p->y.ticks[i]));
         if (Y <= b->y + 0.5 || Y >= b->y + b->h - 0.5) continue;
         cairo_move_to(cr, b->x, Y);
         cairo_line_to(cr, b->x + b->w, Y);
@@ -383,7 +394,7 @@ static void draw_panel(fz *z, const panel *p)
     /* current task (only when it is not the last one: then it says something) */
     double mx = p->c->mark_x;
     if (isfinite(mx) && mx < p->x.hi - 0.5 - 1e-9 && p->c->x.integer) {
-        double X = axis_pos(&p->x, mx, b->x, b->w);
+        double X = px_f(p, ch_axis_frac(&p->x, mx));
         cairo_save(cr);
         cairo_set_line_width(cr, 0.6);
         double ds[2] = {1.2, 1.2};
@@ -410,12 +421,12 @@ static void draw_panel(fz *z, const panel *p)
     cairo_rectangle(cr, b->x, b->y, b->w, b->h);
     cairo_stroke(cr);
     for (int i = 0; i < p->x.nticks; i++) {
-        double X = axis_pos(&p->x, p->x.ticks[i], b->x, b->w);
+        double X = px_f(p, ch_axis_frac(&p->x, p->x.ticks[i]));
         cairo_move_to(cr, X, b->y + b->h);
         cairo_line_to(cr, X, b->y + b->h + TICK_LEN);
     }
     for (int i = 0; i < p->y.nticks; i++) {
-        double Y = b->y + b->h - ch_axis_frac(&p->y, p->y.ticks[i]) * b->h;
+        double Y = py_f(p, ch_axis_frac(&p->y, p->y.ticks[i]));
         cairo_move_to(cr, b->x, Y);
         cairo_line_to(cr, b->x - TICK_LEN, Y);
     }
@@ -428,7 +439,7 @@ static void draw_panel(fz *z, const panel *p)
                 double v = j * pow(10.0, k);
                 double f = ch_axis_frac(&p->y, v);
                 if (!(f > 1e-9 && f < 1 - 1e-9)) continue;
-                double Y = b->y + b->h - f * b->h;
+                double Y = py_f(p, f);
                 cairo_move_to(cr, b->x, Y);
                 cairo_line_to(cr, b->x - MINOR_LEN, Y);
             }
@@ -439,13 +450,13 @@ static void draw_panel(fz *z, const panel *p)
     /* tick labels */
     for (int i = 0; i < p->x.nticks; i++) {
         tick_markup(&p->x, i, m, sizeof m);
-        fz_text(z, axis_pos(&p->x, p->x.ticks[i], b->x, b->w), b->y + b->h + TICK_LEN + 1.5, m,
+        fz_text(z, px_f(p, ch_axis_frac(&p->x, p->x.ticks[i])), b->y + b->h + TICK_LEN + 1.5, m,
                 FS_TICK, 0x000000, 0.5, VA_TOP, 0);
     }
     if (p->yticklabels)
         for (int i = 0; i < p->y.nticks; i++) {
             tick_markup(&p->y, i, m, sizeof m);
-            fz_text(z, b->x - TICK_LEN - 2.0, b->y + b->h - ch_axis_frac(&p->y, p->y.ticks[i]) * b->h,
+            fz_text(z, b->x - TICK_LEN - 2.0, py_f(p, ch_axis_frac(&p->y, p->y.ticks[i])),
                     m, FS_TICK, 0x000000, 1.0, VA_DIGITS, 0);
         }
 
@@ -1076,6 +1087,42 @@ static int write_csv(const charts *cs, const char *path)
     return io_atomic_commit(&a);
 }
 
+/* 0 png, 1 svg, 2 pdf; -1 with the message set. */
+static int output_kind(const char *path)
+{
+    if (!path || !*path) return gs_error(GS_EINPUT, "export: -o FILE is required"), -1;
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(slash ? slash + 1 : path, '.');
+    if (dot && strcasecmp(dot, ".png") == 0) return 0;
+    if (dot && strcasecmp(dot, ".svg") == 0) return 1;
+    if (dot && strcasecmp(dot, ".pdf") == 0) return 2;
+    if (dot)
+        gs_error(GS_EINPUT, "%s: unknown figure format '%s' (use .png, .svg or .pdf)", path, dot);
+    else
+        gs_error(GS_EINPUT, "%s: no figure format in the name (use .png, .svg or .pdf)", path);
+    return -1;
+}
+
+int fig_check_output(const char *figure, const char *path)
+{
+    if (!figure || !fig_known(figure))
+        return gs_error(GS_EINPUT, "--figure %s: unknown figure (use %s)", figure ? figure : "(none)",
+                        fig_list());
+    if (output_kind(path) < 0) return GS_EINPUT;
+    char folder[4096];
+    const char *slash = strrchr(path, '/');
+    if (!slash) return GS_OK;
+    size_t n = (size_t)(slash - path);
+    if (n == 0) return GS_OK;
+    if (n >= sizeof folder) return gs_error(GS_ERUN, "%s: path too long", path);
+    memcpy(folder, path, n);
+    folder[n] = '\0';
+    struct stat sb;
+    if (stat(folder, &sb) != 0 || !S_ISDIR(sb.st_mode))
+        return gs_error(GS_ERUN, "%s: cannot create: folder %s does not exist", path, folder);
+    return GS_OK;
+}
+
 /* The last task every shown method has finished (T if none has). */
 static int last_done_task(const fig_request *req)
 {
@@ -1100,17 +1147,8 @@ int fig_export(const fig_request *req, const char *figure, const char *path, con
     if (!figure || !fig_known(figure))
         return gs_error(GS_EINPUT, "--figure %s: unknown figure (use %s)", figure ? figure : "(none)",
                         fig_list());
-    if (!path || !*path) return gs_error(GS_EINPUT, "export: -o FILE is required");
-    const char *slash = strrchr(path, '/');
-    const char *dot = strrchr(slash ? slash + 1 : path, '.');
-    int kind; /* 0 png, 1 svg, 2 pdf */
-    if (dot && strcasecmp(dot, ".png") == 0) kind = 0;
-    else if (dot && strcasecmp(dot, ".svg") == 0) kind = 1;
-    else if (dot && strcasecmp(dot, ".pdf") == 0) kind = 2;
-    else if (dot)
-        return gs_error(GS_EINPUT, "%s: unknown figure format '%s' (use .png, .svg or .pdf)", path, dot);
-    else
-        return gs_error(GS_EINPUT, "%s: no figure format in the name (use .png, .svg or .pdf)", path);
+    int kind = output_kind(path);
+    if (kind < 0) return GS_EINPUT;
     int fig = figure_id(figure);
     int task = req->task;
     if (task < 0 || task > req->r->T)

@@ -371,6 +371,10 @@ static void test_failures(void)
     CHECK(fig_export(&q, "accuracy", path, NULL) == GS_EINPUT, "no extension -> GS_EINPUT");
     snprintf(path, sizeof path, "%s/x.png", dir);
     CHECK(fig_export(&q, "histogram", path, NULL) == GS_EINPUT, "unknown figure -> GS_EINPUT");
+    CHECK(fig_check_output("accuracy", path) == GS_OK, "check_output ok for %s", path);
+    CHECK(fig_check_output("accuracy", "nofolder/x.png") == GS_ERUN, "check_output: missing folder");
+    CHECK(fig_check_output("accuracy", "x.gif") == GS_EINPUT, "check_output: bad extension");
+    CHECK(fig_check_output("pie", "x.png") == GS_EINPUT, "check_output: unknown figure");
     CHECK(!fig_known("histogram") && fig_known("dashboard") && fig_known("stable-rank"), "fig_known");
     CHECK(strstr(fig_list(), "dashboard") != NULL, "fig_list names dashboard");
     q.task = 11;
