@@ -115,9 +115,11 @@ static int read_idx(src *s, uint64_t max_bytes, idx_array *a)
     for (int i = 0; i < nd; i++) {
         uint32_t v = (uint32_t)h[4 * i] << 24 | (uint32_t)h[4 * i + 1] << 16 |
                      (uint32_t)h[4 * i + 2] << 8 | (uint32_t)h[4 * i + 3];
-        if (gs_mul_size(total, v, &total)) /* a u32 always fits a long on LP64 */
+        /* a u32 always fits a long on LP64; the products are checked (a zero dimension must
+         * not hide an overflowing item size) */
+        if (gs_mul_size(total, v, &total) || (i > 0 && gs_mul_size(item, v, &item)) ||
+            item > (size_t)LONG_MAX)
             return gs_error(GS_EINPUT, "%s: IDX dimensions are too large (size overflows)", s->name);
-        if (i > 0) item *= v;
         a->dims[i] = (long)v;
     }
     a->ndim = nd;
