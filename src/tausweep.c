@@ -1,0 +1,159 @@
+/* tausweep.c — accuracy and stable rank against τ from one eigendecomposition (gs_tausweep.h). */
+#include "gs_tausweep.h"
+#include "gs_common.h"
+#include "gs_methods.h"
+#include "gs_spectral.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ts_log_grid(double lo, double hi, int n, double *out)
+{
+    if (n == 1) { out[0] = lo; return; }
+    double a = log10(lo), b = log10(hi);
+    for (int i = 0; i < n; i++) out[i] = pow(10.0, a + (b - a) * (double)i / (double)(n - 1));
+}
+
+void ts_free(ts_curve *c)
+{
+    free(c->tau); free(c->tau_eff); free(c->acc); free(c->head_acc); free(c->tail_acc);
+    free(c->stable_rank); free(c->lambda);
+    memset(c, 0, sizeof *c);
+}
+
+static int curve_alloc(ts_curve *c, int n, long D)
+{
+    memset(c, 0, sizeof *c);
+    c->n = n;
+    c->D = D;
+    c->best = -1;
+    c->tau = gs_malloc((size_t)n, sizeof(double), "τ sweep");
+    c->tau_eff = gs_malloc((size_t)n, sizeof(double), "τ sweep");
+    c->acc = gs_malloc((size_t)n, sizeof(double), "τ sweep");
+    c->head_acc = gs_malloc((size_t)n, sizeof(double), "τ sweep");
+    c->tail_acc = gs_malloc((size_t)n, sizeof(double), "τ sweep");
+    c->stable_rank = gs_malloc((size_t)n, sizeof(double), "τ sweep");
+    c->lambda = gs_malloc((size_t)D, sizeof(double), "τ sweep");
+    if (!c->tau || !c->tau_eff || !c->acc || !c->head_acc || !c->tail_acc || !c->stable_rank || !c->lambda) {
+        ts_free(c);
+        return GS_ENOMEM;
+    }
+    return GS_OK;
+}
+
+int ts_compute_gq(const gm_mat *G, const gm_mat *Q, const en_problem *p, int task, const double *taus,
+                  const double *taus_eff, int n, ts_curve *out, const volatile int *cancel)
+{
+    memset(out, 0, sizeof *out);
+    if (task < 1 || task > p->T) return gs_error(GS_EINPUT, "τ sweep: task %d out of range 1..%d", task, p->T);
+    if (n < 1) return gs_error(GS_EINPUT, "τ sweep: empty τ grid");
+    long D = p->D;
+    int C = p->C, t = task - 1;
+    if (G->rows != D || G->cols != D || Q->rows != D || Q->cols != C)
+        return gs_error(GS_EINPUT, "τ sweep: G must be %ld×%ld and Q %ld×%d", D, D, D, C);
+    for (int i = 0; i < n; i++)
+        if (!(taus[i] >= 0) || (taus_eff && !(taus_eff[i] >= 0)))
+            return gs_error(GS_EINPUT, "τ sweep: τ must be ≥ 0");
+    const st_stream *st = p->st;
+    int Cs = st->task_class_start[t + 1];
+    long nt = p->test_task_end[t];
+    int rc = curve_alloc(out, n, D);
+    if (rc) return rc;
+    out->task = task;
+    gm_mat U = {0}, Qs = {0}, P = {0}, Pt = {0}, XU = {0};
+    double *sc = NULL;
+    long *corr = NULL, *tot = NULL;
+    if ((rc = sp_eig(G, out->lambda, &U))) goto fail;
+    if (cancel && *cancel) { rc = GS_ECANCEL; goto fail; }
+    if ((rc = gm_alloc(&Qs, D, Cs ? Cs : 1, "τ sweep")) || (rc = gm_alloc(&P, D, Cs ? Cs : 1, "τ sweep")) ||
+        (rc = gm_alloc(&Pt, D, Cs ? Cs : 1, "τ sweep")) || (rc = gm_alloc(&XU, nt ? nt : 1, D, "τ sweep")))
+        goto fail;
+    sc = gs_malloc((size_t)(nt ? nt : 1) * (size_t)(Cs ? Cs : 1), sizeof(double), "τ sweep");
+    corr = gs_calloc((size_t)C, sizeof(long), "τ sweep");
+    tot = gs_calloc((size_t)C, sizeof(long), "τ sweep");
+    if (!sc || !corr || !tot) { rc = GS_ENOMEM; goto fail; }
+    for (long i = 0; i < D; i++)
+        for (int k = 0; k < Cs; k++) Qs.v[i * Cs + k] = Q->v[i * C + st->class_order[k]];
+    if (Cs > 0) {
+        /* P = Uᵀ Q_seen (D×Cs); XU = X_test U (nt×D) */
+        cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)D, Cs, (int)D, 1.0, U.v, (int)D, Qs.v, Cs, 0.0, P.v, Cs);
+        if (nt > 0)
+            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)nt, (int)D, (int)D, 1.0, p->test_h.v, (int)D,
+                        U.v, (int)D, 0.0, XU.v, (int)D);
+    }
+    for (long i = 0; i < nt; i++) tot[p->test_y[i]]++;
+    double bestacc = -1;
+    for (int g = 0; g < n; g++) {
+        if (cancel && *cancel) { rc = GS_ECANCEL; goto fail; }
+        double tau = taus[g], te = taus_eff ? taus_eff[g] : taus[g];
+        out->tau[g] = tau;
+        out->tau_eff[g] = te;
+        double l1 = out->lambda[0] + te, s2 = 0;
+        int pd = 1;
+        for (long i = 0; i < D; i++) {
+            double l = out->lambda[i] + te;
+            s2 += l * l;
+            if (!(l > 0)) pd = 0;
+        }
+        out->stable_rank[g] = l1 != 0 ? s2 / (l1 * l1) : NAN;
+        out->acc[g] = out->head_acc[g] = out->tail_acc[g] = NAN;
+        if (!pd || Cs == 0 || nt == 0) continue;
+        for (long i = 0; i < D; i++) {
+            double f = 1.0 / (out->lambda[i] + te);
+            for (int k = 0; k < Cs; k++) Pt.v[i * Cs + k] = P.v[i * Cs + k] * f;
+        }
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)nt, Cs, (int)D, 1.0, XU.v, (int)D, Pt.v, Cs, 0.0,
+                    sc, Cs);
+        memset(corr, 0, (size_t)C * sizeof(long));
+        long correct = 0;
+        for (long i = 0; i < nt; i++) {
+            const double *r = sc + (size_t)i * Cs;
+            int best = 0;
+            for (int k = 1; k < Cs; k++) if (r[k] > r[best]) best = k;
+            if (st->class_order[best] == p->test_y[i]) { correct++; corr[p->test_y[i]]++; }
+        }
+        out->acc[g] = 100.0 * (double)correct / (double)nt;
+        double hs = 0, ts = 0;
+        int hn = 0, tn = 0;
+        for (int k = 0; k < Cs; k++) {
+            int c = st->class_order[k];
+            if (tot[c] == 0) continue;
+            double a = 100.0 * (double)corr[c] / (double)tot[c];
+            if (st->is_head[c]) { hs += a; hn++; } else { ts += a; tn++; }
+        }
+        out->head_acc[g] = hn ? hs / hn : NAN;
+        out->tail_acc[g] = tn ? ts / tn : NAN;
+        if (out->acc[g] > bestacc) { bestacc = out->acc[g]; out->best = g; }
+    }
+    rc = GS_OK;
+    goto done;
+fail:
+    ts_free(out);
+done:
+    gm_free(&U); gm_free(&Qs); gm_free(&P); gm_free(&Pt); gm_free(&XU);
+    free(sc); free(corr); free(tot);
+    return rc;
+}
+
+int ts_compute(en_engine *e, const en_problem *p, int method, int task, const double *taus, int n,
+               ts_curve *out, const volatile int *cancel)
+{
+    memset(out, 0, sizeof *out);
+    const en_results *r = en_get_results(e);
+    if (method < 0 || method >= r->n_methods) return gs_error(GS_EINPUT, "τ sweep: no method %d", method);
+    const en_mdef *def = en_method_find(r->m[method].name);
+    if (!def || def->kind == 2) return gs_error(GS_EINPUT, "τ sweep: %s is not a ridge method", r->m[method].name);
+    if (n < 1) return gs_error(GS_EINPUT, "τ sweep: empty τ grid");
+    double *te = gs_malloc((size_t)n, sizeof(double), "τ sweep");
+    if (!te) return GS_ENOMEM;
+    en_mctx ctx = {p, &r->params, NULL};
+    for (int i = 0; i < n; i++) te[i] = def->tau_eff ? def->tau_eff(&ctx, task - 1, taus[i]) : taus[i];
+    const gm_mat *G, *Q;
+    int rc = en_gram(e, method, task, &G, &Q);
+    if (!rc) rc = ts_compute_gq(G, Q, p, task, taus, te, n, out, cancel);
+    if (!rc) snprintf(out->method, sizeof out->method, "%s", r->m[method].name);
+    free(te);
+    return rc;
+}
