@@ -369,6 +369,23 @@ static int collect_methods(const en_results *r, int m0, int m1, int *ms)
     return nm;
 }
 
+/* Style slots for the shown methods: "gacl" always gets the GACL style (0) and "gsr" the GSR
+ * style (1), whatever their position; other methods take the slot left free, so the two
+ * curves of a view never share a style. */
+static void style_slots(const en_results *r, const int *ms, int nm, int *sl)
+{
+    int named[2] = {-1, -1};
+    for (int i = 0; i < nm; i++) {
+        if (strcmp(r->m[ms[i]].name, "gacl") == 0) named[i] = 0;
+        else if (strcmp(r->m[ms[i]].name, "gsr") == 0) named[i] = 1;
+    }
+    for (int i = 0; i < nm; i++) {
+        int other = nm == 2 ? named[1 - i] : -1;
+        sl[i] = named[i] >= 0 ? named[i] : other == 0 ? 1 : other == 1 ? 0 : i;
+    }
+    if (nm == 2 && sl[0] == sl[1]) sl[1] = 2;
+}
+
 static double snap_value(const en_snap *s, ch_kind kind)
 {
     if (s->state != EN_DONE) return NAN;
@@ -400,7 +417,8 @@ int ch_build_accuracy(ch_chart *c, const en_results *r, const en_results *baseli
     if (!r || r->T < 1) return gs_error(GS_EINPUT, "accuracy chart: no results");
     static const ch_kind kinds[3] = {CH_KIND_OVERALL, CH_KIND_HEAD, CH_KIND_TAIL};
     static const char *kname[3] = {"overall", "head", "tail"};
-    int ms[2], nm = collect_methods(r, m0, m1, ms);
+    int ms[2], nm = collect_methods(r, m0, m1, ms), sl[2];
+    style_slots(r, ms, nm, sl);
     task_axis(c, r->T);
     ch_axis_linear(&c->y, 0, 100, 6, 1);
     snprintf(c->y.label, sizeof c->y.label, "accuracy (%%)");
@@ -411,14 +429,14 @@ int ch_build_accuracy(ch_chart *c, const en_results *r, const en_results *baseli
         for (int i = 0; i < nm; i++) {
             int bm = baseline_method(r, ms[i], baseline);
             if (bm >= 0 && baseline->T == r->T &&
-                (st = add_task_series(c, baseline, bm, i, 1, kinds[k], kname[k])) != GS_OK) {
+                (st = add_task_series(c, baseline, bm, sl[i], 1, kinds[k], kname[k])) != GS_OK) {
                 ch_free(c);
                 return st;
             }
         }
     for (int k = 0; k < 3; k++)
         for (int i = 0; i < nm; i++)
-            if ((st = add_task_series(c, r, ms[i], i, 0, kinds[k], kname[k])) != GS_OK) {
+            if ((st = add_task_series(c, r, ms[i], sl[i], 0, kinds[k], kname[k])) != GS_OK) {
                 ch_free(c);
                 return st;
             }
@@ -457,13 +475,14 @@ int ch_build_spectrum(ch_chart *c, const en_results *r, const en_results *baseli
     chart_init(c, "Eigenspectrum");
     if (!r || r->T < 1) return gs_error(GS_EINPUT, "spectrum chart: no results");
     task = clamp_task(r, task);
-    int ms[2], nm = collect_methods(r, m0, m1, ms);
+    int ms[2], nm = collect_methods(r, m0, m1, ms), sl[2];
+    style_slots(r, ms, nm, sl);
     double lo = INFINITY, hi = -INFINITY;
     int st;
     for (int i = 0; i < nm; i++) {
         int bm = baseline_method(r, ms[i], baseline);
         if (bm >= 0 && baseline->T >= task &&
-            (st = add_spectrum_series(c, baseline, bm, i, 1, task, &lo, &hi)) != GS_OK) {
+            (st = add_spectrum_series(c, baseline, bm, sl[i], 1, task, &lo, &hi)) != GS_OK) {
             ch_free(c);
             return st;
         }
@@ -471,7 +490,7 @@ int ch_build_spectrum(ch_chart *c, const en_results *r, const en_results *baseli
     int live = 0, missing = 0;
     for (int i = 0; i < nm; i++) {
         int before = c->nseries;
-        if ((st = add_spectrum_series(c, r, ms[i], i, 0, task, &lo, &hi)) != GS_OK) {
+        if ((st = add_spectrum_series(c, r, ms[i], sl[i], 0, task, &lo, &hi)) != GS_OK) {
             ch_free(c);
             return st;
         }
@@ -508,12 +527,13 @@ int ch_build_stable_rank(ch_chart *c, const en_results *r, const en_results *bas
 {
     chart_init(c, "Stable rank");
     if (!r || r->T < 1) return gs_error(GS_EINPUT, "stable-rank chart: no results");
-    int ms[2], nm = collect_methods(r, m0, m1, ms);
+    int ms[2], nm = collect_methods(r, m0, m1, ms), sl[2];
+    style_slots(r, ms, nm, sl);
     int st;
     for (int i = 0; i < nm; i++) {
         int bm = baseline_method(r, ms[i], baseline);
         if (bm >= 0 && baseline->T == r->T && baseline->m[bm].ridge &&
-            (st = add_task_series(c, baseline, bm, i, 1, CH_KIND_NONE, "")) != GS_OK) {
+            (st = add_task_series(c, baseline, bm, sl[i], 1, CH_KIND_NONE, "")) != GS_OK) {
             ch_free(c);
             return st;
         }
@@ -521,7 +541,7 @@ int ch_build_stable_rank(ch_chart *c, const en_results *r, const en_results *bas
     int est = 0;
     for (int i = 0; i < nm; i++) {
         if (!r->m[ms[i]].ridge) continue;
-        if ((st = add_task_series(c, r, ms[i], i, 0, CH_KIND_NONE, "")) != GS_OK) {
+        if ((st = add_task_series(c, r, ms[i], sl[i], 0, CH_KIND_NONE, "")) != GS_OK) {
             ch_free(c);
             return st;
         }

@@ -740,7 +740,7 @@ fail:
     return st;
 }
 
-static double figure_aspect(int fig);
+static double figure_aspect(int fig, double w_in);
 
 int fig_size_in(const char *figure, double width_in, double *w_in, double *h_in)
 {
@@ -749,15 +749,18 @@ int fig_size_in(const char *figure, double width_in, double *w_in, double *h_in)
                                  figure ? figure : "(none)", fig_list());
     double w = width_in > 0 ? width_in : fig == FIG_DASHBOARD ? 7.0 : 3.5;
     if (w_in) *w_in = w;
-    if (h_in) *h_in = round(w * figure_aspect(fig) * 100.0) / 100.0;
+    if (h_in) *h_in = round(w * figure_aspect(fig, w) * 100.0) / 100.0;
     return GS_OK;
 }
 
-static double figure_aspect(int fig)
+/* Below this width the dashboard stacks its panels in one column. */
+#define DASH_WIDE_IN 5.0
+
+static double figure_aspect(int fig, double w_in)
 {
     switch (fig) {
     case FIG_ACCURACY: return 0.60;
-    case FIG_DASHBOARD: return 0.70;
+    case FIG_DASHBOARD: return w_in >= DASH_WIDE_IN ? 0.70 : 1.75;
     default: return 0.72;
     }
 }
@@ -866,15 +869,28 @@ static void draw_figure(fz *z, const fig_request *req, int fig, const charts *cs
     default: {
         double ch = caption_height(z, req, task, body.w - 4);
         double rows_h = body.h - ch - 6.0;
-        box r1 = {body.x, body.y, body.w, rows_h * 0.5 - 3};
-        box r2 = {body.x, body.y + rows_h * 0.5 + 3, body.w, rows_h * 0.5 - 3};
-        draw_accuracy_row(z, &cs->acc, r1);
-        panel two[2];
-        panel_init(&two[0], &cs->spec, -1, NULL);
-        panel_init(&two[1], &cs->sr, -1, NULL);
-        layout_row(z, two, 2, r2, 0, 16.0);
-        draw_panel(z, &two[0]);
-        draw_panel(z, &two[1]);
+        if (W >= DASH_WIDE_IN * 72.0 - 1e-9) {
+            box r1 = {body.x, body.y, body.w, rows_h * 0.5 - 3};
+            box r2 = {body.x, body.y + rows_h * 0.5 + 3, body.w, rows_h * 0.5 - 3};
+            draw_accuracy_row(z, &cs->acc, r1);
+            panel two[2];
+            panel_init(&two[0], &cs->spec, -1, NULL);
+            panel_init(&two[1], &cs->sr, -1, NULL);
+            layout_row(z, two, 2, r2, 0, 16.0);
+            draw_panel(z, &two[0]);
+            draw_panel(z, &two[1]);
+        } else {
+            /* one column: accuracy row, spectrum, stable rank */
+            double h3 = (rows_h - 12.0) / 3.0;
+            draw_accuracy_row(z, &cs->acc, (box){body.x, body.y, body.w, h3});
+            panel one;
+            panel_init(&one, &cs->spec, -1, NULL);
+            layout_row(z, &one, 1, (box){body.x, body.y + h3 + 6.0, body.w, h3}, 0, 0);
+            draw_panel(z, &one);
+            panel_init(&one, &cs->sr, -1, NULL);
+            layout_row(z, &one, 1, (box){body.x, body.y + 2 * h3 + 12.0, body.w, h3}, 0, 0);
+            draw_panel(z, &one);
+        }
         draw_caption(z, req, task, (box){body.x + 2, body.y + rows_h + 4.0, body.w - 4, ch});
         break;
     }

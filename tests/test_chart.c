@@ -255,6 +255,23 @@ static void test_accuracy(void)
     CHECK(c.mark_x == 10, "task 0 = last task");
     ch_free(&c);
 
+    /* order reversed: gsr stays blue/solid, gacl red/dashed */
+    CHECK(ch_build_accuracy(&c, &r, NULL, 1, 0, 3) == GS_OK, "build reversed");
+    const ch_series *rg = find(&c, 1, CH_KIND_OVERALL, 0), *ra = find(&c, 0, CH_KIND_OVERALL, 0);
+    CHECK(rg && ra && rg->rgb == 0x4e79a7 && rg->dash == CH_DASH_SOLID && ra->rgb == 0xe15759,
+          "styles follow the names, not the order");
+    ch_free(&c);
+    /* gsr alone is still blue; another method next to gsr takes the GACL style */
+    CHECK(ch_build_accuracy(&c, &r, NULL, 1, -1, 3) == GS_OK && c.series[0].rgb == 0x4e79a7,
+          "gsr alone keeps the GSR style");
+    ch_free(&c);
+    strcpy(r.m[0].name, "slda");
+    CHECK(ch_build_accuracy(&c, &r, NULL, 1, 0, 3) == GS_OK, "build gsr vs slda");
+    ra = find(&c, 0, CH_KIND_OVERALL, 0);
+    CHECK(ra && ra->rgb == 0xe15759 && ra->marker == CH_MARK_CIRCLE && ra->letter == 'L',
+          "slda next to gsr takes the free GACL style, letter L");
+    ch_free(&c);
+    strcpy(r.m[0].name, "gacl");
     /* one method only */
     CHECK(ch_build_accuracy(&c, &r, NULL, 1, -1, 3) == GS_OK && c.nseries == 3, "m1 = -1: 3 series");
     ch_free(&c);
