@@ -83,7 +83,7 @@ static int rgb_to_8(uint32_t rgb)
 {
     int r = (rgb >> 16) & 255, g = (rgb >> 8) & 255, b = rgb & 255;
     int mx = r > g ? (r > b ? r : b) : (g > b ? g : b);
-    int t = mx * 2 / 3; /* channels close to the strongest one count */
+    int t = mx * 4 / 5; /* channels close to the strongest one count */
     int c = (r >= t && r > 60 ? COLOR_RED : 0) | (g >= t && g > 60 ? COLOR_GREEN : 0) |
             (b >= t && b > 60 ? COLOR_BLUE : 0);
     return c ? c : COLOR_WHITE;
