@@ -6,10 +6,11 @@
 pass=0; fail=0
 ok() { pass=$((pass+1)); }
 bad() { fail=$((fail+1)); echo "FAIL: $*"; }
-if [ -z "$GSRSCOPE" ] || [ ! -x "$GSRSCOPE" ]; then
+if [ -z "$GSRSCOPE" ] || [ ! -e "$GSRSCOPE" ]; then
     echo "# gsrscope binary not built (\$GSRSCOPE='$GSRSCOPE'): skipped"
     echo "0 passed, 0 failed"; exit 0
 fi
+if [ ! -x "$GSRSCOPE" ]; then echo "FAIL: $GSRSCOPE is not executable"; echo "0 passed, 1 failed"; exit 1; fi
 T=$(mktemp -d /tmp/gs_t_loaders.XXXXXX) || exit 1
 trap 'rm -rf "$T"' EXIT INT TERM
 REPO=$(pwd)
