@@ -33,6 +33,19 @@ double sp_effective_rank(const double *w, long D);
 int sp_lanczos_extremes(const gm_mat *G, int maxit, double tol, double *lmax, double *lmax_err,
                         double *lmin, double *lmin_err);
 
+/* Lanczos on an operator y = A x (A symmetric n×n), as above. `which` names the ends whose
+ * convergence (bound ≤ tol·max|Ritz|) stops the iteration; both ends are reported. apply returns
+ * GS_OK or an error. Added for issue #6 (performance): the engine converges only λ_max on G and
+ * gets λ_min from the Cholesky factor it already has. */
+enum { SP_LANCZOS_MAX = 1, SP_LANCZOS_MIN = 2 };
+typedef int (*sp_apply_fn)(const double *x, double *y, void *user);
+int sp_lanczos_op(long n, sp_apply_fn apply, void *user, int which, int maxit, double tol,
+                  double *lmax, double *lmax_err, double *lmin, double *lmin_err);
+/* λ_min of A = UᵀU from its upper Cholesky factor U (column-major, as dpotrf 'U' leaves it):
+ * Lanczos for the largest eigenvalue μ of A⁻¹ (well separated where A's bottom is crowded),
+ * λ_min = 1/μ with error bound 1/μ − 1/(μ + ρ) (ρ the residual bound of μ). */
+int sp_lmin_from_cholesky(const gm_mat *U, int maxit, double tol, double *lmin, double *lmin_err);
+
 /* Theorem 1 of the paper for G (eigen-decomposed) and Δ, split r, ridge τ. */
 typedef struct {
     int r;

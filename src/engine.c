@@ -34,6 +34,7 @@ typedef struct {
     op_params xparams;       /* params E / fit were computed with */
     double weight;           /* w used for the cached statistics */
     int *stats_valid;        /* T */
+    int *lmin_ref;           /* T: lmin[t] comes from the Cholesky factor (converged) */
     double *fro2, *tr, *lmax, *lmaxe, *lmin, *lmine; /* T, statistics of G_t */
     double **eigG;           /* T, exact eigenvalues of G_t (descending, no τ), or NULL */
     int dirty;               /* needs snapshots recomputed in this update */
@@ -198,7 +199,7 @@ static void mstate_free(mstate *ms, int nslots, int T)
     if (ms->ctx.priv && ms->def->destroy) ms->def->destroy(&ms->ctx);
     if (ms->E) for (int s = 0; s < nslots; s++) { gm_free(&ms->E[s]); gm_free(&ms->QE[s]); }
     free(ms->E); free(ms->QE);
-    free(ms->aug_rows); free(ms->skip_cls); free(ms->skip_pairs); free(ms->stats_valid);
+    free(ms->aug_rows); free(ms->skip_cls); free(ms->skip_pairs); free(ms->stats_valid); free(ms->lmin_ref);
     free(ms->fro2); free(ms->tr); free(ms->lmax); free(ms->lmaxe); free(ms->lmin); free(ms->lmine);
     if (ms->eigG) for (int t = 0; t < T; t++) free(ms->eigG[t]);
     free(ms->eigG);
@@ -262,6 +263,7 @@ int en_create(en_engine **out, const en_problem *p, const en_config *cfg)
         ms->skip_cls = gs_calloc((size_t)T, sizeof(long), "engine");
         ms->skip_pairs = gs_calloc((size_t)T, sizeof(long), "engine");
         ms->stats_valid = gs_calloc((size_t)T, sizeof(int), "engine");
+        ms->lmin_ref = gs_calloc((size_t)T, sizeof(int), "engine");
         ms->fro2 = gs_calloc((size_t)T, sizeof(double), "engine");
         ms->tr = gs_calloc((size_t)T, sizeof(double), "engine");
         ms->lmax = gs_calloc((size_t)T, sizeof(double), "engine");
@@ -269,7 +271,7 @@ int en_create(en_engine **out, const en_problem *p, const en_config *cfg)
         ms->lmin = gs_calloc((size_t)T, sizeof(double), "engine");
         ms->lmine = gs_calloc((size_t)T, sizeof(double), "engine");
         ms->eigG = gs_calloc((size_t)T, sizeof(double *), "engine");
-        if (!ms->aug_rows || !ms->skip_cls || !ms->skip_pairs || !ms->stats_valid || !ms->fro2 ||
+        if (!ms->aug_rows || !ms->skip_cls || !ms->skip_pairs || !ms->stats_valid || !ms->lmin_ref || !ms->fro2 ||
             !ms->tr || !ms->lmax || !ms->lmaxe || !ms->lmin || !ms->lmine || !ms->eigG)
             goto fail;
         if (ms->def->kind != 2 && ms->def->extra) {
@@ -434,6 +436,28 @@ static void finish_method(en_method_result *mr, int T)
     mr->a_avg = s / T;
 }
 
+static int apply_G(const double *x, double *y, void *user)
+{
+    const gm_mat *G = user;
+    cblas_dsymv(CblasColMajor, CblasUpper, (int)G->rows, 1.0, G->v, (int)G->rows, x, 1, 0.0, y, 1);
+    return GS_OK;
+}
+
+/* λ_min(G_t) from the Cholesky factor of G_t + τI left in e->A by solve_seen: Lanczos on the
+ * inverse converges fast. Stored τ-independent (λ_min(G) = λ_min(G+τI) − τ), so a τ change
+ * does not recompute it. */
+static int refine_lmin(en_engine *e, mstate *ms, int t, double tau)
+{
+    if (ms->eigG[t] || ms->lmin_ref[t]) return GS_OK;
+    double lm, le;
+    int rc = sp_lmin_from_cholesky(&e->A, LANCZOS_MAXIT, LANCZOS_TOL, &lm, &le);
+    if (rc) return rc;
+    ms->lmin[t] = lm - tau;
+    ms->lmine[t] = le;
+    ms->lmin_ref[t] = 1;
+    return GS_OK;
+}
+
 /* τ-independent statistics of G_t (in e->G). */
 static int ensure_stats(en_engine *e, mstate *ms, int t, int want_spectrum)
 {
@@ -443,9 +467,12 @@ static int ensure_stats(en_engine *e, mstate *ms, int t, int want_spectrum)
         ms->eigG[t] = NULL;
         ms->fro2[t] = sp_fro2(&e->G);
         ms->tr[t] = sp_trace(&e->G);
+        ms->lmin_ref[t] = 0;
         if (!want_spectrum) {
-            int rc = sp_lanczos_extremes(&e->G, LANCZOS_MAXIT, LANCZOS_TOL, &ms->lmax[t], &ms->lmaxe[t],
-                                         &ms->lmin[t], &ms->lmine[t]);
+            /* Converge λ_max only (well separated, a few steps); λ_min, whose end of the spectrum
+             * is crowded, comes from the Cholesky factor after the solve (refine_lmin). */
+            int rc = sp_lanczos_op(D, apply_G, &e->G, SP_LANCZOS_MAX, LANCZOS_MAXIT, LANCZOS_TOL, &ms->lmax[t],
+                                   &ms->lmaxe[t], &ms->lmin[t], &ms->lmine[t]);
             if (rc) return rc;
         }
         ms->stats_valid[t] = 1;
@@ -542,14 +569,16 @@ static int eval_ridge(en_engine *e, mstate *ms, en_snap *sn, int t, const op_par
     int rc = ensure_stats(e, ms, t, want_spec);
     if (rc) return rc;
     double tau = tau_for(e, ms, t, q->tau);
-    fill_spectral(e, ms, sn, t, tau);
     char why[160];
     if (solve_seen(e, t, tau, why, sizeof why)) {
+        fill_spectral(e, ms, sn, t, tau);
         sn->state = EN_FAILED;
         snprintf(sn->error, sizeof sn->error, "%s, task %d: %s", ms->def->name, t + 1, why);
         sn->acc = sn->head_acc = sn->tail_acc = NAN;
         return GS_OK;
     }
+    if ((rc = refine_lmin(e, ms, t, tau))) return rc;
+    fill_spectral(e, ms, sn, t, tau);
     long n = p->test_task_end[t];
     predict_seen(e, t, n);
     fill_accuracy(e, sn, e->pred, n);

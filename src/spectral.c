@@ -109,12 +109,13 @@ static int tri_extreme(const double *d, const double *e, int m, int il, double *
 }
 
 /* Lanczos with full reorthogonalization (two classical Gram-Schmidt passes as matrix-vector
- * products). The tridiagonal T_k's extreme eigenvalues (Ritz values) approximate those of G;
- * |β_k · s_k(last)| bounds the distance of each Ritz value to an eigenvalue of G. */
-int sp_lanczos_extremes(const gm_mat *G, int maxit, double tol, double *lmax, double *lmax_err,
-                        double *lmin, double *lmin_err)
+ * products) for y = A x given by `apply`. The tridiagonal T_k's extreme eigenvalues (Ritz
+ * values) approximate those of A; |β_k · s_k(last)| bounds the distance of each Ritz value to
+ * an eigenvalue of A. `which`: SP_LANCZOS_MAX / _MIN / both, the ends whose convergence stops
+ * the iteration (both ends are always reported). */
+int sp_lanczos_op(long n, sp_apply_fn apply, void *user, int which, int maxit, double tol,
+                  double *lmax, double *lmax_err, double *lmin, double *lmin_err)
 {
-    long n = G->rows;
     if (maxit > n) maxit = (int)n;
     if (maxit < 1) maxit = 1;
     double *V = gs_malloc((size_t)(maxit + 1) * n, sizeof(double), "Lanczos basis");
@@ -134,7 +135,7 @@ int sp_lanczos_extremes(const gm_mat *G, int maxit, double tol, double *lmax, do
     double emax = INFINITY, emin = INFINITY, rmax = 0, rmin = 0;
     for (int k = 0; k < maxit; k++) {
         double *v = V + (size_t)k * n;
-        cblas_dsymv(CblasColMajor, CblasUpper, (int)n, 1.0, G->v, (int)n, v, 1, 0.0, wv, 1);
+        if ((st = apply(v, wv, user))) goto out;
         alpha[k] = cblas_ddot((int)n, v, 1, wv, 1);
         /* full reorthogonalization against v_0..v_k (twice is enough):
          * c = Vᵀ w, w -= V c, with V stored as k+1 rows of length n */
@@ -152,7 +153,8 @@ int sp_lanczos_extremes(const gm_mat *G, int maxit, double tol, double *lmax, do
         emax = fabs(beta[k] * zl);
         double bmax = fmax(fabs(rmax), fabs(rmin));
         if (beta[k] <= 1e-14 * fmax(bmax, 1e-300)) { emax = emin = 0; break; } /* invariant subspace */
-        if (emax <= tol * bmax && emin <= tol * bmax) break;
+        if ((!(which & SP_LANCZOS_MAX) || emax <= tol * bmax) && (!(which & SP_LANCZOS_MIN) || emin <= tol * bmax))
+            break;
         cblas_dcopy((int)n, wv, 1, V + (size_t)(k + 1) * n, 1);
         cblas_dscal((int)n, 1.0 / beta[k], V + (size_t)(k + 1) * n, 1);
     }
@@ -161,6 +163,42 @@ int sp_lanczos_extremes(const gm_mat *G, int maxit, double tol, double *lmax, do
 out:
     free(V); free(alpha); free(beta); free(dw); free(ew); free(z); free(c); free(wv);
     return st;
+}
+
+static int apply_sym(const double *x, double *y, void *user)
+{
+    const gm_mat *G = user;
+    cblas_dsymv(CblasColMajor, CblasUpper, (int)G->rows, 1.0, G->v, (int)G->rows, x, 1, 0.0, y, 1);
+    return GS_OK;
+}
+
+int sp_lanczos_extremes(const gm_mat *G, int maxit, double tol, double *lmax, double *lmax_err,
+                        double *lmin, double *lmin_err)
+{
+    return sp_lanczos_op(G->rows, apply_sym, (void *)G, SP_LANCZOS_MAX | SP_LANCZOS_MIN, maxit, tol, lmax,
+                         lmax_err, lmin, lmin_err);
+}
+
+static int apply_chol_inv(const double *x, double *y, void *user)
+{
+    const gm_mat *U = user;
+    memcpy(y, x, (size_t)U->rows * sizeof(double));
+    lapack_int info = LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'U', (lapack_int)U->rows, 1, U->v, (lapack_int)U->rows,
+                                     y, (lapack_int)U->rows);
+    return info ? gs_error(GS_ERUN, "Lanczos: LAPACK dpotrs failed (info %d)", (int)info) : GS_OK;
+}
+
+int sp_lmin_from_cholesky(const gm_mat *U, int maxit, double tol, double *lmin, double *lmin_err)
+{
+    double mu, rho, mu_lo, rho_lo;
+    int st = sp_lanczos_op(U->rows, apply_chol_inv, (void *)U, SP_LANCZOS_MAX, maxit, tol, &mu, &rho,
+                           &mu_lo, &rho_lo);
+    if (st) return st;
+    if (!(mu > 0)) return gs_error(GS_ERUN, "Lanczos: the factor is not positive definite");
+    /* 1/λmin ∈ [mu, mu + rho] (Ritz values lie inside the spectrum): λmin ∈ [1/(mu+rho), 1/mu] */
+    *lmin = 1.0 / mu;
+    *lmin_err = *lmin - 1.0 / (mu + rho);
+    return GS_OK;
 }
 
 /* ‖M‖₂ of a symmetric k×k block (largest |eigenvalue|) and its smallest eigenvalue. */

@@ -1,0 +1,135 @@
+/* bench_engine.c — interactive-engine latencies for `make bench` (issue #6, SPEC §7).
+ *
+ * Builds the same pipeline as the CLI (pl_open) with keep_task_grams = 1, as the TUI does, then
+ * measures with wall-clock medians over repeated changes:
+ *   build        first en_update (every task, both methods)
+ *   tau_current  τ change: time until the user's task (first_task) is done, every method
+ *   tau_all      τ change: every task
+ *   gsr_alpha / gsr_xi / gsr_beta   one GSR parameter changed: the whole update
+ *   rss          peak resident set size of this process (getrusage)
+ * Usage: bench_engine [REPS] -- [gsrscope run options]   (default: --synthetic)
+ * Output: lines "bench: NAME VALUE UNIT". Exit status 0, or 1 with a message on stderr.
+ */
+#include "gs_common.h"
+#include "gs_engine.h"
+#include "gs_opts.h"
+#include "gs_pipeline.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+typedef struct { double t0, first; int n_first, calls; } prog;
+
+static void on_progress(double frac, const char *what, void *user)
+{
+    (void)frac; (void)what;
+    prog *p = user;
+    if (++p->calls == p->n_first) p->first = gs_now() - p->t0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static int failed_snaps(const en_results *r)
+{
+    int bad = 0;
+    for (int m = 0; m < r->n_methods; m++)
+        for (int t = 0; t < r->T; t++) bad += r->m[m].snaps[t].state != EN_DONE;
+    return bad;
+}
+
+/* One update with params q; returns the seconds for the whole update and for the first task. */
+static int timed_update(pl_ctx *c, const op_params *q, int first_task, double *all, double *first)
+{
+    prog p = {gs_now(), -1, c->eng ? en_get_results(c->eng)->n_methods : 1, 0};
+    int rc = en_update(c->eng, q, first_task, NULL, on_progress, &p);
+    *all = gs_now() - p.t0;
+    if (first) *first = p.first >= 0 ? p.first : *all;
+    if (rc) return rc;
+    if (failed_snaps(en_get_results(c->eng)))
+        return gs_error(GS_ERUN, "some task failed: %s", en_get_results(c->eng)->m[0].snaps[0].error);
+    return GS_OK;
+}
+
+int main(int argc, char **argv)
+{
+    int reps = 5, k = 1;
+    if (k < argc && strcmp(argv[k], "--")) reps = atoi(argv[k++]);
+    if (reps < 1) reps = 1;
+    if (k < argc && !strcmp(argv[k], "--")) k++;
+    char *args[64];
+    int na = 0;
+    args[na++] = "gsrscope";
+    args[na++] = "run";
+    if (k >= argc) args[na++] = "--synthetic";
+    for (; k < argc && na < 63; k++) args[na++] = argv[k];
+    args[na] = NULL;
+    op_opts o;
+    int rc = op_parse(&o, na, args);
+    if (rc) { fprintf(stderr, "bench_engine: %s\n", gs_last_error()); return 1; }
+    en_config cfg = {0};
+    cfg.methods = (const char **)o.methods;
+    cfg.n_methods = o.n_methods;
+    cfg.spectrum = o.spectrum;
+    cfg.keep_task_grams = 1;
+    pl_ctx c;
+    double t0 = gs_now();
+    if ((rc = pl_open(&c, &o, &cfg, NULL, NULL))) { fprintf(stderr, "bench_engine: %s\n", gs_last_error()); return 1; }
+    double t_open = gs_now() - t0;
+    int T = c.prob.T;
+    op_params q = o.params;
+    double all, first;
+    if ((rc = timed_update(&c, &q, T, &all, NULL))) goto fail;
+    printf("bench: interactive_open %.3f s\n", t_open);
+    printf("bench: interactive_build %.3f s\n", all);
+
+    double *va = malloc(sizeof(double) * (size_t)reps), *vf = malloc(sizeof(double) * (size_t)reps);
+    if (!va || !vf) { rc = GS_ENOMEM; goto fail; }
+    /* τ: alternate between two values so each update really changes τ. */
+    double tau0 = q.tau;
+    for (int r = 0; r < reps; r++) {
+        q.tau = r % 2 ? tau0 : tau0 * 2.0 + 1e-3;
+        if ((rc = timed_update(&c, &q, T, &va[r], &vf[r]))) goto fail;
+    }
+    printf("bench: tau_retune_current_task %.1f ms\n", 1000 * median(vf, reps));
+    printf("bench: tau_retune_all_tasks %.1f ms\n", 1000 * median(va, reps));
+    q.tau = tau0;
+    if ((rc = timed_update(&c, &q, T, &all, NULL))) goto fail;
+
+    struct { const char *name; double *field; double a, b; } knobs[] = {
+        {"gsr_recompute_alpha_base", &q.alpha_base, q.alpha_base, q.alpha_base * 0.8},
+        {"gsr_recompute_xi", &q.xi, q.xi, q.xi * 2.0 + 1e-4},
+        {"gsr_recompute_beta", &q.beta, q.beta, q.beta * 0.5 + 0.1},
+    };
+    int kreps = reps < 3 ? reps : 3;
+    for (size_t i = 0; i < sizeof knobs / sizeof knobs[0]; i++) {
+        for (int r = 0; r < kreps; r++) {
+            *knobs[i].field = r % 2 ? knobs[i].a : knobs[i].b;
+            if ((rc = timed_update(&c, &q, T, &va[r], &vf[r]))) goto fail;
+        }
+        printf("bench: %s %.3f s\n", knobs[i].name, median(va, kreps));
+        *knobs[i].field = knobs[i].a;
+        if ((rc = timed_update(&c, &q, T, &all, NULL))) goto fail;
+    }
+    free(va); free(vf);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    printf("bench: interactive_peak_rss %.1f MB\n", ru.ru_maxrss / 1024.0);
+    pl_free(&c);
+    return 0;
+fail:
+    fprintf(stderr, "bench_engine: %s\n", gs_last_error());
+    pl_free(&c);
+    return 1;
+}
