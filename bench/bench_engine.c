@@ -89,7 +89,7 @@ int main(int argc, char **argv)
     double t_open = gs_now() - t0;
     int T = c.prob.T;
     op_params q = o.params;
-    double all, first;
+    double all;
     if ((rc = timed_update(&c, &q, T, &all, NULL))) goto fail;
     printf("bench: interactive_open %.3f s\n", t_open);
     printf("bench: interactive_build %.3f s\n", all);

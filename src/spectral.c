@@ -181,11 +181,13 @@ int sp_lanczos_extremes(const gm_mat *G, int maxit, double tol, double *lmax, do
 
 static int apply_chol_inv(const double *x, double *y, void *user)
 {
+    /* y = (UᵀU)⁻¹ x by two triangular solves (level 2; no LAPACKE NaN scan of U per call) */
     const gm_mat *U = user;
-    memcpy(y, x, (size_t)U->rows * sizeof(double));
-    lapack_int info = LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'U', (lapack_int)U->rows, 1, U->v, (lapack_int)U->rows,
-                                     y, (lapack_int)U->rows);
-    return info ? gs_error(GS_ERUN, "Lanczos: LAPACK dpotrs failed (info %d)", (int)info) : GS_OK;
+    int n = (int)U->rows;
+    memcpy(y, x, (size_t)n * sizeof(double));
+    cblas_dtrsv(CblasColMajor, CblasUpper, CblasTrans, CblasNonUnit, n, U->v, n, y, 1);
+    cblas_dtrsv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, n, U->v, n, y, 1);
+    return GS_OK;
 }
 
 int sp_lmin_from_cholesky(const gm_mat *U, int maxit, double tol, double *lmin, double *lmin_err)

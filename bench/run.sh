@@ -1,0 +1,72 @@
+#!/bin/sh
+# run.sh — `make bench`: paper-scale timings of gsrscope next to a vectorized NumPy reference
+# (issue #6, SPEC §7). One line per figure:  bench: NAME VALUE UNIT [ratio R]
+# ratio = NumPy time / gsrscope time (> 1: gsrscope is faster).
+# Usage: bench/run.sh [BUILD_DIR]    Environment: BENCH_REPS (default 5), BENCH_EXPAND (default
+# 5000; 0 skips that run), PYTHON (default /usr/bin/python3: Debian's NumPy on the same OpenBLAS).
+set -eu
+BUILD=${1:-build}
+REPS=${BENCH_REPS:-5}
+EXPAND=${BENCH_EXPAND:-5000}
+PY=${PYTHON:-/usr/bin/python3}
+GS=$BUILD/gsrscope
+BE=$BUILD/bench/bench_engine
+HERE=$(dirname "$0")
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/gsbench.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT INT TERM
+
+"$PY" -c 'import numpy' 2>/dev/null || { echo "bench: needs NumPy for $PY (Debian: python3-numpy)" >&2; exit 1; }
+[ -x /usr/bin/time ] || { echo "bench: needs /usr/bin/time (Debian: time)" >&2; exit 1; }
+
+echo "bench: machine $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $("$PY" -c 'import numpy; print("numpy", numpy.__version__)')"
+
+# median wall seconds of REPS runs of a command (stdout discarded)
+median_wall() {
+    "$PY" - "$REPS" "$@" <<'PYEOF'
+import subprocess, sys, time
+n = int(sys.argv[1]); cmd = sys.argv[2:]
+ts = []
+for _ in range(n):
+    t0 = time.perf_counter()
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, check=True)
+    ts.append(time.perf_counter() - t0)
+ts.sort()
+print("%.3f" % ts[len(ts) // 2])
+PYEOF
+}
+ratio() { "$PY" -c "import sys; print('%.2f' % (float(sys.argv[1]) / float(sys.argv[2])))" "$1" "$2"; }
+peak_mb() { /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -1 | awk '{printf "%.1f", $1 / 1024}'; }
+
+# The state both programs compute from: gsrscope's rows, test rows and GSR's augmented rows.
+"$GS" run --synthetic --quiet --format csv --save-state "$TMP/state" > "$TMP/run.csv"
+"$GS" run --synthetic --quiet --format csv --spectrum all > "$TMP/run_all.csv"
+
+# NumPy reference: same linear algebra (eigvalsh every task: that is also the full-spectrum mode);
+# its accuracies and spectra are checked against gsrscope's CSV first.
+"$PY" "$HERE/numpy_ref.py" "$TMP/state" --csv "$TMP/run.csv" --reps 3 > "$TMP/np.txt" || {
+    cat "$TMP/np.txt" >&2; echo "bench: NumPy reference disagrees with gsrscope" >&2; exit 1; }
+"$PY" "$HERE/numpy_ref.py" "$TMP/state" --csv "$TMP/run_all.csv" > "$TMP/np_all.txt" || {
+    cat "$TMP/np_all.txt" >&2; echo "bench: NumPy reference disagrees with gsrscope --spectrum all" >&2; exit 1; }
+np_compute=$(awk '/numpy: compute/ {print $3}' "$TMP/np.txt")
+np_load=$(awk '/numpy: load/ {print $3}' "$TMP/np.txt")
+echo "bench: numpy_check $(grep 'numpy: agree' "$TMP/np.txt" | cut -d' ' -f3-) (+ --spectrum all: $(grep 'numpy: agree' "$TMP/np_all.txt" | cut -d' ' -f3-))"
+echo "bench: numpy_reference $np_compute s (median of 3, loading $np_load s excluded)"
+
+e2e=$(median_wall "$GS" run --synthetic --quiet --format csv)
+echo "bench: end_to_end $e2e s ratio $(ratio "$np_compute" "$e2e")"
+spa=$(median_wall "$GS" run --synthetic --quiet --format csv --spectrum all)
+echo "bench: spectrum_all $spa s ratio $(ratio "$np_compute" "$spa")"
+
+# Interactive engine (keep_task_grams = 1, as the TUI): τ and GSR parameter changes.
+"$BE" "$REPS" -- --synthetic | grep '^bench:'
+
+echo "bench: peak_rss_end_to_end $(peak_mb "$GS" run --synthetic --quiet --format csv) MB"
+echo "bench: peak_rss_spectrum_all $(peak_mb "$GS" run --synthetic --quiet --format csv --spectrum all) MB"
+echo "bench: peak_rss_numpy $(peak_mb "$PY" "$HERE/numpy_ref.py" "$TMP/state") MB"
+
+if [ "$EXPAND" -gt 0 ]; then
+    /usr/bin/time -f '%e %M' -o "$TMP/x.time" "$GS" run --synthetic --quiet --format csv --expand "$EXPAND" > /dev/null
+    read -r xs xm < "$TMP/x.time"
+    echo "bench: expand_${EXPAND} $xs s"
+    echo "bench: peak_rss_expand_${EXPAND} $(awk -v m="$xm" 'BEGIN {printf "%.1f", m / 1024}') MB"
+fi
