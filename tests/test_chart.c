@@ -317,6 +317,12 @@ static void test_stable_rank(void)
           "stable rank values and gaps");
     CHECK(c.y.scale == CH_LINEAR && c.y.lo <= 1.5 && c.y.hi >= 3.0 + 0.6 * 6, "linear y covers data");
     ch_free(&c);
+    /* more than a decade apart: log axis with decade ticks covering the data */
+    for (int t = 0; t < 7; t++) r.m[1].snaps[t].stable_rank = pow(10.0, 0.35 * t);
+    CHECK(ch_build_stable_rank(&c, &r, NULL, 0, 1, 5) == GS_OK && c.y.scale == CH_LOG10 &&
+              c.y.lo <= 1 && c.y.hi >= pow(10.0, 2.1),
+          "stable rank over 2 decades: log axis [%g, %g]", c.y.lo, c.y.hi);
+    ch_free(&c);
     /* a method without a Gram matrix has no stable-rank curve */
     r.m[0].ridge = 0;
     CHECK(ch_build_stable_rank(&c, &r, NULL, 0, 1, 5) == GS_OK && c.nseries == 1, "non-ridge skipped");
