@@ -13,4 +13,4 @@ check-asan:
 	sh tests/run_tests.sh $(ASAN_BUILD)
 
 check-valgrind: $(BUILD)/gsrscope
-	GSRSCOPE=$(CURDIR)/$(BUILD)/gsrscope sh tests/t_valgrind.sh
+	GS_VALGRIND=1 GSRSCOPE=$(CURDIR)/$(BUILD)/gsrscope sh tests/t_valgrind.sh
