@@ -23,6 +23,7 @@
 /* Provided by later modules; weak so the headless tool links without them. */
 int tui_main(op_opts *o) __attribute__((weak));
 int fig_export(const fig_request *req, const char *figure, const char *path, const char *data_csv) __attribute__((weak));
+int fig_check_output(const char *figure, const char *path) __attribute__((weak));
 int sw_main(op_opts *o) __attribute__((weak));
 
 static volatile int g_cancel;
@@ -142,6 +143,11 @@ static int cmd_run(op_opts *o)
 static int cmd_export(op_opts *o)
 {
     if (!fig_export) return fail(gs_error(GS_ERUN, "figure export is not built into this binary"));
+    /* Refuse an unknown figure, extension or target folder before computing anything. */
+    if (fig_check_output) {
+        int rc0 = fig_check_output(o->figure, o->output);
+        if (rc0) return fail(rc0);
+    }
     pl_ctx c;
     en_config cfg;
     config_for(o, &cfg, 1);
