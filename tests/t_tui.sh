@@ -131,7 +131,7 @@ if wait_file "$TMPD/rc" 10 && [ "$(cat "$TMPD/rc")" = 0 ]; then ok "q exits with
 
 # ---- 5. --session loads, SIGTERM -----------------------------------------------------------------
 start --session gsrscope.session
-if wait_for '│.τ +0.5 ' 20; then ok "--session FILE restores τ"; else bad "--session" "$(screen)"; fi
+if wait_for '│.τ +0.5 ' 30; then ok "--session FILE restores τ"; else bad "--session" "$(screen; echo "rc: $(cat "$TMPD/rc" 2>&1)"; cat "$TMPD/gsrscope.session")"; fi
 printf '# gsrscope session 1\ntau=zzz\nend\n' > "$TMPD/bad.session"
 out=$(cd "$TMPD" && "$GSRSCOPE" --session bad.session 2>&1 < /dev/null); rc=$?
 # stdin is not a terminal: refused before the session is read
@@ -145,7 +145,7 @@ if [ -n "$gpid" ]; then
     if T display -p -t tui '#{alternate_on}' | grep -q 0; then ok "terminal left the alternate screen after SIGTERM"; else bad "alternate screen after SIGTERM"; fi
 else bad "find the gsrscope pid"; fi
 start --session bad.session
-if wait_file "$TMPD/rc" 10 && [ "$(cat "$TMPD/rc")" = 2 ] && screen | grep -q 'bad.session: line 2:'; then
+if wait_file "$TMPD/rc" 10 && [ "$(cat "$TMPD/rc")" = 2 ] && wait_for 'bad.session: line 2:' 5; then
     ok "a corrupted session is refused with FILE: line N"; else bad "corrupted session" "$(screen)"; fi
 
 # ---- 6. ASCII and NO_COLOR ----------------------------------------------------------------------
