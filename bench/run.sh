@@ -54,6 +54,8 @@ echo "bench: numpy_reference $np_compute s (median of 3, loading $np_load s excl
 
 e2e=$(median_wall "$GS" run --synthetic --quiet --format csv)
 echo "bench: end_to_end $e2e s ratio $(ratio "$np_compute" "$e2e")"
+cpu=$(/usr/bin/time -f '%U %S' "$GS" run --synthetic --quiet --format csv 2>&1 >/dev/null | tail -1 | awk '{printf "%.2f", $1 + $2}')
+echo "bench: end_to_end_cpu $cpu s (user+sys of one run; less sensitive to other load)"
 spa=$(median_wall "$GS" run --synthetic --quiet --format csv --spectrum all)
 echo "bench: spectrum_all $spa s ratio $(ratio "$np_compute" "$spa")"
 

@@ -23,6 +23,7 @@
 
 #define LANCZOS_MAXIT 120
 #define LANCZOS_TOL 1e-10
+#define SCORE_BLOCK 2048 /* test rows scored per dgemm */
 
 typedef struct {
     const en_mdef *def;
@@ -252,7 +253,8 @@ int en_create(en_engine **out, const en_problem *p, const en_config *cfg)
     if (gm_alloc(&e->G, D, D, "work matrix") || gm_alloc(&e->A, D, D, "work matrix") ||
         gm_alloc(&e->Qw, C, D, "work matrix") || gm_alloc(&e->Wt, C, D, "work matrix"))
         goto fail;
-    e->scores = gs_malloc((size_t)(nt ? nt : 1) * (size_t)C, sizeof(double), "scores");
+    /* scores in row blocks: SCORE_BLOCK × C, not nt × C (peak memory, SPEC §7) */
+    e->scores = gs_malloc((size_t)(nt < SCORE_BLOCK ? (nt ? nt : 1) : SCORE_BLOCK) * (size_t)C, sizeof(double), "scores");
     e->pred = gs_malloc((size_t)(nt ? nt : 1), sizeof(int), "predictions");
     if (!e->scores || !e->pred) goto fail;
     for (int m = 0; m < e->nm; m++) {
@@ -545,14 +547,16 @@ static void predict_seen(en_engine *e, int t, long n)
     const en_problem *p = e->p;
     long D = p->D;
     int Cs = p->st->task_class_start[t + 1];
-    if (n == 0) return;
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, Cs, (int)D, 1.0, p->test_h.v, (int)D,
-                e->Wt.v, (int)D, 0.0, e->scores, Cs);
-    for (long i = 0; i < n; i++) {
-        const double *s = e->scores + (size_t)i * Cs;
-        int best = 0;
-        for (int k = 1; k < Cs; k++) if (s[k] > s[best]) best = k;
-        e->pred[i] = p->st->class_order[best];
+    for (long i0 = 0; i0 < n; i0 += SCORE_BLOCK) {
+        long nb = n - i0 < SCORE_BLOCK ? n - i0 : SCORE_BLOCK;
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nb, Cs, (int)D, 1.0, gm_row(&p->test_h, i0),
+                    (int)D, e->Wt.v, (int)D, 0.0, e->scores, Cs);
+        for (long i = 0; i < nb; i++) {
+            const double *s = e->scores + (size_t)i * Cs;
+            int best = 0;
+            for (int k = 1; k < Cs; k++) if (s[k] > s[best]) best = k;
+            e->pred[i0 + i] = p->st->class_order[best];
+        }
     }
 }
 
