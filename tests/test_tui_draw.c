@@ -1,0 +1,186 @@
+/* test_tui_draw.c — the pure frame composer of the TUI: panel titles, status line, numbers of
+ * the current task, pending tasks shown as pending (never as 0), baseline Δ column, help
+ * overlay from the key table, the editor line, the too-small screen, ASCII frames. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/tui_int.h"
+#include "gs_common.h"
+#include "support/tap.h"
+
+static char screen[200 * 80 * 4];
+
+static const char *dump(const cv_canvas *cv)
+{
+    size_t k = 0;
+    for (int y = 0; y < cv->h; y++) {
+        cv_row_utf8(cv, y, screen + k, sizeof screen - k - 2);
+        k += strlen(screen + k);
+        screen[k++] = '\n';
+    }
+    screen[k] = 0;
+    return screen;
+}
+
+/* T tasks, 2 methods; tasks > done are pending. */
+static void make_results(en_results *r, int T, int done, double tail_gacl)
+{
+    memset(r, 0, sizeof *r);
+    r->T = T;
+    r->C = T;
+    r->D = 4;
+    r->n_methods = 2;
+    r->m = calloc(2, sizeof *r->m);
+    r->is_head = calloc((size_t)T, 1);
+    r->class_task = calloc((size_t)T, sizeof(int));
+    r->class_kept = calloc((size_t)T, sizeof(long));
+    r->is_head[0] = 1;
+    for (int c = 0; c < T; c++) { r->class_task[c] = c; r->class_kept[c] = c ? 5 : 100; }
+    const char *names[2] = {"gacl", "gsr"};
+    for (int m = 0; m < 2; m++) {
+        snprintf(r->m[m].name, sizeof r->m[m].name, "%s", names[m]);
+        r->m[m].ridge = 1;
+        r->m[m].snaps = calloc((size_t)T, sizeof(en_snap));
+        r->m[m].a_last = r->m[m].a_avg = NAN;
+        for (int t = 0; t < T; t++) {
+            en_snap *s = &r->m[m].snaps[t];
+            s->task = t + 1;
+            s->acc = s->head_acc = s->tail_acc = s->stable_rank = s->cond = NAN;
+            s->erank = s->lambda_max = s->lambda_min = NAN;
+            if (t >= done) { s->state = EN_PENDING; continue; }
+            s->state = EN_DONE;
+            s->acc = 70 + m;
+            s->head_acc = 90;
+            s->tail_acc = m ? 41.5 : tail_gacl;
+            s->stable_rank = 1.5 + t;
+            s->cond = 12345.0;
+            s->flags = m ? EN_LMAX_EST : 0;
+            if (t == 0) {
+                s->flags |= EN_SPECTRUM;
+                s->eig = malloc(4 * sizeof(double));
+                for (int i = 0; i < 4; i++) s->eig[i] = pow(10, 2 - i);
+            }
+        }
+    }
+}
+
+static void view_defaults(tui_view *v, const en_results *r, const op_params *p)
+{
+    memset(v, 0, sizeof *v);
+    v->r = r;
+    v->params = p;
+    v->task = 2;
+    v->T = r ? r->T : 10;
+    v->speed = 1;
+    v->sel = TP_TAU;
+    v->message = "";
+    v->data_name = "unit-data";
+    v->preset = "";
+    v->color = 1;
+    v->m0 = 0;
+    v->m1 = 1;
+}
+
+int main(void)
+{
+    op_params p = {.alpha_base = 0.6, .xi = 5e-3, .beta = 1, .tau = 0.01, .seed = 1};
+    en_results r;
+    make_results(&r, 5, 2, 0.0);
+    tui_view v;
+    view_defaults(&v, &r, &p);
+    cv_canvas cv;
+    CHECK(cv_init(&cv, 120, 40, CV_BRAILLE) == GS_OK, "canvas");
+    tui_draw(&cv, &v);
+    const char *s = dump(&cv);
+    CHECK(strstr(s, "Accuracy") && strstr(s, "Eigenspectrum") && strstr(s, "Stable rank") &&
+          strstr(s, "Parameters"), "four panel titles");
+    CHECK(strstr(s, "Task 2/5") && strstr(s, "paused") && strstr(s, "unit-data"), "status line");
+    CHECK(strstr(s, "α_base") && strstr(s, "ξ") && strstr(s, "β") && strstr(s, "τ") && strstr(s, "seed"),
+          "parameter symbols");
+    CHECK(strstr(s, "▸τ") != NULL, "selected parameter marked");
+    CHECK(strstr(s, "GACL   70.0   90.0   0.0") != NULL, "GACL numbers at task 2 (tail 0.0 is a real zero)");
+    CHECK(strstr(s, "~2.5") != NULL, "Lanczos estimate marked with ~");
+    CHECK(strstr(s, "1.2e4") != NULL, "κ in compact scientific form");
+    CHECK(strstr(s, "tasks 3–5 pending") != NULL, "pending tasks named in the chart note");
+    CHECK(strstr(s, "Space") && strstr(s, "quit"), "hint bar");
+    /* the current task pending: numbers show "…", never 0 */
+    v.task = 4;
+    tui_draw(&cv, &v);
+    s = dump(&cv);
+    CHECK(strstr(s, "GACL   …      …      …      …      …") != NULL, "pending task shows … not 0");
+    /* computing mark */
+    v.busy = 1;
+    v.progress = 0.4;
+    tui_draw(&cv, &v);
+    s = dump(&cv);
+    CHECK(strstr(s, "computing 40%") != NULL, "computing mark with progress");
+    v.busy = 0;
+    /* baseline: Δ column */
+    en_results b;
+    make_results(&b, 5, 5, 10.0);
+    op_params bp = p;
+    bp.tau = 0.1;
+    v.task = 2;
+    v.base = &b;
+    v.base_params = &bp;
+    tui_draw(&cv, &v);
+    s = dump(&cv);
+    CHECK(strstr(s, "baseline") && strstr(s, "×0.1"), "τ Δ as a ratio against the baseline");
+    CHECK(strstr(s, "ΔGACL  +0.0   +0.0   -10.0") != NULL, "accuracy Δ against the baseline");
+    CHECK(strstr(s, "(pinned)") == NULL, "ghost curves stay out of the legend text");
+    /* editor and help */
+    v.edit = "0.5";
+    tui_draw(&cv, &v);
+    s = dump(&cv);
+    CHECK(strstr(s, "τ = 0.5▏") && strstr(s, "Esc cancel"), "editor line");
+    v.edit = NULL;
+    v.help = 1;
+    tui_draw(&cv, &v);
+    s = dump(&cv);
+    int n;
+    const tui_key *k = tui_keys(&n);
+    int all = 1;
+    for (int i = 0; i < n; i++) all &= strstr(s, k[i].help) != NULL;
+    CHECK(all, "help overlay lists every key of the table");
+    v.help = 0;
+    cv_free(&cv);
+    /* 80x24 still shows everything */
+    cv_init(&cv, 80, 24, CV_BRAILLE);
+    tui_draw(&cv, &v);
+    s = dump(&cv);
+    CHECK(strstr(s, "Accuracy") && strstr(s, "Eigenspectrum") && strstr(s, "Stable rank") &&
+          strstr(s, "GSR    71.0"), "80x24 shows the panels and the numbers");
+    cv_free(&cv);
+    /* too small */
+    cv_init(&cv, 60, 15, CV_BRAILLE);
+    tui_draw(&cv, &v);
+    s = dump(&cv);
+    CHECK(strstr(s, "need at least 72x20") && strstr(s, "60x15"), "too-small screen names both sizes");
+    cv_free(&cv);
+    /* ASCII frame: nothing outside printable ASCII */
+    cv_init(&cv, 120, 40, CV_ASCII);
+    v.color = 0;
+    tui_draw(&cv, &v);
+    int bad = 0, colored = 0;
+    for (int i = 0; i < cv.w * cv.h; i++) {
+        bad += cv.cells[i].ch < 32 || cv.cells[i].ch > 126;
+        colored += cv.cells[i].rgb != CV_RGB_DEFAULT;
+    }
+    CHECK(bad == 0, "ASCII frame: %d non-ASCII cells", bad);
+    CHECK(colored == 0, "monochrome frame: no colors");
+    s = dump(&cv);
+    CHECK(strstr(s, "a_base") && strstr(s, "tau"), "ASCII symbols");
+    cv_free(&cv);
+    /* nothing computed yet */
+    view_defaults(&v, NULL, &p);
+    v.busy = 1;
+    cv_init(&cv, 120, 40, CV_BRAILLE);
+    tui_draw(&cv, &v);
+    s = dump(&cv);
+    CHECK(strstr(s, "computing…") && strstr(s, "Accuracy"), "frame before the first results");
+    cv_free(&cv);
+    en_results_free(&r);
+    en_results_free(&b);
+    return tap_done();
+}
