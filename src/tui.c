@@ -38,6 +38,15 @@ static void on_signal(int sig)
     }
 }
 
+/* Fatal signals: put the terminal back before dying (as htop does; endwin is not strictly
+ * async-signal-safe, but the process is going down anyway). */
+static void on_fatal(int sig)
+{
+    endwin();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 typedef struct {
     op_opts opts;
     uint64_t gen;
@@ -452,6 +461,13 @@ int tui_main(op_opts *o)
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     sigaction(SIGHUP, &sa, &old_hup);
+    struct sigaction fa, old_fatal[4];
+    static const int FATAL[4] = {SIGSEGV, SIGBUS, SIGFPE, SIGABRT};
+    memset(&fa, 0, sizeof fa);
+    fa.sa_handler = on_fatal;
+    sigemptyset(&fa.sa_mask);
+    fa.sa_flags = SA_RESETHAND;
+    for (int i = 0; i < 4; i++) sigaction(FATAL[i], &fa, &old_fatal[i]);
     cbreak();
     noecho();
     nonl();
@@ -534,6 +550,7 @@ int tui_main(op_opts *o)
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     sigaction(SIGHUP, &old_hup, NULL);
+    for (int i = 0; i < 4; i++) sigaction(FATAL[i], &old_fatal[i], NULL);
     g_sig_wake_fd = -1;
     tw_stop(&w);
     cv_free(&cv);
