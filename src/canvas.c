@@ -312,14 +312,92 @@ wchar_t cv_series_glyph(const ch_series *s, cv_glyphs g)
 
 typedef struct {
     int legend_rows;
+    int compact;       /* compact legend (per method + marker key) */
     int lw;            /* y tick label width */
     cv_rect area;      /* plot area in cells */
 } chart_geom;
 
-/* Legend entries as text ("<letter> <name>"); width of the whole legend on one line. */
-static int legend_entry_w(const cv_canvas *cv, const ch_series *s)
+/* Legend items: a sample glyph (0 = none), marker letters, a name. The full legend has one item
+ * per live series; the compact one (used when the full one does not fit) has one item per
+ * method plus a key of the marker letters per kind ("o/O overall"). */
+typedef struct {
+    wchar_t sample;
+    char letters[8];
+    char name[64];
+    uint32_t rgb;
+    unsigned char attr;
+} lg_item;
+
+#define LG_MAX (CH_MAX_SERIES + 8)
+
+static int lg_width(const cv_canvas *cv, const lg_item *it)
 {
-    return 1 + 1 + 1 + cv_text_width(cv, s->name) + 2; /* sample, letter, space, name, gap */
+    return (it->sample ? 1 : 0) + (int)strlen(it->letters) + (it->letters[0] || it->sample ? 1 : 0)
+           + cv_text_width(cv, it->name) + 2;
+}
+
+static const char *kind_name(ch_kind k)
+{
+    return k == CH_KIND_OVERALL ? "overall" : k == CH_KIND_HEAD ? "head" : k == CH_KIND_TAIL ? "tail" : "";
+}
+
+static int lg_items(const cv_canvas *cv, const ch_chart *c, int compact, int color, lg_item *it)
+{
+    int n = 0, ghost = 0;
+    for (int i = 0; i < c->nseries && n < LG_MAX - 1; i++) {
+        const ch_series *s = &c->series[i];
+        if (s->ghost) { ghost = 1; continue; }
+        uint32_t rgb = color ? s->rgb : CV_RGB_DEFAULT;
+        if (!compact || s->kind == CH_KIND_NONE) {
+            it[n] = (lg_item){cv_series_glyph(s, cv->glyphs), {s->letter ? s->letter : '?', 0}, "", rgb, 0};
+            snprintf(it[n].name, sizeof it[n].name, "%s", s->name);
+            n++;
+            continue;
+        }
+        const char *mn = s->method_name[0] ? s->method_name : s->name;
+        int dup = 0;
+        for (int k = 0; k < n; k++) dup |= !strcmp(it[k].name, mn) && it[k].sample;
+        if (dup) continue;
+        it[n] = (lg_item){cv_series_glyph(s, cv->glyphs), "", "", rgb, 0};
+        snprintf(it[n].name, sizeof it[n].name, "%s", mn);
+        n++;
+    }
+    if (compact) {
+        for (int kd = CH_KIND_OVERALL; kd <= CH_KIND_TAIL && n < LG_MAX - 1; kd++) {
+            char let[8] = "";
+            for (int i = 0; i < c->nseries; i++) {
+                const ch_series *s = &c->series[i];
+                if (s->ghost || (int)s->kind != kd || !s->letter || strchr(let, s->letter)) continue;
+                size_t L = strlen(let);
+                if (L + 3 > sizeof let) break;
+                if (L) let[L++] = '/';
+                let[L++] = s->letter;
+                let[L] = 0;
+            }
+            if (!let[0]) continue;
+            it[n] = (lg_item){0, "", "", CV_RGB_DEFAULT, 0};
+            snprintf(it[n].letters, sizeof it[n].letters, "%s", let);
+            snprintf(it[n].name, sizeof it[n].name, "%s", kind_name((ch_kind)kd));
+            n++;
+        }
+    }
+    if (ghost) {
+        it[n] = (lg_item){cv->glyphs == CV_ASCII ? L':' : 0x2508, "", "baseline", CV_RGB_DEFAULT, CV_DIM};
+        n++;
+    }
+    return n;
+}
+
+/* Rows the items take when wrapped into width w after the y label (first row). */
+static int lg_rows(const cv_canvas *cv, const ch_chart *c, const lg_item *it, int n, int w)
+{
+    int rows = 1, used = cv_text_width(cv, c->y.label) + 2;
+    for (int i = 0; i < n; i++) {
+        int ew = lg_width(cv, &it[i]);
+        if (used + ew - 2 > w && used > 0) { rows++; used = 0; }
+        used += ew;
+    }
+    return rows;
 }
 
 static void chart_geometry(const cv_canvas *cv, int x, int y, int w, int h, const ch_chart *c,
@@ -334,17 +412,18 @@ static void chart_geometry(const cv_canvas *cv, int x, int y, int w, int h, cons
     if (lw > w / 3) lw = w / 3;
     g->lw = lw;
     int rows = 0;
+    g->compact = 0;
     if (!o || o->legend) {
-        int avail = w, used = cv_text_width(cv, c->y.label) + 2;
-        rows = 1;
-        for (int i = 0; i < c->nseries; i++) {
-            if (c->series[i].ghost) continue;
-            int ew = legend_entry_w(cv, &c->series[i]);
-            if (used + ew > avail && used > 0) { rows++; used = 0; }
-            used += ew;
+        int allowed = h >= 9 ? 2 : 1;
+        lg_item it[LG_MAX];
+        int n = lg_items(cv, c, 0, 1, it);
+        rows = lg_rows(cv, c, it, n, w);
+        if (rows > allowed) {
+            g->compact = 1;
+            n = lg_items(cv, c, 1, 1, it);
+            rows = lg_rows(cv, c, it, n, w);
         }
-        if (rows > 2) rows = 2;
-        if (h < 12) rows = 1;
+        if (rows > allowed) rows = allowed;
     }
     g->legend_rows = rows;
     g->area.x0 = x + lw + 1;
@@ -406,29 +485,21 @@ int cv_draw_chart(cv_canvas *cv, int x, int y, int w, int h, const ch_chart *c,
         int lx = x, ly = y;
         lx += cv_text(cv, lx, ly, c->y.label, w, axis_rgb, CV_BOLD);
         lx += 2;
-        for (int i = 0; i < c->nseries; i++) {
-            const ch_series *s = &c->series[i];
-            if (s->ghost) continue;
-            int ew = legend_entry_w(cv, s);
+        lg_item it[LG_MAX];
+        int n = lg_items(cv, c, g.compact, o->color, it);
+        for (int i = 0; i < n; i++) {
+            int ew = lg_width(cv, &it[i]);
             if (lx + ew - 2 > x + w) {
                 if (ly + 1 < y + g.legend_rows) { ly++; lx = x; }
                 else break;
             }
-            uint32_t rgb = o->color ? s->rgb : CV_RGB_DEFAULT;
-            wchar_t sample = cv_series_glyph(s, cv->glyphs);
-            cv_fill(cv, lx, ly, 1, 1, sample, rgb, 0);
-            char lt[2] = {s->letter ? s->letter : '?', 0};
-            cv_text(cv, lx + 1, ly, lt, 1, rgb, CV_BOLD);
-            cv_text(cv, lx + 3, ly, s->name, x + w - lx - 3, rgb, 0);
+            int k = lx;
+            if (it[i].sample) cv_fill(cv, k++, ly, 1, 1, it[i].sample, it[i].rgb, it[i].attr);
+            k += cv_text(cv, k, ly, it[i].letters, -1, it[i].rgb, it[i].attr | CV_BOLD);
+            if (it[i].sample || it[i].letters[0]) k++;
+            cv_text(cv, k, ly, it[i].name, x + w - k, it[i].rgb, it[i].attr);
             lx += ew;
         }
-        /* ghost legend: one entry if any */
-        for (int i = 0; i < c->nseries; i++)
-            if (c->series[i].ghost) {
-                const char *gl = ascii ? ": baseline" : "┈ baseline";
-                if (lx + 10 <= x + w) cv_text(cv, lx, ly, gl, x + w - lx, axis_rgb, CV_DIM);
-                break;
-            }
     }
 
     /* y axis: ticks and labels */

@@ -67,6 +67,15 @@ static void chart_panel(cv_canvas *cv, const tui_rect *rc, const char *title, in
         cv_text(cv, x + 1, y + 1, gs_last_error(), w - 2, FG, CV_DIM);
         return;
     }
+    if (which == 0) {
+        /* head, tail and overall of one method share its color and dash: tell them apart by
+         * the marker letter (o/h/t for the first method, O/H/T for the second) */
+        for (int i = 0; i < c.nseries; i++) {
+            ch_series *s = &c.series[i];
+            char l = s->kind == CH_KIND_HEAD ? 'h' : s->kind == CH_KIND_TAIL ? 't' : 'o';
+            s->letter = s->method == v->m1 ? (char)(l - 'a' + 'A') : l;
+        }
+    }
     int maxx = w / 8, maxy = (h - 3) / 2 + 1;
     if (maxx < 2) maxx = 2;
     if (maxy < 2) maxy = 2;
@@ -124,6 +133,7 @@ static void params_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
     if (row + 1 >= y + h) return;
     char hdr[128];
     snprintf(hdr, sizeof hdr, "task %d", v->task);
+    if (strlen(hdr) > 6) snprintf(hdr, sizeof hdr, "t %d", v->task);
     int n0 = x + 1, n1 = x + 8, step = (w - 8) / 5;
     if (step < 5) step = 5;
     cv_text(cv, n0, row, hdr, 6, FG, CV_DIM);

@@ -10,9 +10,10 @@ int tui_layout_compute(int cols, int rows, tui_layout *l)
     int body_y = 1, body_h = rows - 2;
     int top_h = (body_h + 1) / 2;
     int bot_h = body_h - top_h;
-    /* Parameters panel: wide enough for "α_base  current  baseline  Δ" and the numbers. */
+    /* Parameters panel: wide enough for "α_base  current  baseline  Δ" and the five numbers
+     * (label 8 + 5 × 6 cells) inside its frame. */
     int pw = cols * 38 / 100;
-    if (pw < 34) pw = 34;
+    if (pw < 40) pw = 40;
     if (pw > 52) pw = 52;
     /* Accuracy gets the larger share of the top row. */
     int aw = cols * 56 / 100;

@@ -259,6 +259,46 @@ static void test_log_chart(void)
     cv_free(&cv);
 }
 
+static void test_compact_legend(void)
+{
+    double y[10] = {90, 80, 70, 60, 50, 40, 30, 20, 10, 0};
+    ch_chart c;
+    make_chart(&c, y);
+    static const ch_kind kinds[3] = {CH_KIND_OVERALL, CH_KIND_HEAD, CH_KIND_TAIL};
+    static const char *kn[3] = {"overall", "head", "tail"};
+    c.nseries = 0;
+    for (int m = 0; m < 2; m++)
+        for (int k = 0; k < 3; k++) {
+            ch_series *s = &c.series[c.nseries++];
+            memset(s, 0, sizeof *s);
+            snprintf(s->method_name, sizeof s->method_name, "%s", m ? "GSR" : "GACL");
+            snprintf(s->name, sizeof s->name, "%s %s", m ? "GSR" : "GACL", kn[k]);
+            s->kind = kinds[k];
+            s->letter = (char)(m ? "OHT"[k] : "oht"[k]);
+            s->dash = m ? CH_DASH_SOLID : CH_DASH_DASHED;
+            s->rgb = m ? 0x4e79a7 : 0xe15759;
+            s->n = 10; s->x = xs; s->y = y;
+        }
+    cv_canvas cv;
+    char r0[512], r1[512];
+    cv_init(&cv, 120, 16, CV_BRAILLE);
+    cv_draw_chart(&cv, 0, 0, 120, 16, &c, NULL);
+    cv_row_utf8(&cv, 0, r0, sizeof r0);
+    cv_row_utf8(&cv, 1, r1, sizeof r1);
+    CHECK(strstr(r0, "╌o GACL overall") && (strstr(r0, "─T GSR tail") || strstr(r1, "─T GSR tail")),
+          "full legend when it fits: '%s' / '%s'", r0, r1);
+    cv_free(&cv);
+    cv_init(&cv, 40, 10, CV_BRAILLE);
+    cv_draw_chart(&cv, 0, 0, 40, 10, &c, NULL);
+    cv_row_utf8(&cv, 0, r0, sizeof r0);
+    cv_row_utf8(&cv, 1, r1, sizeof r1);
+    char both[1100];
+    snprintf(both, sizeof both, "%s|%s", r0, r1);
+    CHECK(strstr(both, "╌ GACL") && strstr(both, "─ GSR") && strstr(both, "o/O overall") &&
+          strstr(both, "h/H head") && strstr(both, "t/T tail"), "compact legend when narrow: '%s'", both);
+    cv_free(&cv);
+}
+
 static void test_layout(void)
 {
     tui_layout l;
@@ -282,7 +322,7 @@ static void test_layout(void)
                 for (int y = r[k].y; y < r[k].y + r[k].h; y++)
                     for (int x = r[k].x; x < r[k].x + r[k].w; x++) cover[y * W + x]++;
             }
-            if (l.params.w < 34) bad++;
+            if (l.params.w < 40) bad++;
             for (int i = 0; i < W * H; i++) if (cover[i] != 1) { bad++; break; }
         }
     CHECK(bad == 0 && sizes > 100, "%d sizes: panels inside, large enough, cover the screen once (%d bad)", sizes, bad);
@@ -361,6 +401,7 @@ int main(void)
     test_lines();
     test_chart();
     test_log_chart();
+    test_compact_legend();
     test_layout();
     test_keys();
     test_params();
