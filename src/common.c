@@ -12,10 +12,13 @@ static _Thread_local char err_buf[512];
 
 int gs_error(int status, const char *fmt, ...)
 {
+    /* Format into a local buffer first: callers may pass gs_last_error() as an argument. */
+    char tmp[sizeof err_buf];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err_buf, sizeof err_buf, fmt, ap);
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
     va_end(ap);
+    memcpy(err_buf, tmp, sizeof err_buf);
     return status;
 }
 

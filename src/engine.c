@@ -69,6 +69,7 @@ struct en_engine {
     en_results res;
     op_params cur;
     int have_cur;
+    int focus_task;          /* 0-based task of the current en_update's first_task */
 };
 
 static int slot(const en_engine *e, int t) { return e->keep ? t : 0; }
@@ -568,7 +569,10 @@ static double tau_for(en_engine *e, mstate *ms, int t, double tau)
 static int eval_ridge(en_engine *e, mstate *ms, en_snap *sn, int t, const op_params *q)
 {
     const en_problem *p = e->p;
-    int want_spec = e->cfg.spectrum == OP_SPECTRUM_ALL || t == p->T - 1;
+    /* Exact spectrum: every task (--spectrum all), the last task, and the task the user is
+     * looking at (so an interactive view fills in without waiting for the whole stream). */
+    int want_spec = e->cfg.spectrum == OP_SPECTRUM_ALL || t == p->T - 1 ||
+                    (e->keep && t == e->focus_task);
     assemble(e, ms, t, q);
     int rc = ensure_stats(e, ms, t, want_spec);
     if (rc) return rc;
@@ -667,6 +671,7 @@ int en_update(en_engine *e, const op_params *q, int first_task, const volatile i
             cached = 0;
     int order[4096], no = 0;
     int ft = first_task >= 1 && first_task <= T ? first_task - 1 : 0;
+    e->focus_task = ft;
     if (cached && T <= 4096) {
         order[no++] = ft;
         for (int t = 0; t < T; t++) if (t != ft) order[no++] = t;

@@ -47,12 +47,17 @@ static int parse_axis(const char *spec, sw_axis *ax, const op_opts *o)
     ax->buf = strdup(eq + 1);
     if (!ax->buf) return gs_error(GS_ENOMEM, "--param: out of memory");
     for (char *p = ax->buf, *tok; (tok = strsep(&p, ","));) {
-        if (!*tok) { free(ax->buf); return gs_error(GS_EINPUT, "--param %s: empty value in '%s'", ax->name, eq + 1); }
-        if (ax->n == SW_MAX_VALUES) { free(ax->buf); return gs_error(GS_EINPUT, "--param %s: at most %d values", ax->name, SW_MAX_VALUES); }
+        if (!*tok) { gs_error(GS_EINPUT, "--param %s: empty value in '%s'", ax->name, eq + 1); free(ax->buf); ax->buf = NULL; return GS_EINPUT; }
+        if (ax->n == SW_MAX_VALUES) { free(ax->buf); ax->buf = NULL; return gs_error(GS_EINPUT, "--param %s: at most %d values", ax->name, SW_MAX_VALUES); }
         ax->val[ax->n++] = tok;
         op_opts t = *o;
         int rc = op_set(&t, ax->name, tok);
-        if (rc) { free(ax->buf); return gs_error(GS_EINPUT, "--param %s=%s: %s", ax->name, tok, gs_last_error()); }
+        if (rc) {
+            gs_error(GS_EINPUT, "--param %s=%s: %s", ax->name, tok, gs_last_error());
+            free(ax->buf);
+            ax->buf = NULL;
+            return GS_EINPUT;
+        }
     }
     return GS_OK;
 }
@@ -66,7 +71,7 @@ static int parse_seeds(const char *s, uint64_t *out, int *n)
         char *end;
         errno = 0;
         unsigned long long v = strtoull(tok, &end, 10);
-        if (!*tok || *end || tok[0] == '-' || errno) { free(buf); return gs_error(GS_EINPUT, "--seeds: '%s' is not a seed (use e.g. 1,2,3)", tok); }
+        if (!*tok || *end || tok[0] == '-' || errno) { gs_error(GS_EINPUT, "--seeds: '%s' is not a seed (use e.g. 1,2,3)", tok); free(buf); return GS_EINPUT; }
         if (*n == SW_MAX_SEEDS) { free(buf); return gs_error(GS_EINPUT, "--seeds: at most %d seeds", SW_MAX_SEEDS); }
         out[(*n)++] = (uint64_t)v;
     }
