@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "gs_engine.h"
+#include "gs_tausweep.h"
 
 #define CH_MAX_TICKS 24
 #define CH_MAX_SERIES 16
@@ -92,6 +93,30 @@ int ch_build_spectrum(ch_chart *c, const en_results *r, const en_results *baseli
 int ch_build_stable_rank(ch_chart *c, const en_results *r, const en_results *baseline, int m0,
                          int m1, int task);
 void ch_free(ch_chart *c);
+
+/* ---- more views (issue #7) ---------------------------------------------------------------- */
+/* τ sweep at one task: x = τ (log10 axis), mark_x = the current τ. what = CH_TS_ACCURACY:
+ * overall/head/tail accuracy (%) of each curve (kind set, like ch_build_accuracy);
+ * CH_TS_STABLE_RANK: sr(G+τI) of each curve (log y when it spans more than a decade).
+ * a, b: curves of the two methods (b may be NULL); styles follow the method names (ts_curve.method). */
+enum { CH_TS_ACCURACY = 0, CH_TS_STABLE_RANK = 1 };
+int ch_build_tau_sweep(ch_chart *c, const ts_curve *a, const ts_curve *b, double tau_mark, int what);
+/* Over tasks: which = CH_ERANK effective rank of G+τI (linear y; NaN, i.e. a gap, at tasks
+ * without the full spectrum: the note says at how many tasks it is known), CH_COND condition
+ * number λmax/λmin (log y; the note says when it is a Lanczos estimate). Ridge methods only. */
+enum { CH_ERANK = 0, CH_COND = 1 };
+int ch_build_erank_cond(ch_chart *c, const en_results *r, int m0, int m1, int task, int which);
+/* Per-class accuracy (%) at `task` for the classes seen so far, x = rank of the class by training
+ * rows (1 = most rows; ties by class id), both methods; mark_x = the head/tail boundary
+ * (number of head classes + 0.5) when both kinds are present. */
+int ch_build_class_acc(ch_chart *c, const en_results *r, int m0, int m1, int task);
+/* λ̃ᵢ/λᵢ at `task`: eigenvalues of G+τI of the augmenting method over those of the reference
+ * (GACL if shown, else m0), index on x, log y. No series (note "spectrum pending") unless both
+ * spectra exist (EN_SPECTRUM). */
+int ch_build_eig_ratio(ch_chart *c, const en_results *r, int m0, int m1, int task);
+/* Order of the seen classes at `task` by training rows, most first (ties by id) into out[C];
+ * returns the count. */
+int ch_class_order(const en_results *r, int task, int *out);
 
 /* Write the numbers behind a chart as CSV (series,x,y; NaN rows omitted) to an open FILE*.
  * Columns: chart,series,x,y with a header line (so several charts can share one file:

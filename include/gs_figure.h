@@ -1,7 +1,9 @@
 /* gs_figure.h — publication figures with cairo + pango; PNG through libpng (prefix fig_).
  *
  * Figures: "accuracy", "spectrum", "stable-rank", "dashboard" (the three plus a caption), and
- * more registered by later issues. The format follows the extension of `path` (.png .svg .pdf).
+ * (issue #7) "tau-sweep" (accuracy and stable rank against τ at the task; needs req->eng),
+ * "erank-cond" (effective rank and condition number over tasks), "class-acc" (per-class
+ * accuracy sorted by training rows) and "eig-ratio" (λ̃ᵢ/λᵢ at the task, needs both spectra). The format follows the extension of `path` (.png .svg .pdf).
  * PNG carries pHYs (dpi) and tEXt metadata (software, every parameter, data source, checksum);
  * no time chunk, so the same inputs give the same bytes. Written atomically (gs_io.h).
  * Ownership: borrows everything; writes only `path` (and `data_csv` if given).
@@ -21,6 +23,9 @@ typedef struct {
     int task;                  /* 1-based current task (0 = last) */
     double dpi;                /* default 300 */
     double width_in;           /* default 3.5 (dashboard: 7.0) */
+    en_engine *eng;            /* the engine the results came from (may be NULL); the "tau-sweep"
+                                  figure needs it (and prob): it solves again from en_gram at
+                                  `task` (issue #7) */
 } fig_request;
 
 /* Known figure name? */

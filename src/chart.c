@@ -570,6 +570,248 @@ int ch_build_stable_rank(ch_chart *c, const en_results *r, const en_results *bas
     return GS_OK;
 }
 
+
+/* ---- more views (issue #7) ---------------------------------------------------------------- */
+
+/* Slots for two method names: "gacl" -> GACL style, "gsr" -> GSR style, others what is free. */
+static void name_slots(const char *n0, const char *n1, int *sl)
+{
+    const char *nm[2] = {n0, n1};
+    int named[2] = {-1, -1}, cnt = n1 ? 2 : 1;
+    for (int i = 0; i < cnt; i++) {
+        if (strcmp(nm[i], "gacl") == 0) named[i] = 0;
+        else if (strcmp(nm[i], "gsr") == 0) named[i] = 1;
+    }
+    for (int i = 0; i < cnt; i++) {
+        int other = cnt == 2 ? named[1 - i] : -1;
+        sl[i] = named[i] >= 0 ? named[i] : other == 0 ? 1 : other == 1 ? 0 : i;
+    }
+    if (cnt == 2 && sl[0] == sl[1]) sl[1] = 2;
+}
+
+static void y_auto(ch_chart *c, int allow_log)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (int i = 0; i < c->nseries; i++)
+        for (int k = 0; k < c->series[i].n; k++) {
+            double v = c->series[i].y[k];
+            if (isfinite(v)) { lo = fmin(lo, v); hi = fmax(hi, v); }
+        }
+    if (lo > hi) ch_axis_linear(&c->y, 0, 1, 6, 1);
+    else if (allow_log && lo > 0 && hi / lo > 10) ch_axis_log10(&c->y, lo, hi, 8);
+    else ch_axis_linear(&c->y, lo, hi, 6, 1);
+}
+
+static void best_tau_text(const ts_curve *cv, char *out, size_t n)
+{
+    char d[32];
+    ch_display_name(cv->method, d, sizeof d);
+    if (cv->best >= 0 && cv->best < cv->n) snprintf(out, n, "%s %.3g", d, cv->tau[cv->best]);
+    else snprintf(out, n, "%s —", d);
+}
+
+int ch_build_tau_sweep(ch_chart *c, const ts_curve *a, const ts_curve *b, double tau_mark, int what)
+{
+    chart_init(c, what == CH_TS_STABLE_RANK ? "Stable rank vs \u03c4" : "Accuracy vs \u03c4");
+    if (!a || a->n < 1 || !a->tau) return gs_error(GS_EINPUT, "\u03c4-sweep chart: no curve");
+    if (b && (b->n < 1 || !b->tau)) b = NULL;
+    const ts_curve *cv[2] = {a, b};
+    int ncv = b ? 2 : 1, sl[2];
+    name_slots(a->method, b ? b->method : NULL, sl);
+    double xlo = INFINITY, xhi = -INFINITY;
+    for (int i = 0; i < ncv; i++)
+        for (int k = 0; k < cv[i]->n; k++)
+            if (cv[i]->tau[k] > 0) { xlo = fmin(xlo, cv[i]->tau[k]); xhi = fmax(xhi, cv[i]->tau[k]); }
+    if (xlo > xhi) { xlo = 1e-4; xhi = 1e4; }
+    ch_axis_log10(&c->x, xlo, xhi, 9);
+    /* the data range, not widened to decades beyond the grid */
+    c->x.lo = xlo;
+    c->x.hi = xhi > xlo ? xhi : xlo * 10;
+    ch_axis_retick(&c->x, 9);
+    snprintf(c->x.label, sizeof c->x.label, "\u03c4");
+    c->mark_x = tau_mark > 0 && isfinite(tau_mark) ? tau_mark : NAN;
+    if (what == CH_TS_STABLE_RANK) {
+        for (int i = 0; i < ncv; i++) {
+            ch_series *s = add_series(c, cv[i]->n, cv[i]->method, sl[i], i, 0, CH_KIND_NONE, "");
+            if (!s) { ch_free(c); return GS_ENOMEM; }
+            for (int k = 0; k < cv[i]->n; k++) {
+                s->x[k] = cv[i]->tau[k];
+                double v = cv[i]->stable_rank[k];
+                s->y[k] = isfinite(v) ? v : NAN;
+            }
+        }
+        y_auto(c, 1);
+        snprintf(c->y.label, sizeof c->y.label, "stable rank of G+\u03c4I");
+        snprintf(c->note, sizeof c->note, "task %d", a->task);
+        return GS_OK;
+    }
+    static const ch_kind kinds[3] = {CH_KIND_OVERALL, CH_KIND_HEAD, CH_KIND_TAIL};
+    static const char *kname[3] = {"overall", "head", "tail"};
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < ncv; i++) {
+            ch_series *s = add_series(c, cv[i]->n, cv[i]->method, sl[i], i, 0, kinds[k], kname[k]);
+            if (!s) { ch_free(c); return GS_ENOMEM; }
+            const double *y = k == 0 ? cv[i]->acc : k == 1 ? cv[i]->head_acc : cv[i]->tail_acc;
+            for (int j = 0; j < cv[i]->n; j++) {
+                s->x[j] = cv[i]->tau[j];
+                s->y[j] = isfinite(y[j]) ? y[j] : NAN;
+            }
+        }
+    ch_axis_linear(&c->y, 0, 100, 6, 1);
+    snprintf(c->y.label, sizeof c->y.label, "accuracy (%%)");
+    char b0[48], b1[48] = "";
+    best_tau_text(a, b0, sizeof b0);
+    if (b) best_tau_text(b, b1, sizeof b1);
+    snprintf(c->note, sizeof c->note, "task %d; best \u03c4: %s%s%s", a->task, b0, b ? ", " : "", b1);
+    return GS_OK;
+}
+
+int ch_build_erank_cond(ch_chart *c, const en_results *r, int m0, int m1, int task, int which)
+{
+    chart_init(c, which == CH_COND ? "Condition number" : "Effective rank");
+    if (!r || r->T < 1) return gs_error(GS_EINPUT, "%s chart: no results", c->title);
+    int ms[2], nm = collect_methods(r, m0, m1, ms), sl[2];
+    style_slots(r, ms, nm, sl);
+    int known = 0, est = 0;
+    for (int i = 0; i < nm; i++) {
+        if (!r->m[ms[i]].ridge) continue;
+        ch_series *s = add_series(c, r->T, r->m[ms[i]].name, sl[i], ms[i], 0, CH_KIND_NONE, "");
+        if (!s) { ch_free(c); return GS_ENOMEM; }
+        int k = 0;
+        for (int t = 0; t < r->T; t++) {
+            const en_snap *sn = &r->m[ms[i]].snaps[t];
+            double v = NAN;
+            if (sn->state == EN_DONE && !(sn->flags & EN_NO_GRAM)) {
+                v = which == CH_COND ? sn->cond : sn->erank;
+                if (which == CH_COND && (sn->flags & EN_LMIN_EST) && isfinite(v)) est = 1;
+            }
+            s->x[t] = t + 1;
+            s->y[t] = isfinite(v) && (which == CH_ERANK || v > 0) ? v : NAN;
+            if (isfinite(s->y[t])) k++;
+        }
+        if (k > known) known = k;
+    }
+    task_axis(c, r->T);
+    y_auto(c, which == CH_COND);
+    if (which == CH_COND && c->y.scale != CH_LOG10) {
+        /* condition numbers: always a log axis (one decade at least) */
+        double lo = c->y.lo > 0 ? c->y.lo : 1, hi = c->y.hi > lo ? c->y.hi : lo * 10;
+        ch_axis_log10(&c->y, lo, hi, 8);
+    }
+    snprintf(c->y.label, sizeof c->y.label, which == CH_COND ? "\u03ba(G+\u03c4I)" : "effective rank of G+\u03c4I");
+    c->mark_x = clamp_task(r, task);
+    pending_note(c, r, ms, nm);
+    if (which == CH_ERANK && known < r->T) {
+        size_t len = strlen(c->note);
+        snprintf(c->note + len, sizeof c->note - len, "%sspectrum at %d of %d tasks", len ? "; " : "", known, r->T);
+    }
+    if (est) {
+        size_t len = strlen(c->note);
+        snprintf(c->note + len, sizeof c->note - len, "%sLanczos estimate", len ? "; " : "");
+    }
+    return GS_OK;
+}
+
+int ch_class_order(const en_results *r, int task, int *out)
+{
+    if (!r || !r->class_task || !r->class_kept) return 0;
+    int n = 0;
+    for (int k = 0; k < r->C; k++)
+        if (r->class_task[k] >= 0 && r->class_task[k] < task) out[n++] = k;
+    /* insertion sort: stable, no global state (the TUI draws while the worker builds figures) */
+    for (int i = 1; i < n; i++) {
+        int v = out[i], j = i - 1;
+        while (j >= 0 && (r->class_kept[out[j]] < r->class_kept[v] ||
+                          (r->class_kept[out[j]] == r->class_kept[v] && out[j] > v))) {
+            out[j + 1] = out[j];
+            j--;
+        }
+        out[j + 1] = v;
+    }
+    return n;
+}
+
+int ch_build_class_acc(ch_chart *c, const en_results *r, int m0, int m1, int task)
+{
+    chart_init(c, "Per-class accuracy");
+    if (!r || r->T < 1) return gs_error(GS_EINPUT, "per-class accuracy chart: no results");
+    task = clamp_task(r, task);
+    int *ord = gs_malloc(r->C > 0 ? (size_t)r->C : 1, sizeof(int), "per-class chart");
+    if (!ord) return GS_ENOMEM;
+    int n = ch_class_order(r, task, ord);
+    int ms[2], nm = collect_methods(r, m0, m1, ms), sl[2];
+    style_slots(r, ms, nm, sl);
+    int pending = 0;
+    for (int i = 0; i < nm; i++) {
+        const en_snap *sn = &r->m[ms[i]].snaps[task - 1];
+        ch_series *s = add_series(c, n, r->m[ms[i]].name, sl[i], ms[i], 0, CH_KIND_NONE, "");
+        if (!s) { free(ord); ch_free(c); return GS_ENOMEM; }
+        if (sn->state != EN_DONE || !sn->class_acc) pending = 1;
+        for (int k = 0; k < n; k++) {
+            s->x[k] = k + 1;
+            double v = sn->state == EN_DONE && sn->class_acc ? sn->class_acc[ord[k]] : NAN;
+            s->y[k] = isfinite(v) ? v : NAN;
+        }
+    }
+    int nhead = 0;
+    for (int k = 0; k < n; k++) nhead += r->is_head && r->is_head[ord[k]];
+    ch_axis_integer(&c->x, 1, n > 1 ? n : 2, 8, 0);
+    c->x.lo = 0.5;
+    c->x.hi = (n > 1 ? n : 1) + 0.5;
+    snprintf(c->x.label, sizeof c->x.label, "classes by training rows (most first)");
+    ch_axis_linear(&c->y, 0, 100, 6, 1);
+    snprintf(c->y.label, sizeof c->y.label, "accuracy (%%)");
+    c->mark_x = nhead > 0 && nhead < n ? nhead + 0.5 : NAN;
+    if (pending) snprintf(c->note, sizeof c->note, "task %d pending", task);
+    else snprintf(c->note, sizeof c->note, "task %d: %d head, %d tail classes", task, nhead, n - nhead);
+    free(ord);
+    return GS_OK;
+}
+
+int ch_build_eig_ratio(ch_chart *c, const en_results *r, int m0, int m1, int task)
+{
+    chart_init(c, "\u03bb\u0303\u1d62/\u03bb\u1d62");
+    if (!r || r->T < 1) return gs_error(GS_EINPUT, "eigenvalue-ratio chart: no results");
+    task = clamp_task(r, task);
+    int ms[2], nm = collect_methods(r, m0, m1, ms), sl[2];
+    style_slots(r, ms, nm, sl);
+    long D = r->D > 1 ? r->D : 2;
+    ch_axis_integer(&c->x, 1, (double)D, 6, 0);
+    c->x.lo = 1;
+    c->x.hi = (double)D;
+    snprintf(c->x.label, sizeof c->x.label, "index i");
+    int ref = 0, aug = 1;
+    if (nm == 2 && strcmp(r->m[ms[1]].name, "gacl") == 0) { ref = 1; aug = 0; }
+    const en_snap *sr = nm == 2 ? spectrum_snap(r, ms[ref], task) : NULL;
+    const en_snap *sa = nm == 2 ? spectrum_snap(r, ms[aug], task) : NULL;
+    if (!sr || !sa || r->D < 1) {
+        ch_axis_log10(&c->y, 0.5, 2, 6);
+        snprintf(c->y.label, sizeof c->y.label, "\u03bb\u0303\u1d62/\u03bb\u1d62");
+        snprintf(c->note, sizeof c->note, nm == 2 ? "spectrum pending" : "needs two ridge methods");
+        return GS_OK;
+    }
+    char dn[32];
+    ch_display_name(r->m[ms[aug]].name, dn, sizeof dn);
+    ch_series *s = add_series(c, (int)r->D, r->m[ms[aug]].name, sl[aug], ms[aug], 0, CH_KIND_NONE, "");
+    if (!s) { ch_free(c); return GS_ENOMEM; }
+    double lo = INFINITY, hi = -INFINITY;
+    for (long i = 0; i < r->D; i++) {
+        double a = sa->eig[i], b = sr->eig[i];
+        double v = a > 0 && b > 0 && isfinite(a) && isfinite(b) ? a / b : NAN;
+        s->x[i] = (double)(i + 1);
+        s->y[i] = v;
+        if (isfinite(v)) { lo = fmin(lo, v); hi = fmax(hi, v); }
+    }
+    if (lo > hi) { lo = 0.5; hi = 2; }
+    /* always show the ratio 1 */
+    ch_axis_log10(&c->y, fmin(lo, 1.0), fmax(hi, 1.0), 8);
+    char rn[32];
+    ch_display_name(r->m[ms[ref]].name, rn, sizeof rn);
+    snprintf(c->y.label, sizeof c->y.label, "\u03bb\u1d62 %.16s / %.16s", dn, rn);
+    snprintf(c->note, sizeof c->note, "task %d/%d; max ratio %.3g", task, r->T, hi);
+    return GS_OK;
+}
+
 /* ---- CSV -------------------------------------------------------------------------------- */
 
 static int csv_field(FILE *f, const char *s)

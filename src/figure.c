@@ -10,6 +10,7 @@
 #include "gs_common.h"
 #include "gs_io.h"
 #include "gs_png.h"
+#include "gs_tausweep.h"
 
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
@@ -33,8 +34,10 @@
 #define FRAME_W 0.6
 #define PDF_DATE "2020-01-01T00:00:00Z"
 
-static const char *const figure_names[] = {"accuracy", "spectrum", "stable-rank", "dashboard"};
-enum { FIG_ACCURACY, FIG_SPECTRUM, FIG_STABLE_RANK, FIG_DASHBOARD, FIG_COUNT };
+static const char *const figure_names[] = {"accuracy", "spectrum", "stable-rank", "dashboard",
+                                           "tau-sweep", "erank-cond", "class-acc", "eig-ratio"};
+enum { FIG_ACCURACY, FIG_SPECTRUM, FIG_STABLE_RANK, FIG_DASHBOARD, FIG_TAU_SWEEP, FIG_ERANK_COND,
+       FIG_CLASS_ACC, FIG_EIG_RATIO, FIG_COUNT };
 
 int fig_known(const char *figure)
 {
@@ -44,7 +47,10 @@ int fig_known(const char *figure)
     return 0;
 }
 
-const char *fig_list(void) { return "accuracy, spectrum, stable-rank, dashboard"; }
+const char *fig_list(void)
+{
+    return "accuracy, spectrum, stable-rank, dashboard, tau-sweep, erank-cond, class-acc, eig-ratio";
+}
 
 static int figure_id(const char *figure)
 {
@@ -393,8 +399,11 @@ static void draw_panel(fz *z, const panel *p)
 
     /* current task (only when it is not the last one: then it says something) */
     double mx = p->c->mark_x;
-    if (isfinite(mx) && mx < p->x.hi - 0.5 - 1e-9 && p->c->x.integer) {
-        double X = px_f(p, ch_axis_frac(&p->x, mx));
+    double mfx = ch_axis_frac(&p->x, mx);
+    int mark = p->c->x.integer ? isfinite(mx) && mx < p->x.hi - 0.5 - 1e-9
+                               : isfinite(mfx) && mfx >= 0 && mfx <= 1; /* e.g. the current τ */
+    if (mark) {
+        double X = px_f(p, mfx);
         cairo_save(cr);
         cairo_set_line_width(cr, 0.6);
         double ds[2] = {1.2, 1.2};
@@ -708,6 +717,8 @@ static void meta_line(const meta *md, char *out, size_t n)
 typedef struct {
     ch_chart acc, spec, sr;
     int have_acc, have_spec, have_sr;
+    ch_chart ex[2];            /* the issue #7 figures: one or two charts */
+    int nex;
 } charts;
 
 static void charts_free(charts *cs)
@@ -715,7 +726,39 @@ static void charts_free(charts *cs)
     if (cs->have_acc) ch_free(&cs->acc);
     if (cs->have_spec) ch_free(&cs->spec);
     if (cs->have_sr) ch_free(&cs->sr);
+    for (int i = 0; i < cs->nex; i++) ch_free(&cs->ex[i]);
     memset(cs, 0, sizeof *cs);
+}
+
+/* τ sweep of the shown ridge methods at `task` (1e-4 … 1e4, TS_DEFAULT_N points). */
+static int tau_sweep_charts(charts *cs, const fig_request *req, int task)
+{
+    const en_results *r = req->r;
+    if (!req->eng || !req->prob)
+        return gs_error(GS_EINPUT, "tau-sweep figure: needs the engine (export computes it)");
+    double taus[TS_DEFAULT_N];
+    ts_log_grid(1e-4, 1e4, TS_DEFAULT_N, taus);
+    ts_curve cv[2];
+    int ncv = 0, st = GS_OK;
+    int ms[2] = {req->m0, req->m1};
+    memset(cv, 0, sizeof cv);
+    for (int i = 0; i < 2 && st == GS_OK; i++) {
+        if (ms[i] < 0 || ms[i] >= r->n_methods || !r->m[ms[i]].ridge) continue;
+        st = ts_compute(req->eng, req->prob, ms[i], task, taus, TS_DEFAULT_N, &cv[ncv], NULL);
+        if (st == GS_OK) ncv++;
+    }
+    if (st == GS_OK && ncv == 0)
+        st = gs_error(GS_EINPUT, "tau-sweep figure: no ridge method among the shown methods");
+    if (st == GS_OK) st = ch_build_tau_sweep(&cs->ex[0], &cv[0], ncv > 1 ? &cv[1] : NULL, r->params.tau,
+                                             CH_TS_ACCURACY);
+    if (st == GS_OK) {
+        cs->nex = 1;
+        st = ch_build_tau_sweep(&cs->ex[1], &cv[0], ncv > 1 ? &cv[1] : NULL, r->params.tau,
+                                CH_TS_STABLE_RANK);
+        if (st == GS_OK) cs->nex = 2;
+    }
+    for (int i = 0; i < ncv; i++) ts_free(&cv[i]);
+    return st;
 }
 
 static int charts_build(charts *cs, const fig_request *req, int fig, int task)
@@ -733,6 +776,21 @@ static int charts_build(charts *cs, const fig_request *req, int fig, int task)
     if (fig == FIG_STABLE_RANK || fig == FIG_DASHBOARD) {
         if ((st = ch_build_stable_rank(&cs->sr, req->r, req->baseline, req->m0, req->m1, task))) goto fail;
         cs->have_sr = 1;
+    }
+    if (fig == FIG_TAU_SWEEP && (st = tau_sweep_charts(cs, req, task))) goto fail;
+    if (fig == FIG_ERANK_COND) {
+        if ((st = ch_build_erank_cond(&cs->ex[0], req->r, req->m0, req->m1, task, CH_ERANK))) goto fail;
+        cs->nex = 1;
+        if ((st = ch_build_erank_cond(&cs->ex[1], req->r, req->m0, req->m1, task, CH_COND))) goto fail;
+        cs->nex = 2;
+    }
+    if (fig == FIG_CLASS_ACC) {
+        if ((st = ch_build_class_acc(&cs->ex[0], req->r, req->m0, req->m1, task))) goto fail;
+        cs->nex = 1;
+    }
+    if (fig == FIG_EIG_RATIO) {
+        if ((st = ch_build_eig_ratio(&cs->ex[0], req->r, req->m0, req->m1, task))) goto fail;
+        cs->nex = 1;
     }
     return GS_OK;
 fail:
@@ -761,6 +819,8 @@ static double figure_aspect(int fig, double w_in)
     switch (fig) {
     case FIG_ACCURACY: return 0.60;
     case FIG_DASHBOARD: return w_in >= DASH_WIDE_IN ? 0.70 : 1.75;
+    case FIG_TAU_SWEEP: return 1.15;
+    case FIG_ERANK_COND: return 0.55;
     default: return 0.72;
     }
 }
@@ -852,13 +912,37 @@ static void draw_figure(fz *z, const fig_request *req, int fig, const charts *cs
     cairo_paint(cr);
     const double pad = 4.0;
     double lh = legend_h(z);
-    const ch_chart *first = cs->have_acc ? &cs->acc : cs->have_spec ? &cs->spec : &cs->sr;
+    const ch_chart *first = cs->nex ? &cs->ex[0] : cs->have_acc ? &cs->acc : cs->have_spec ? &cs->spec : &cs->sr;
     draw_legend(z, first, cs->have_spec ? &cs->spec : NULL, W / 2, pad, lh);
     box body = {pad, pad + lh + 2.0, W - 2 * pad, H - 2 * pad - lh - 2.0};
     panel p;
     switch (fig) {
     case FIG_ACCURACY:
         draw_accuracy_row(z, &cs->acc, body);
+        break;
+    case FIG_TAU_SWEEP: {
+        /* accuracy against τ (overall, head, tail) above, stable rank against τ below */
+        double h1 = (body.h - 8.0) * 0.5;
+        draw_accuracy_row(z, &cs->ex[0], (box){body.x, body.y, body.w, h1});
+        panel_init(&p, &cs->ex[1], -1, NULL);
+        layout_row(z, &p, 1, (box){body.x, body.y + h1 + 8.0, body.w, body.h - h1 - 8.0}, 0, 0);
+        draw_panel(z, &p);
+        break;
+    }
+    case FIG_ERANK_COND: {
+        panel two[2];
+        panel_init(&two[0], &cs->ex[0], -1, NULL);
+        panel_init(&two[1], &cs->ex[1], -1, NULL);
+        layout_row(z, two, 2, body, 0, 16.0);
+        draw_panel(z, &two[0]);
+        draw_panel(z, &two[1]);
+        break;
+    }
+    case FIG_CLASS_ACC:
+    case FIG_EIG_RATIO:
+        panel_init(&p, &cs->ex[0], -1, NULL);
+        layout_row(z, &p, 1, body, 0, 0);
+        draw_panel(z, &p);
         break;
     case FIG_SPECTRUM:
     case FIG_STABLE_RANK:
@@ -1096,6 +1180,7 @@ static int write_csv(const charts *cs, const char *path)
     if (!st && cs->have_acc) st = ch_write_csv_rows(&cs->acc, a.f);
     if (!st && cs->have_spec) st = ch_write_csv_rows(&cs->spec, a.f);
     if (!st && cs->have_sr) st = ch_write_csv_rows(&cs->sr, a.f);
+    for (int i = 0; !st && i < cs->nex; i++) st = ch_write_csv_rows(&cs->ex[i], a.f);
     if (st) {
         io_atomic_abort(&a);
         return gs_error(GS_ERUN, "%s: write failed (nothing was written)", path);

@@ -160,6 +160,9 @@ static int cmd_export(op_opts *o)
     }
     rc = en_update(c.eng, &o->params, task, &g_cancel, NULL, NULL);
     if (!rc) rc = en_ensure_spectrum(c.eng, task, &g_cancel);
+    /* effective rank needs the full spectrum: at every task for the erank-cond figure */
+    if (o->figure && !strcmp(o->figure, "erank-cond"))
+        for (int t = 1; !rc && t <= c.prob.T; t++) rc = en_ensure_spectrum(c.eng, t, &g_cancel);
     if (!rc) {
         const en_results *r = en_get_results(c.eng);
         fig_request req = {0};
@@ -171,6 +174,7 @@ static int cmd_export(op_opts *o)
         req.task = task;
         req.dpi = o->dpi > 0 ? o->dpi : 300;
         req.width_in = o->width_in;
+        req.eng = c.eng; /* the tau-sweep figure solves again from the Gram matrices */
         rc = fig_export(&req, o->figure, o->output, o->data_csv);
     }
     pl_free(&c);
