@@ -27,7 +27,21 @@ int fig_check_output(const char *figure, const char *path) __attribute__((weak))
 int sw_main(op_opts *o) __attribute__((weak));
 
 static volatile int g_cancel;
-static void on_signal(int sig) { (void)sig; g_cancel = 1; }
+static volatile sig_atomic_t g_signal; /* SIGINT or SIGTERM received: exit status 128 + it */
+static void on_signal(int sig) { g_signal = sig; g_cancel = 1; }
+/* sweep polls no cancel flag and writes only stdout: stop at once (async-signal-safe). */
+static void on_signal_exit(int sig)
+{
+    static const char msg[] = "gsrscope: interrupted\n";
+    ssize_t w = write(2, msg, sizeof msg - 1);
+    (void)w;
+    _exit(128 + sig);
+}
+static int interrupted(void)
+{
+    fprintf(stderr, "gsrscope: interrupted\n");
+    return 128 + (g_signal ? (int)g_signal : SIGINT);
+}
 
 static int fail(int rc)
 {
@@ -118,7 +132,7 @@ static int cmd_run(op_opts *o)
     if (rc) return fail(rc);
     progress_state ps = {isatty(2) && !o->quiet, 0};
     rc = en_update(c.eng, &o->params, 1, &g_cancel, progress_cb, &ps);
-    if (rc == GS_ECANCEL) { pl_free(&c); fprintf(stderr, "gsrscope: interrupted\n"); return 130; }
+    if (rc == GS_ECANCEL) { pl_free(&c); return interrupted(); }
     if (rc) { pl_free(&c); return fail(rc); }
     const en_results *r = en_get_results(c.eng);
     int failed = 0;
@@ -178,7 +192,7 @@ static int cmd_export(op_opts *o)
         rc = fig_export(&req, o->figure, o->output, o->data_csv);
     }
     pl_free(&c);
-    if (rc == GS_ECANCEL) return 130;
+    if (rc == GS_ECANCEL) return interrupted();
     if (rc) return fail(rc);
     if (!o->quiet) fprintf(stderr, "gsrscope: wrote %s\n", o->output);
     return 0;
@@ -220,7 +234,7 @@ int main(int argc, char **argv)
     if (o.version) { printf("gsrscope %s\n", GS_VERSION); return 0; }
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
+    sa.sa_handler = o.cmd == OP_CMD_SWEEP ? on_signal_exit : on_signal;
     sigemptyset(&sa.sa_mask);
     if (o.cmd != OP_CMD_TUI) { sigaction(SIGINT, &sa, NULL); sigaction(SIGTERM, &sa, NULL); }
     switch (o.cmd) {
