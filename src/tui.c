@@ -73,6 +73,8 @@ typedef struct {
     tui_worker *w;
     short pair_of[256];
     short npairs;
+    int view;                /* tui_lower_view of the lower-left panel */
+    tui_extra *ex;           /* the worker's computation for that view (owned), or NULL */
 } ui;
 
 /* ---- colors ------------------------------------------------------------------------------ */
@@ -163,6 +165,9 @@ static void draw(ui *u, cv_canvas *cv, int busy, double progress)
     v.color = u->color_mode != 0;
     v.m0 = 0;
     v.m1 = u->res && u->res->n_methods > 1 ? 1 : -1;
+    v.lower = u->view;
+    /* only numbers of exactly these parameters, task and view: never stale ones */
+    v.ex = u->ex && u->ex->gen == u->gen && u->ex->task == u->task && u->ex->view == u->view ? u->ex : NULL;
     tui_draw(cv, &v);
     erase();
     blit(u, cv);
@@ -357,6 +362,11 @@ static int dispatch(ui *u, int ch, double now)
         u->glyphs = (cv_glyphs)((u->glyphs + 1) % 3);
         message(u, 0, "glyphs: %s", u->glyphs == CV_BRAILLE ? "braille" : u->glyphs == CV_BLOCK ? "block" : "ASCII");
         break;
+    case TA_VIEW:
+        u->view = (u->view + 1) % TV_COUNT;
+        tw_set_view(u->w, u->view);
+        message(u, 0, "view: %s", tui_view_title(u->view));
+        break;
     case TA_HELP: u->help = 1; break;
     case TA_REDRAW: clearok(curscr, TRUE); break;
     case TA_QUIT: return 1;
@@ -504,6 +514,17 @@ int tui_main(op_opts *o)
                 free(r);
             }
         }
+        tui_extra *x = tw_take_extra(&w);
+        if (x) {
+            if (x->gen == u.gen && x->task == u.task && x->view == u.view) {
+                if (u.ex) { tui_extra_free(u.ex); free(u.ex); }
+                u.ex = x;
+                dirty = 1;
+            } else {
+                tui_extra_free(x);
+                free(x);
+            }
+        }
         char wm[512];
         int werr = 0, wbusy;
         if (tw_status(&w, &wbusy, &progress, wm, sizeof wm, &werr)) { message(&u, werr, "%s", wm); dirty = 1; }
@@ -556,6 +577,7 @@ int tui_main(op_opts *o)
     cv_free(&cv);
     free_results(&u.res);
     free_results(&u.base);
+    if (u.ex) { tui_extra_free(u.ex); free(u.ex); u.ex = NULL; }
     pl_free(&ctx);
     ss_store_free(&store);
     if (g_quit_signal) {

@@ -48,6 +48,41 @@ static const en_snap *snap_at(const en_results *r, int m, int task)
     return &r->m[m].snaps[task - 1];
 }
 
+static const char *const VIEW_TITLES[TV_COUNT] = {
+    "Stable rank", "τ sweep — accuracy and stable rank vs τ", "Theorem 1",
+    "Effective rank & condition", "Per-class accuracy (classes by training rows)",
+    "Eigenvalue ratio λ(GSR)/λ(GACL)"};
+
+const char *tui_view_title(int view)
+{
+    return view >= 0 && view < TV_COUNT ? VIEW_TITLES[view] : "?";
+}
+
+int tui_view_needs_worker(int view) { return view == TV_TAU || view == TV_THEOREM; }
+
+/* Re-tick for the cell grid and rasterize a built chart into (x, y, w, h). */
+static void draw_built(cv_canvas *cv, int x, int y, int w, int h, ch_chart *c, const tui_view *v)
+{
+    int maxx = w / 8, maxy = (h - 3) / 2 + 1;
+    if (maxx < 2) maxx = 2;
+    if (maxy < 2) maxy = 2;
+    if (c->x.nticks > maxx) ch_axis_retick(&c->x, maxx);
+    if (c->y.nticks > maxy) ch_axis_retick(&c->y, maxy);
+    cv_chart_opts o = {v->color, 1, 1};
+    cv_draw_chart(cv, x, y, w, h, c, &o);
+}
+
+/* Head, tail and overall of one method share its color and dash: tell them apart by the
+ * marker letter (o/h/t for the first method, O/H/T for the second). */
+static void kind_letters(ch_chart *c, int second)
+{
+    for (int i = 0; i < c->nseries; i++) {
+        ch_series *s = &c->series[i];
+        char l = s->kind == CH_KIND_HEAD ? 'h' : s->kind == CH_KIND_TAIL ? 't' : 'o';
+        s->letter = s->method == second ? (char)(l - 'a' + 'A') : l;
+    }
+}
+
 /* Draw a chart panel: frame, title, chart with ticks re-picked for the panel size. */
 static void chart_panel(cv_canvas *cv, const tui_rect *rc, const char *title, int which,
                         const tui_view *v)
@@ -67,23 +102,110 @@ static void chart_panel(cv_canvas *cv, const tui_rect *rc, const char *title, in
         cv_text(cv, x + 1, y + 1, gs_last_error(), w - 2, FG, CV_DIM);
         return;
     }
-    if (which == 0) {
-        /* head, tail and overall of one method share its color and dash: tell them apart by
-         * the marker letter (o/h/t for the first method, O/H/T for the second) */
-        for (int i = 0; i < c.nseries; i++) {
-            ch_series *s = &c.series[i];
-            char l = s->kind == CH_KIND_HEAD ? 'h' : s->kind == CH_KIND_TAIL ? 't' : 'o';
-            s->letter = s->method == v->m1 ? (char)(l - 'a' + 'A') : l;
-        }
-    }
-    int maxx = w / 8, maxy = (h - 3) / 2 + 1;
-    if (maxx < 2) maxx = 2;
-    if (maxy < 2) maxy = 2;
-    if (c.x.nticks > maxx) ch_axis_retick(&c.x, maxx);
-    if (c.y.nticks > maxy) ch_axis_retick(&c.y, maxy);
-    cv_chart_opts o = {v->color, 1, 1};
-    cv_draw_chart(cv, x, y, w, h, &c, &o);
+    if (which == 0) kind_letters(&c, v->m1);
+    draw_built(cv, x, y, w, h, &c, v);
     ch_free(&c);
+}
+
+/* Numbers for the Theorem 1 panel: 4 significant digits, compact exponents. */
+static void th_num(double v, char *b, int n)
+{
+    if (!isfinite(v)) snprintf(b, (size_t)n, "—");
+    else if (v != 0 && (fabs(v) >= 1e5 || fabs(v) < 1e-3)) snprintf(b, (size_t)n, "%.3e", v);
+    else snprintf(b, (size_t)n, "%.4g", v);
+}
+
+static void theorem_text(cv_canvas *cv, int x, int y, int w, int h, const tui_extra *ex, const tui_view *v)
+{
+    const sp_theorem *t = &ex->th;
+    char nm[32], l[8][200], a[8][32];
+    ch_display_name(ex->th_method, nm, sizeof nm);
+    th_num(t->eps, a[0], 32); th_num(t->eta, a[1], 32); th_num(t->mbar, a[2], 32); th_num(t->m, a[3], 32);
+    snprintf(l[0], 200, "%s vs GACL · task %d · r = %d head classes · D = %ld · τ = %.4g", nm, ex->task,
+             t->r, ex->D, ex->tau);
+    snprintf(l[1], 200, "ε = %s   η = %s   mbar = %s   m = %s", a[0], a[1], a[2], a[3]);
+    th_num(t->S_tau, a[0], 32); th_num(t->Lambda_plus, a[1], 32);
+    snprintf(l[2], 200, "S_τ = ‖G+τI‖²_F = %s   Λ₊ = %s", a[0], a[1]);
+    th_num(t->sr_before, a[0], 32); th_num(t->bound, a[1], 32); th_num(t->sr_after, a[2], 32);
+    snprintf(l[3], 200, "sr(G+τI) = %s   bound = %s   sr(G+Δ+τI) = %s", a[0], a[1], a[2]);
+    snprintf(l[4], 200, "bound ≤ actual: %s", t->bound_holds ? "yes" : "NO");
+    th_num(t->lhs, a[0], 32); th_num(t->rhs, a[1], 32);
+    snprintf(l[5], 200, "strict condition (eq. 12): (D−r)m² = %s %s %s: %s", a[0],
+             t->strict_condition ? ">" : "≤", a[1], t->strict_condition ? "holds" : "does not hold");
+    snprintf(l[6], 200, "sr change: %+.4g (%s the stable rank)", t->sr_after - t->sr_before,
+             t->sr_after > t->sr_before ? "raises" : "does not raise");
+    int row = y;
+    for (int i = 0; i < 7 && row < y + h; i++, row++) {
+        unsigned char at = i == 4 || i == 5 ? CV_BOLD : 0;
+        cv_text(cv, x + 1, row, l[i], w - 2, FG, at);
+    }
+    (void)v;
+}
+
+/* The lower-left panel: the view chosen with `v`. */
+static void lower_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
+{
+    char title[160];
+    snprintf(title, sizeof title, "%s  (v: next view)", tui_view_title(v->lower));
+    if (v->lower == TV_STABLE) {
+        chart_panel(cv, rc, title, 2, v);
+        return;
+    }
+    cv_box(cv, rc->x, rc->y, rc->w, rc->h, title, FG, 0);
+    int x = rc->x + 1, y = rc->y + 1, w = rc->w - 2, h = rc->h - 2;
+    if (!v->r) {
+        cv_text(cv, x + 1, y + h / 2, v->busy ? "computing…" : "pending", w - 2, FG, CV_DIM);
+        return;
+    }
+    if (tui_view_needs_worker(v->lower)) {
+        const tui_extra *ex = v->ex;
+        if (!ex || ex->task != v->task || ex->view != v->lower) {
+            char b[64];
+            snprintf(b, sizeof b, "computing… (task %d)", v->task);
+            cv_text(cv, x + 1, y + h / 2, b, w - 2, FG, CV_DIM);
+            return;
+        }
+        if (ex->st != GS_OK) {
+            cv_text(cv, x + 1, y + 1, ex->error, w - 2, FG, CV_DIM);
+            return;
+        }
+        if (v->lower == TV_THEOREM) {
+            theorem_text(cv, x, y, w, h, ex, v);
+            return;
+        }
+        ch_chart a, b;
+        int wl = w * 3 / 5;
+        if (ch_build_tau_sweep(&a, &ex->ts[0], ex->nts > 1 ? &ex->ts[1] : NULL, ex->tau, CH_TS_ACCURACY) == GS_OK) {
+            kind_letters(&a, 1);
+            draw_built(cv, x, y, wl, h, &a, v);
+            ch_free(&a);
+        }
+        if (ch_build_tau_sweep(&b, &ex->ts[0], ex->nts > 1 ? &ex->ts[1] : NULL, ex->tau, CH_TS_STABLE_RANK) == GS_OK) {
+            draw_built(cv, x + wl + 1, y, w - wl - 1, h, &b, v);
+            ch_free(&b);
+        }
+        return;
+    }
+    ch_chart c[2];
+    int n = 0;
+    if (v->lower == TV_ERANK) {
+        if (ch_build_erank_cond(&c[0], v->r, v->m0, v->m1, v->task, CH_ERANK) == GS_OK) n = 1;
+        if (n == 1 && ch_build_erank_cond(&c[1], v->r, v->m0, v->m1, v->task, CH_COND) == GS_OK) n = 2;
+    } else if (v->lower == TV_CLASS) {
+        if (ch_build_class_acc(&c[0], v->r, v->m0, v->m1, v->task) == GS_OK) n = 1;
+    } else if (ch_build_eig_ratio(&c[0], v->r, v->m0, v->m1, v->task) == GS_OK) {
+        n = 1;
+    }
+    if (n == 0) {
+        cv_text(cv, x + 1, y + 1, gs_last_error(), w - 2, FG, CV_DIM);
+        return;
+    }
+    if (n == 1) draw_built(cv, x, y, w, h, &c[0], v);
+    else {
+        draw_built(cv, x, y, w / 2, h, &c[0], v);
+        draw_built(cv, x + w / 2 + 1, y, w - w / 2 - 1, h, &c[1], v);
+    }
+    for (int i = 0; i < n; i++) ch_free(&c[i]);
 }
 
 static void param_delta(tui_param p, double cur, double base, char *buf, int n)
@@ -273,7 +395,7 @@ void tui_draw(cv_canvas *cv, const tui_view *v)
     status_bar(cv, &l.status, v);
     chart_panel(cv, &l.accuracy, "Accuracy — GACL vs GSR (head, tail, overall)", 0, v);
     chart_panel(cv, &l.spectrum, "Eigenspectrum — log10 λ of G+τI", 1, v);
-    chart_panel(cv, &l.stable, "Stable rank", 2, v);
+    lower_panel(cv, &l.stable, v);
     params_panel(cv, &l.params, v);
     hint_bar(cv, &l.hint, v);
     if (v->help) help_overlay(cv, v);

@@ -11,7 +11,40 @@
 #include "gs_engine.h"
 #include "gs_opts.h"
 #include "gs_pipeline.h"
+#include "gs_spectral.h"
+#include "gs_tausweep.h"
 #include "gs_tui.h"
+
+/* ---- the lower-left panel's views (key v) ---- */
+typedef enum {
+    TV_STABLE = 0, /* stable rank over tasks */
+    TV_TAU,        /* accuracy and stable rank against τ at the task (worker: ts_compute) */
+    TV_THEOREM,    /* Theorem 1 at the task (worker: sp_theorem1) */
+    TV_ERANK,      /* effective rank and condition number over tasks */
+    TV_CLASS,      /* per-class accuracy by class size at the task */
+    TV_RATIO,      /* λ̃ᵢ/λᵢ at the task */
+    TV_COUNT
+} tui_lower_view;
+/* Panel title of a view ("Stable rank", "τ sweep", ...). */
+const char *tui_view_title(int view);
+/* Does the view need a computation in the worker (τ sweep, Theorem 1)? */
+int tui_view_needs_worker(int view);
+
+/* What the worker computed for one (generation, task, view); owned by whoever holds it. */
+typedef struct {
+    uint64_t gen;
+    int task, view;
+    int st;                     /* GS_OK, or an error (message in error) */
+    char error[256];
+    ts_curve ts[2];             /* TV_TAU: curves of the shown ridge methods */
+    int nts;
+    double tau;                 /* τ of the parameters (marked on the τ axis) */
+    sp_theorem th;              /* TV_THEOREM */
+    int have_th;
+    char th_method[32];         /* the augmenting method compared with GACL */
+    long D;
+} tui_extra;
+void tui_extra_free(tui_extra *x);
 
 /* ---- what one frame shows (tui_draw.c) ---- */
 typedef struct {
@@ -34,6 +67,8 @@ typedef struct {
     const char *preset;         /* name of the last preset applied, or "" */
     int color;
     int m0, m1;
+    int lower;                  /* tui_lower_view of the lower-left panel */
+    const tui_extra *ex;        /* worker result for exactly this generation/task/view, or NULL */
 } tui_view;
 
 /* Compose the frame into cv (cleared first). Screens smaller than TUI_MIN_COLS × TUI_MIN_ROWS
@@ -58,8 +93,11 @@ typedef struct {
     char export_path[4096];
     en_results *export_base;    /* owned copy of the baseline for the export, or NULL */
     volatile int cancel;
+    int req_view;               /* tui_lower_view the UI shows */
+    volatile int ex_cancel;     /* stop the running view computation (task/view/gen changed) */
     /* published, under mu */
     en_results *pub;            /* newest copy not yet taken by the UI (owned) */
+    tui_extra *pub_ex;          /* newest view computation not yet taken (owned) */
     int busy;
     double progress;
     char msg[512];              /* message for the status line ("" none) */
@@ -73,6 +111,8 @@ typedef struct {
     int spec_task;
     double last_pub;
     uint64_t work_gen;
+    uint64_t ex_gen;            /* the last view computation done: generation, task, view */
+    int ex_task, ex_view;
 } tui_worker;
 
 /* Start the worker on an opened pipeline (not owned). GS_OK or GS_ERUN. */
@@ -81,6 +121,10 @@ int tw_start(tui_worker *w, pl_ctx *ctx, const en_config *cfg, const op_opts *o)
 void tw_request(tui_worker *w, const op_opts *o, uint64_t gen, int task);
 /* Ask for an export of the current results (baseline copied). */
 void tw_export(tui_worker *w, const char *path, const en_results *baseline);
+/* The view shown in the lower-left panel (the worker computes what it needs for the task). */
+void tw_set_view(tui_worker *w, int view);
+/* Newest view computation (ownership passes to the caller; free with tui_extra_free + free). */
+tui_extra *tw_take_extra(tui_worker *w);
 /* Newest results (ownership passes to the caller), or NULL. */
 en_results *tw_take(tui_worker *w);
 /* Status: busy flag, progress, and a new message (copied into msg, returns 1 if new). */

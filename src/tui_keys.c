@@ -25,6 +25,7 @@ static const tui_key KEYS[] = {
     {TA_EXPORT, {'e', 0}, "e", "export the dashboard PNG (gsrscope-dashboard-NNN.png)", "export"},
     {TA_SAVE, {'s', 0}, "s", "save the session (parameters, protocol, data paths)", "save"},
     {TA_PRESET, {'P', 0}, "P", "cycle presets (paper defaults, teaching demo)", "preset"},
+    {TA_VIEW, {'v', 0}, "v", "next lower-left view: stable rank, τ sweep, Theorem 1, erank & κ, per class, λ ratio", NULL},
     {TA_GLYPHS, {'g', 0}, "g", "cycle plot glyphs (braille, block, ASCII)", NULL},
     {TA_HELP, {'?', KEY_F(1), 0}, "? F1", "this help (any key closes it)", "help"},
     {TA_REDRAW, {CTRL_L, 0}, "Ctrl-L", "redraw the screen", NULL},

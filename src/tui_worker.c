@@ -72,6 +72,7 @@ static void do_export(tui_worker *w, const char *path, en_results *base)
     q.task = w->spec_task;
     q.dpi = 300;
     q.width_in = 7.0;
+    q.eng = w->ctx->eng;
     int st = fig_export(&q, "dashboard", path, NULL);
     if (st == GS_OK) set_msg(w, 0, "exported %.400s%s", path, NULL);
     else {
@@ -80,6 +81,106 @@ static void do_export(tui_worker *w, const char *path, en_results *base)
         snprintf(e, sizeof e, "%s", gs_last_error());
         set_msg(w, 1, "export failed: %s%s", e, NULL);
     }
+}
+
+void tui_extra_free(tui_extra *x)
+{
+    if (!x) return;
+    for (int i = 0; i < x->nts; i++) ts_free(&x->ts[i]);
+    x->nts = 0;
+}
+
+static int find_method(const en_results *r, const char *name)
+{
+    for (int m = 0; m < r->n_methods; m++)
+        if (!strcmp(r->m[m].name, name)) return m;
+    return -1;
+}
+
+/* Theorem 1 at `task`: G = GACL's Gram matrix, Δ = G_method − G (method: the first other
+ * ridge method shown), split r = --theorem-r or the number of head classes seen. */
+static int extra_theorem(tui_worker *w, int task, const op_params *pp, tui_extra *x)
+{
+    const en_results *r = en_get_results(w->ctx->eng);
+    int mb = find_method(r, "gacl");
+    if (mb < 0) return gs_error(GS_EINPUT, "Theorem 1 needs gacl in --methods (G is GACL's Gram matrix)");
+    int ma = -1;
+    for (int m = 0; m < r->n_methods && m < 2; m++)
+        if (m != mb && r->m[m].ridge) { ma = m; break; }
+    for (int m = 0; ma < 0 && m < r->n_methods; m++)
+        if (m != mb && r->m[m].ridge) ma = m;
+    if (ma < 0) return gs_error(GS_EINPUT, "Theorem 1 needs an augmenting ridge method besides gacl");
+    const st_stream *st = &w->ctx->st;
+    int rs = w->cur.theorem_r;
+    if (rs <= 0) {
+        rs = 0;
+        for (int k = 0; k < st->task_class_start[task]; k++) rs += st->is_head[st->class_order[k]];
+    }
+    if (rs < 1) rs = 1;
+    const gm_mat *G, *Q;
+    gm_mat Gb = {0}, Delta = {0};
+    int rc = en_gram(w->ctx->eng, mb, task, &G, &Q);
+    if (!rc) rc = gm_copy(&Gb, G, "Theorem 1");
+    if (!rc) rc = en_gram(w->ctx->eng, ma, task, &G, &Q);
+    if (!rc) rc = gm_copy(&Delta, G, "Theorem 1");
+    if (!rc) {
+        for (size_t i = 0; i < (size_t)Gb.rows * Gb.cols; i++) Delta.v[i] -= Gb.v[i];
+        if (rs >= Gb.rows) rs = (int)Gb.rows - 1;
+        rc = sp_theorem1(&Gb, &Delta, rs, pp->tau, &x->th);
+    }
+    if (!rc) {
+        x->have_th = 1;
+        x->D = Gb.rows;
+        snprintf(x->th_method, sizeof x->th_method, "%s", r->m[ma].name);
+    }
+    gm_free(&Gb);
+    gm_free(&Delta);
+    return rc;
+}
+
+static int extra_tau(tui_worker *w, int task, tui_extra *x)
+{
+    const en_results *r = en_get_results(w->ctx->eng);
+    double taus[TS_DEFAULT_N];
+    ts_log_grid(1e-4, 1e4, TS_DEFAULT_N, taus);
+    int rc = GS_OK;
+    for (int m = 0; m < r->n_methods && m < 2 && rc == GS_OK; m++) {
+        if (!r->m[m].ridge) continue;
+        rc = ts_compute(w->ctx->eng, &w->ctx->prob, m, task, taus, TS_DEFAULT_N, &x->ts[x->nts], &w->ex_cancel);
+        if (rc == GS_OK) x->nts++;
+    }
+    if (rc == GS_OK && x->nts == 0) rc = gs_error(GS_EINPUT, "τ sweep: no ridge method shown");
+    return rc;
+}
+
+/* Compute what `view` needs at `task` and publish it (not on cancel). */
+static void do_extra(tui_worker *w, uint64_t gen, int task, int view, const op_params *pp)
+{
+    tui_extra *x = calloc(1, sizeof *x);
+    if (!x) return;
+    x->gen = gen;
+    x->task = task;
+    x->view = view;
+    x->tau = pp->tau;
+    int rc = view == TV_TAU ? extra_tau(w, task, x) : extra_theorem(w, task, pp, x);
+    if (rc == GS_ECANCEL) { tui_extra_free(x); free(x); return; }
+    x->st = rc;
+    if (rc) snprintf(x->error, sizeof x->error, "%s", gs_last_error());
+    pthread_mutex_lock(&w->mu);
+    if (w->pub_ex) { tui_extra_free(w->pub_ex); free(w->pub_ex); }
+    w->pub_ex = x;
+    w->ex_gen = gen;
+    w->ex_task = task;
+    w->ex_view = view;
+    pthread_mutex_unlock(&w->mu);
+    wake(w);
+}
+
+/* Under mu: the shown view needs a computation not done yet for the request. */
+static int need_extra(const tui_worker *w)
+{
+    return tui_view_needs_worker(w->req_view) &&
+           (w->ex_gen != w->req_gen || w->ex_task != w->req_task || w->ex_view != w->req_view);
 }
 
 static void *worker_main(void *arg)
@@ -94,7 +195,8 @@ static void *worker_main(void *arg)
     pthread_sigmask(SIG_BLOCK, &set, NULL);
     pthread_mutex_lock(&w->mu);
     for (;;) {
-        while (!w->quit && !w->export_req && w->done_gen == w->req_gen && w->spec_task == w->req_task) {
+        while (!w->quit && !w->export_req && w->done_gen == w->req_gen && w->spec_task == w->req_task &&
+               !need_extra(w)) {
             w->busy = 0;
             pthread_cond_wait(&w->cv, &w->mu);
         }
@@ -115,7 +217,10 @@ static void *worker_main(void *arg)
         uint64_t gen = w->req_gen;
         op_opts o = w->req_opts;
         int task = w->req_task;
+        int view = w->req_view;
+        int fresh = gen != w->done_gen || task != w->spec_task;
         w->cancel = 0;
+        w->ex_cancel = 0;
         w->busy = 1;
         w->progress = 0;
         pthread_mutex_unlock(&w->mu);
@@ -134,13 +239,20 @@ static void *worker_main(void *arg)
             }
         }
         if (st == GS_OK) st = en_ensure_spectrum(w->ctx->eng, task, &w->cancel);
-        if (st != GS_ECANCEL) {
+        if (st != GS_ECANCEL && fresh) {
             if (st != GS_OK) {
                 char e[400];
                 snprintf(e, sizeof e, "%s", gs_last_error());
                 set_msg(w, 1, "compute failed: %s%s", e, NULL);
             }
             publish(w, gen);
+        }
+        /* the view's own computation, for exactly this generation and task */
+        if (st == GS_OK && tui_view_needs_worker(view) && !w->cancel) {
+            pthread_mutex_lock(&w->mu);
+            int todo = w->ex_gen != gen || w->ex_task != task || w->ex_view != view;
+            pthread_mutex_unlock(&w->mu);
+            if (todo) do_extra(w, gen, task, view, &o.params);
         }
         pthread_mutex_lock(&w->mu);
         if (st != GS_ECANCEL) {
@@ -187,7 +299,9 @@ void tw_request(tui_worker *w, const op_opts *o, uint64_t gen, int task)
         w->req_opts = *o;
         w->req_gen = gen;
         w->cancel = 1; /* a newer request: stop the running computation */
+        w->ex_cancel = 1;
     }
+    if (task != w->req_task) w->ex_cancel = 1;
     w->req_task = task;
     pthread_cond_signal(&w->cv);
     pthread_mutex_unlock(&w->mu);
@@ -207,6 +321,24 @@ void tw_export(tui_worker *w, const char *path, const en_results *baseline)
     w->export_req = 1;
     pthread_cond_signal(&w->cv);
     pthread_mutex_unlock(&w->mu);
+}
+
+void tw_set_view(tui_worker *w, int view)
+{
+    pthread_mutex_lock(&w->mu);
+    if (view != w->req_view) w->ex_cancel = 1;
+    w->req_view = view;
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+}
+
+tui_extra *tw_take_extra(tui_worker *w)
+{
+    pthread_mutex_lock(&w->mu);
+    tui_extra *x = w->pub_ex;
+    w->pub_ex = NULL;
+    pthread_mutex_unlock(&w->mu);
+    return x;
 }
 
 en_results *tw_take(tui_worker *w)
@@ -243,6 +375,7 @@ void tw_stop(tui_worker *w)
     pthread_mutex_unlock(&w->mu);
     pthread_join(w->th, NULL);
     if (w->pub) { en_results_free(w->pub); free(w->pub); w->pub = NULL; }
+    if (w->pub_ex) { tui_extra_free(w->pub_ex); free(w->pub_ex); w->pub_ex = NULL; }
     if (w->export_base) { en_results_free(w->export_base); free(w->export_base); w->export_base = NULL; }
     close(w->wake[0]);
     close(w->wake[1]);
