@@ -48,7 +48,7 @@ const char *op_usage(void)
 "  --split R                Theorem 1 split r (default: head classes seen)\n"
 "  --quiet                  no progress on stderr\n"
 "Figures (export):\n"
-"  --figure NAME            accuracy, spectrum, stable-rank, dashboard, tau-sweep\n"
+"  --figure NAME            accuracy, spectrum, stable-rank, dashboard, tau-sweep, erank-cond, class-acc, eig-ratio\n"
 "  -o, --output FILE        output file; .png, .svg or .pdf\n"
 "  --dpi N                  PNG resolution (default 300)\n"
 "  --task K                 task to show (default: last)\n"
