@@ -1,0 +1,67 @@
+#!/bin/sh
+# t_tui_views.sh — the lower-left panel's views in the real TUI (tmux, private socket):
+# `v` cycles Stable rank → τ sweep → Theorem 1 → Effective rank & condition → Per-class accuracy
+# → Eigenvalue ratio → Stable rank; the Theorem 1 panel shows the bound; the τ-sweep panel
+# shows its charts after "computing…"; a task change recomputes (never the old task's numbers).
+# Skips (0 passed, 0 failed) only when tmux or $GSRSCOPE is missing.
+pass=0; fail=0
+LC_ALL=C.UTF-8; export LC_ALL
+ok() { pass=$((pass+1)); echo "ok - $1"; }
+bad() { fail=$((fail+1)); echo "FAIL $1"; [ -n "$2" ] && printf '%s\n' "$2" | sed 's/^/    /' | head -n 45; }
+
+if ! command -v tmux >/dev/null 2>&1 || [ -z "$GSRSCOPE" ] || [ ! -x "$GSRSCOPE" ]; then
+    echo "skip: tmux or \$GSRSCOPE missing"
+    echo "0 passed, 0 failed"
+    exit 0
+fi
+
+TMPD=$(mktemp -d /tmp/gs_t_tui_views.XXXXXX)
+SOCK="views_$$"
+T() { tmux -L "$SOCK" -f /dev/null "$@"; }
+cleanup() { T kill-server >/dev/null 2>&1; rm -rf "$TMPD"; }
+trap cleanup EXIT INT TERM
+
+screen() { T capture-pane -t tui -p 2>/dev/null; }
+wait_for() {
+    n=0; lim=$(( ${2:-20} * 10 ))
+    while [ $n -lt $lim ]; do
+        if screen | grep -qE -- "$1"; then return 0; fi
+        sleep 0.1; n=$((n+1))
+    done
+    return 1
+}
+wait_file() {
+    n=0; lim=$(( ${2:-20} * 10 ))
+    while [ $n -lt $lim ]; do [ -s "$1" ] && return 0; sleep 0.1; n=$((n+1)); done
+    return 1
+}
+
+T new-session -d -s tui -x 120 -y 40 \
+    "cd '$TMPD' && env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=tmux-256color '$GSRSCOPE'; echo \$? > '$TMPD/rc'; sleep 30"
+
+if wait_for '─ Stable rank  \(v: next view\)' 20; then ok "starts on the Stable rank view"; else bad "Stable rank view" "$(screen)"; fi
+T send-keys -t tui v
+if wait_for '─ τ sweep' 5; then ok "v: τ sweep"; else bad "v: τ sweep" "$(screen)"; fi
+if wait_for 'best τ' 30 && wait_for 'stable rank of G\+τI' 5; then ok "τ sweep charts appear (accuracy and stable rank vs τ)"; else bad "τ sweep charts" "$(screen)"; fi
+T send-keys -t tui v
+if wait_for '─ Theorem 1' 5; then ok "v: Theorem 1"; else bad "v: Theorem 1" "$(screen)"; fi
+if wait_for 'bound = ' 30 && wait_for 'task 1 · r = ' 5 && wait_for 'strict condition \(eq. 12\)' 5; then
+    ok "Theorem 1 panel shows the bound for task 1"; else bad "Theorem 1 bound" "$(screen)"; fi
+T send-keys -t tui n
+if wait_for 'task 2 · r = ' 30; then ok "next task: Theorem 1 recomputed for task 2"; else bad "Theorem 1 task 2" "$(screen)"; fi
+if screen | grep -q 'task 1 · r = '; then bad "old task's numbers still shown" "$(screen)"; else ok "task 1 numbers gone"; fi
+T send-keys -t tui v
+if wait_for '─ Effective rank & condition' 5 && wait_for 'κ\(G\+τI\)' 5; then ok "v: Effective rank & condition"; else bad "v: erank" "$(screen)"; fi
+T send-keys -t tui v
+if wait_for '─ Per-class accuracy' 5; then ok "v: Per-class accuracy"; else bad "v: per-class" "$(screen)"; fi
+T send-keys -t tui v
+if wait_for '─ Eigenvalue ratio' 5; then ok "v: Eigenvalue ratio"; else bad "v: ratio" "$(screen)"; fi
+T send-keys -t tui v
+if wait_for '─ Stable rank  \(v: next view\)' 5; then ok "v wraps to Stable rank"; else bad "v wraps" "$(screen)"; fi
+T send-keys -t tui '?'
+if wait_for 'next lower-left view' 5; then ok "help lists v"; else bad "help lists v" "$(screen)"; fi
+T send-keys -t tui x q
+if wait_file "$TMPD/rc" 10 && [ "$(cat "$TMPD/rc")" = 0 ]; then ok "q exits 0"; else bad "q exit" "$(cat "$TMPD/rc" 2>&1)"; fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
