@@ -6,6 +6,8 @@
 
 #include <cblas.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,6 +63,52 @@ static int check_finite_row(const double *x, long d, const char *what, long row)
     return GS_OK;
 }
 
+/* Training rows of the stream on two threads (rows are independent: a lazy row generator is
+ * reentrant, synth.c; a stored row is a copy), so the values do not depend on the split. */
+typedef struct {
+    const ds_data *data;
+    const st_stream *st;
+    en_problem *p;
+    long lo, hi;
+    int rc;
+    char err[256];
+} prep_job;
+
+static void *prep_rows(void *arg)
+{
+    prep_job *j = arg;
+    long d = j->p->d;
+    for (long i = j->lo; i < j->hi; i++) {
+        double *z = gm_row(&j->p->z, i);
+        long src = j->st->row_index[i];
+        if ((j->rc = ds_train_row(j->data, src, z)) || (j->rc = check_finite_row(z, d, "training features", src))) {
+            snprintf(j->err, sizeof j->err, "%s", gs_last_error());
+            break;
+        }
+        if (j->p->normalized) normalize_row(z, d);
+        j->p->y[i] = j->st->row_label[i];
+    }
+    return NULL;
+}
+
+static int prep_all_rows(en_problem *p, const ds_data *data, const st_stream *st)
+{
+    long n = st->n;
+    prep_job job[2] = {{data, st, p, 0, n, 0, ""}, {data, st, p, n, n, 0, ""}};
+    pthread_t th;
+    int threaded = 0;
+    if (n >= 512) {
+        job[0].hi = job[1].lo = n / 2;
+        threaded = pthread_create(&th, NULL, prep_rows, &job[1]) == 0;
+        if (!threaded) job[0].hi = n;
+    }
+    prep_rows(&job[0]);
+    if (threaded) pthread_join(th, NULL);
+    for (int k = 0; k < 2; k++) /* the first failing row in stream order */
+        if (job[k].rc) return gs_error(job[k].rc, "%s", job[k].err);
+    return GS_OK;
+}
+
 int en_prepare(en_problem *p, const ds_data *data, const st_stream *st, const op_data *o, uint64_t seed)
 {
     memset(p, 0, sizeof *p);
@@ -84,13 +132,7 @@ int en_prepare(en_problem *p, const ds_data *data, const st_stream *st, const op
     p->class_test = gs_calloc((size_t)st->C, sizeof(long), "stream");
     if (!p->y || !p->task_row_start || !p->class_test) { rc = GS_ENOMEM; goto fail; }
     memcpy(p->task_row_start, st->task_row_start, ((size_t)st->T + 1) * sizeof(long));
-    for (long i = 0; i < n; i++) {
-        double *z = gm_row(&p->z, i);
-        if ((rc = ds_train_row(data, st->row_index[i], z))) goto fail;
-        if ((rc = check_finite_row(z, d, "training features", st->row_index[i]))) goto fail;
-        if (p->normalized) normalize_row(z, d);
-        p->y[i] = st->row_label[i];
-    }
+    if ((rc = prep_all_rows(p, data, st))) goto fail;
     if (p->D != d) {
         if ((rc = gm_alloc(&p->R, p->D, d, "expansion matrix"))) goto fail;
         gsl_rng *r = rng_new(seed, RNG_EXPAND, 0);

@@ -17,6 +17,7 @@
 
 #include <gsl/gsl_randist.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +95,43 @@ static int syn_lazy_row(void *ctx, long i, double *out)
     return syn_row(m, (int)(i / m->n_train), i % m->n_train, 0, out);
 }
 
+/* Test rows on two threads: every row has its own generator (syn_row is reentrant), so the
+ * values do not depend on the split. */
+typedef struct {
+    const syn_model *m;
+    ds_data *out;
+    long lo, hi;
+    int rc;
+    char err[256];
+} syn_job;
+
+static void *syn_test_rows(void *arg)
+{
+    syn_job *j = arg;
+    const syn_model *m = j->m;
+    for (long i = j->lo; i < j->hi && !j->rc; i++)
+        if ((j->rc = syn_row(m, (int)(i / m->n_test), i % m->n_test, 1, gm_row(&j->out->test_x, i))))
+            snprintf(j->err, sizeof j->err, "%s", gs_last_error());
+    return NULL;
+}
+
+static int syn_all_test_rows(const syn_model *m, ds_data *out, long nt)
+{
+    syn_job job[2] = {{m, out, 0, nt, 0, ""}, {m, out, nt, nt, 0, ""}};
+    pthread_t th;
+    int threaded = 0;
+    if (nt >= 512) {
+        job[0].hi = job[1].lo = nt / 2;
+        threaded = pthread_create(&th, NULL, syn_test_rows, &job[1]) == 0;
+        if (!threaded) job[0].hi = nt; /* no thread: all rows here */
+    }
+    syn_test_rows(&job[0]);
+    if (threaded) pthread_join(th, NULL);
+    for (int k = 0; k < 2; k++)
+        if (job[k].rc) return gs_error(job[k].rc, "%s", job[k].err);
+    return GS_OK;
+}
+
 int syn_generate(const syn_config *cfg, uint64_t seed, ds_data *out)
 {
     memset(out, 0, sizeof *out);
@@ -139,11 +177,8 @@ int syn_generate(const syn_config *cfg, uint64_t seed, ds_data *out)
     if (!out->train_y || !out->test_y) { st = GS_ENOMEM; goto fail; }
     for (long i = 0; i < out->train_x.rows; i++) out->train_y[i] = (int)(i / m->n_train);
     if ((st = gm_alloc(&out->test_x, nt, d, "synthetic test rows"))) goto fail;
-    for (long i = 0; i < nt; i++) {
-        int c = (int)(i / m->n_test);
-        out->test_y[i] = c;
-        if ((st = syn_row(m, c, i % m->n_test, 1, gm_row(&out->test_x, i)))) goto fail;
-    }
+    for (long i = 0; i < nt; i++) out->test_y[i] = (int)(i / m->n_test);
+    if ((st = syn_all_test_rows(m, out, nt))) goto fail;
     out->n_classes = m->C;
     out->lazy_row = syn_lazy_row;
     out->lazy_ctx = m;
