@@ -11,6 +11,8 @@
 #include "gs_csv.h"
 #include "gs_idx.h"
 #include "gs_npy.h"
+#include "gs_opts.h"
+#include "gs_session.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -79,6 +81,27 @@ static inline int fz_idx(const uint8_t *d, size_t n)
     for (size_t i = 0; i < (size_t)a.n * (size_t)a.item; i++) s += a.data[i];
     (void)s;
     idx_free(&a);
+    return 0;
+}
+
+static inline int fz_session(const uint8_t *d, size_t n)
+{
+    op_opts o;
+    op_defaults(&o);
+    ss_store store = {0};
+    int st = ss_parse("fuzz.session", (const char *)d, n, &o, &store);
+    if (st) {
+        ss_store_free(&store);
+        return fz_refused(st, "fuzz.session");
+    }
+    fz_assert(o.n_methods >= 1 && o.n_methods <= OP_MAX_METHODS);
+    for (int i = 0; i < o.n_methods; i++) fz_assert(o.methods[i] && o.methods[i][0]);
+    const char *paths[] = {o.data.data_dir, o.data.idx_dir, o.data.train_features,
+                           o.data.train_labels, o.data.test_features, o.data.test_labels};
+    for (int i = 0; i < 6; i++) fz_assert(!paths[i] || (paths[i][0] && !strchr(paths[i], '\n')));
+    fz_assert(op_validate(&o) == GS_OK);
+    fz_assert(store.n <= SS_MAX_STRINGS);
+    ss_store_free(&store);
     return 0;
 }
 

@@ -19,6 +19,7 @@
 #ifndef GS_SESSION_H
 #define GS_SESSION_H
 
+#include <stddef.h>
 #include "gs_opts.h"
 
 #define SS_HEADER "# gsrscope session 1"
@@ -36,6 +37,9 @@ int ss_save(const char *path, const op_opts *o);
 /* Read path onto o (values not in the file keep their current value). On error o may be
  * partly updated: load into a copy when that matters. GS_OK, GS_EINPUT, GS_ENOMEM. */
 int ss_load(const char *path, op_opts *o, ss_store *store);
+/* Same as ss_load for a session held in memory (buf, len bytes); `name` stands for the file in
+ * messages. Used by the fuzz target (fuzz/fuzz_session.c). */
+int ss_parse(const char *name, const char *buf, size_t len, op_opts *o, ss_store *store);
 void ss_store_free(ss_store *store);
 
 #endif

@@ -1,13 +1,13 @@
-# mk/fuzz.mk — libFuzzer targets for the .npy, CSV and IDX parsers (issue #3).
-#   make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS="npy csv idx"]
+# mk/fuzz.mk — libFuzzer targets for the .npy, CSV, IDX and session-file parsers (issues #3, #8).
+#   make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS="npy csv idx session"]
 # Builds build/fuzz/fuzz_<t> with clang -fsanitize=fuzzer,address,undefined and runs each for
 # FUZZ_SECONDS, starting from the committed corpus fuzz/corpus/<t>/ (read only); new inputs go
 # to build/fuzz/corpus-<t>/, crashes to build/fuzz/crash-*. `make check` replays the committed
 # corpus through the same entry points (tests/test_fuzz_replay.c) without clang.
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= npy csv idx
-FUZZ_SRC := src/npy_read.c src/csv.c src/idx.c src/common.c
+FUZZ_TARGETS ?= npy csv idx session
+FUZZ_SRC := src/npy_read.c src/csv.c src/idx.c src/common.c src/session.c src/opts.c src/io.c
 FUZZ_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 -Iinclude -Ifuzz \
   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 

@@ -170,10 +170,9 @@ static int apply(op_opts *o, ss_store *store, const char *name, const char *v)
     return op_set(o, name, v);
 }
 
-int ss_load(const char *path, op_opts *o, ss_store *store)
+/* Parse the session text read from f; `path` names it in messages. Closes f. */
+static int load_stream(FILE *f, const char *path, op_opts *o, ss_store *store)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return gs_error(GS_EINPUT, "%s: cannot open: %s", path, strerror(errno));
     char *line = malloc(SS_MAX_LINE + 2);
     if (!line) { fclose(f); return gs_error(GS_ENOMEM, "%s: out of memory", path); }
     char seen[64][32];
@@ -248,4 +247,19 @@ int ss_load(const char *path, op_opts *o, ss_store *store)
         return gs_error(GS_EINPUT, "%s: %s", path, msg);
     }
     return GS_OK;
+}
+
+int ss_load(const char *path, op_opts *o, ss_store *store)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return gs_error(GS_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    return load_stream(f, path, o, store);
+}
+
+int ss_parse(const char *name, const char *buf, size_t len, op_opts *o, ss_store *store)
+{
+    if (len == 0) return gs_error(GS_EINPUT, "%s: line 1: empty file (not a gsrscope session)", name);
+    FILE *f = fmemopen((void *)buf, len, "rb");
+    if (!f) return gs_error(GS_ENOMEM, "%s: out of memory", name);
+    return load_stream(f, name, o, store);
 }
