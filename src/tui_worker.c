@@ -98,7 +98,7 @@ static int find_method(const en_results *r, const char *name)
 }
 
 /* Theorem 1 at `task`: G = GACL's Gram matrix, Δ = G_method − G (method: the first other
- * ridge method shown), split r = --theorem-r or the number of head classes seen. */
+ * ridge method shown), split r = --split or the number of head classes seen. */
 static int extra_theorem(tui_worker *w, int task, const op_params *pp, tui_extra *x)
 {
     const en_results *r = en_get_results(w->ctx->eng);
