@@ -9,6 +9,7 @@
 #include "gs_pipeline.h"
 #include "gs_report.h"
 #include "gs_spectral.h"
+#include "gs_sweep.h"
 #include "gs_synth.h"
 #include "gs_tui.h"
 
@@ -20,11 +21,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Provided by later modules; weak so the headless tool links without them. */
-int tui_main(op_opts *o) __attribute__((weak));
-int fig_export(const fig_request *req, const char *figure, const char *path, const char *data_csv) __attribute__((weak));
-int fig_check_output(const char *figure, const char *path) __attribute__((weak));
-int sw_main(op_opts *o) __attribute__((weak));
 
 static volatile int g_cancel;
 static volatile sig_atomic_t g_signal; /* SIGINT or SIGTERM received: exit status 128 + it */
@@ -156,12 +152,9 @@ static int cmd_run(op_opts *o)
 
 static int cmd_export(op_opts *o)
 {
-    if (!fig_export) return fail(gs_error(GS_ERUN, "figure export is not built into this binary"));
     /* Refuse an unknown figure, extension or target folder before computing anything. */
-    if (fig_check_output) {
-        int rc0 = fig_check_output(o->figure, o->output);
-        if (rc0) return fail(rc0);
-    }
+    int rc0 = fig_check_output(o->figure, o->output);
+    if (rc0) return fail(rc0);
     pl_ctx c;
     en_config cfg;
     config_for(o, &cfg, 1);
@@ -242,11 +235,9 @@ int main(int argc, char **argv)
     case OP_CMD_EXPORT: return cmd_export(&o);
     case OP_CMD_SYNTH: return cmd_synth(&o);
     case OP_CMD_SWEEP:
-        if (!sw_main) return fail(gs_error(GS_ERUN, "sweep is not built into this binary"));
         return sw_main(&o);
     case OP_CMD_TUI:
     default:
-        if (!tui_main) return fail(gs_error(GS_ERUN, "the TUI is not built into this binary"));
         return tui_main(&o);
     }
 }
