@@ -7,7 +7,13 @@
  *   tau_all      τ change: every task
  *   gsr_alpha / gsr_xi / gsr_beta   one GSR parameter changed: the whole update
  *   rss          peak resident set size of this process (getrusage)
- * Usage: bench_engine [REPS] -- [gsrscope run options]   (default: --synthetic)
+ * and first, the batch engine of `gsrscope run` (keep_task_grams = 0), split in two:
+ *   batch_data     pl_open: synthetic data generation (or loading), stream, normalization
+ *   batch_compute  en_update: Grams, GSR rows, solves, spectra, predictions, every task
+ * (medians of REPS). batch_compute is the part comparable with the NumPy reference, which is
+ * timed without loading its inputs (and reads GSR's rows instead of generating them).
+ * Usage: bench_engine [REPS] [--batch-only | --interactive-only] -- [gsrscope run options]
+ *        (default: --synthetic)
  * Output: lines "bench: NAME VALUE UNIT". Exit status 0, or 1 with a message on stderr.
  */
 #include "gs_common.h"
@@ -65,8 +71,11 @@ static int timed_update(pl_ctx *c, const op_params *q, int first_task, double *a
 int main(int argc, char **argv)
 {
     int reps = 5, k = 1;
-    if (k < argc && strcmp(argv[k], "--")) reps = atoi(argv[k++]);
+    int do_batch = 1, do_inter = 1;
+    if (k < argc && strcmp(argv[k], "--") && strncmp(argv[k], "--", 2)) reps = atoi(argv[k++]);
     if (reps < 1) reps = 1;
+    if (k < argc && !strcmp(argv[k], "--batch-only")) { do_inter = 0; k++; }
+    else if (k < argc && !strcmp(argv[k], "--interactive-only")) { do_batch = 0; k++; }
     if (k < argc && !strcmp(argv[k], "--")) k++;
     char *args[64];
     int na = 0;
@@ -82,8 +91,28 @@ int main(int argc, char **argv)
     cfg.methods = (const char **)o.methods;
     cfg.n_methods = o.n_methods;
     cfg.spectrum = o.spectrum;
-    cfg.keep_task_grams = 1;
     pl_ctx c;
+    if (do_batch) {
+        double *vd = malloc(sizeof(double) * (size_t)reps), *vc = malloc(sizeof(double) * (size_t)reps);
+        if (!vd || !vc) { fprintf(stderr, "bench_engine: out of memory\n"); return 1; }
+        cfg.keep_task_grams = 0;
+        for (int r = 0; r < reps; r++) {
+            double a = gs_now();
+            if ((rc = pl_open(&c, &o, &cfg, NULL, NULL))) { fprintf(stderr, "bench_engine: %s\n", gs_last_error()); return 1; }
+            double b = gs_now();
+            rc = en_update(c.eng, &o.params, c.prob.T, NULL, NULL, NULL);
+            vd[r] = b - a;
+            vc[r] = gs_now() - b;
+            if (!rc && failed_snaps(en_get_results(c.eng))) rc = gs_error(GS_ERUN, "some task failed");
+            pl_free(&c);
+            if (rc) { fprintf(stderr, "bench_engine: %s\n", gs_last_error()); return 1; }
+        }
+        printf("bench: batch_data %.3f s\n", median(vd, reps));
+        printf("bench: batch_compute %.3f s\n", median(vc, reps));
+        free(vd); free(vc);
+    }
+    if (!do_inter) return 0;
+    cfg.keep_task_grams = 1;
     double t0 = gs_now();
     if ((rc = pl_open(&c, &o, &cfg, NULL, NULL))) { fprintf(stderr, "bench_engine: %s\n", gs_last_error()); return 1; }
     double t_open = gs_now() - t0;

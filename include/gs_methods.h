@@ -27,6 +27,12 @@ enum {
 typedef struct en_emitter en_emitter;
 /* Emit one synthetic row (D values, classifier space) with label c and weight ω ≥ 0. */
 int en_emit(en_emitter *em, const double *h, int c, double omega);
+/* Emit the row h = a·z_i + b·z_j (given in h, D values) of two prepared rows (indices into p->z)
+ * with label c and weight ω, when en_emit_mix_ok says the classifier space is the feature space
+ * (no --expand). The engine accumulates E += ω h hᵀ as Zᵀ Y (Y_i += ω a h, Y_j += ω b h) with one
+ * blocked product per task instead of one rank-1 term per row: same value up to rounding. */
+int en_emit_mix_ok(const en_emitter *em);
+int en_emit_mix(en_emitter *em, long i, long j, double a, double b, int c, double omega, const double *h);
 /* Count a skipped class (fewer than 2 rows) or pair (near-antipodal) for the report. */
 void en_emit_skip(en_emitter *em, long classes, long pairs);
 

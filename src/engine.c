@@ -53,6 +53,9 @@ struct en_emitter {
     long n, cap;
     gm_mat *E, *QE;
     long rows, skip_cls, skip_pairs;
+    /* en_emit_mix: Y over the task's rows ylo..yhi-1 (allocated on the first pair) */
+    double *Y;
+    long ylo, yhi, ny;
 };
 
 struct en_engine {
@@ -131,6 +134,59 @@ int en_emit(en_emitter *em, const double *h, int c, double omega)
     em->n++;
     em->rows++;
     if (em->e->cfg.collect_aug) return collect_row(em->ms, h, D, c);
+    return GS_OK;
+}
+
+int en_emit_mix_ok(const en_emitter *em)
+{
+    const en_problem *p = em->e->p;
+    return p->D == p->d && !p->R.v && p->h.v == p->z.v;
+}
+
+/* Pairs accumulate into Y (rows lo..hi-1 of p->z, the current task's rows): Y_i += ω a h,
+ * Y_j += ω b h, so that Zᵀ Y = Σ ω (a z_i + b z_j) hᵀ = Σ ω h hᵀ; pair_flush forms E += Zᵀ Y.
+ * A pair outside the task's rows goes the row way (en_emit). */
+int en_emit_mix(en_emitter *em, long i, long j, double a, double b, int c, double omega, const double *h)
+{
+    const en_problem *p = em->e->p;
+    long D = p->D;
+    if (!en_emit_mix_ok(em)) return gs_error(GS_ERUN, "%s: row pairs need the unexpanded feature space", em->ms->def->name);
+    if (!h) return gs_error(GS_ERUN, "%s: en_emit_mix needs the mixed row", em->ms->def->name);
+    if (!(omega >= 0) || !isfinite(omega) || !isfinite(a) || !isfinite(b))
+        return gs_error(GS_ERUN, "%s: invalid mixing weights", em->ms->def->name);
+    if (c < 0 || c >= p->C) return gs_error(GS_ERUN, "%s: label %d out of range", em->ms->def->name, c);
+    if (i < em->ylo || j < em->ylo || i >= em->yhi || j >= em->yhi) return en_emit(em, h, c, omega);
+    for (long k = 0; k < D; k++)
+        if (!isfinite(h[k])) return gs_error(GS_ERUN, "%s: a synthetic row is not finite", em->ms->def->name);
+    if (!em->Y) {
+        em->Y = gs_calloc((size_t)(em->yhi - em->ylo) * (size_t)D, sizeof(double), "synthetic rows");
+        if (!em->Y) return GS_ENOMEM;
+    }
+    cblas_daxpy((int)D, omega * a, h, 1, em->Y + (size_t)(i - em->ylo) * D, 1);
+    cblas_daxpy((int)D, omega * b, h, 1, em->Y + (size_t)(j - em->ylo) * D, 1);
+    cblas_daxpy((int)D, omega, h, 1, gm_row(em->QE, c), 1);
+    em->ny++;
+    em->rows++;
+    if (em->e->cfg.collect_aug) return collect_row(em->ms, h, D, c);
+    return GS_OK;
+}
+
+/* Upper triangle (row-major; with the diagonal blocks) of E += Z[lo:hi]ᵀ Y by column blocks:
+ * ≈ 1.17× the flops of a rank-(hi-lo) syrk, instead of a syrk over every synthetic row (GSR:
+ * about twice as many as real rows). Deterministic: fixed pair order and blocking. */
+#define MIX_NB 128
+static int pair_flush(en_emitter *em)
+{
+    const en_problem *p = em->e->p;
+    long D = p->D, nr = em->yhi - em->ylo;
+    if (!em->Y || em->ny == 0) return GS_OK;
+    const double *Z = gm_row(&p->z, em->ylo);
+    for (long j0 = 0; j0 < D; j0 += MIX_NB) {
+        long nb = D - j0 < MIX_NB ? D - j0 : MIX_NB;
+        cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)(j0 + nb), (int)nb, (int)nr, 1.0, Z, (int)D,
+                    em->Y + j0, (int)D, 1.0, em->E->v + j0, (int)D);
+    }
+    em->ny = 0;
     return GS_OK;
 }
 
@@ -358,13 +414,17 @@ static int extra_task(en_engine *e, mstate *ms, int t)
     en_emitter em = {0};
     em.e = e; em.ms = ms; em.E = E; em.QE = QE;
     em.cap = 512;
+    em.ylo = p->task_row_start[t];
+    em.yhi = p->task_row_start[t + 1];
     int rc = gm_alloc(&em.buf, em.cap, p->D, "synthetic rows");
     em.lab = gs_malloc((size_t)em.cap, sizeof(int), "synthetic rows");
     em.w = gs_malloc((size_t)em.cap, sizeof(double), "synthetic rows");
     if (rc || !em.lab || !em.w) { gm_free(&em.buf); free(em.lab); free(em.w); return GS_ENOMEM; }
     rc = ms->def->extra(&ms->ctx, t, &em);
     if (!rc) rc = emit_flush(&em);
+    if (!rc) rc = pair_flush(&em);
     gm_free(&em.buf); free(em.lab); free(em.w);
+    free(em.Y);
     if (rc) return rc;
     symmetrize(E);
     ms->aug_rows[t] = (t ? ms->aug_rows[t - 1] : 0) + em.rows;

@@ -16,14 +16,22 @@ double en_gsr_alpha(double alpha_base, double xi, long n)
     return alpha_base + (1.0 - alpha_base) * exp(-xi * (double)n);
 }
 
-int en_mix(const double *zi, const double *zj, long d, double gamma, int linear, double *out)
+/* en_mix, also giving the norm s of the unnormalized mixture */
+static int mix_norm(const double *zi, const double *zj, long d, double gamma, int linear, double *out, double *norm)
 {
     double s = 0;
     for (long j = 0; j < d; j++) { out[j] = gamma * zi[j] + (1.0 - gamma) * zj[j]; s += out[j] * out[j]; }
     s = sqrt(s);
+    *norm = s;
     if (!(s >= 1e-12)) return 0;
     if (!linear) for (long j = 0; j < d; j++) out[j] /= s;
     return 1;
+}
+
+int en_mix(const double *zi, const double *zj, long d, double gamma, int linear, double *out)
+{
+    double s;
+    return mix_norm(zi, zj, d, gamma, linear, out, &s);
 }
 
 int en_gsr_class(en_mctx *m, int c, int linear, int fixed_alpha, en_emitter *em)
@@ -88,11 +96,19 @@ int en_gsr_class(en_mctx *m, int c, int linear, int fixed_alpha, en_emitter *em)
         free(part);
     }
     long skipped = 0;
+    int mix = en_emit_mix_ok(em);
     for (long k = 0; k < K; k++) {
         double g = gsl_ran_beta(rg, alpha, alpha);
         const double *zi = gm_row(&p->z, first + pi[k]);
         const double *zj = gm_row(&p->z, first + pj[k]);
-        if (!en_mix(zi, zj, d, g, linear, zt)) { skipped++; continue; }
+        double nrm;
+        if (!mix_norm(zi, zj, d, g, linear, zt, &nrm)) { skipped++; continue; }
+        if (mix) {
+            /* zt = (γ z_i + (1-γ) z_j) / s: the engine forms E from the pair (see en_emit_mix) */
+            double s = linear ? 1.0 : 1.0 / nrm;
+            if ((rc = en_emit_mix(em, first + pi[k], first + pj[k], g * s, (1.0 - g) * s, c, 1.0, zt))) goto out;
+            continue;
+        }
         en_expand_row(p, zt, ht);
         if ((rc = en_emit(em, ht, c, 1.0))) goto out;
     }

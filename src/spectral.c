@@ -133,6 +133,8 @@ int sp_lanczos_op(long n, sp_apply_fn apply, void *user, int which, int maxit, d
     for (long i = 0; i < n; i++) { V[i] = 1.0 + 0.5 * sin(1.0 + 0.7 * (double)i); s += V[i] * V[i]; }
     cblas_dscal((int)n, 1.0 / sqrt(s), V, 1);
     double emax = INFINITY, emin = INFINITY, rmax = 0, rmin = 0;
+    int mlast = 0, invariant = 0;
+    if (!(which & (SP_LANCZOS_MAX | SP_LANCZOS_MIN))) which = SP_LANCZOS_MAX | SP_LANCZOS_MIN;
     for (int k = 0; k < maxit; k++) {
         double *v = V + (size_t)k * n;
         if ((st = apply(v, wv, user))) goto out;
@@ -147,16 +149,31 @@ int sp_lanczos_op(long n, sp_apply_fn apply, void *user, int which, int maxit, d
         /* extreme Ritz values of T_{k+1} and their residual bounds */
         int m = k + 1;
         double zl;
-        if ((st = tri_extreme(alpha, beta, m, 1, dw, ew, z, &rmin, &zl))) goto out;
-        emin = fabs(beta[k] * zl);
-        if ((st = tri_extreme(alpha, beta, m, m, dw, ew, z, &rmax, &zl))) goto out;
-        emax = fabs(beta[k] * zl);
-        double bmax = fmax(fabs(rmax), fabs(rmin));
-        if (beta[k] <= 1e-14 * fmax(bmax, 1e-300)) { emax = emin = 0; break; } /* invariant subspace */
+        mlast = m;
+        /* only the end(s) that stop the iteration are followed per step; the other one is
+         * computed once after the loop (dstevx per step is most of a step's scalar work) */
+        if (which & SP_LANCZOS_MIN) {
+            if ((st = tri_extreme(alpha, beta, m, 1, dw, ew, z, &rmin, &zl))) goto out;
+            emin = fabs(beta[k] * zl);
+        }
+        if (which & SP_LANCZOS_MAX) {
+            if ((st = tri_extreme(alpha, beta, m, m, dw, ew, z, &rmax, &zl))) goto out;
+            emax = fabs(beta[k] * zl);
+        }
+        double bmax = (which & SP_LANCZOS_MAX) ? fabs(rmax) : 0;
+        if (which & SP_LANCZOS_MIN) bmax = fmax(bmax, fabs(rmin));
+        if (beta[k] <= 1e-14 * fmax(bmax, 1e-300)) { invariant = 1; emax = emin = 0; break; } /* invariant subspace */
         if ((!(which & SP_LANCZOS_MAX) || emax <= tol * bmax) && (!(which & SP_LANCZOS_MIN) || emin <= tol * bmax))
             break;
         cblas_dcopy((int)n, wv, 1, V + (size_t)(k + 1) * n, 1);
         cblas_dscal((int)n, 1.0 / beta[k], V + (size_t)(k + 1) * n, 1);
+    }
+    if (mlast > 0 && (which & (SP_LANCZOS_MAX | SP_LANCZOS_MIN)) != (SP_LANCZOS_MAX | SP_LANCZOS_MIN)) {
+        double zl;
+        int lo = !(which & SP_LANCZOS_MIN);
+        if ((st = tri_extreme(alpha, beta, mlast, lo ? 1 : mlast, dw, ew, z, lo ? &rmin : &rmax, &zl))) goto out;
+        double err = invariant ? 0 : fabs(beta[mlast - 1] * zl);
+        if (lo) emin = err; else emax = err;
     }
     *lmax = rmax; *lmax_err = emax;
     *lmin = rmin; *lmin_err = emin;
