@@ -4,7 +4,8 @@
  * which the views (TUI, figures, CSV/JSON) only read. No curses, no cairo here.
  *
  * Threading: an en_engine is used by one thread at a time (the TUI's worker, or main for
- * headless runs). Views take a deep copy of the results (en_results_copy) under their own lock.
+ * headless runs). en_update runs the methods of a task on a helper thread too (en_config.threads)
+ * and joins it before each progress call: callbacks come from the calling thread only. Views take a deep copy of the results (en_results_copy) under their own lock.
  * Long operations poll `*cancel` (nonzero = stop, returns GS_ECANCEL) and report progress.
  *
  * Ownership: en_problem, en_engine and en_results own all their arrays; each has a free/destroy.
@@ -119,6 +120,11 @@ typedef struct {
     op_spectrum spectrum;  /* FINAL: full spectrum at the last task only; ALL: at every task */
     int keep_task_grams;   /* keep G_t of every task (interactive retuning); else only the last */
     int collect_aug;       /* keep the augmented rows (for --save-state) */
+    int threads;           /* methods of a task in parallel: 0 = automatic (GS_THREADS in the
+                            * environment, else 2 workers on ≥ 2 cores), 1 = sequential, 2 = two
+                            * workers (OpenBLAS at one thread inside a parallel task). The numbers
+                            * do not depend on the schedule: equal bit for bit to a sequential run
+                            * at one OpenBLAS thread (tests/test_engine.c test_threads). */
 } en_config;
 
 int en_create(en_engine **e, const en_problem *p, const en_config *cfg);

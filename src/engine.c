@@ -18,8 +18,10 @@
 #include <cblas.h>
 #include <lapacke.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define LANCZOS_MAXIT 120
 #define LANCZOS_TOL 1e-10
@@ -42,6 +44,14 @@ typedef struct {
     gm_mat collect;          /* augmented rows (collect_aug) */
     int *collect_y;
     long ncollect, capcollect;
+    /* work of this method (methods run in parallel within a task): A holds G_t, then the
+     * Cholesky factor of G_t + τI; Qw = Qᵀ_t (C × D); Wt = W rows of the seen classes */
+    gm_mat A, Qw, Wt;
+    double *scores;
+    int *pred;
+    int solve_failed;        /* this task's solve failed: reason in why */
+    double seconds;          /* this task's compute time (sum of the method's jobs) */
+    char why[160];
 } mstate;
 
 struct en_emitter {
@@ -66,9 +76,8 @@ struct en_engine {
     mstate *ms;
     gm_mat *B, *QB;
     int base_valid;
-    gm_mat G, A, Qw, Wt, Qext, WG;
-    double *scores;
-    int *pred;
+    gm_mat G, Qext;          /* en_gram's copies (allocated on first use) */
+    int workers;             /* threads per task: 1 sequential, 2 parallel methods */
     en_results res;
     op_params cur;
     int have_cur;
@@ -76,6 +85,16 @@ struct en_engine {
 };
 
 static int slot(const en_engine *e, int t) { return e->keep ? t : 0; }
+
+/* Workers per task: cfg->threads, else GS_THREADS from the environment, else 2 on ≥ 2 cores. */
+static int engine_workers(const en_config *cfg)
+{
+    int n = cfg->threads;
+    const char *env = getenv("GS_THREADS");
+    if (n <= 0 && env && *env) n = atoi(env);
+    if (n <= 0) n = sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1;
+    return n > 1 ? 2 : 1;
+}
 
 /* ---- emitter ------------------------------------------------------------------------ */
 
@@ -202,7 +221,7 @@ static void snap_free(en_snap *s) { free(s->eig); free(s->class_acc); s->eig = s
 
 void en_results_free(en_results *r)
 {
-    for (int m = 0; m < r->n_methods; m++) {
+    for (int m = 0; r->m && m < r->n_methods; m++) {
         if (r->m[m].snaps)
             for (int t = 0; t < r->T; t++) snap_free(&r->m[m].snaps[t]);
         free(r->m[m].snaps);
@@ -255,13 +274,18 @@ fail:
 static void mstate_free(mstate *ms, int nslots, int T)
 {
     if (ms->ctx.priv && ms->def->destroy) ms->def->destroy(&ms->ctx);
-    if (ms->E) for (int s = 0; s < nslots; s++) { gm_free(&ms->E[s]); gm_free(&ms->QE[s]); }
+    for (int s = 0; s < nslots; s++) {
+        if (ms->E) gm_free(&ms->E[s]);
+        if (ms->QE) gm_free(&ms->QE[s]);
+    }
     free(ms->E); free(ms->QE);
     free(ms->aug_rows); free(ms->skip_cls); free(ms->skip_pairs); free(ms->stats_valid); free(ms->lmin_ref);
     free(ms->fro2); free(ms->tr); free(ms->lmax); free(ms->lmaxe); free(ms->lmin); free(ms->lmine);
     if (ms->eigG) for (int t = 0; t < T; t++) free(ms->eigG[t]);
     free(ms->eigG);
     free(ms->collect.v); free(ms->collect_y);
+    gm_free(&ms->A); gm_free(&ms->Qw); gm_free(&ms->Wt);
+    free(ms->scores); free(ms->pred);
 }
 
 void en_destroy(en_engine *e)
@@ -270,10 +294,12 @@ void en_destroy(en_engine *e)
     int T = e->p->T;
     if (e->ms) for (int m = 0; m < e->nm; m++) mstate_free(&e->ms[m], e->nslots, T);
     free(e->ms);
-    if (e->B) for (int s = 0; s < e->nslots; s++) { gm_free(&e->B[s]); gm_free(&e->QB[s]); }
+    for (int s = 0; s < e->nslots; s++) {
+        if (e->B) gm_free(&e->B[s]);
+        if (e->QB) gm_free(&e->QB[s]);
+    }
     free(e->B); free(e->QB);
-    gm_free(&e->G); gm_free(&e->A); gm_free(&e->Qw); gm_free(&e->Wt); gm_free(&e->Qext); gm_free(&e->WG);
-    free(e->scores); free(e->pred);
+    gm_free(&e->G); gm_free(&e->Qext);
     en_results_free(&e->res);
     free(e);
 }
@@ -307,13 +333,7 @@ int en_create(en_engine **out, const en_problem *p, const en_config *cfg)
             goto fail;
     rc = GS_ENOMEM;
     long nt = p->test_task_end[T - 1];
-    if (gm_alloc(&e->G, D, D, "work matrix") || gm_alloc(&e->A, D, D, "work matrix") ||
-        gm_alloc(&e->Qw, C, D, "work matrix") || gm_alloc(&e->Wt, C, D, "work matrix"))
-        goto fail;
-    /* scores in row blocks: SCORE_BLOCK × C, not nt × C (peak memory, SPEC §7) */
-    e->scores = gs_malloc((size_t)(nt < SCORE_BLOCK ? (nt ? nt : 1) : SCORE_BLOCK) * (size_t)C, sizeof(double), "scores");
-    e->pred = gs_malloc((size_t)(nt ? nt : 1), sizeof(int), "predictions");
-    if (!e->scores || !e->pred) goto fail;
+    e->workers = engine_workers(cfg);
     for (int m = 0; m < e->nm; m++) {
         mstate *ms = &e->ms[m];
         ms->def = en_method_find(cfg->methods[m]);
@@ -330,9 +350,20 @@ int en_create(en_engine **out, const en_problem *p, const en_config *cfg)
         ms->lmin = gs_calloc((size_t)T, sizeof(double), "engine");
         ms->lmine = gs_calloc((size_t)T, sizeof(double), "engine");
         ms->eigG = gs_calloc((size_t)T, sizeof(double *), "engine");
+        ms->pred = gs_malloc((size_t)(nt ? nt : 1), sizeof(int), "predictions");
         if (!ms->aug_rows || !ms->skip_cls || !ms->skip_pairs || !ms->stats_valid || !ms->lmin_ref || !ms->fro2 ||
-            !ms->tr || !ms->lmax || !ms->lmaxe || !ms->lmin || !ms->lmine || !ms->eigG)
+            !ms->tr || !ms->lmax || !ms->lmaxe || !ms->lmin || !ms->lmine || !ms->eigG || !ms->pred)
             goto fail;
+        if (ms->def->kind != 2) {
+            if ((rc = gm_alloc(&ms->A, D, D, "work matrix")) || (rc = gm_alloc(&ms->Qw, C, D, "work matrix")) ||
+                (rc = gm_alloc(&ms->Wt, C, D, "work matrix")))
+                goto fail;
+            rc = GS_ENOMEM;
+            /* scores in row blocks: SCORE_BLOCK × C, not nt × C (peak memory, SPEC §7) */
+            ms->scores = gs_malloc((size_t)(nt < SCORE_BLOCK ? (nt ? nt : 1) : SCORE_BLOCK) * (size_t)C,
+                                   sizeof(double), "scores");
+            if (!ms->scores) goto fail;
+        }
         if (ms->def->kind != 2 && ms->def->extra) {
             ms->E = gs_calloc((size_t)e->nslots, sizeof(gm_mat), "engine");
             ms->QE = gs_calloc((size_t)e->nslots, sizeof(gm_mat), "engine");
@@ -438,22 +469,23 @@ static double method_weight(const mstate *ms, const op_params *q)
     return ms->def->extra_weight ? ms->def->extra_weight(q) : 1.0;
 }
 
-/* Assemble G_t (into e->G) and Qᵀ_t (into e->Qw) for a ridge method. */
-static void assemble(en_engine *e, mstate *ms, int t, const op_params *q)
+/* Assemble G_t (into G: the method's ms->A, or e->G for en_gram) and Qᵀ_t (into ms->Qw) for a
+ * ridge method. */
+static void assemble(en_engine *e, mstate *ms, int t, const op_params *q, gm_mat *G)
 {
     int s = slot(e, t);
     size_t nG = (size_t)e->p->D * (size_t)e->p->D, nQ = (size_t)e->p->C * (size_t)e->p->D;
     double w = method_weight(ms, q);
     if (ms->def->kind == 1) {
-        memcpy(e->G.v, ms->E[s].v, nG * sizeof(double));
-        memcpy(e->Qw.v, ms->QE[s].v, nQ * sizeof(double));
+        memcpy(G->v, ms->E[s].v, nG * sizeof(double));
+        memcpy(ms->Qw.v, ms->QE[s].v, nQ * sizeof(double));
         return;
     }
-    memcpy(e->G.v, e->B[s].v, nG * sizeof(double));
-    memcpy(e->Qw.v, e->QB[s].v, nQ * sizeof(double));
+    memcpy(G->v, e->B[s].v, nG * sizeof(double));
+    memcpy(ms->Qw.v, e->QB[s].v, nQ * sizeof(double));
     if (ms->E && w != 0) {
-        cblas_daxpy((int)nG, w, ms->E[s].v, 1, e->G.v, 1);
-        cblas_daxpy((int)nQ, w, ms->QE[s].v, 1, e->Qw.v, 1);
+        cblas_daxpy((int)nG, w, ms->E[s].v, 1, G->v, 1);
+        cblas_daxpy((int)nQ, w, ms->QE[s].v, 1, ms->Qw.v, 1);
     }
 }
 
@@ -506,14 +538,14 @@ static int apply_G(const double *x, double *y, void *user)
     return GS_OK;
 }
 
-/* λ_min(G_t) from the Cholesky factor of G_t + τI left in e->A by solve_seen: Lanczos on the
+/* λ_min(G_t) from the Cholesky factor of G_t + τI left in ms->A by solve_seen: Lanczos on the
  * inverse converges fast. Stored τ-independent (λ_min(G) = λ_min(G+τI) − τ), so a τ change
  * does not recompute it. */
 static int refine_lmin(en_engine *e, mstate *ms, int t, double tau)
 {
     if (ms->eigG[t] || ms->lmin_ref[t]) return GS_OK;
     double lm, le;
-    int rc = sp_lmin_from_cholesky(&e->A, LANCZOS_MAXIT, LANCZOS_TOL, &lm, &le);
+    int rc = sp_lmin_from_cholesky(&ms->A, LANCZOS_MAXIT, LANCZOS_TOL, &lm, &le);
     if (rc) return rc;
     ms->lmin[t] = lm - tau;
     ms->lmine[t] = le;
@@ -521,20 +553,20 @@ static int refine_lmin(en_engine *e, mstate *ms, int t, double tau)
     return GS_OK;
 }
 
-/* τ-independent statistics of G_t (in e->G). */
+/* τ-independent statistics of G_t (assembled in ms->A). */
 static int ensure_stats(en_engine *e, mstate *ms, int t, int want_spectrum)
 {
     long D = e->p->D;
     if (!ms->stats_valid[t]) {
         free(ms->eigG[t]);
         ms->eigG[t] = NULL;
-        ms->fro2[t] = sp_fro2(&e->G);
-        ms->tr[t] = sp_trace(&e->G);
+        ms->fro2[t] = sp_fro2(&ms->A);
+        ms->tr[t] = sp_trace(&ms->A);
         ms->lmin_ref[t] = 0;
         if (!want_spectrum) {
             /* Converge λ_max only (well separated, a few steps); λ_min, whose end of the spectrum
              * is crowded, comes from the Cholesky factor after the solve (refine_lmin). */
-            int rc = sp_lanczos_op(D, apply_G, &e->G, SP_LANCZOS_MAX, LANCZOS_MAXIT, LANCZOS_TOL, &ms->lmax[t],
+            int rc = sp_lanczos_op(D, apply_G, &ms->A, SP_LANCZOS_MAX, LANCZOS_MAXIT, LANCZOS_TOL, &ms->lmax[t],
                                    &ms->lmaxe[t], &ms->lmin[t], &ms->lmine[t]);
             if (rc) return rc;
         }
@@ -543,7 +575,7 @@ static int ensure_stats(en_engine *e, mstate *ms, int t, int want_spectrum)
     if (want_spectrum && !ms->eigG[t]) {
         double *w = gs_malloc((size_t)D, sizeof(double), "spectrum");
         if (!w) return GS_ENOMEM;
-        int rc = sp_eigvals(&e->G, w);
+        int rc = sp_eigvals(&ms->A, w);
         if (rc) { free(w); return rc; }
         ms->eigG[t] = w;
         ms->lmax[t] = w[0]; ms->lmaxe[t] = 0;
@@ -579,31 +611,31 @@ static void fill_spectral(en_engine *e, mstate *ms, en_snap *sn, int t, double t
     }
 }
 
-/* Solve (G+τI) W = Q for the seen classes of task t (G, Q in e->G, e->Qw); W rows into e->Wt
- * (Cs × D, in class_order). Returns GS_OK or GS_ERUN with the reason in `why`. */
-static int solve_seen(en_engine *e, int t, double tau, char *why, size_t nwhy)
+/* Solve (G+τI) W = Q for the seen classes of task t (G, Qᵀ assembled in ms->A, ms->Qw; A is
+ * factored in place: no D×D copy); W rows into ms->Wt (Cs × D, in class_order). Returns GS_OK or
+ * GS_ERUN with the reason in `why`. */
+static int solve_seen(en_engine *e, mstate *ms, int t, double tau, char *why, size_t nwhy)
 {
     const en_problem *p = e->p;
     long D = p->D;
     int Cs = p->st->task_class_start[t + 1];
-    memcpy(e->A.v, e->G.v, (size_t)D * D * sizeof(double));
-    for (long i = 0; i < D; i++) e->A.v[i * D + i] += tau;
+    for (long i = 0; i < D; i++) ms->A.v[i * D + i] += tau;
     for (int k = 0; k < Cs; k++)
-        memcpy(gm_row(&e->Wt, k), gm_row(&e->Qw, p->st->class_order[k]), (size_t)D * sizeof(double));
-    lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'U', (lapack_int)D, e->A.v, (lapack_int)D);
+        memcpy(gm_row(&ms->Wt, k), gm_row(&ms->Qw, p->st->class_order[k]), (size_t)D * sizeof(double));
+    lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'U', (lapack_int)D, ms->A.v, (lapack_int)D);
     if (info > 0) {
         snprintf(why, nwhy, "G + τI is not positive definite (τ = %g, leading minor %d); raise --tau", tau, (int)info);
         return GS_ERUN;
     }
     if (info < 0) { snprintf(why, nwhy, "LAPACK dpotrf failed (info %d)", (int)info); return GS_ERUN; }
-    info = LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'U', (lapack_int)D, Cs, e->A.v, (lapack_int)D, e->Wt.v, (lapack_int)D);
+    info = LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'U', (lapack_int)D, Cs, ms->A.v, (lapack_int)D, ms->Wt.v, (lapack_int)D);
     if (info != 0) { snprintf(why, nwhy, "LAPACK dpotrs failed (info %d)", (int)info); return GS_ERUN; }
     for (size_t i = 0; i < (size_t)Cs * D; i++)
-        if (!isfinite(e->Wt.v[i])) { snprintf(why, nwhy, "the solution W is not finite; raise --tau"); return GS_ERUN; }
+        if (!isfinite(ms->Wt.v[i])) { snprintf(why, nwhy, "the solution W is not finite; raise --tau"); return GS_ERUN; }
     return GS_OK;
 }
 
-static void predict_seen(en_engine *e, int t, long n)
+static void predict_seen(en_engine *e, mstate *ms, int t, long n)
 {
     const en_problem *p = e->p;
     long D = p->D;
@@ -611,12 +643,12 @@ static void predict_seen(en_engine *e, int t, long n)
     for (long i0 = 0; i0 < n; i0 += SCORE_BLOCK) {
         long nb = n - i0 < SCORE_BLOCK ? n - i0 : SCORE_BLOCK;
         cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nb, Cs, (int)D, 1.0, gm_row(&p->test_h, i0),
-                    (int)D, e->Wt.v, (int)D, 0.0, e->scores, Cs);
+                    (int)D, ms->Wt.v, (int)D, 0.0, ms->scores, Cs);
         for (long i = 0; i < nb; i++) {
-            const double *s = e->scores + (size_t)i * Cs;
+            const double *s = ms->scores + (size_t)i * Cs;
             int best = 0;
             for (int k = 1; k < Cs; k++) if (s[k] > s[best]) best = k;
-            e->pred[i0 + i] = p->st->class_order[best];
+            ms->pred[i0 + i] = p->st->class_order[best];
         }
     }
 }
@@ -626,33 +658,71 @@ static double tau_for(en_engine *e, mstate *ms, int t, double tau)
     return ms->def->tau_eff ? ms->def->tau_eff(&ms->ctx, t, tau) : tau;
 }
 
-static int eval_ridge(en_engine *e, mstate *ms, en_snap *sn, int t, const op_params *q)
+/* ---- one task's work as jobs (methods in parallel) ---------------------------------------
+ * Per task: the base Gram, each augmenting method's synthetic rows, and per ridge method the
+ * solve (assemble, statistics, Cholesky), then λ_min from the factor and the predictions (these
+ * two only read the method's factor / W). Each job's arithmetic does not depend on which thread
+ * runs it or when: every job writes its own method's state and work buffers, so the numbers are
+ * those of the sequential order (with OpenBLAS at one thread inside parallel tasks: identical to
+ * a sequential run at one BLAS thread). Two workers (the caller and one helper) pick the first
+ * ready job; the caller reports progress only after the task's jobs are joined. */
+enum { J_BASE, J_EXTRA, J_SOLVE, J_LMIN, J_PRED, J_CUSTOM };
+enum { JS_WAIT, JS_RUN, JS_DONE };
+#define MAX_JOBS (1 + 4 * OP_MAX_METHODS)
+
+typedef struct {
+    int kind, m, dep[2], state, rc;
+    double seconds;
+    char err[256];
+} en_job;
+
+typedef struct {
+    en_engine *e;
+    const op_params *q;
+    int t;
+    en_job job[MAX_JOBS];
+    int nj, nstarted, ndone, failed;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+} en_plan;
+
+static int job_solve(en_engine *e, mstate *ms, en_snap *sn, int t, const op_params *q)
 {
     const en_problem *p = e->p;
     /* Exact spectrum: every task (--spectrum all), the last task, and the task the user is
      * looking at (so an interactive view fills in without waiting for the whole stream). */
     int want_spec = e->cfg.spectrum == OP_SPECTRUM_ALL || t == p->T - 1 ||
                     (e->keep && t == e->focus_task);
-    assemble(e, ms, t, q);
+    assemble(e, ms, t, q, &ms->A);
     int rc = ensure_stats(e, ms, t, want_spec);
     if (rc) return rc;
     double tau = tau_for(e, ms, t, q->tau);
-    char why[160];
-    if (solve_seen(e, t, tau, why, sizeof why)) {
+    ms->solve_failed = solve_seen(e, ms, t, tau, ms->why, sizeof ms->why) != GS_OK;
+    if (ms->solve_failed) {
         fill_spectral(e, ms, sn, t, tau);
         sn->state = EN_FAILED;
-        snprintf(sn->error, sizeof sn->error, "%s, task %d: %s", ms->def->name, t + 1, why);
+        snprintf(sn->error, sizeof sn->error, "%s, task %d: %s", ms->def->name, t + 1, ms->why);
         sn->acc = sn->head_acc = sn->tail_acc = NAN;
-        return GS_OK;
     }
-    if ((rc = refine_lmin(e, ms, t, tau))) return rc;
-    fill_spectral(e, ms, sn, t, tau);
-    long n = p->test_task_end[t];
-    predict_seen(e, t, n);
-    fill_accuracy(e, sn, e->pred, n);
-    sn->state = EN_DONE;
-    sn->error[0] = '\0';
     return GS_OK;
+}
+
+static int job_lmin(en_engine *e, mstate *ms, en_snap *sn, int t, const op_params *q)
+{
+    if (ms->solve_failed) return GS_OK;
+    double tau = tau_for(e, ms, t, q->tau);
+    int rc = refine_lmin(e, ms, t, tau);
+    if (rc) return rc;
+    fill_spectral(e, ms, sn, t, tau);
+    return GS_OK;
+}
+
+static void job_pred(en_engine *e, mstate *ms, en_snap *sn, int t)
+{
+    if (ms->solve_failed) return;
+    long n = e->p->test_task_end[t];
+    predict_seen(e, ms, t, n);
+    fill_accuracy(e, sn, ms->pred, n);
 }
 
 static int eval_custom(en_engine *e, mstate *ms, en_snap *sn, int t)
@@ -661,14 +731,143 @@ static int eval_custom(en_engine *e, mstate *ms, en_snap *sn, int t)
     long n = p->test_task_end[t];
     sn->flags = EN_NO_GRAM;
     sn->stable_rank = sn->cond = sn->erank = sn->lambda_max = sn->lambda_min = NAN;
-    int rc = ms->def->predict(&ms->ctx, t, p->test_h.v, n, e->pred);
+    int rc = ms->def->predict(&ms->ctx, t, p->test_h.v, n, ms->pred);
     if (rc) {
         sn->state = EN_FAILED;
         snprintf(sn->error, sizeof sn->error, "%s, task %d: %s", ms->def->name, t + 1, gs_last_error());
         return GS_OK;
     }
-    fill_accuracy(e, sn, e->pred, n);
+    fill_accuracy(e, sn, ms->pred, n);
     sn->state = EN_DONE;
+    return GS_OK;
+}
+
+static int run_job(en_plan *pl, en_job *j)
+{
+    en_engine *e = pl->e;
+    int t = pl->t, rc = GS_OK;
+    mstate *ms = j->m >= 0 ? &e->ms[j->m] : NULL;
+    en_snap *sn = j->m >= 0 ? &e->res.m[j->m].snaps[t] : NULL;
+    switch (j->kind) {
+    case J_BASE:
+        base_task(e, t);
+        e->base_valid = t + 1;
+        break;
+    case J_EXTRA:
+        if ((rc = extra_task(e, ms, t))) break;
+        ms->extra_valid = t + 1;
+        ms->stats_valid[t] = 0;
+        break;
+    case J_SOLVE: rc = job_solve(e, ms, sn, t, pl->q); break;
+    case J_LMIN: rc = job_lmin(e, ms, sn, t, pl->q); break;
+    case J_PRED: job_pred(e, ms, sn, t); break;
+    case J_CUSTOM:
+        if (ms->fit_valid <= t) {
+            if (t == 0 && ms->def->reset && (rc = ms->def->reset(&ms->ctx))) break;
+            if ((rc = ms->def->fit(&ms->ctx, t))) break;
+            ms->fit_valid = t + 1;
+        }
+        rc = eval_custom(e, ms, sn, t);
+        break;
+    }
+    return rc;
+}
+
+static int job_ready(const en_plan *pl, const en_job *j)
+{
+    if (j->state != JS_WAIT) return 0;
+    for (int k = 0; k < 2; k++)
+        if (j->dep[k] >= 0 && pl->job[j->dep[k]].state != JS_DONE) return 0;
+    return 1;
+}
+
+static void *plan_worker(void *arg)
+{
+    en_plan *pl = arg;
+    pthread_mutex_lock(&pl->mu);
+    while (!pl->failed && pl->nstarted < pl->nj) {
+        en_job *j = NULL;
+        for (int k = 0; k < pl->nj && !j; k++)
+            if (job_ready(pl, &pl->job[k])) j = &pl->job[k];
+        if (!j) { pthread_cond_wait(&pl->cv, &pl->mu); continue; }
+        j->state = JS_RUN;
+        pl->nstarted++;
+        pthread_mutex_unlock(&pl->mu);
+        gs_clear_error();
+        double t0 = gs_now();
+        int rc = run_job(pl, j);
+        j->seconds = gs_now() - t0;
+        if (rc) snprintf(j->err, sizeof j->err, "%s", gs_last_error());
+        pthread_mutex_lock(&pl->mu);
+        j->state = JS_DONE;
+        j->rc = rc;
+        if (rc) pl->failed = 1;
+        pl->ndone++;
+        pthread_cond_broadcast(&pl->cv);
+    }
+    pthread_mutex_unlock(&pl->mu);
+    return NULL;
+}
+
+static int add_job(en_plan *pl, int kind, int m, int dep0, int dep1)
+{
+    en_job *j = &pl->job[pl->nj];
+    memset(j, 0, sizeof *j);
+    j->kind = kind; j->m = m; j->dep[0] = dep0; j->dep[1] = dep1;
+    return pl->nj++;
+}
+
+/* OpenBLAS's thread count (the library is linked directly; see the Makefile). */
+int openblas_get_num_threads(void);
+void openblas_set_num_threads(int n);
+
+/* Run task t's jobs (every dirty method) with e->workers threads. Returns GS_OK or the first
+ * failing job's status (in job order) with its message on the calling thread. */
+static int run_task(en_engine *e, int t, const op_params *q)
+{
+    en_plan pl;
+    pl.e = e; pl.q = q; pl.t = t;
+    pl.nj = pl.nstarted = pl.ndone = pl.failed = 0;
+    int jb = -1, chains = 0;
+    if (e->base_valid <= t) { jb = add_job(&pl, J_BASE, -1, -1, -1); chains++; }
+    int jx[OP_MAX_METHODS];
+    for (int m = 0; m < e->nm; m++) {
+        mstate *ms = &e->ms[m];
+        jx[m] = -1;
+        if (!ms->dirty) continue;
+        if (ms->def->kind == 2) { add_job(&pl, J_CUSTOM, m, -1, -1); chains++; continue; }
+        if (ms->E && ms->extra_valid <= t) { jx[m] = add_job(&pl, J_EXTRA, m, -1, -1); chains++; }
+    }
+    for (int m = 0; m < e->nm; m++) {
+        mstate *ms = &e->ms[m];
+        if (!ms->dirty || ms->def->kind == 2) continue;
+        if (jx[m] < 0 && jb < 0) chains++;
+        int js = add_job(&pl, J_SOLVE, m, jb, jx[m]);
+        add_job(&pl, J_PRED, m, js, -1);
+        add_job(&pl, J_LMIN, m, js, -1);
+    }
+    if (pl.nj == 0) return GS_OK;
+    int par = e->workers > 1 && chains >= 2;
+    pthread_mutex_init(&pl.mu, NULL);
+    pthread_cond_init(&pl.cv, NULL);
+    if (!par) {
+        plan_worker(&pl);
+    } else {
+        int nb = openblas_get_num_threads();
+        if (nb > 1) openblas_set_num_threads(1);
+        pthread_t th;
+        int started = pthread_create(&th, NULL, plan_worker, &pl) == 0;
+        plan_worker(&pl);
+        if (started) pthread_join(th, NULL);
+        if (nb > 1) openblas_set_num_threads(nb);
+    }
+    pthread_cond_destroy(&pl.cv);
+    pthread_mutex_destroy(&pl.mu);
+    for (int k = 0; k < pl.nj; k++)
+        if (pl.job[k].state == JS_DONE && pl.job[k].rc) return gs_error(pl.job[k].rc, "%s", pl.job[k].err);
+    for (int m = 0; m < e->nm; m++) e->ms[m].seconds = 0;
+    for (int k = 0; k < pl.nj; k++)
+        if (pl.job[k].m >= 0) e->ms[pl.job[k].m].seconds += pl.job[k].seconds;
     return GS_OK;
 }
 
@@ -740,35 +939,22 @@ int en_update(en_engine *e, const op_params *q, int first_task, const volatile i
     for (int k = 0; k < (cached ? no : T); k++) {
         int t = cached ? order[k] : k;
         if (cancel && *cancel) return GS_ECANCEL;
-        if (e->base_valid <= t) { base_task(e, t); e->base_valid = t + 1; }
+        int rc = run_task(e, t, q);
+        if (rc) return rc;
         for (int m = 0; m < e->nm; m++) {
             mstate *ms = &e->ms[m];
             if (!ms->dirty) { done++; continue; }
-            double t0 = gs_now();
             en_snap *sn = &e->res.m[m].snaps[t];
-            int rc = GS_OK;
-            if (ms->def->kind == 2) {
-                if (ms->fit_valid <= t) {
-                    if (t == 0 && ms->def->reset && (rc = ms->def->reset(&ms->ctx))) return rc;
-                    if ((rc = ms->def->fit(&ms->ctx, t))) return rc;
-                    ms->fit_valid = t + 1;
-                }
-                rc = eval_custom(e, ms, sn, t);
-            } else {
-                if (ms->E && ms->extra_valid <= t) {
-                    if ((rc = extra_task(e, ms, t))) return rc;
-                    ms->extra_valid = t + 1;
-                    ms->stats_valid[t] = 0;
-                }
-                rc = eval_ridge(e, ms, sn, t, q);
+            if (ms->def->kind != 2 && !ms->solve_failed) {
+                sn->state = EN_DONE;
+                sn->error[0] = '\0';
             }
-            if (rc) return rc;
             sn->rows_seen = p->task_row_start[t + 1];
             sn->classes_seen = p->st->task_class_start[t + 1];
             sn->aug_rows = ms->E ? ms->aug_rows[t] : 0;
             sn->aug_skipped_classes = ms->E ? ms->skip_cls[t] : 0;
             sn->aug_skipped_pairs = ms->E ? ms->skip_pairs[t] : 0;
-            sn->seconds = gs_now() - t0;
+            sn->seconds = ms->seconds;
             done++;
             if (progress) progress((double)done / total, e->res.m[m].name, user);
         }
@@ -790,7 +976,7 @@ int en_ensure_spectrum(en_engine *e, int task, const volatile int *cancel)
         en_snap *sn = &e->res.m[m].snaps[t];
         if (ms->def->kind == 2 || sn->state != EN_DONE || ms->eigG[t]) continue;
         if (cancel && *cancel) return GS_ECANCEL;
-        assemble(e, ms, t, &e->cur);
+        assemble(e, ms, t, &e->cur, &ms->A);
         int rc = ensure_stats(e, ms, t, 1);
         if (rc) return rc;
         fill_spectral(e, ms, sn, t, tau_for(e, ms, t, e->cur.tau));
@@ -815,12 +1001,14 @@ int en_gram(en_engine *e, int m, int task, const gm_mat **G, const gm_mat **Q)
 {
     int t, rc = ridge_method(e, m, task, &t);
     if (rc) return rc;
-    assemble(e, &e->ms[m], t, &e->cur);
     long D = e->p->D;
     int C = e->p->C;
+    if (!e->G.v && (rc = gm_alloc(&e->G, D, D, "G"))) return rc;
     if (!e->Qext.v && (rc = gm_alloc(&e->Qext, D, C, "Q"))) return rc;
+    mstate *ms = &e->ms[m];
+    assemble(e, ms, t, &e->cur, &e->G);
     for (int c = 0; c < C; c++)
-        for (long i = 0; i < D; i++) e->Qext.v[i * C + c] = e->Qw.v[(size_t)c * D + i];
+        for (long i = 0; i < D; i++) e->Qext.v[i * C + c] = ms->Qw.v[(size_t)c * D + i];
     *G = &e->G;
     *Q = &e->Qext;
     return GS_OK;
@@ -831,16 +1019,16 @@ int en_solve_w(en_engine *e, int m, int task, gm_mat *W)
     int t, rc = ridge_method(e, m, task, &t);
     if (rc) return rc;
     mstate *ms = &e->ms[m];
-    assemble(e, ms, t, &e->cur);
+    assemble(e, ms, t, &e->cur, &ms->A);
     char why[160];
-    if (solve_seen(e, t, tau_for(e, ms, t, e->cur.tau), why, sizeof why))
+    if (solve_seen(e, ms, t, tau_for(e, ms, t, e->cur.tau), why, sizeof why))
         return gs_error(GS_ERUN, "%s, task %d: %s", ms->def->name, task, why);
     long D = e->p->D;
     int C = e->p->C, Cs = e->p->st->task_class_start[t + 1];
     if ((rc = gm_alloc(W, D, C, "W"))) return rc;
     for (int k = 0; k < Cs; k++) {
         int c = e->p->st->class_order[k];
-        for (long i = 0; i < D; i++) W->v[i * C + c] = e->Wt.v[(size_t)k * D + i];
+        for (long i = 0; i < D; i++) W->v[i * C + c] = ms->Wt.v[(size_t)k * D + i];
     }
     return GS_OK;
 }
@@ -855,18 +1043,18 @@ int en_predictions(en_engine *e, int m, int task, int **pred, long *n_out)
     if (ms->def->kind == 2) {
         if (ms->fit_valid != t + 1 && !(t == e->p->T - 1 && ms->fit_valid == e->p->T))
             return gs_error(GS_EINPUT, "%s: predictions are only available for the last fitted task", ms->def->name);
-        if ((rc = ms->def->predict(&ms->ctx, t, e->p->test_h.v, n, e->pred))) return rc;
+        if ((rc = ms->def->predict(&ms->ctx, t, e->p->test_h.v, n, ms->pred))) return rc;
     } else {
         if ((rc = ridge_method(e, m, task, &t))) return rc;
-        assemble(e, ms, t, &e->cur);
+        assemble(e, ms, t, &e->cur, &ms->A);
         char why[160];
-        if (solve_seen(e, t, tau_for(e, ms, t, e->cur.tau), why, sizeof why))
+        if (solve_seen(e, ms, t, tau_for(e, ms, t, e->cur.tau), why, sizeof why))
             return gs_error(GS_ERUN, "%s, task %d: %s", ms->def->name, task, why);
-        predict_seen(e, t, n);
+        predict_seen(e, ms, t, n);
     }
     *pred = gs_malloc((size_t)(n ? n : 1), sizeof(int), "predictions");
     if (!*pred) return GS_ENOMEM;
-    memcpy(*pred, e->pred, (size_t)n * sizeof(int));
+    memcpy(*pred, ms->pred, (size_t)n * sizeof(int));
     *n_out = n;
     return GS_OK;
 }

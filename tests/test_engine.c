@@ -275,8 +275,107 @@ static void test_expand(void)
     tp_free(&tp);
 }
 
+/* Parallel methods (en_config.threads = 2) against the sequential path: bit-identical snapshots,
+ * with OpenBLAS at one thread for both (the parallel path runs BLAS single-threaded inside a
+ * task; multi-threaded dsymv may round differently, which is not what is tested here). */
+int openblas_get_num_threads(void);
+void openblas_set_num_threads(int n);
+
+static int same_bits(const double *a, const double *b, long n)
+{
+    if (!a || !b) return a == b;
+    return memcmp(a, b, (size_t)n * sizeof(double)) == 0;
+}
+
+static int identical_results(const en_results *a, const en_results *b)
+{
+    if (a->n_methods != b->n_methods || a->T != b->T) return 0;
+    for (int m = 0; m < a->n_methods; m++) {
+        if (!same_bits(&a->m[m].a_last, &b->m[m].a_last, 1) || !same_bits(&a->m[m].a_avg, &b->m[m].a_avg, 1)) return 0;
+        for (int t = 0; t < a->T; t++) {
+            const en_snap *x = &a->m[m].snaps[t], *y = &b->m[m].snaps[t];
+            double vx[11] = {x->acc, x->head_acc, x->tail_acc, x->stable_rank, x->cond, x->erank, x->lambda_max,
+                             x->lambda_min, x->lmax_err, x->lmin_err, (double)x->test_rows};
+            double vy[11] = {y->acc, y->head_acc, y->tail_acc, y->stable_rank, y->cond, y->erank, y->lambda_max,
+                             y->lambda_min, y->lmax_err, y->lmin_err, (double)y->test_rows};
+            if (x->state != y->state || x->flags != y->flags || strcmp(x->error, y->error)) return 0;
+            if (x->rows_seen != y->rows_seen || x->aug_rows != y->aug_rows || x->classes_seen != y->classes_seen ||
+                x->aug_skipped_pairs != y->aug_skipped_pairs || x->aug_skipped_classes != y->aug_skipped_classes)
+                return 0;
+            if (!same_bits(vx, vy, 11) || !same_bits(x->eig, y->eig, a->D) || !same_bits(x->class_acc, y->class_acc, a->C))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+static en_engine *make_threads(const en_problem *p, int keep, const char **names, int nm, int threads)
+{
+    en_config cfg = {0};
+    cfg.methods = names; cfg.n_methods = nm; cfg.spectrum = OP_SPECTRUM_FINAL;
+    cfg.keep_task_grams = keep; cfg.threads = threads;
+    en_engine *e = NULL;
+    CHECK(en_create(&e, p, &cfg) == GS_OK, "en_create (threads %d): %s", threads, gs_last_error());
+    return e;
+}
+
+typedef struct { int calls; double last; } progress_log;
+static void log_progress(double f, const char *what, void *user)
+{
+    (void)what;
+    progress_log *l = user;
+    if (f < l->last) l->calls = -1000; /* must not go backwards */
+    l->last = f;
+    l->calls++;
+}
+
+static void test_threads(void)
+{
+    int nb = openblas_get_num_threads();
+    openblas_set_num_threads(1);
+    tp_problem tp;
+    CHECK(tp_make(&tp, 9, 20, 12, 6, 10, 4, 5, 0) == 0, "problem: %s", gs_last_error());
+    const char *names[] = {"gacl", "gsr", "gsr-linear", "ncm"};
+    op_params q = defaults();
+    for (int keep = 0; keep <= 1; keep++) {
+        en_engine *s = make_threads(&tp.prob, keep, names, 4, 1), *par = make_threads(&tp.prob, keep, names, 4, 2);
+        progress_log ls = {0, 0}, lp = {0, 0};
+        CHECK(en_update(s, &q, 1, NULL, log_progress, &ls) == GS_OK, "sequential update: %s", gs_last_error());
+        CHECK(en_update(par, &q, 1, NULL, log_progress, &lp) == GS_OK, "parallel update: %s", gs_last_error());
+        CHECK(identical_results(en_get_results(s), en_get_results(par)), "keep %d: parallel methods = sequential, bit for bit", keep);
+        CHECK(lp.calls == ls.calls && lp.calls == 4 * tp.prob.T && lp.last == 1.0,
+              "keep %d: progress once per method and task, in order (%d calls)", keep, lp.calls);
+        op_params r = q;
+        r.tau = 0.2; r.beta = 0.5; r.alpha_base = 0.3;
+        CHECK(en_update(s, &r, 3, NULL, NULL, NULL) == GS_OK && en_update(par, &r, 3, NULL, NULL, NULL) == GS_OK,
+              "retune");
+        CHECK(identical_results(en_get_results(s), en_get_results(par)), "keep %d: after a retune, still identical", keep);
+        gm_mat Ws = {0}, Wp = {0};
+        CHECK(en_solve_w(s, 1, tp.prob.T, &Ws) == GS_OK && en_solve_w(par, 1, tp.prob.T, &Wp) == GS_OK, "solve_w");
+        CHECK(Ws.v && Wp.v && same_bits(Ws.v, Wp.v, Ws.rows * Ws.cols), "keep %d: GSR W identical", keep);
+        gm_free(&Ws); gm_free(&Wp);
+        /* a failing solve (G + τI indefinite) fails the same way on both paths, other methods go on */
+        r.tau = -1e3;
+        CHECK(en_update(s, &r, 1, NULL, NULL, NULL) == GS_OK && en_update(par, &r, 1, NULL, NULL, NULL) == GS_OK,
+              "update with an indefinite G + τI returns GS_OK (failed snapshots)");
+        const en_results *rp = en_get_results(par);
+        CHECK(rp->m[0].snaps[0].state == EN_FAILED && strstr(rp->m[0].snaps[0].error, "raise --tau") &&
+              rp->m[3].snaps[0].state == EN_DONE, "keep %d: ridge methods failed with a reason, ncm done", keep);
+        CHECK(identical_results(en_get_results(s), rp), "keep %d: failures identical", keep);
+        /* cancel before the first task */
+        volatile int stop = 1;
+        r.tau = 0.05;
+        CHECK(en_update(par, &r, 1, &stop, NULL, NULL) == GS_ECANCEL, "keep %d: cancel honoured", keep);
+        en_destroy(s); en_destroy(par);
+    }
+    tp_free(&tp);
+    openblas_set_num_threads(nb);
+    CHECK(openblas_get_num_threads() == nb, "OpenBLAS thread count restored");
+}
+
 int main(void)
 {
+    test_threads();
     test_joint();
     test_gsr_delta();
     test_retune();
