@@ -27,7 +27,22 @@
 #define LANCZOS_TOL 1e-10
 #define SCORE_BLOCK 2048 /* test rows scored per dgemm */
 
-typedef struct {
+typedef struct mstate mstate;
+struct en_emitter {
+    en_engine *e;
+    mstate *ms;
+    gm_mat buf;
+    int *lab;
+    double *w;
+    long n, cap;
+    gm_mat *E, *QE;
+    long rows, skip_cls, skip_pairs;
+    /* en_emit_mix: Y over the task's rows ylo..yhi-1 (allocated on the first pair) */
+    double *Y;
+    long ylo, yhi, ny;
+};
+
+struct mstate {
     const en_mdef *def;
     en_mctx ctx;
     gm_mat *E, *QE;          /* nslots each (ridge kinds) */
@@ -49,24 +64,13 @@ typedef struct {
     gm_mat A, Qw, Wt;
     double *scores;
     int *pred;
+    en_emitter em;           /* synthetic rows of the task being generated (extra_rows..extra_end) */
     int solve_failed;        /* this task's solve failed: reason in why */
     double seconds;          /* this task's compute time (sum of the method's jobs) */
     char why[160];
-} mstate;
-
-struct en_emitter {
-    en_engine *e;
-    mstate *ms;
-    gm_mat buf;
-    int *lab;
-    double *w;
-    long n, cap;
-    gm_mat *E, *QE;
-    long rows, skip_cls, skip_pairs;
-    /* en_emit_mix: Y over the task's rows ylo..yhi-1 (allocated on the first pair) */
-    double *Y;
-    long ylo, yhi, ny;
 };
+
+
 
 struct en_engine {
     const en_problem *p;
@@ -194,19 +198,35 @@ int en_emit_mix(en_emitter *em, long i, long j, double a, double b, int c, doubl
  * ≈ 1.17× the flops of a rank-(hi-lo) syrk, instead of a syrk over every synthetic row (GSR:
  * about twice as many as real rows). Deterministic: fixed pair order and blocking. */
 #define MIX_NB 128
-static int pair_flush(en_emitter *em)
+/* Column blocks of part `part` (0 or 1; -1 = all): the first part ends where the blocks' cost
+ * (∝ (j0 + nb)·nb, the rows above and on the diagonal) reaches half, so two workers share the
+ * product. The blocks, hence the numbers, are the same whatever the split. */
+static void pair_blocks(long D, int part, long *lo, long *hi)
+{
+    *lo = 0; *hi = D;
+    if (part < 0) return;
+    double total = 0, acc = 0;
+    for (long j0 = 0; j0 < D; j0 += MIX_NB) total += (double)(j0 + (D - j0 < MIX_NB ? D - j0 : MIX_NB));
+    long cut = D;
+    for (long j0 = 0; j0 < D; j0 += MIX_NB) {
+        acc += (double)(j0 + (D - j0 < MIX_NB ? D - j0 : MIX_NB));
+        if (2 * acc >= total) { cut = j0 + MIX_NB < D ? j0 + MIX_NB : D; break; }
+    }
+    if (part == 0) *hi = cut; else *lo = cut;
+}
+
+static void pair_flush_part(en_emitter *em, int part)
 {
     const en_problem *p = em->e->p;
-    long D = p->D, nr = em->yhi - em->ylo;
-    if (!em->Y || em->ny == 0) return GS_OK;
+    long D = p->D, nr = em->yhi - em->ylo, lo, hi;
+    if (!em->Y || em->ny == 0) return;
     const double *Z = gm_row(&p->z, em->ylo);
-    for (long j0 = 0; j0 < D; j0 += MIX_NB) {
+    pair_blocks(D, part, &lo, &hi);
+    for (long j0 = lo; j0 < hi; j0 += MIX_NB) {
         long nb = D - j0 < MIX_NB ? D - j0 : MIX_NB;
         cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)(j0 + nb), (int)nb, (int)nr, 1.0, Z, (int)D,
                     em->Y + j0, (int)D, 1.0, em->E->v + j0, (int)D);
     }
-    em->ny = 0;
-    return GS_OK;
 }
 
 void en_emit_skip(en_emitter *em, long classes, long pairs)
@@ -286,6 +306,7 @@ static void mstate_free(mstate *ms, int nslots, int T)
     free(ms->collect.v); free(ms->collect_y);
     gm_free(&ms->A); gm_free(&ms->Qw); gm_free(&ms->Wt);
     free(ms->scores); free(ms->pred);
+    free(ms->em.Y);
 }
 
 void en_destroy(en_engine *e)
@@ -434,7 +455,10 @@ static void base_task(en_engine *e, int t)
     for (long i = a; i < b; i++) cblas_daxpy((int)D, 1.0, gm_row(&p->h, i), 1, gm_row(QB, p->y[i]), 1);
 }
 
-static int extra_task(en_engine *e, mstate *ms, int t)
+/* A method's synthetic rows of task t in three steps (jobs): extra_rows runs the generator (row
+ * pairs into the emitter's Y), extra_pairs(part) forms E += Zᵀ Y for half of the column blocks,
+ * extra_end symmetrizes E and counts. The emitter lives in ms->em in between. */
+static int extra_rows(en_engine *e, mstate *ms, int t)
 {
     const en_problem *p = e->p;
     int s = slot(e, t);
@@ -442,26 +466,34 @@ static int extra_task(en_engine *e, mstate *ms, int t)
     if (t == 0) { zero_mat(E); zero_mat(QE); }
     else if (e->keep) { copy_mat(E, &ms->E[t - 1]); copy_mat(QE, &ms->QE[t - 1]); }
     if (t == 0) { ms->ncollect = 0; ms->collect.rows = 0; }
-    en_emitter em = {0};
-    em.e = e; em.ms = ms; em.E = E; em.QE = QE;
-    em.cap = 512;
-    em.ylo = p->task_row_start[t];
-    em.yhi = p->task_row_start[t + 1];
-    int rc = gm_alloc(&em.buf, em.cap, p->D, "synthetic rows");
-    em.lab = gs_malloc((size_t)em.cap, sizeof(int), "synthetic rows");
-    em.w = gs_malloc((size_t)em.cap, sizeof(double), "synthetic rows");
-    if (rc || !em.lab || !em.w) { gm_free(&em.buf); free(em.lab); free(em.w); return GS_ENOMEM; }
-    rc = ms->def->extra(&ms->ctx, t, &em);
-    if (!rc) rc = emit_flush(&em);
-    if (!rc) rc = pair_flush(&em);
-    gm_free(&em.buf); free(em.lab); free(em.w);
-    free(em.Y);
-    if (rc) return rc;
-    symmetrize(E);
-    ms->aug_rows[t] = (t ? ms->aug_rows[t - 1] : 0) + em.rows;
-    ms->skip_cls[t] = (t ? ms->skip_cls[t - 1] : 0) + em.skip_cls;
-    ms->skip_pairs[t] = (t ? ms->skip_pairs[t - 1] : 0) + em.skip_pairs;
-    return GS_OK;
+    en_emitter *em = &ms->em;
+    free(em->Y);
+    memset(em, 0, sizeof *em);
+    em->e = e; em->ms = ms; em->E = E; em->QE = QE;
+    em->cap = 512;
+    em->ylo = p->task_row_start[t];
+    em->yhi = p->task_row_start[t + 1];
+    int rc = gm_alloc(&em->buf, em->cap, p->D, "synthetic rows");
+    em->lab = gs_malloc((size_t)em->cap, sizeof(int), "synthetic rows");
+    em->w = gs_malloc((size_t)em->cap, sizeof(double), "synthetic rows");
+    if (rc || !em->lab || !em->w) rc = GS_ENOMEM;
+    if (!rc) rc = ms->def->extra(&ms->ctx, t, em);
+    if (!rc) rc = emit_flush(em);
+    gm_free(&em->buf); free(em->lab); free(em->w);
+    em->lab = NULL; em->w = NULL;
+    return rc;
+}
+
+static void extra_end(en_engine *e, mstate *ms, int t)
+{
+    en_emitter *em = &ms->em;
+    free(em->Y);
+    em->Y = NULL;
+    symmetrize(em->E);
+    (void)e;
+    ms->aug_rows[t] = (t ? ms->aug_rows[t - 1] : 0) + em->rows;
+    ms->skip_cls[t] = (t ? ms->skip_cls[t - 1] : 0) + em->skip_cls;
+    ms->skip_pairs[t] = (t ? ms->skip_pairs[t - 1] : 0) + em->skip_pairs;
 }
 
 static double method_weight(const mstate *ms, const op_params *q)
@@ -666,9 +698,9 @@ static double tau_for(en_engine *e, mstate *ms, int t, double tau)
  * those of the sequential order (with OpenBLAS at one thread inside parallel tasks: identical to
  * a sequential run at one BLAS thread). Two workers (the caller and one helper) pick the first
  * ready job; the caller reports progress only after the task's jobs are joined. */
-enum { J_BASE, J_EXTRA, J_SOLVE, J_LMIN, J_PRED, J_CUSTOM };
+enum { J_BASE, J_EXTRA, J_PAIRS0, J_PAIRS1, J_XEND, J_SOLVE, J_LMIN, J_PRED, J_CUSTOM };
 enum { JS_WAIT, JS_RUN, JS_DONE };
-#define MAX_JOBS (1 + 4 * OP_MAX_METHODS)
+#define MAX_JOBS (1 + 7 * OP_MAX_METHODS)
 
 typedef struct {
     int kind, m, dep[2], state, rc;
@@ -753,8 +785,10 @@ static int run_job(en_plan *pl, en_job *j)
         base_task(e, t);
         e->base_valid = t + 1;
         break;
-    case J_EXTRA:
-        if ((rc = extra_task(e, ms, t))) break;
+    case J_EXTRA: rc = extra_rows(e, ms, t); break;
+    case J_PAIRS0: case J_PAIRS1: pair_flush_part(&ms->em, j->kind == J_PAIRS1); break;
+    case J_XEND:
+        extra_end(e, ms, t);
         ms->extra_valid = t + 1;
         ms->stats_valid[t] = 0;
         break;
@@ -836,7 +870,12 @@ static int run_task(en_engine *e, int t, const op_params *q)
         jx[m] = -1;
         if (!ms->dirty) continue;
         if (ms->def->kind == 2) { add_job(&pl, J_CUSTOM, m, -1, -1); chains++; continue; }
-        if (ms->E && ms->extra_valid <= t) { jx[m] = add_job(&pl, J_EXTRA, m, -1, -1); chains++; }
+        if (ms->E && ms->extra_valid <= t) {
+            int jr = add_job(&pl, J_EXTRA, m, -1, -1);
+            int j0 = add_job(&pl, J_PAIRS0, m, jr, -1), j1 = add_job(&pl, J_PAIRS1, m, jr, -1);
+            jx[m] = add_job(&pl, J_XEND, m, j0, j1);
+            chains++;
+        }
     }
     for (int m = 0; m < e->nm; m++) {
         mstate *ms = &e->ms[m];
