@@ -354,6 +354,12 @@ static void test_threads(void)
         CHECK(en_solve_w(s, 1, tp.prob.T, &Ws) == GS_OK && en_solve_w(par, 1, tp.prob.T, &Wp) == GS_OK, "solve_w");
         CHECK(Ws.v && Wp.v && same_bits(Ws.v, Wp.v, Ws.rows * Ws.cols), "keep %d: GSR W identical", keep);
         gm_free(&Ws); gm_free(&Wp);
+        const gm_mat *G, *Q;
+        CHECK(en_gram(par, 1, tp.prob.T, &G, &Q) == GS_OK, "gram");
+        int sym = 1;
+        for (long i = 0; i < G->rows; i++)
+            for (long k = 0; k < G->rows; k++) sym &= G->v[i * G->rows + k] == G->v[k * G->rows + i];
+        CHECK(sym, "keep %d: G (base + β E) exactly symmetric", keep);
         /* a failing solve (G + τI indefinite) fails the same way on both paths, other methods go on */
         r.tau = -1e3;
         CHECK(en_update(s, &r, 1, NULL, NULL, NULL) == GS_OK && en_update(par, &r, 1, NULL, NULL, NULL) == GS_OK,
