@@ -71,6 +71,8 @@ double en_gsr_alpha(double alpha_base, double xi, long n);
 /* out = γ z_i + (1−γ) z_j, divided by its norm unless `linear`. Returns 0 (out undefined) when
  * the mix's norm is below 1e-12 (near-antipodal pair), else 1. */
 int en_mix(const double *zi, const double *zj, long d, double gamma, int linear, double *out);
+/* K distinct integers from [0, n), uniformly at random, sorted ascending (Floyd's algorithm). */
+int en_choose_sorted(gsl_rng *r, long n, long K, long *out);
 int en_gsr_class(en_mctx *m, int c, int linear, int fixed_alpha, en_emitter *em);
 
 #endif

@@ -9,6 +9,41 @@
 #include <stdlib.h>
 #include <string.h>
 
+
+static int cmp_long(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+/* K distinct integers from [0, n), uniformly, sorted ascending: Floyd's algorithm with an
+ * open-addressing set, O(K log K) whatever n is (a head class has N(N-1) ≈ 250,000 pairs). */
+int en_choose_sorted(gsl_rng *r, long n, long K, long *out)
+{
+    size_t cap = 16;
+    while (cap < (size_t)K * 2) cap <<= 1;
+    long *set = gs_malloc(cap, sizeof(long), "GSR pairs");
+    if (!set) return GS_ENOMEM;
+    for (size_t i = 0; i < cap; i++) set[i] = -1;
+    long m = 0;
+    for (long j = n - K; j < n; j++) {
+        long t = (long)gsl_rng_uniform_int(r, (unsigned long)j + 1);
+        /* insert t, or j if t is already there (j is never there yet) */
+        for (int pass = 0; pass < 2; pass++) {
+            long v = pass ? j : t;
+            size_t h = ((uint64_t)v * 0x9E3779B97F4A7C15ULL) & (cap - 1);
+            while (set[h] != -1 && set[h] != v) h = (h + 1) & (cap - 1);
+            if (set[h] == v) continue; /* t taken: insert j */
+            set[h] = v;
+            out[m++] = v;
+            break;
+        }
+    }
+    free(set);
+    qsort(out, (size_t)K, sizeof(long), cmp_long);
+    return GS_OK;
+}
+
 /* ---- GSR: spherical intra-class mixup (Algorithm 1) ---------------------------------- */
 
 double en_gsr_alpha(double alpha_base, double xi, long n)
@@ -61,12 +96,9 @@ int en_gsr_class(en_mctx *m, int c, int linear, int fixed_alpha, en_emitter *em)
         /* K of the N(N-1) ordered pairs, without replacement, in enumeration order. */
         long *sel = NULL;
         if (K < npairs) {
-            long *all = gs_malloc((size_t)npairs, sizeof(long), "GSR pairs");
             sel = gs_malloc((size_t)K, sizeof(long), "GSR pairs");
-            if (!all || !sel) { free(all); free(sel); rc = GS_ENOMEM; goto out; }
-            for (long k = 0; k < npairs; k++) all[k] = k;
-            gsl_ran_choose(rp, sel, (size_t)K, all, (size_t)npairs, sizeof(long));
-            free(all);
+            if (!sel) { rc = GS_ENOMEM; goto out; }
+            if ((rc = en_choose_sorted(rp, npairs, K, sel))) { free(sel); goto out; }
         }
         for (long k = 0; k < K; k++) {
             long idx = sel ? sel[k] : k;

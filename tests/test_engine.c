@@ -242,6 +242,29 @@ static void test_gsr_pieces(void)
     }
 }
 
+static void test_choose(void)
+{
+    /* distinct, sorted, in range, and uniform: each of n=20 values chosen K/n of the time */
+    gsl_rng *r = rng_new(3, RNG_PAIRS, 9);
+    long n = 20, K = 7, out[7], hits[20] = {0}, trials = 40000;
+    int ok = 1;
+    for (long t = 0; t < trials; t++) {
+        en_choose_sorted(r, n, K, out);
+        for (long k = 0; k < K; k++) {
+            ok &= out[k] >= 0 && out[k] < n && (k == 0 || out[k] > out[k - 1]);
+            hits[out[k]]++;
+        }
+    }
+    CHECK(ok, "choose: distinct, sorted, in range");
+    double want = (double)trials * K / n, worst = 0;
+    for (long i = 0; i < n; i++) worst = fmax(worst, fabs(hits[i] - want) / want);
+    CHECK(worst < 0.03, "choose: uniform (worst relative deviation %.4f)", worst);
+    long all[5];
+    en_choose_sorted(r, 5, 5, all);
+    CHECK(all[0] == 0 && all[4] == 4, "choose K = n gives every value");
+    gsl_rng_free(r);
+}
+
 static void test_determinism(void)
 {
     tp_problem a, b;
@@ -386,6 +409,7 @@ int main(void)
     test_gsr_delta();
     test_retune();
     test_gsr_pieces();
+    test_choose();
     test_determinism();
     test_expand();
     return tap_done();
