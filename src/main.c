@@ -119,6 +119,21 @@ static int theorem_report(pl_ctx *c, const op_opts *o)
     return rc;
 }
 
+/* Print one line per method that failed at some task (the first failing task); returns the
+ * number of such methods. Failed tasks are shown as gaps / empty fields, never as numbers. */
+static int report_failed(const en_results *r)
+{
+    int failed = 0;
+    for (int m = 0; m < r->n_methods; m++)
+        for (int t = 0; t < r->T; t++)
+            if (r->m[m].snaps[t].state == EN_FAILED) {
+                fprintf(stderr, "gsrscope: %s\n", r->m[m].snaps[t].error);
+                failed++;
+                break;
+            }
+    return failed;
+}
+
 static int cmd_run(op_opts *o)
 {
     pl_ctx c;
@@ -131,14 +146,7 @@ static int cmd_run(op_opts *o)
     if (rc == GS_ECANCEL) { pl_free(&c); return interrupted(); }
     if (rc) { pl_free(&c); return fail(rc); }
     const en_results *r = en_get_results(c.eng);
-    int failed = 0;
-    for (int m = 0; m < r->n_methods; m++)
-        for (int t = 0; t < r->T; t++)
-            if (r->m[m].snaps[t].state == EN_FAILED) {
-                fprintf(stderr, "gsrscope: %s\n", r->m[m].snaps[t].error);
-                failed = 1;
-                break;
-            }
+    int failed = report_failed(r);
     if (c.prob.n_test_unseen)
         fprintf(stderr, "gsrscope: warning: %ld test rows belong to classes with no training rows; they are not evaluated\n",
                 c.prob.n_test_unseen);
@@ -184,11 +192,13 @@ static int cmd_export(op_opts *o)
         req.eng = c.eng; /* the tau-sweep figure solves again from the Gram matrices */
         rc = fig_export(&req, o->figure, o->output, o->data_csv);
     }
+    /* As with `run`: tasks whose solve failed are drawn as gaps, said on stderr, exit 1. */
+    int failed = rc ? 0 : report_failed(en_get_results(c.eng));
     pl_free(&c);
     if (rc == GS_ECANCEL) return interrupted();
     if (rc) return fail(rc);
-    if (!o->quiet) fprintf(stderr, "gsrscope: wrote %s\n", o->output);
-    return 0;
+    if (!o->quiet) fprintf(stderr, "gsrscope: wrote %s%s\n", o->output, failed ? " (with gaps where tasks failed)" : "");
+    return failed ? 1 : 0;
 }
 
 static int cmd_synth(op_opts *o)

@@ -338,6 +338,18 @@ static void hint_bar(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
         cv_text(cv, rc->x, rc->y, b, rc->w, FG, CV_BOLD);
         return;
     }
+    /* A method that failed at this task (e.g. τ = 0 with a singular G) says why, in place of
+     * the key hints: "gacl, task 1: G + τI is not positive definite ...; raise --tau". */
+    if (v->r && v->task >= 1 && v->task <= v->r->T)
+        for (int m = 0; m < v->r->n_methods; m++) {
+            const en_snap *sn = &v->r->m[m].snaps[v->task - 1];
+            if (sn->state == EN_FAILED && sn->error[0]) {
+                char b[256];
+                snprintf(b, sizeof b, " ✗ %s", sn->error);
+                cv_text(cv, rc->x, rc->y, b, rc->w, FG, CV_BOLD);
+                return;
+            }
+        }
     int n;
     const tui_key *k = tui_keys(&n);
     int x = rc->x + 1;
@@ -384,12 +396,26 @@ void tui_draw(cv_canvas *cv, const tui_view *v)
     cv_clear(cv);
     tui_layout l;
     if (tui_layout_compute(cv->w, cv->h, &l) != 0) {
-        char b[160];
-        snprintf(b, sizeof b, "terminal %dx%d is too small: need at least %dx%d", cv->w, cv->h,
-                 TUI_MIN_COLS, TUI_MIN_ROWS);
-        int y = cv->h / 2 - 1;
-        cv_text(cv, 0, y < 0 ? 0 : y, b, cv->w, FG, CV_BOLD);
-        cv_text(cv, 0, y + 1 < cv->h ? y + 1 : 0, "enlarge the window, or press q to quit", cv->w, FG, 0);
+        /* Word-wrapped so that even a 10-column terminal shows the size it needs first. */
+        char b[256];
+        snprintf(b, sizeof b, "need at least %dx%d (terminal too small: %dx%d). Enlarge it, or press q to quit.",
+                 TUI_MIN_COLS, TUI_MIN_ROWS, cv->w, cv->h);
+        int y = 0, w = cv->w > 0 ? cv->w : 1;
+        const char *p = b;
+        while (*p && y < cv->h) {
+            while (*p == ' ') p++;
+            int len = (int)strlen(p), cut = len;
+            if (len > w) {
+                cut = w;
+                while (cut > 0 && p[cut] != ' ') cut--;
+                if (cut == 0) cut = w; /* a word longer than the line: split it */
+            }
+            char line[256];
+            snprintf(line, sizeof line, "%.*s", cut, p);
+            cv_text(cv, 0, y, line, cv->w, FG, y == 0 ? CV_BOLD : 0);
+            y++;
+            p += cut;
+        }
         return;
     }
     status_bar(cv, &l.status, v);

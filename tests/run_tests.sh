@@ -6,7 +6,10 @@ export GSRSCOPE="$PWD/$BUILD/gsrscope" BUILD
 pass=0; fail=0; broken=""
 run_one() {
     name=$1; shift
-    out=$("$@" 2>&1); rc=$?
+    # A hung test must not eat CI's time: 15 minutes at most per test program.
+    out=$(timeout -k 10 900 "$@" 2>&1); rc=$?
+    [ $rc -eq 124 ] && out="$out
+FAIL $name: timed out after 900 s"
     line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -n 1)
     if [ -z "$line" ]; then
         printf '%s\n' "$out" | tail -n 20

@@ -158,6 +158,26 @@ int main(void)
     s = dump(&cv);
     CHECK(strstr(s, "need at least 72x20") && strstr(s, "60x15"), "too-small screen names both sizes");
     cv_free(&cv);
+    /* 10x5: the needed size is still readable (wrapped) */
+    cv_init(&cv, 10, 5, CV_BRAILLE);
+    tui_draw(&cv, &v);
+    s = dump(&cv);
+    CHECK(strstr(s, "72x20") != NULL, "10x5 screen shows the size it needs: %s", s);
+    cv_free(&cv);
+    /* a failed solve at the current task is explained in the hint bar */
+    {
+        en_snap *fs = &((en_results *)v.r)->m[0].snaps[v.task - 1];
+        en_state keep = fs->state;
+        fs->state = EN_FAILED;
+        snprintf(fs->error, sizeof fs->error, "gacl, task %d: G + τI is not positive definite; raise --tau", v.task);
+        cv_init(&cv, 120, 40, CV_BRAILLE);
+        tui_draw(&cv, &v);
+        s = dump(&cv);
+        CHECK(strstr(s, "not positive definite; raise --tau") != NULL, "failure message on screen");
+        cv_free(&cv);
+        fs->state = keep;
+        fs->error[0] = 0;
+    }
     /* ASCII frame: nothing outside printable ASCII */
     cv_init(&cv, 120, 40, CV_ASCII);
     v.color = 0;
