@@ -9,6 +9,7 @@
 #ifndef GS_IO_H
 #define GS_IO_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 typedef struct {
@@ -26,6 +27,9 @@ void io_atomic_abort(io_atomic *a);
 int io_write_file(const char *path, const void *buf, size_t n);
 /* Make a directory (and its parents) if missing. GS_OK or GS_ERUN. */
 int io_mkdirs(const char *path);
+/* Open a regular file for reading: *f and its size in bytes. GS_OK, or GS_EINPUT with
+ * "PATH: cannot open: reason" / "PATH: not a regular file" (nothing left open). */
+int io_open_regular(const char *path, FILE **f, uint64_t *size);
 /* Test hook: GS_FAIL_WRITE=ENOSPC|EIO makes io_atomic_commit fail as if the disk did. */
 
 #endif

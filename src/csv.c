@@ -8,6 +8,7 @@
 #define _GNU_SOURCE 1
 #include "gs_csv.h"
 #include "gs_common.h"
+#include "gs_io.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -269,14 +270,10 @@ out:
 int csv_read(const char *path, int label_col, uint64_t max_bytes, csv_table *t)
 {
     memset(t, 0, sizeof *t);
-    FILE *f = fopen(path, "rb");
-    if (!f) return gs_error(GS_EINPUT, "%s: cannot open: %s", path, strerror(errno));
-    struct stat sb;
-    if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        fclose(f);
-        return gs_error(GS_EINPUT, "%s: not a regular file", path);
-    }
-    uint64_t size = (uint64_t)sb.st_size;
+    FILE *f;
+    uint64_t size;
+    int ost = io_open_regular(path, &f, &size);
+    if (ost) return ost;
     if (max_bytes && size > max_bytes) {
         char a[32], b[32];
         fclose(f);

@@ -97,3 +97,18 @@ int io_mkdirs(const char *path)
         return gs_error(GS_ERUN, "%s: not a folder", buf);
     return GS_OK;
 }
+
+int io_open_regular(const char *path, FILE **fp, uint64_t *size)
+{
+    *fp = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) return gs_error(GS_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    struct stat sb;
+    if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        fclose(f);
+        return gs_error(GS_EINPUT, "%s: not a regular file", path);
+    }
+    *fp = f;
+    *size = (uint64_t)sb.st_size;
+    return GS_OK;
+}

@@ -7,6 +7,7 @@
  */
 #include "gs_npy.h"
 #include "gs_common.h"
+#include "gs_io.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -252,14 +253,10 @@ int npy_parse(const char *name, const unsigned char *buf, size_t n, npy_array *a
 /* Open and read the header; on success *fp is positioned at the data. */
 static int open_header(const char *path, npy_array *a, FILE **fp)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return gs_error(GS_EINPUT, "%s: cannot open: %s", path, strerror(errno));
-    struct stat sb;
-    if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        fclose(f);
-        return gs_error(GS_EINPUT, "%s: not a regular file", path);
-    }
-    uint64_t size = (uint64_t)sb.st_size;
+    FILE *f;
+    uint64_t size;
+    int ost = io_open_regular(path, &f, &size);
+    if (ost) return ost;
     size_t want = size < NPY_MAX_HEADER + 12 ? (size_t)size : NPY_MAX_HEADER + 12;
     unsigned char *head = malloc(want ? want : 1);
     if (!head) { fclose(f); return gs_error(GS_ENOMEM, "%s: out of memory", path); }

@@ -6,15 +6,7 @@
 #  GS_FAIL_WRITE=ENOSPC|EIO (src/io.c): io_atomic_commit fails. `run --save-state DIR` and
 #    `export -o X.png` must exit 1 with one clear line naming the file and the error, and leave no
 #    file or temporary file behind; an existing X.png must stay byte-identical.
-cd "$(dirname "$0")/.." || exit 1
-G=${GSRSCOPE:-$PWD/build/gsrscope}
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-export OPENBLAS_NUM_THREADS=1
-pass=0; fail=0
-ok() { pass=$((pass+1)); echo "ok - $1"; }
-bad() { fail=$((fail+1)); echo "FAIL - $1"; sed 's/^/#   /' "$tmp/err" 2>/dev/null | head -n 5; }
-one_line() { [ "$(wc -l <"$tmp/err")" -eq 1 ] && head -n 1 "$tmp/err" | grep -q '^gsrscope: '; }
+. "$(dirname "$0")/lib.sh"
 
 # --- allocation failures ---
 ns=$(seq 1 25; seq 30 10 200; echo 100000)
@@ -70,5 +62,4 @@ else bad "export without injection failed"; fi
 if [ $? -eq 0 ] && [ -s "$tmp/state-ok/rows.npy" ]; then ok "--save-state without injection writes rows.npy"
 else bad "--save-state without injection failed"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -3,14 +3,7 @@
 # G singular) exits 1 with "gsrscope: METHOD, task K: G + τI is not positive definite ...; raise
 # --tau" on stderr, and never prints NaN as a number: table "—", CSV empty fields, JSON null
 # (checked by a strict JSON parser). Nothing from LAPACK/xerbla appears on stdout.
-cd "$(dirname "$0")/.." || exit 1
-G=${GSRSCOPE:-$PWD/build/gsrscope}
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-export OPENBLAS_NUM_THREADS=1
-pass=0; fail=0
-ok() { pass=$((pass+1)); echo "ok - $1"; }
-bad() { fail=$((fail+1)); echo "FAIL - $1"; sed 's/^/#   /' "$tmp/err" 2>/dev/null | head -n 5; }
+. "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
 
 for spec in final all; do
@@ -75,5 +68,4 @@ if [ "$rc" -eq 2 ] && grep -q 'trx.npy' "$tmp/err" && grep -qi 'row 8' "$tmp/err
     ok "NaN in a .npy row refused: $(head -n 1 "$tmp/err")"
 else bad "NaN in a .npy row: exit $rc"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -6,15 +6,7 @@
 #  - SIGINT/SIGTERM during `run --synthetic --spectrum all --expand 2000 --save-state DIR`
 #    (~13 s uninterrupted): exit 130/143, exactly one stderr line "gsrscope: interrupted",
 #    nothing on stdout, no state files or temporaries. Same for export; sweep stops at once.
-cd "$(dirname "$0")/.." || exit 1
-G=${GSRSCOPE:-$PWD/build/gsrscope}
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-export OPENBLAS_NUM_THREADS=1
-pass=0; fail=0
-ok() { pass=$((pass+1)); echo "ok - $1"; }
-bad() { fail=$((fail+1)); echo "FAIL - $1"; sed 's/^/#   /' "$tmp/err" 2>/dev/null | head -n 5; }
-one_line() { [ "$(wc -l <"$tmp/err")" -eq 1 ] && head -n 1 "$tmp/err" | grep -q "^gsrscope: $1"; }
+. "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
 
 # --- refusals with the estimate ---
@@ -64,5 +56,4 @@ sig_run INT 130 "export $long" export $long --figure dashboard -o "$tmp/d.png" -
 if [ -z "$(ls -A "$tmp" | grep '^d\.png')" ]; then ok "export SIGINT: no d.png or temporary"; else : >"$tmp/err"; bad "export SIGINT left $(ls "$tmp" | grep d.png)"; fi
 sig_run INT 130 "sweep" sweep --synthetic --expand 2000 --param tau=0.1,1 --quiet
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -2,6 +2,7 @@
  * same matrices, every refusal names the file, the memory limit, the bundled sample search. */
 #define _GNU_SOURCE 1
 #include "support/tap.h"
+#include "support/numpy.h"
 #include "gs_common.h"
 #include "gs_csv.h"
 #include "gs_idx.h"
@@ -223,16 +224,7 @@ static void same_data_all_formats(void)
 }
 
 /* ---- NumPy-written files through ld_load (conversion of fortran order, f4, u1, i4 labels) ---- */
-static const char *python(void)
-{
-    static const char *cands[] = {"python3", "/usr/bin/python3"};
-    for (size_t i = 0; i < 2; i++) {
-        char cmd[256];
-        snprintf(cmd, sizeof cmd, "%s -c 'import numpy' >/dev/null 2>&1", cands[i]);
-        if (system(cmd) == 0) return cands[i];
-    }
-    return NULL;
-}
+static const char *python(void) { return tap_numpy_python(); }
 
 static void numpy_sets(void)
 {

@@ -1,6 +1,7 @@
 /* test_npy.c — the strict .npy reader: round trips through npy_write, files written by NumPy,
  * every refusal of c_style_reliability.md B1.1, and every prefix of valid files. */
 #include "support/tap.h"
+#include "support/numpy.h"
 #include "gs_common.h"
 #include "gs_npy.h"
 
@@ -237,16 +238,7 @@ static void prefixes(void)
 }
 
 /* Files written by NumPy itself. */
-static const char *python(void)
-{
-    static const char *cands[] = {"python3", "/usr/bin/python3"};
-    for (size_t i = 0; i < 2; i++) {
-        char cmd[256];
-        snprintf(cmd, sizeof cmd, "%s -c 'import numpy' >/dev/null 2>&1", cands[i]);
-        if (system(cmd) == 0) return cands[i];
-    }
-    return NULL;
-}
+static const char *python(void) { return tap_numpy_python(); }
 
 static void numpy_files(void)
 {
