@@ -16,6 +16,7 @@
 
 #include <curses.h>
 
+#include "gs_chart.h"
 #include "gs_common.h"
 #include "gs_preset.h"
 #include "gs_session.h"
@@ -75,6 +76,7 @@ typedef struct {
     short npairs;
     int view;                /* tui_lower_view of the lower-left panel */
     tui_extra *ex;           /* the worker's computation for that view (owned), or NULL */
+    int m0, m1;              /* the shown pair: indices into --methods (m1 -1 with one method) */
 } ui;
 
 /* ---- colors ------------------------------------------------------------------------------ */
@@ -163,11 +165,14 @@ static void draw(ui *u, cv_canvas *cv, int busy, double progress)
     const ps_preset *p = ps_get(u->preset);
     v.preset = p ? p->name : "";
     v.color = u->color_mode != 0;
-    v.m0 = 0;
-    v.m1 = u->res && u->res->n_methods > 1 ? 1 : -1;
+    v.m0 = u->m0;
+    v.m1 = u->res && u->m1 < u->res->n_methods ? u->m1 : -1;
     v.lower = u->view;
-    /* only numbers of exactly these parameters, task and view: never stale ones */
-    v.ex = u->ex && u->ex->gen == u->gen && u->ex->task == u->task && u->ex->view == u->view ? u->ex : NULL;
+    /* only numbers of exactly these parameters, task, view and pair: never stale ones */
+    v.ex = u->ex && u->ex->gen == u->gen && u->ex->task == u->task && u->ex->view == u->view &&
+                   u->ex->m0 == u->m0 && u->ex->m1 == u->m1
+               ? u->ex
+               : NULL;
     tui_draw(cv, &v);
     erase();
     blit(u, cv);
@@ -280,7 +285,17 @@ static void do_export(ui *u)
 static void do_save(ui *u)
 {
     const char *path = u->session_path ? u->session_path : "gsrscope.session";
-    if (ss_save(path, &u->opts) == GS_OK) message(u, 0, "session saved to %s", path);
+    /* The session stores the methods in order and the TUI shows the first two: put the shown
+     * pair first so that loading the session shows it again (same format, same methods). */
+    op_opts tmp = u->opts;
+    if (u->m0 >= 0 && u->m0 < tmp.n_methods) {
+        int k = 0;
+        tmp.methods[k++] = u->opts.methods[u->m0];
+        if (u->m1 >= 0 && u->m1 < tmp.n_methods && u->m1 != u->m0) tmp.methods[k++] = u->opts.methods[u->m1];
+        for (int i = 0; i < u->opts.n_methods; i++)
+            if (i != u->m0 && i != u->m1) tmp.methods[k++] = u->opts.methods[i];
+    }
+    if (ss_save(path, &tmp) == GS_OK) message(u, 0, "session saved to %s", path);
     else message(u, 1, "%s", gs_last_error());
 }
 
@@ -367,6 +382,24 @@ static int dispatch(ui *u, int ch, double now)
         tw_set_view(u->w, u->view);
         message(u, 0, "view: %s", tui_view_title(u->view));
         break;
+    case TA_METHOD0: case TA_METHOD1: {
+        int n = u->opts.n_methods;
+        int *slot = a == TA_METHOD0 ? &u->m0 : &u->m1, other = a == TA_METHOD0 ? u->m1 : u->m0;
+        int next = tui_cycle_method(*slot, other, n);
+        if (next == *slot) {
+            message(u, 0, "%s", n < 2 ? "one method only: run with --methods gacl,gsr,air,… to compare"
+                                      : "no other method to show: run with more --methods (e.g. gacl,gsr,air)");
+            break;
+        }
+        *slot = next;
+        tw_set_pair(u->w, u->m0, u->m1);
+        char b[96], d0[32], d1[32] = "";
+        ch_display_name(u->opts.methods[u->m0], d0, sizeof d0);
+        if (u->m1 >= 0) ch_display_name(u->opts.methods[u->m1], d1, sizeof d1);
+        snprintf(b, sizeof b, "showing %s%s%s", d0, d1[0] ? " vs " : "", d1);
+        message(u, 0, "%s", b);
+        break;
+    }
     case TA_HELP: u->help = 1; break;
     case TA_REDRAW: clearok(curscr, TRUE); break;
     case TA_QUIT: return 1;
@@ -436,6 +469,8 @@ int tui_main(op_opts *o)
     u.task = 1;
     u.speed = 2;
     u.gen = 1;
+    u.m0 = 0;
+    u.m1 = o->n_methods > 1 ? 1 : -1;
 
     setlocale(LC_ALL, "");
     setlocale(LC_NUMERIC, "C"); /* numbers are always read and written with '.' */
@@ -516,7 +551,7 @@ int tui_main(op_opts *o)
         }
         tui_extra *x = tw_take_extra(&w);
         if (x) {
-            if (x->gen == u.gen && x->task == u.task && x->view == u.view) {
+            if (x->gen == u.gen && x->task == u.task && x->view == u.view && x->m0 == u.m0 && x->m1 == u.m1) {
                 if (u.ex) { tui_extra_free(u.ex); free(u.ex); }
                 u.ex = x;
                 dirty = 1;

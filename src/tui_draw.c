@@ -60,6 +60,71 @@ const char *tui_view_title(int view)
 
 int tui_view_needs_worker(int view) { return view == TV_TAU || view == TV_THEOREM; }
 
+static int shown(const en_results *r, int m) { return r && m >= 0 && m < r->n_methods; }
+
+/* "GACL vs AIR" (display names), "GACL" alone, or "" when nothing is known. */
+static void pair_names(const en_results *r, int m0, int m1, char *buf, int n)
+{
+    char a[32] = "", b[32] = "";
+    if (shown(r, m0)) ch_display_name(r->m[m0].name, a, sizeof a);
+    if (shown(r, m1) && m1 != m0) ch_display_name(r->m[m1].name, b, sizeof b);
+    snprintf(buf, (size_t)n, "%s%s%s", a, a[0] && b[0] ? " vs " : "", b);
+}
+
+void tui_accuracy_title(const en_results *r, int m0, int m1, char *buf, int n)
+{
+    char p[80];
+    pair_names(r, m0, m1, p, sizeof p);
+    snprintf(buf, (size_t)n, "Accuracy%s%s (head, tail, overall)", p[0] ? " — " : "", p);
+}
+
+int tui_cycle_method(int cur, int other, int n)
+{
+    if (n < 1) return cur;
+    for (int k = 1; k <= n; k++) {
+        int c = ((cur < 0 ? 0 : cur) + k) % n;
+        if (c != other && c != cur) return c;
+    }
+    return cur;
+}
+
+/* Shown methods without a Gram matrix (ncm, slda): their display names into buf ("SLDA",
+ * "NCM, SLDA"); returns how many, and the number of shown methods in *nshown. */
+static int non_ridge(const tui_view *v, char *buf, int n, int *nshown)
+{
+    int ms[2] = {v->m0, v->m1}, k = 0;
+    *nshown = 0;
+    buf[0] = 0;
+    for (int i = 0; i < 2; i++) {
+        if (!shown(v->r, ms[i]) || (i == 1 && ms[1] == ms[0])) continue;
+        (*nshown)++;
+        if (v->r->m[ms[i]].ridge) continue;
+        char dn[32];
+        ch_display_name(v->r->m[ms[i]].name, dn, sizeof dn);
+        size_t L = strlen(buf);
+        snprintf(buf + L, (size_t)n - L, "%s%s", k ? ", " : "", dn);
+        k++;
+    }
+    return k;
+}
+
+/* For spectral panels: when no shown method has a spectrum, write the message over the whole
+ * panel and return -1; when one of them has none, write the message on the panel's last row
+ * and return 1 (the chart takes one row less); else 0. */
+static int no_spectrum_note(cv_canvas *cv, int x, int y, int w, int h, const tui_view *v)
+{
+    char names[80], b[200];
+    int ns, k = non_ridge(v, names, sizeof names, &ns);
+    if (!k) return 0;
+    snprintf(b, sizeof b, "%s: no spectrum (not a ridge method)", names);
+    if (k == ns) {
+        cv_text(cv, x + 1, y + h / 2, b, w - 2, FG, CV_DIM);
+        return -1;
+    }
+    cv_text(cv, x + 1, y + h - 1, b, w - 2, FG, CV_DIM);
+    return 1;
+}
+
 /* Re-tick for the cell grid and rasterize a built chart into (x, y, w, h). */
 static void draw_built(cv_canvas *cv, int x, int y, int w, int h, ch_chart *c, const tui_view *v)
 {
@@ -92,6 +157,11 @@ static void chart_panel(cv_canvas *cv, const tui_rect *rc, const char *title, in
     if (!v->r) {
         cv_text(cv, x + 1, y + h / 2, v->busy ? "computing…" : "pending", w - 2, FG, CV_DIM);
         return;
+    }
+    if (which != 0) {
+        int k = no_spectrum_note(cv, x, y, w, h, v);
+        if (k < 0) return;
+        h -= k;
     }
     ch_chart c;
     int st;
@@ -146,7 +216,16 @@ static void theorem_text(cv_canvas *cv, int x, int y, int w, int h, const tui_ex
 static void lower_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
 {
     char title[160];
-    snprintf(title, sizeof title, "%s  (v: next view)", tui_view_title(v->lower));
+    if (v->lower == TV_RATIO) {
+        /* λ(augmenting)/λ(reference): the reference is GACL when shown, else the first slot */
+        char a[32] = "?", b[32] = "?";
+        int ref = v->m0, aug = v->m1;
+        if (shown(v->r, v->m1) && !strcmp(v->r->m[v->m1].name, "gacl")) { ref = v->m1; aug = v->m0; }
+        if (shown(v->r, aug)) ch_display_name(v->r->m[aug].name, a, sizeof a);
+        if (shown(v->r, ref)) ch_display_name(v->r->m[ref].name, b, sizeof b);
+        snprintf(title, sizeof title, "Eigenvalue ratio λ(%s)/λ(%s)  (v: next view)", a, b);
+    } else
+        snprintf(title, sizeof title, "%s  (v: next view)", tui_view_title(v->lower));
     if (v->lower == TV_STABLE) {
         chart_panel(cv, rc, title, 2, v);
         return;
@@ -159,7 +238,7 @@ static void lower_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
     }
     if (tui_view_needs_worker(v->lower)) {
         const tui_extra *ex = v->ex;
-        if (!ex || ex->task != v->task || ex->view != v->lower) {
+        if (!ex || ex->task != v->task || ex->view != v->lower || ex->m0 != v->m0 || ex->m1 != v->m1) {
             char b[64];
             snprintf(b, sizeof b, "computing… (task %d)", v->task);
             cv_text(cv, x + 1, y + h / 2, b, w - 2, FG, CV_DIM);
@@ -185,6 +264,15 @@ static void lower_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
             ch_free(&b);
         }
         return;
+    }
+    if (v->lower == TV_ERANK || v->lower == TV_RATIO) {
+        int k = no_spectrum_note(cv, x, y, w, h, v);
+        if (k < 0) return;
+        if (k > 0 && v->lower == TV_RATIO) {
+            cv_text(cv, x + 1, y + h / 2, "the ratio needs two ridge methods (keys m / M)", w - 2, FG, CV_DIM);
+            return;
+        }
+        h -= k;
     }
     ch_chart c[2];
     int n = 0;
@@ -419,8 +507,12 @@ void tui_draw(cv_canvas *cv, const tui_view *v)
         return;
     }
     status_bar(cv, &l.status, v);
-    chart_panel(cv, &l.accuracy, "Accuracy — GACL vs GSR (head, tail, overall)", 0, v);
-    chart_panel(cv, &l.spectrum, "Eigenspectrum — log10 λ of G+τI", 1, v);
+    char at[160], pn[80], sp[200];
+    tui_accuracy_title(v->r, v->m0, v->m1, at, sizeof at);
+    pair_names(v->r, v->m0, v->m1, pn, sizeof pn);
+    snprintf(sp, sizeof sp, "Eigenspectrum — %s%slog10 λ of G+τI", pn, pn[0] ? ": " : "");
+    chart_panel(cv, &l.accuracy, at, 0, v);
+    chart_panel(cv, &l.spectrum, sp, 1, v);
     lower_panel(cv, &l.stable, v);
     params_panel(cv, &l.params, v);
     hint_bar(cv, &l.hint, v);

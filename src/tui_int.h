@@ -43,6 +43,7 @@ typedef struct {
     int have_th;
     char th_method[32];         /* the augmenting method compared with GACL */
     long D;
+    int m0, m1;                 /* the shown pair it was computed for */
 } tui_extra;
 void tui_extra_free(tui_extra *x);
 
@@ -70,6 +71,13 @@ typedef struct {
     int lower;                  /* tui_lower_view of the lower-left panel */
     const tui_extra *ex;        /* worker result for exactly this generation/task/view, or NULL */
 } tui_view;
+
+/* Title of the Accuracy panel for the shown pair: "Accuracy — GACL vs AIR (head, tail,
+ * overall)" (display names, ch_display_name); m1 < 0: one method. */
+void tui_accuracy_title(const en_results *r, int m0, int m1, char *buf, int n);
+/* Next index for a slot cycling through n methods from cur, skipping `other` (never both
+ * slots on the same method); returns cur when there is no other choice. */
+int tui_cycle_method(int cur, int other, int n);
 
 /* Compose the frame into cv (cleared first). Screens smaller than TUI_MIN_COLS × TUI_MIN_ROWS
  * get the "need at least WxH" message. */
@@ -113,6 +121,10 @@ typedef struct {
     uint64_t work_gen;
     uint64_t ex_gen;            /* the last view computation done: generation, task, view */
     int ex_task, ex_view;
+    int req_m0, req_m1;         /* the shown pair (under mu): τ sweep, Theorem 1, export */
+    int ex_m0, ex_m1;           /* the pair of the last view computation */
+    volatile int sp_cancel;     /* stop the all-task spectrum sweep (generation/view changed) */
+    uint64_t sp_gen;            /* generation whose spectra are complete at every task */
 } tui_worker;
 
 /* Start the worker on an opened pipeline (not owned). GS_OK or GS_ERUN. */
@@ -123,6 +135,8 @@ void tw_request(tui_worker *w, const op_opts *o, uint64_t gen, int task);
 void tw_export(tui_worker *w, const char *path, const en_results *baseline);
 /* The view shown in the lower-left panel (the worker computes what it needs for the task). */
 void tw_set_view(tui_worker *w, int view);
+/* The shown pair of methods (indices into the results; m1 may be -1). */
+void tw_set_pair(tui_worker *w, int m0, int m1);
 /* Newest view computation (ownership passes to the caller; free with tui_extra_free + free). */
 tui_extra *tw_take_extra(tui_worker *w);
 /* Newest results (ownership passes to the caller), or NULL. */

@@ -26,6 +26,8 @@ static const tui_key KEYS[] = {
     {TA_SAVE, {'s', 0}, "s", "save the session (parameters, protocol, data paths)", "save"},
     {TA_PRESET, {'P', 0}, "P", "cycle presets (paper defaults, teaching demo)", "preset"},
     {TA_VIEW, {'v', 0}, "v", "next lower-left view: stable rank, τ sweep, Theorem 1, erank & κ, per class, λ ratio", NULL},
+    {TA_METHOD0, {'m', 0}, "m", "cycle the first shown method among --methods (never the second one)", NULL},
+    {TA_METHOD1, {'M', 0}, "M", "cycle the second shown method among --methods", NULL},
     {TA_GLYPHS, {'g', 0}, "g", "cycle plot glyphs (braille, block, ASCII)", NULL},
     {TA_HELP, {'?', KEY_F(1), 0}, "? F1", "this help (any key closes it)", "help"},
     {TA_REDRAW, {CTRL_L, 0}, "Ctrl-L", "redraw the screen", NULL},

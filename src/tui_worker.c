@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "gs_common.h"
+#include "gs_chart.h"
 #include "gs_figure.h"
 #include "tui_int.h"
 
@@ -59,7 +60,7 @@ static int same_stream(const op_opts *a, const op_opts *b)
     return a->params.seed == b->params.seed && !memcmp(&a->proto, &b->proto, sizeof a->proto);
 }
 
-static void do_export(tui_worker *w, const char *path, en_results *base)
+static void do_export(tui_worker *w, const char *path, en_results *base, int m0, int m1)
 {
     fig_request q;
     memset(&q, 0, sizeof q);
@@ -67,8 +68,8 @@ static void do_export(tui_worker *w, const char *path, en_results *base)
     q.baseline = base;
     q.prob = &w->ctx->prob;
     q.opts = &w->cur;
-    q.m0 = 0;
-    q.m1 = q.r->n_methods > 1 ? 1 : -1;
+    q.m0 = m0 >= 0 && m0 < q.r->n_methods ? m0 : 0;
+    q.m1 = m1 >= 0 && m1 < q.r->n_methods && m1 != q.m0 ? m1 : -1;
     q.task = w->spec_task;
     q.dpi = 300;
     q.width_in = 7.0;
@@ -97,19 +98,33 @@ static int find_method(const en_results *r, const char *name)
     return -1;
 }
 
-/* Theorem 1 at `task`: G = GACL's Gram matrix, Δ = G_method − G (method: the first other
- * ridge method shown), split r = --split or the number of head classes seen. */
+static int valid_m(const en_results *r, int m) { return m >= 0 && m < r->n_methods; }
+
+/* Theorem 1 at `task` for the shown pair: G = GACL's Gram matrix (gacl must be one of the two),
+ * Δ = G_method − G (method: the other shown one, a ridge method), split r = --split or the
+ * number of head classes seen. A pair that does not fit says why (shown in the panel). */
 static int extra_theorem(tui_worker *w, int task, const op_params *pp, tui_extra *x)
 {
     const en_results *r = en_get_results(w->ctx->eng);
-    int mb = find_method(r, "gacl");
-    if (mb < 0) return gs_error(GS_EINPUT, "Theorem 1 needs gacl in --methods (G is GACL's Gram matrix)");
-    int ma = -1;
-    for (int m = 0; m < r->n_methods && m < 2; m++)
-        if (m != mb && r->m[m].ridge) { ma = m; break; }
-    for (int m = 0; ma < 0 && m < r->n_methods; m++)
-        if (m != mb && r->m[m].ridge) ma = m;
-    if (ma < 0) return gs_error(GS_EINPUT, "Theorem 1 needs an augmenting ridge method besides gacl");
+    int mb = -1, ma = -1;
+    if (valid_m(r, x->m0) && !strcmp(r->m[x->m0].name, "gacl")) { mb = x->m0; ma = x->m1; }
+    else if (valid_m(r, x->m1) && !strcmp(r->m[x->m1].name, "gacl")) { mb = x->m1; ma = x->m0; }
+    if (mb < 0) {
+        int g = find_method(r, "gacl");
+        return gs_error(GS_EINPUT, g < 0 ? "Theorem 1 compares GACL (G) with a ridge augmenting method: "
+                                           "run with gacl in --methods"
+                                         : "Theorem 1 compares GACL (G) with a ridge augmenting method: "
+                                           "show GACL in one slot (keys m / M)");
+    }
+    if (!valid_m(r, ma))
+        return gs_error(GS_EINPUT, "Theorem 1 needs a second, augmenting ridge method: run with "
+                                   "--methods gacl,gsr,...");
+    if (!r->m[ma].ridge) {
+        char dn[32];
+        ch_display_name(r->m[ma].name, dn, sizeof dn);
+        return gs_error(GS_EINPUT, "Theorem 1: %s is not a ridge method (no Gram matrix); show a ridge "
+                                   "augmenting method such as GSR (keys m / M)", dn);
+    }
     const st_stream *st = &w->ctx->st;
     int rs = w->cur.theorem_r;
     if (rs <= 0) {
@@ -144,23 +159,28 @@ static int extra_tau(tui_worker *w, int task, tui_extra *x)
     double taus[TS_DEFAULT_N];
     ts_log_grid(1e-4, 1e4, TS_DEFAULT_N, taus);
     int rc = GS_OK;
-    for (int m = 0; m < r->n_methods && m < 2 && rc == GS_OK; m++) {
-        if (!r->m[m].ridge) continue;
+    int ms[2] = {x->m0, x->m1};
+    for (int i = 0; i < 2 && rc == GS_OK; i++) {
+        int m = ms[i];
+        if (!valid_m(r, m) || !r->m[m].ridge) continue;
         rc = ts_compute(w->ctx->eng, &w->ctx->prob, m, task, taus, TS_DEFAULT_N, &x->ts[x->nts], &w->ex_cancel);
         if (rc == GS_OK) x->nts++;
     }
-    if (rc == GS_OK && x->nts == 0) rc = gs_error(GS_EINPUT, "τ sweep: no ridge method shown");
+    if (rc == GS_OK && x->nts == 0)
+        rc = gs_error(GS_EINPUT, "τ sweep: no ridge method shown (NCM and SLDA have no τ); pick one with m / M");
     return rc;
 }
 
 /* Compute what `view` needs at `task` and publish it (not on cancel). */
-static void do_extra(tui_worker *w, uint64_t gen, int task, int view, const op_params *pp)
+static void do_extra(tui_worker *w, uint64_t gen, int task, int view, int m0, int m1, const op_params *pp)
 {
     tui_extra *x = calloc(1, sizeof *x);
     if (!x) return;
     x->gen = gen;
     x->task = task;
     x->view = view;
+    x->m0 = m0;
+    x->m1 = m1;
     x->tau = pp->tau;
     int rc = view == TV_TAU ? extra_tau(w, task, x) : extra_theorem(w, task, pp, x);
     if (rc == GS_ECANCEL) { tui_extra_free(x); free(x); return; }
@@ -172,6 +192,8 @@ static void do_extra(tui_worker *w, uint64_t gen, int task, int view, const op_p
     w->ex_gen = gen;
     w->ex_task = task;
     w->ex_view = view;
+    w->ex_m0 = m0;
+    w->ex_m1 = m1;
     pthread_mutex_unlock(&w->mu);
     wake(w);
 }
@@ -180,7 +202,59 @@ static void do_extra(tui_worker *w, uint64_t gen, int task, int view, const op_p
 static int need_extra(const tui_worker *w)
 {
     return tui_view_needs_worker(w->req_view) &&
-           (w->ex_gen != w->req_gen || w->ex_task != w->req_task || w->ex_view != w->req_view);
+           (w->ex_gen != w->req_gen || w->ex_task != w->req_task || w->ex_view != w->req_view ||
+            w->ex_m0 != w->req_m0 || w->ex_m1 != w->req_m1);
+}
+
+/* Under mu: the Effective rank view is open and some task of the request may lack its exact
+ * spectrum. */
+static int need_sweep(const tui_worker *w)
+{
+    return w->req_view == TV_ERANK && w->sp_gen != w->req_gen;
+}
+
+/* The Effective rank view: the exact spectrum (en_ensure_spectrum) at every task, in the
+ * background, publishing as it goes. Stops when the generation or the view changes (sp_cancel
+ * interrupts a running decomposition) and yields between tasks when the UI asks for another
+ * task (the main loop serves it, then comes back here; finished tasks are skipped). */
+static void do_sweep(tui_worker *w, uint64_t gen, int task)
+{
+    const en_results *r = en_get_results(w->ctx->eng);
+    int T = r->T, added = 0, failed = 0;
+    char err[300] = "";
+    for (int t = 1; t <= T; t++) {
+        pthread_mutex_lock(&w->mu);
+        int stop = w->req_gen != gen || w->req_view != TV_ERANK || w->req_task != task || w->quit ||
+                   w->export_req;
+        w->progress = (double)(t - 1) / T;
+        pthread_mutex_unlock(&w->mu);
+        if (stop) {
+            if (added) publish(w, gen);
+            return;
+        }
+        int missing = 0;
+        for (int m = 0; m < r->n_methods; m++) {
+            const en_snap *sn = &r->m[m].snaps[t - 1];
+            if (r->m[m].ridge && sn->state == EN_DONE && !(sn->flags & (EN_SPECTRUM | EN_NO_GRAM))) missing = 1;
+        }
+        if (!missing) continue;
+        int rc = en_ensure_spectrum(w->ctx->eng, t, &w->sp_cancel);
+        if (rc == GS_ECANCEL) {
+            if (added) publish(w, gen);
+            return;
+        }
+        if (rc != GS_OK) {
+            if (!failed++) snprintf(err, sizeof err, "%s", gs_last_error());
+            continue;
+        }
+        added++;
+        if (gs_now() - w->last_pub > 0.3) publish(w, gen);
+    }
+    if (added) publish(w, gen);
+    if (failed) set_msg(w, 1, "effective rank: %s%s", err, NULL);
+    pthread_mutex_lock(&w->mu);
+    if (w->req_gen == gen) w->sp_gen = gen;
+    pthread_mutex_unlock(&w->mu);
 }
 
 static void *worker_main(void *arg)
@@ -196,7 +270,7 @@ static void *worker_main(void *arg)
     pthread_mutex_lock(&w->mu);
     for (;;) {
         while (!w->quit && !w->export_req && w->done_gen == w->req_gen && w->spec_task == w->req_task &&
-               !need_extra(w)) {
+               !need_extra(w) && !need_sweep(w)) {
             w->busy = 0;
             pthread_cond_wait(&w->cv, &w->mu);
         }
@@ -205,10 +279,11 @@ static void *worker_main(void *arg)
             char path[4096];
             snprintf(path, sizeof path, "%s", w->export_path);
             en_results *base = w->export_base;
+            int e0 = w->req_m0, e1 = w->req_m1;
             w->export_base = NULL;
             w->export_req = 0;
             pthread_mutex_unlock(&w->mu);
-            do_export(w, path, base);
+            do_export(w, path, base, e0, e1);
             if (base) { en_results_free(base); free(base); }
             wake(w);
             pthread_mutex_lock(&w->mu);
@@ -218,9 +293,11 @@ static void *worker_main(void *arg)
         op_opts o = w->req_opts;
         int task = w->req_task;
         int view = w->req_view;
+        int m0 = w->req_m0, m1 = w->req_m1;
         int fresh = gen != w->done_gen || task != w->spec_task;
         w->cancel = 0;
         w->ex_cancel = 0;
+        w->sp_cancel = 0;
         w->busy = 1;
         w->progress = 0;
         pthread_mutex_unlock(&w->mu);
@@ -250,10 +327,13 @@ static void *worker_main(void *arg)
         /* the view's own computation, for exactly this generation and task */
         if (st == GS_OK && tui_view_needs_worker(view) && !w->cancel) {
             pthread_mutex_lock(&w->mu);
-            int todo = w->ex_gen != gen || w->ex_task != task || w->ex_view != view;
+            int todo = w->ex_gen != gen || w->ex_task != task || w->ex_view != view || w->ex_m0 != m0 ||
+                       w->ex_m1 != m1;
             pthread_mutex_unlock(&w->mu);
-            if (todo) do_extra(w, gen, task, view, &o.params);
+            if (todo) do_extra(w, gen, task, view, m0, m1, &o.params);
         }
+        /* the Effective rank view: exact spectra at every task */
+        if (st == GS_OK && view == TV_ERANK && !w->cancel) do_sweep(w, gen, task);
         pthread_mutex_lock(&w->mu);
         if (st != GS_ECANCEL) {
             w->done_gen = gen;
@@ -281,6 +361,8 @@ int tw_start(tui_worker *w, pl_ctx *ctx, const en_config *cfg, const op_opts *o)
     w->req_opts = *o;
     w->req_gen = 1;
     w->req_task = 1;
+    w->req_m0 = 0;
+    w->req_m1 = o->n_methods > 1 ? 1 : -1;
     w->done_gen = 0;
     w->spec_task = 0;
     if (pthread_create(&w->th, NULL, worker_main, w) != 0) {
@@ -300,6 +382,7 @@ void tw_request(tui_worker *w, const op_opts *o, uint64_t gen, int task)
         w->req_gen = gen;
         w->cancel = 1; /* a newer request: stop the running computation */
         w->ex_cancel = 1;
+        w->sp_cancel = 1;
     }
     if (task != w->req_task) w->ex_cancel = 1;
     w->req_task = task;
@@ -327,7 +410,18 @@ void tw_set_view(tui_worker *w, int view)
 {
     pthread_mutex_lock(&w->mu);
     if (view != w->req_view) w->ex_cancel = 1;
+    if (view != w->req_view && w->req_view == TV_ERANK) w->sp_cancel = 1;
     w->req_view = view;
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+}
+
+void tw_set_pair(tui_worker *w, int m0, int m1)
+{
+    pthread_mutex_lock(&w->mu);
+    if (m0 != w->req_m0 || m1 != w->req_m1) w->ex_cancel = 1;
+    w->req_m0 = m0;
+    w->req_m1 = m1;
     pthread_cond_signal(&w->cv);
     pthread_mutex_unlock(&w->mu);
 }
@@ -371,6 +465,7 @@ void tw_stop(tui_worker *w)
     pthread_mutex_lock(&w->mu);
     w->quit = 1;
     w->cancel = 1;
+    w->sp_cancel = 1;
     pthread_cond_signal(&w->cv);
     pthread_mutex_unlock(&w->mu);
     pthread_join(w->th, NULL);
