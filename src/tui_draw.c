@@ -177,6 +177,29 @@ static void chart_panel(cv_canvas *cv, const tui_rect *rc, const char *title, in
     ch_free(&c);
 }
 
+/* Word-wrapped text from (x, y) in w cells and at most h rows (messages in panels). */
+static void wrap_text(cv_canvas *cv, int x, int y, int w, int h, const char *text, unsigned char attr)
+{
+    char line[512] = "", cand[512];
+    int row = 0;
+    const char *p = text;
+    while (*p && row < h) {
+        while (*p == ' ') p++;
+        const char *e = p;
+        while (*e && *e != ' ') e++;
+        if (e == p) break;
+        snprintf(cand, sizeof cand, "%s%s%.*s", line, line[0] ? " " : "", (int)(e - p), p);
+        if (line[0] && cv_text_width(cv, cand) > w) {
+            cv_text(cv, x, y + row++, line, w, FG, attr);
+            line[0] = 0;
+            continue; /* the word starts the next line */
+        }
+        snprintf(line, sizeof line, "%s", cand);
+        p = e;
+    }
+    if (line[0] && row < h) cv_text(cv, x, y + row, line, w, FG, attr);
+}
+
 /* Numbers for the Theorem 1 panel: 4 significant digits, compact exponents. */
 static void th_num(double v, char *b, int n)
 {
@@ -245,7 +268,7 @@ static void lower_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
             return;
         }
         if (ex->st != GS_OK) {
-            cv_text(cv, x + 1, y + 1, ex->error, w - 2, FG, CV_DIM);
+            wrap_text(cv, x + 1, y + 1, w - 2, h - 1, ex->error, CV_DIM);
             return;
         }
         if (v->lower == TV_THEOREM) {
@@ -285,7 +308,7 @@ static void lower_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
         n = 1;
     }
     if (n == 0) {
-        cv_text(cv, x + 1, y + 1, gs_last_error(), w - 2, FG, CV_DIM);
+        wrap_text(cv, x + 1, y + 1, w - 2, h - 1, gs_last_error(), CV_DIM);
         return;
     }
     if (n == 1) draw_built(cv, x, y, w, h, &c[0], v);

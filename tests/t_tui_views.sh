@@ -2,7 +2,9 @@
 # t_tui_views.sh — the lower-left panel's views in the real TUI (tmux, private socket):
 # `v` cycles Stable rank → τ sweep → Theorem 1 → Effective rank & condition → Per-class accuracy
 # → Eigenvalue ratio → Stable rank; the Theorem 1 panel shows the bound; the τ-sweep panel
-# shows its charts after "computing…"; a task change recomputes (never the old task's numbers).
+# shows its charts after "computing…"; a task change recomputes (never the old task's numbers);
+# the Effective rank view gets the spectrum at every task; m / M pick the shown pair
+# (--methods gacl,gsr,air): titles follow, M wraps, Theorem 1 says when GACL is not shown.
 # Skips (0 passed, 0 failed) only when tmux or $GSRSCOPE is missing.
 pass=0; fail=0
 LC_ALL=C.UTF-8; export LC_ALL
@@ -30,6 +32,14 @@ wait_for() {
     done
     return 1
 }
+wait_gone() {
+    n=0; lim=$(( ${2:-20} * 10 ))
+    while [ $n -lt $lim ]; do
+        if ! screen | grep -qE -- "$1"; then return 0; fi
+        sleep 0.1; n=$((n+1))
+    done
+    return 1
+}
 wait_file() {
     n=0; lim=$(( ${2:-20} * 10 ))
     while [ $n -lt $lim ]; do [ -s "$1" ] && return 0; sleep 0.1; n=$((n+1)); done
@@ -52,6 +62,10 @@ if wait_for 'task 2 · r = ' 30; then ok "next task: Theorem 1 recomputed for ta
 if screen | grep -q 'task 1 · r = '; then bad "old task's numbers still shown" "$(screen)"; else ok "task 1 numbers gone"; fi
 T send-keys -t tui v
 if wait_for '─ Effective rank & condition' 5 && wait_for 'κ\(G\+τI\)' 5; then ok "v: Effective rank & condition"; else bad "v: erank" "$(screen)"; fi
+# the view asks the worker for the exact spectrum at every task: the "spectrum at k of 10
+# tasks" note goes away once all are computed
+if wait_for 'effective rank of G' 5 && wait_gone 'spectrum at [0-9]+ of 10 tasks' 90; then
+    ok "Effective rank view: spectrum computed at every task"; else bad "erank at every task" "$(screen)"; fi
 T send-keys -t tui v
 if wait_for '─ Per-class accuracy' 5; then ok "v: Per-class accuracy"; else bad "v: per-class" "$(screen)"; fi
 T send-keys -t tui v
@@ -62,6 +76,32 @@ T send-keys -t tui '?'
 if wait_for 'next lower-left view' 5; then ok "help lists v"; else bad "help lists v" "$(screen)"; fi
 T send-keys -t tui x q
 if wait_file "$TMPD/rc" 10 && [ "$(cat "$TMPD/rc")" = 0 ]; then ok "q exits 0"; else bad "q exit" "$(cat "$TMPD/rc" 2>&1)"; fi
+
+# ---- the shown pair: m / M cycle the first / second method among --methods ----
+T kill-session -t tui >/dev/null 2>&1
+rm -f "$TMPD/rc"
+T new-session -d -s tui -x 120 -y 40 \
+    "cd '$TMPD' && env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=tmux-256color '$GSRSCOPE' --methods gacl,gsr,air; echo \$? > '$TMPD/rc'; sleep 30"
+if wait_for '─ Accuracy — GACL vs GSR \(head' 20; then ok "default pair: GACL vs GSR"; else bad "default pair" "$(screen)"; fi
+T send-keys -t tui M
+if wait_for '─ Accuracy — GACL vs AIR \(head' 5 && wait_for 'Eigenspectrum — GACL vs AIR' 5; then
+    ok "M: second method AIR"; else bad "M: AIR" "$(screen)"; fi
+if wait_for 'AIR +[0-9…]' 20; then ok "parameters panel shows the AIR row"; else bad "AIR row" "$(screen)"; fi
+T send-keys -t tui M
+if wait_for '─ Accuracy — GACL vs GSR \(head' 5; then ok "M again wraps to GSR (never GACL twice)"; else bad "M wraps" "$(screen)"; fi
+T send-keys -t tui m
+if wait_for '─ Accuracy — AIR vs GSR \(head' 5; then ok "m: first method AIR"; else bad "m: AIR" "$(screen)"; fi
+T send-keys -t tui v v
+if wait_for '─ Theorem 1' 5 && wait_for 'show GACL' 30 && wait_for 'keys m / M' 5; then
+    ok "Theorem 1 without GACL shown says so"; else bad "Theorem 1 pair message" "$(screen)"; fi
+T send-keys -t tui m
+if wait_for '─ Accuracy — GACL vs GSR \(head' 5 && wait_for 'GSR vs GACL · task 1' 30; then
+    ok "m wraps to GACL; Theorem 1 recomputed for GSR vs GACL"; else bad "m wraps / Theorem 1" "$(screen)"; fi
+T send-keys -t tui '?'
+if wait_for 'cycle the first shown method' 5 && wait_for 'cycle the second shown method' 5; then
+    ok "help lists m and M"; else bad "help m M" "$(screen)"; fi
+T send-keys -t tui x q
+if wait_file "$TMPD/rc" 10 && [ "$(cat "$TMPD/rc")" = 0 ]; then ok "q exits 0 (three methods)"; else bad "q exit (three methods)" "$(cat "$TMPD/rc" 2>&1)"; fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -65,6 +65,28 @@ static void make_results(en_results *r, int T, int done, double tail_gacl)
     }
 }
 
+/* A third method, slda (no Gram matrix), appended to results from make_results. */
+static void add_slda(en_results *r)
+{
+    r->m = realloc(r->m, 3 * sizeof *r->m);
+    en_method_result *m = &r->m[2];
+    memset(m, 0, sizeof *m);
+    snprintf(m->name, sizeof m->name, "slda");
+    m->ridge = 0;
+    m->a_last = m->a_avg = NAN;
+    m->snaps = calloc((size_t)r->T, sizeof(en_snap));
+    for (int t = 0; t < r->T; t++) {
+        en_snap *sn = &m->snaps[t];
+        *sn = r->m[1].snaps[t];
+        sn->eig = NULL;
+        sn->class_acc = NULL;
+        sn->flags = EN_NO_GRAM;
+        sn->acc = sn->state == EN_DONE ? 66.5 : NAN;
+        sn->stable_rank = sn->cond = NAN;
+    }
+    r->n_methods = 3;
+}
+
 static void view_defaults(tui_view *v, const en_results *r, const op_params *p)
 {
     memset(v, 0, sizeof *v);
@@ -192,6 +214,78 @@ int main(void)
     s = dump(&cv);
     CHECK(strstr(s, "a_base") && strstr(s, "tau"), "ASCII symbols");
     cv_free(&cv);
+    /* the shown pair (keys m / M): titles, parameter rows and spectral panels follow it */
+    {
+        CHECK(tui_cycle_method(1, 0, 3) == 2 && tui_cycle_method(2, 0, 3) == 1 && tui_cycle_method(0, 2, 3) == 1 &&
+                  tui_cycle_method(1, 2, 3) == 0,
+              "cycling skips the other slot and wraps");
+        CHECK(tui_cycle_method(0, 1, 2) == 0 && tui_cycle_method(0, -1, 1) == 0, "no other method: unchanged");
+        en_results r3;
+        make_results(&r3, 5, 2, 0.0);
+        add_slda(&r3);
+        char t[160];
+        tui_accuracy_title(&r3, 0, 2, t, sizeof t);
+        CHECK(!strcmp(t, "Accuracy — GACL vs SLDA (head, tail, overall)"), "accuracy title: %s", t);
+        tui_accuracy_title(&r3, 1, -1, t, sizeof t);
+        CHECK(!strcmp(t, "Accuracy — GSR (head, tail, overall)"), "one method: %s", t);
+        view_defaults(&v, &r3, &p);
+        cv_init(&cv, 120, 40, CV_BRAILLE);
+        tui_draw(&cv, &v);
+        s = dump(&cv);
+        CHECK(strstr(s, "Accuracy — GACL vs GSR") && strstr(s, "Eigenspectrum — GACL vs GSR") &&
+                  !strstr(s, "no spectrum"), "default pair GACL vs GSR");
+        v.m0 = 1;
+        v.m1 = 2;
+        tui_draw(&cv, &v);
+        s = dump(&cv);
+        CHECK(strstr(s, "Accuracy — GSR vs SLDA") && strstr(s, "Eigenspectrum — GSR vs SLDA"), "titles follow m0/m1");
+        CHECK(strstr(s, "SLDA: no spectrum (not a ridge method)") != NULL, "non-ridge method: no spectrum note");
+        CHECK(strstr(s, "SLDA   66.5") && strstr(s, "GSR    71.0") && !strstr(s, "GACL   70.0"),
+              "parameter rows follow the pair");
+        CHECK(strstr(s, "Stable rank") != NULL, "stable rank panel still drawn for GSR");
+        v.m0 = 2;
+        v.m1 = -1;
+        v.lower = TV_ERANK;
+        tui_draw(&cv, &v);
+        s = dump(&cv);
+        CHECK(strstr(s, "Accuracy — SLDA (head") != NULL, "single non-ridge method title");
+        const char *a = strstr(s, "no spectrum (not a ridge method)");
+        CHECK(a && strstr(a + 1, "no spectrum (not a ridge method)"), "spectrum and erank panels both say no spectrum");
+        CHECK(!strstr(s, "index i"), "no eigenspectrum chart for a non-ridge method");
+        v.m0 = 1;
+        v.m1 = 0;
+        v.lower = TV_RATIO;
+        tui_draw(&cv, &v);
+        s = dump(&cv);
+        CHECK(strstr(s, "Eigenvalue ratio λ(GSR)/λ(GACL)") != NULL, "ratio title: GACL is the reference");
+        v.m0 = 2;
+        v.m1 = 0;
+        tui_draw(&cv, &v);
+        s = dump(&cv);
+        CHECK(strstr(s, "Eigenvalue ratio λ(SLDA)/λ(GACL)") && strstr(s, "the ratio needs two ridge methods"),
+              "ratio with a non-ridge method explains");
+        /* a worker result for another pair is never shown */
+        tui_extra ex;
+        memset(&ex, 0, sizeof ex);
+        ex.task = 2;
+        ex.view = TV_THEOREM;
+        ex.st = GS_EINPUT;
+        snprintf(ex.error, sizeof ex.error, "THEOREM-MSG");
+        ex.m0 = 0;
+        ex.m1 = 1;
+        v.lower = TV_THEOREM;
+        v.ex = &ex;
+        tui_draw(&cv, &v);
+        s = dump(&cv);
+        CHECK(!strstr(s, "THEOREM-MSG") && strstr(s, "computing… (task 2)"), "other pair's result not shown");
+        ex.m0 = 2;
+        ex.m1 = 0;
+        tui_draw(&cv, &v);
+        s = dump(&cv);
+        CHECK(strstr(s, "THEOREM-MSG") != NULL, "same pair's result shown");
+        cv_free(&cv);
+        en_results_free(&r3);
+    }
     /* nothing computed yet */
     view_defaults(&v, NULL, &p);
     v.busy = 1;
