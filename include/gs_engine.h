@@ -125,6 +125,8 @@ typedef struct {
                             * workers (OpenBLAS at one thread inside a parallel task). The numbers
                             * do not depend on the schedule: equal bit for bit to a sequential run
                             * at one OpenBLAS thread (tests/test_engine.c test_threads). */
+    int exact_scores;      /* 1: class scores in double only (the reference path); 0: screened
+                            * in single precision, same predictions (en_argmax_scores) */
 } en_config;
 
 int en_create(en_engine **e, const en_problem *p, const en_config *cfg);
@@ -151,6 +153,17 @@ int en_gram(en_engine *e, int method, int task, const gm_mat **G, const gm_mat *
 int en_solve_w(en_engine *e, int method, int task, gm_mat *W);
 /* Final-task predictions on the seen test rows (pred allocated, n_out set). */
 int en_predictions(en_engine *e, int method, int task, int **pred, long *n_out);
+/* Predicted class index of each test row: best[i] = the first k of the largest score among
+ * s_ik = x_i·w_k (X: n × D rows, Wt: Cs × D rows, both row-major), the scores being those of
+ * cblas_dgemm over blocks of EN_SCORE_BLOCK rows (the reference). EN_SCORES_DOUBLE computes them
+ * so. EN_SCORES_SCREEN computes single-precision scores (sgemm) and a rigorous bound on each
+ * one's distance to the double scores; a row whose winner is not proven by the bounds is decided
+ * from the double scores of its block: the same best[] as EN_SCORES_DOUBLE, bit for bit. *n_double
+ * (may be NULL) receives the number of rows decided in double. GS_OK or GS_ENOMEM. */
+#define EN_SCORE_BLOCK 2048
+enum { EN_SCORES_SCREEN = 0, EN_SCORES_DOUBLE = 1 };
+int en_argmax_scores(const double *X, long n, long D, const double *Wt, int Cs, int mode, int *best,
+                     long *n_double);
 /* Augmented rows (classifier space, D columns) and labels of the last update, if collect_aug. */
 int en_aug_rows(en_engine *e, int method, const gm_mat **rows, const int **labels);
 

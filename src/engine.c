@@ -17,6 +17,7 @@
 
 #include <cblas.h>
 #include <lapacke.h>
+#include <float.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -25,7 +26,6 @@
 
 #define LANCZOS_MAXIT 120
 #define LANCZOS_TOL 1e-10
-#define SCORE_BLOCK 2048 /* test rows scored per dgemm */
 
 typedef struct mstate mstate;
 struct en_emitter {
@@ -62,7 +62,6 @@ struct mstate {
     /* work of this method (methods run in parallel within a task): A holds G_t, then the
      * Cholesky factor of G_t + τI; Qw = Qᵀ_t (C × D); Wt = W rows of the seen classes */
     gm_mat A, Qw, Wt;
-    double *scores;
     int *pred;
     en_emitter em;           /* synthetic rows of the task being generated (extra_rows..extra_end) */
     int solve_failed;        /* this task's solve failed: reason in why */
@@ -313,7 +312,7 @@ static void mstate_free(mstate *ms, int nslots, int T)
     free(ms->eigG);
     free(ms->collect.v); free(ms->collect_y);
     gm_free(&ms->A); gm_free(&ms->Qw); gm_free(&ms->Wt);
-    free(ms->scores); free(ms->pred);
+    free(ms->pred);
     free(ms->em.Y);
 }
 
@@ -388,10 +387,6 @@ int en_create(en_engine **out, const en_problem *p, const en_config *cfg)
                 (rc = gm_alloc(&ms->Wt, C, D, "work matrix")))
                 goto fail;
             rc = GS_ENOMEM;
-            /* scores in row blocks: SCORE_BLOCK × C, not nt × C (peak memory, SPEC §7) */
-            ms->scores = gs_malloc((size_t)(nt < SCORE_BLOCK ? (nt ? nt : 1) : SCORE_BLOCK) * (size_t)C,
-                                   sizeof(double), "scores");
-            if (!ms->scores) goto fail;
         }
         if (ms->def->kind != 2 && ms->def->extra) {
             ms->E = gs_calloc((size_t)e->nslots, sizeof(gm_mat), "engine");
@@ -675,22 +670,163 @@ static int solve_seen(en_engine *e, mstate *ms, int t, double tau, char *why, si
     return GS_OK;
 }
 
-static void predict_seen(en_engine *e, mstate *ms, int t, long n)
+static int predict_seen(en_engine *e, mstate *ms, int t, long n)
 {
     const en_problem *p = e->p;
-    long D = p->D;
     int Cs = p->st->task_class_start[t + 1];
-    for (long i0 = 0; i0 < n; i0 += SCORE_BLOCK) {
-        long nb = n - i0 < SCORE_BLOCK ? n - i0 : SCORE_BLOCK;
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nb, Cs, (int)D, 1.0, gm_row(&p->test_h, i0),
-                    (int)D, ms->Wt.v, (int)D, 0.0, ms->scores, Cs);
-        for (long i = 0; i < nb; i++) {
-            const double *s = ms->scores + (size_t)i * Cs;
-            int best = 0;
-            for (int k = 1; k < Cs; k++) if (s[k] > s[best]) best = k;
-            ms->pred[i0 + i] = p->st->class_order[best];
+    int rc = en_argmax_scores(p->test_h.v, n, p->D, ms->Wt.v, Cs,
+                              e->cfg.exact_scores ? EN_SCORES_DOUBLE : EN_SCORES_SCREEN, ms->pred, NULL);
+    if (rc) return rc;
+    for (long i = 0; i < n; i++) ms->pred[i] = p->st->class_order[ms->pred[i]];
+    return GS_OK;
+}
+
+/* ---- predictions: single-precision screening, decided exactly ------------------------------
+ * Reference: s = the double scores of cblas_dgemm over the row blocks [i0, i0 + EN_SCORE_BLOCK),
+ * best = first maximum. Screening: x̂ = fl32(x), ŵ = fl32(w), ŝ = sgemm(x̂, ŵ) over sub-blocks.
+ * Error of ŝ against the exact score s* = Σ x_j w_j (any summation order, with or without FMA;
+ * u = 2⁻²⁴, γ_n = n u / (1 - n u), Higham ch. 3; η = 2⁻¹²⁶ bounds the absolute error of an
+ * operation or conversion in the subnormal range, also under flush-to-zero):
+ *   |x̂_j ŵ_j - x_j w_j| ≤ (2u + u²)|x_j w_j| + η((1+u)|w_j| + |x̂_j|) + η²
+ *   |ŝ - Σ x̂_j ŵ_j|     ≤ γ_D Σ|x̂_j ŵ_j| + 2Dη,   Σ|x̂_j ŵ_j| ≤ (1+u)² Σ|x_j w_j|
+ * and the double reference: |s - s*| ≤ γ'_D Σ|x_j w_j| + 2Dη' (u' = 2⁻⁵³, η' = 2⁻¹⁰²²). With
+ * Σ|x_j w_j| ≤ ‖x‖₂‖w‖₂ and ‖·‖₁ ≤ √D ‖·‖₂:
+ *   |ŝ_c - s_c| ≤ e_c = F ‖x‖‖w_c‖ + η(3D + 2√D(‖x‖ + ‖w_c‖)) + 3Dη',
+ *   F = γ_D(1+u)² + 2u + u² + γ'_D, inflated by 1 % (norms and this test are computed in double:
+ *   their relative errors, ≈ D u', are far below that).
+ * If ŝ_b - e_b > ŝ_c + e_c for every c ≠ b, then s_b > s_c for every c: b is the strict maximum
+ * of the reference scores, whatever their tie rule. Any other row (near ties, non-finite values)
+ * is decided from the reference scores of its block (computed once per block, only if needed). */
+#define SCREEN_ROWS 256
+
+/* A row the screen left in doubt: the maximum of the reference scores is among the candidates
+ * K = {k : ŝ_k + e_k ≥ lo} (lo = ŝ_b - e_b ≤ s_b; any other k has s_k < s_b). Their scores are
+ * recomputed in long double (u_l = LDBL_EPSILON/2; error ≤ γ^l_D Σ|x_j w_j|), so each reference
+ * score lies within E_k = 1.01(γ^l_D + γ'_D)‖x‖‖w_k‖ + 4Dη' + u_l|a_k| of a_k. If one candidate
+ * beats every other by more than their bounds it is the strict maximum of the reference: 1,
+ * with *best set. Otherwise 0 (the caller falls back to the reference scores). */
+static int decide_close(const double *x, long D, const double *Wt, int Cs, const float *s, double F, double xr,
+                        const double *wn, double ax, double aw, double lo, int *best)
+{
+    const long double ul = LDBL_EPSILON / 2;
+    const double ud = 0x1p-53, etad = 0x1p-1022;
+    double gl = (double)((long double)D * ul / (1 - (long double)D * ul)), gd = (double)D * ud / (1 - (double)D * ud);
+    double G = 1.01 * (gl + gd);
+    int bb = -1;
+    double blo = 0, others_hi = -INFINITY;
+    /* two passes: the best lower bound, then every other candidate's upper bound */
+    for (int pass = 0; pass < 2; pass++)
+        for (int k = 0; k < Cs; k++) {
+            if (!((double)s[k] + (F * xr * wn[k] + ax + aw * wn[k]) >= lo)) continue; /* not a candidate */
+            const double *w = Wt + (size_t)k * D;
+            long double a = 0;
+            for (long j = 0; j < D; j++) a += (long double)x[j] * (long double)w[j];
+            double ad = (double)a;
+            double E = G * xr * wn[k] + 4 * (double)D * etad + 2 * (double)ul * fabs(ad) + 2 * ud * fabs(ad);
+            double klo = ad - E, khi = ad + E;
+            if (!isfinite(klo) || !isfinite(khi)) return 0;
+            if (pass == 0) {
+                if (bb < 0 || klo > blo) { bb = k; blo = klo; }
+            } else if (k != bb && khi > others_hi) {
+                others_hi = khi;
+            }
         }
+    if (bb < 0 || !(blo > others_hi)) return 0;
+    *best = bb;
+    return 1;
+}
+
+int en_argmax_scores(const double *X, long n, long D, const double *Wt, int Cs, int mode, int *best,
+                     long *n_double)
+{
+    long nd = 0;
+    if (n_double) *n_double = 0;
+    if (n <= 0) return GS_OK;
+    if (Cs <= 1) {
+        for (long i = 0; i < n; i++) best[i] = 0;
+        return GS_OK;
     }
+    const double u = 0x1p-24, ud = 0x1p-53, eta = 0x1p-126, etad = 0x1p-1022;
+    int screen = mode == EN_SCORES_SCREEN && (double)D * u < 0.01;
+    long nb_max = n < EN_SCORE_BLOCK ? n : EN_SCORE_BLOCK;
+    double *ds = gs_malloc((size_t)nb_max * (size_t)Cs, sizeof(double), "scores");
+    float *xf = NULL, *wf = NULL, *fs = NULL;
+    double *wn = NULL, *xn = NULL;
+    unsigned char *doubt = NULL;
+    if (screen) {
+        xf = gs_malloc((size_t)SCREEN_ROWS * (size_t)D, sizeof(float), "scores");
+        wf = gs_malloc((size_t)Cs * (size_t)D, sizeof(float), "scores");
+        fs = gs_malloc((size_t)SCREEN_ROWS * (size_t)Cs, sizeof(float), "scores");
+        wn = gs_malloc((size_t)Cs, sizeof(double), "scores");
+        xn = gs_malloc((size_t)SCREEN_ROWS, sizeof(double), "scores");
+        doubt = gs_malloc((size_t)nb_max, 1, "scores");
+    }
+    if (!ds || (screen && (!xf || !wf || !fs || !wn || !xn || !doubt))) {
+        free(ds); free(xf); free(wf); free(fs); free(wn); free(xn); free(doubt);
+        return GS_ENOMEM;
+    }
+    double gf = (double)D * u / (1 - (double)D * u), gd = (double)D * ud / (1 - (double)D * ud);
+    double F = 1.01 * (gf * (1 + u) * (1 + u) + 2 * u + u * u + gd);
+    double sq = 1.01 * 2 * sqrt((double)D), A0 = eta * 3 * (double)D + 3 * (double)D * etad;
+    if (screen)
+        for (int c = 0; c < Cs; c++) {
+            const double *w = Wt + (size_t)c * D;
+            float *o = wf + (size_t)c * D;
+            double s2 = 0;
+            for (long j = 0; j < D; j++) { o[j] = (float)w[j]; s2 += w[j] * w[j]; }
+            wn[c] = sqrt(s2);
+        }
+    for (long i0 = 0; i0 < n; i0 += EN_SCORE_BLOCK) {
+        long nb = n - i0 < EN_SCORE_BLOCK ? n - i0 : EN_SCORE_BLOCK;
+        const double *Xb = X + (size_t)i0 * D;
+        long ndoubt = nb;
+        if (screen) {
+            ndoubt = 0;
+            for (long r0 = 0; r0 < nb; r0 += SCREEN_ROWS) {
+                long nr = nb - r0 < SCREEN_ROWS ? nb - r0 : SCREEN_ROWS;
+                for (long r = 0; r < nr; r++) {
+                    const double *x = Xb + (size_t)(r0 + r) * D;
+                    float *o = xf + (size_t)r * D;
+                    double s2 = 0;
+                    for (long j = 0; j < D; j++) { o[j] = (float)x[j]; s2 += x[j] * x[j]; }
+                    xn[r] = sqrt(s2);
+                }
+                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nr, Cs, (int)D, 1.0f, xf, (int)D, wf,
+                            (int)D, 0.0f, fs, Cs);
+                for (long r = 0; r < nr; r++) {
+                    const float *s = fs + (size_t)r * Cs;
+                    double xr = xn[r], ax = A0 + eta * sq * xr;
+                    int b = 0;
+                    for (int k = 1; k < Cs; k++) if (s[k] > s[b]) b = k;
+                    double lo = (double)s[b] - (F * xr * wn[b] + ax + eta * sq * wn[b]);
+                    int ok = isfinite(lo) && isfinite(xr);
+                    for (int k = 0; k < Cs && ok; k++) {
+                        if (k == b) continue;
+                        double hi = (double)s[k] + (F * xr * wn[k] + ax + eta * sq * wn[k]);
+                        if (!(lo > hi)) ok = 0; /* also NaN */
+                    }
+                    if (!ok && isfinite(lo) && isfinite(xr))
+                        ok = decide_close(Xb + (size_t)(r0 + r) * D, D, Wt, Cs, s, F, xr, wn, ax, eta * sq, lo, &b);
+                    doubt[r0 + r] = !ok;
+                    if (ok) best[i0 + r0 + r] = b; else ndoubt++;
+                }
+            }
+        }
+        if (ndoubt == 0) continue;
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nb, Cs, (int)D, 1.0, Xb, (int)D, Wt, (int)D,
+                    0.0, ds, Cs);
+        for (long i = 0; i < nb; i++) {
+            if (screen && !doubt[i]) continue;
+            const double *s = ds + (size_t)i * Cs;
+            int b = 0;
+            for (int k = 1; k < Cs; k++) if (s[k] > s[b]) b = k;
+            best[i0 + i] = b;
+        }
+        nd += ndoubt;
+    }
+    free(ds); free(xf); free(wf); free(fs); free(wn); free(xn); free(doubt);
+    if (n_double) *n_double = nd;
+    return GS_OK;
 }
 
 static double tau_for(en_engine *e, mstate *ms, int t, double tau)
@@ -757,12 +893,14 @@ static int job_lmin(en_engine *e, mstate *ms, en_snap *sn, int t, const op_param
     return GS_OK;
 }
 
-static void job_pred(en_engine *e, mstate *ms, en_snap *sn, int t)
+static int job_pred(en_engine *e, mstate *ms, en_snap *sn, int t)
 {
-    if (ms->solve_failed) return;
+    if (ms->solve_failed) return GS_OK;
     long n = e->p->test_task_end[t];
-    predict_seen(e, ms, t, n);
+    int rc = predict_seen(e, ms, t, n);
+    if (rc) return rc;
     fill_accuracy(e, sn, ms->pred, n);
+    return GS_OK;
 }
 
 static int eval_custom(en_engine *e, mstate *ms, en_snap *sn, int t)
@@ -802,7 +940,7 @@ static int run_job(en_plan *pl, en_job *j)
         break;
     case J_SOLVE: rc = job_solve(e, ms, sn, t, pl->q); break;
     case J_LMIN: rc = job_lmin(e, ms, sn, t, pl->q); break;
-    case J_PRED: job_pred(e, ms, sn, t); break;
+    case J_PRED: rc = job_pred(e, ms, sn, t); break;
     case J_CUSTOM:
         if (ms->fit_valid <= t) {
             if (t == 0 && ms->def->reset && (rc = ms->def->reset(&ms->ctx))) break;
@@ -1097,7 +1235,7 @@ int en_predictions(en_engine *e, int m, int task, int **pred, long *n_out)
         char why[160];
         if (solve_seen(e, ms, t, tau_for(e, ms, t, e->cur.tau), why, sizeof why))
             return gs_error(GS_ERUN, "%s, task %d: %s", ms->def->name, task, why);
-        predict_seen(e, ms, t, n);
+        if ((rc = predict_seen(e, ms, t, n))) return rc;
     }
     *pred = gs_malloc((size_t)(n ? n : 1), sizeof(int), "predictions");
     if (!*pred) return GS_ENOMEM;

@@ -4,11 +4,13 @@
 #include "gs_common.h"
 #include "gs_engine.h"
 #include "gs_methods.h"
+#include "gs_pipeline.h"
 #include "gs_rng.h"
 #include "gs_spectral.h"
 
 #include <gsl/gsl_randist.h>
 #include <lapacke.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -402,8 +404,120 @@ static void test_threads(void)
     CHECK(openblas_get_num_threads() == nb, "OpenBLAS thread count restored");
 }
 
+
+/* ---- single-precision screening of the predictions (en_argmax_scores) ---------------------- */
+
+/* Reference: first maximum of the dgemm scores over blocks of EN_SCORE_BLOCK rows. */
+static void argmax_ref(const double *X, long n, long D, const double *Wt, int Cs, int *best)
+{
+    double *s = malloc((size_t)EN_SCORE_BLOCK * (size_t)Cs * sizeof *s);
+    for (long i0 = 0; i0 < n; i0 += EN_SCORE_BLOCK) {
+        long nb = n - i0 < EN_SCORE_BLOCK ? n - i0 : EN_SCORE_BLOCK;
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nb, Cs, (int)D, 1.0, X + (size_t)i0 * D, (int)D,
+                    Wt, (int)D, 0.0, s, Cs);
+        for (long i = 0; i < nb; i++) {
+            int b = 0;
+            for (int k = 1; k < Cs; k++) if (s[(size_t)i * Cs + k] > s[(size_t)i * Cs + b]) b = k;
+            best[i0 + i] = b;
+        }
+    }
+    free(s);
+}
+
+/* Random rows and weights where many rows have near-tied or exactly tied leaders: class 1 is
+ * class 0 perturbed by 1e-3, 1e-7 (float cannot separate), 1e-12 (about the double error) or
+ * not at all (exact tie: the first index wins), on rows aligned with class 0. */
+static void test_argmax_ties(void)
+{
+    const long n = 5000, D = 300;
+    const int Cs = 12;
+    double *X = malloc((size_t)n * D * sizeof *X), *W = malloc((size_t)Cs * D * sizeof *W);
+    int *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b), *r = malloc((size_t)n * sizeof *r);
+    gsl_rng *g = rng_new(77, RNG_SYNTH, 5);
+    const double eps[] = {1e-3, 1e-7, 1e-12, 0};
+    int bad_total = 0;
+    long nd_total = 0;
+    for (int v = 0; v < 4; v++) {
+        for (long i = 0; i < (long)Cs * D; i++) W[i] = gsl_ran_gaussian(g, 1.0);
+        for (long j = 0; j < D; j++) W[D + j] = W[j] * (1 + eps[v] * gsl_ran_gaussian(g, 1.0));
+        for (long i = 0; i < n; i++)
+            for (long j = 0; j < D; j++)
+                X[i * D + j] = (i % 3 ? 3 * W[j] : 0) + gsl_ran_gaussian(g, 1.0) * (i % 7 == 0 ? 1e-3 : 0.5);
+        for (long j = 0; j < D; j++) X[17 * D + j] = 0; /* all scores 0: ties everywhere */
+        long nd = -1, nd2 = -1;
+        argmax_ref(X, n, D, W, Cs, r);
+        CHECK(en_argmax_scores(X, n, D, W, Cs, EN_SCORES_DOUBLE, a, &nd2) == GS_OK, "double path");
+        CHECK(en_argmax_scores(X, n, D, W, Cs, EN_SCORES_SCREEN, b, &nd) == GS_OK, "screened path");
+        int bad = 0, bad2 = 0, ones = 0;
+        for (long i = 0; i < n; i++) { bad += a[i] != b[i]; bad2 += a[i] != r[i]; ones += r[i] == 1; }
+        bad_total += bad;
+        nd_total += nd;
+        CHECK(bad2 == 0, "eps %g: double path = reference dgemm (%d rows differ)", eps[v], bad2);
+        CHECK(bad == 0, "eps %g: screened predictions = double predictions (%d of %ld differ; %ld decided in double)",
+              eps[v], bad, n, nd);
+        CHECK(nd2 == n, "double path: every row in double (%ld)", nd2);
+        if (eps[v] == 0) CHECK(ones == 0 && nd >= n / 2, "exact ties: the first index wins (%d), tied rows in double (%ld)", ones, nd);
+        CHECK(r[17] == 0, "zero row: first class");
+    }
+    CHECK(bad_total == 0 && nd_total > 0, "near ties exercised the double fallback (%ld rows)", nd_total);
+    /* non-finite scores: decided in double like the reference */
+    for (long j = 0; j < D; j++) X[5 * D + j] = j == 3 ? INFINITY : 0;
+    X[6 * D] = NAN;
+    argmax_ref(X, n, D, W, Cs, r);
+    en_argmax_scores(X, n, D, W, Cs, EN_SCORES_SCREEN, b, NULL);
+    CHECK(b[5] == r[5] && b[6] == r[6], "non-finite rows as the reference (%d %d / %d %d)", b[5], b[6], r[5], r[6]);
+    gsl_rng_free(g);
+    free(X); free(W); free(a); free(b); free(r);
+}
+
+/* The synthetic set, batch mode: screened and double-only predictions give bit-identical
+ * accuracies at every task and identical final predictions. */
+static void test_screen_synthetic(void)
+{
+    char *argv[] = {"gsrscope", "run", "--synthetic", NULL};
+    op_opts o;
+    CHECK(op_parse(&o, 3, argv) == GS_OK, "options: %s", gs_last_error());
+    en_config cfg = {0};
+    cfg.methods = (const char **)o.methods;
+    cfg.n_methods = o.n_methods;
+    cfg.spectrum = OP_SPECTRUM_FINAL;
+    pl_ctx c;
+    int rc = pl_open(&c, &o, &cfg, NULL, NULL);
+    CHECK(rc == GS_OK, "pl_open: %s", gs_last_error());
+    if (rc) return;
+    en_config cd = cfg;
+    cd.exact_scores = 1;
+    en_engine *ed = NULL;
+    CHECK(en_create(&ed, &c.prob, &cd) == GS_OK, "engine: %s", gs_last_error());
+    CHECK(en_update(c.eng, &o.params, 1, NULL, NULL, NULL) == GS_OK, "screened run: %s", gs_last_error());
+    CHECK(en_update(ed, &o.params, 1, NULL, NULL, NULL) == GS_OK, "double run: %s", gs_last_error());
+    const en_results *a = en_get_results(c.eng), *b = en_get_results(ed);
+    int diff = 0;
+    for (int m = 0; m < a->n_methods; m++)
+        for (int t = 0; t < a->T; t++) {
+            const en_snap *x = &a->m[m].snaps[t], *y = &b->m[m].snaps[t];
+            if (x->acc != y->acc || x->test_rows != y->test_rows) diff++;
+            for (int k = 0; k < a->C; k++)
+                if (!(x->class_acc[k] == y->class_acc[k] || (isnan(x->class_acc[k]) && isnan(y->class_acc[k])))) diff++;
+        }
+    CHECK(diff == 0, "synthetic: accuracies equal at every task (%d differ)", diff);
+    for (int m = 0; m < a->n_methods; m++) {
+        int *pa = NULL, *pb = NULL;
+        long na = 0, nb = 0;
+        CHECK(en_predictions(c.eng, m, a->T, &pa, &na) == GS_OK && en_predictions(ed, m, a->T, &pb, &nb) == GS_OK,
+              "predictions: %s", gs_last_error());
+        CHECK(pa && pb && na == nb && na > 0 && memcmp(pa, pb, (size_t)na * sizeof(int)) == 0,
+              "%s: final predictions identical (%ld rows)", a->m[m].name, na);
+        free(pa); free(pb);
+    }
+    en_destroy(ed);
+    pl_free(&c);
+}
+
 int main(void)
 {
+    test_argmax_ties();
+    test_screen_synthetic();
     test_threads();
     test_joint();
     test_gsr_delta();
