@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 void en_problem_free(en_problem *p)
 {
@@ -31,6 +32,19 @@ double en_estimate_bytes(long n_rows, long n_test, long d, long D, int C, int T,
     b += gm_bytes(n_test, C);                      /* scores */
     b += gm_bytes(100, D) + gm_bytes(4000, D);     /* Lanczos basis, augmented rows of a task */
     return b;
+}
+
+/* Ask for transparent huge pages on a large matrix not touched yet (Linux, THP in "madvise"
+ * mode): one fault per 2 MiB instead of per 4 KiB page when the rows are first written. */
+static void advise_huge(gm_mat *m)
+{
+#ifdef MADV_HUGEPAGE
+    size_t bytes = (size_t)m->rows * (size_t)m->cols * sizeof(double), H = (size_t)2 << 20;
+    uintptr_t a = ((uintptr_t)m->v + H - 1) & ~(uintptr_t)(H - 1), b = ((uintptr_t)m->v + bytes) & ~(uintptr_t)(H - 1);
+    if (m->v && b > a) (void)madvise((void *)a, b - a, MADV_HUGEPAGE); /* a hint: failure is harmless */
+#else
+    (void)m;
+#endif
 }
 
 static void normalize_row(double *x, long d)
@@ -109,6 +123,52 @@ static int prep_all_rows(en_problem *p, const ds_data *data, const st_stream *st
     return GS_OK;
 }
 
+/* Test rows into task order (row i of the data goes to dst[i], -1: never trained), checked and
+ * normalized, on two threads (rows are independent). */
+typedef struct {
+    const ds_data *data;
+    const en_problem *p;
+    gm_mat *tz;
+    const long *dst;
+    long lo, hi;
+    int rc;
+    char err[256];
+} test_job;
+
+static void *prep_test_rows(void *arg)
+{
+    test_job *j = arg;
+    long d = j->tz->cols;
+    for (long i = j->lo; i < j->hi; i++) {
+        if (j->dst[i] < 0) continue;
+        double *z = gm_row(j->tz, j->dst[i]);
+        memcpy(z, gm_row(&j->data->test_x, i), (size_t)d * sizeof(double));
+        if ((j->rc = check_finite_row(z, d, "test features", i))) {
+            snprintf(j->err, sizeof j->err, "%s", gs_last_error());
+            break;
+        }
+        if (j->p->normalized) normalize_row(z, d);
+    }
+    return NULL;
+}
+
+static int prep_all_test_rows(const en_problem *p, const ds_data *data, gm_mat *tz, const long *dst, long n)
+{
+    test_job job[2] = {{data, p, tz, dst, 0, n, 0, ""}, {data, p, tz, dst, n, n, 0, ""}};
+    pthread_t th;
+    int threaded = 0;
+    if (n >= 512) {
+        job[0].hi = job[1].lo = n / 2;
+        threaded = pthread_create(&th, NULL, prep_test_rows, &job[1]) == 0;
+        if (!threaded) job[0].hi = n;
+    }
+    prep_test_rows(&job[0]);
+    if (threaded) pthread_join(th, NULL);
+    for (int k = 0; k < 2; k++) /* the first failing row in data order */
+        if (job[k].rc) return gs_error(job[k].rc, "%s", job[k].err);
+    return GS_OK;
+}
+
 int en_prepare(en_problem *p, const ds_data *data, const st_stream *st, const op_data *o, uint64_t seed)
 {
     memset(p, 0, sizeof *p);
@@ -127,6 +187,7 @@ int en_prepare(en_problem *p, const ds_data *data, const st_stream *st, const op
     p->data_checksum = data->checksum;
 
     if ((rc = gm_alloc(&p->z, n, d, "stream rows"))) goto fail;
+    advise_huge(&p->z);
     p->y = gs_malloc((size_t)(n ? n : 1), sizeof(int), "stream labels");
     p->task_row_start = gs_malloc((size_t)st->T + 1, sizeof(long), "stream");
     p->class_test = gs_calloc((size_t)st->C, sizeof(long), "stream");
@@ -141,6 +202,7 @@ int en_prepare(en_problem *p, const ds_data *data, const st_stream *st, const op
         for (size_t i = 0; i < (size_t)p->D * d; i++) p->R.v[i] = -a + 2.0 * a * gsl_rng_uniform(r);
         gsl_rng_free(r);
         if ((rc = gm_alloc(&p->h, n, p->D, "expanded rows"))) goto fail;
+        advise_huge(&p->h);
         if (n) expand_rows(p, &p->z, &p->h);
     } else {
         p->h = p->z; /* shared buffer, freed once */
@@ -163,20 +225,21 @@ int en_prepare(en_problem *p, const ds_data *data, const st_stream *st, const op
     for (int t = 0; t < st->T; t++) cnt[t + 1] += cnt[t];
     for (int t = 0; t < st->T; t++) p->test_task_end[t] = cnt[t + 1];
     gm_mat tz = {0};
-    if ((rc = gm_alloc(&tz, nt, d, "test rows"))) { free(cnt); goto fail; }
+    long *dst = gs_malloc((size_t)(nt_all ? nt_all : 1), sizeof(long), "test rows");
+    if (!dst || (rc = gm_alloc(&tz, nt, d, "test rows"))) { free(dst); free(cnt); if (!rc) rc = GS_ENOMEM; goto fail; }
+    advise_huge(&tz);
     for (long i = 0; i < nt_all; i++) {
         int c = data->test_y[i], t = st->class_task[c];
-        if (t < 0) continue;
-        long k = cnt[t]++;
-        double *z = gm_row(&tz, k);
-        memcpy(z, gm_row(&data->test_x, i), (size_t)d * sizeof(double));
-        if ((rc = check_finite_row(z, d, "test features", i))) { gm_free(&tz); free(cnt); goto fail; }
-        if (p->normalized) normalize_row(z, d);
-        p->test_y[k] = c;
+        dst[i] = t < 0 ? -1 : cnt[t]++;
+        if (t >= 0) p->test_y[dst[i]] = c;
     }
     free(cnt);
+    rc = prep_all_test_rows(p, data, &tz, dst, nt_all);
+    free(dst);
+    if (rc) { gm_free(&tz); goto fail; }
     if (p->D != d) {
         if ((rc = gm_alloc(&p->test_h, nt, p->D, "expanded test rows"))) { gm_free(&tz); goto fail; }
+        advise_huge(&p->test_h);
         if (nt) expand_rows(p, &tz, &p->test_h);
         gm_free(&tz);
     } else {
