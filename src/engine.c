@@ -22,6 +22,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #define LANCZOS_MAXIT 120
@@ -38,7 +39,7 @@ struct en_emitter {
     gm_mat *E, *QE;
     long rows, skip_cls, skip_pairs;
     /* en_emit_mix: Y over the task's rows ylo..yhi-1 (allocated on the first pair) */
-    double *Y;
+    double *Y;               /* = ms->ybuf while a task's pairs are generated, else NULL */
     long ylo, yhi, ny;
 };
 
@@ -64,6 +65,9 @@ struct mstate {
     gm_mat A, Qw, Wt;
     int *pred;
     en_emitter em;           /* synthetic rows of the task being generated (extra_rows..extra_end) */
+    double *ybuf;            /* en_emit_mix's Y, sized for the largest task and kept from task to
+                              * task of an update (one allocation: no page faults per task) */
+    size_t ybytes;
     int solve_failed;        /* this task's solve failed: reason in why */
     double seconds;          /* this task's compute time (sum of the method's jobs) */
     char why[160];
@@ -97,6 +101,19 @@ static int engine_workers(const en_config *cfg)
     if (n <= 0 && env && *env) n = atoi(env);
     if (n <= 0) n = sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1;
     return n > 1 ? 2 : 1;
+}
+
+/* Transparent huge pages for a large buffer not touched yet (Linux "madvise" THP mode): one
+ * page fault per 2 MiB instead of per 4 KiB on first touch. A hint; failure is harmless. */
+static void advise_huge(void *v, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+    size_t H = (size_t)2 << 20;
+    uintptr_t a = ((uintptr_t)v + H - 1) & ~(uintptr_t)(H - 1), b = ((uintptr_t)v + bytes) & ~(uintptr_t)(H - 1);
+    if (v && b > a) (void)madvise((void *)a, b - a, MADV_HUGEPAGE);
+#else
+    (void)v; (void)bytes;
+#endif
 }
 
 /* ---- emitter ------------------------------------------------------------------------ */
@@ -189,8 +206,24 @@ int en_emit_mix(en_emitter *em, long i, long j, double a, double b, int c, doubl
     for (long k = 0; k < D; k++)
         if (!isfinite(h[k])) return gs_error(GS_ERUN, "%s: a synthetic row is not finite", em->ms->def->name);
     if (!em->Y) {
-        em->Y = gs_calloc((size_t)(em->yhi - em->ylo) * (size_t)D, sizeof(double), "synthetic rows");
-        if (!em->Y) return GS_ENOMEM;
+        mstate *ms = em->ms;
+        size_t need = (size_t)(em->yhi - em->ylo) * (size_t)D * sizeof(double);
+        if (ms->ybytes < need) {
+            long maxrows = 0; /* the largest task: one allocation for the whole update */
+            for (int t = 0; t < p->T; t++)
+                if (p->task_row_start[t + 1] - p->task_row_start[t] > maxrows)
+                    maxrows = p->task_row_start[t + 1] - p->task_row_start[t];
+            size_t bytes = (size_t)maxrows * (size_t)D * sizeof(double);
+            if (bytes < need) bytes = need;
+            free(ms->ybuf);
+            ms->ybytes = 0;
+            ms->ybuf = gs_malloc(bytes, 1, "synthetic rows");
+            if (!ms->ybuf) return GS_ENOMEM;
+            advise_huge(ms->ybuf, bytes);
+            ms->ybytes = bytes;
+        }
+        memset(ms->ybuf, 0, need);
+        em->Y = ms->ybuf;
     }
     cblas_daxpy((int)D, omega * a, h, 1, em->Y + (size_t)(i - em->ylo) * D, 1);
     cblas_daxpy((int)D, omega * b, h, 1, em->Y + (size_t)(j - em->ylo) * D, 1);
@@ -215,9 +248,11 @@ static void pair_blocks(long D, int part, long *lo, long *hi)
     double total = 0, acc = 0;
     for (long j0 = 0; j0 < D; j0 += MIX_NB) total += (double)(j0 + (D - j0 < MIX_NB ? D - j0 : MIX_NB));
     long cut = D;
+    double best = INFINITY; /* the block boundary nearest to half the cost */
     for (long j0 = 0; j0 < D; j0 += MIX_NB) {
         acc += (double)(j0 + (D - j0 < MIX_NB ? D - j0 : MIX_NB));
-        if (2 * acc >= total) { cut = j0 + MIX_NB < D ? j0 + MIX_NB : D; break; }
+        double off = fabs(2 * acc - total);
+        if (off < best) { best = off; cut = j0 + MIX_NB < D ? j0 + MIX_NB : D; }
     }
     if (part == 0) *hi = cut; else *lo = cut;
 }
@@ -313,7 +348,7 @@ static void mstate_free(mstate *ms, int nslots, int T)
     free(ms->collect.v); free(ms->collect_y);
     gm_free(&ms->A); gm_free(&ms->Qw); gm_free(&ms->Wt);
     free(ms->pred);
-    free(ms->em.Y);
+    free(ms->ybuf);
 }
 
 void en_destroy(en_engine *e)
@@ -470,7 +505,6 @@ static int extra_rows(en_engine *e, mstate *ms, int t)
     else if (e->keep) { copy_mat(E, &ms->E[t - 1]); copy_mat(QE, &ms->QE[t - 1]); }
     if (t == 0) { ms->ncollect = 0; ms->collect.rows = 0; }
     en_emitter *em = &ms->em;
-    free(em->Y);
     memset(em, 0, sizeof *em);
     em->e = e; em->ms = ms; em->E = E; em->QE = QE;
     em->cap = 512;
@@ -490,10 +524,13 @@ static int extra_rows(en_engine *e, mstate *ms, int t)
 static void extra_end(en_engine *e, mstate *ms, int t)
 {
     en_emitter *em = &ms->em;
-    free(em->Y);
     em->Y = NULL;
+    if (t == e->p->T - 1) { /* the last task: give the memory back before its spectrum */
+        free(ms->ybuf);
+        ms->ybuf = NULL;
+        ms->ybytes = 0;
+    }
     symmetrize(em->E);
-    (void)e;
     ms->aug_rows[t] = (t ? ms->aug_rows[t - 1] : 0) + em->rows;
     ms->skip_cls[t] = (t ? ms->skip_cls[t - 1] : 0) + em->skip_cls;
     ms->skip_pairs[t] = (t ? ms->skip_pairs[t - 1] : 0) + em->skip_pairs;
