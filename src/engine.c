@@ -394,6 +394,8 @@ int en_create(en_engine **out, const en_problem *p, const en_config *cfg)
     for (int s = 0; s < e->nslots; s++)
         if ((rc = gm_alloc(&e->B[s], D, D, "Gram matrices")) || (rc = gm_alloc(&e->QB[s], C, D, "Gram matrices")))
             goto fail;
+        else
+            advise_huge(e->B[s].v, (size_t)D * (size_t)D * sizeof(double));
     rc = GS_ENOMEM;
     long nt = p->test_task_end[T - 1];
     e->workers = engine_workers(cfg);
@@ -421,6 +423,7 @@ int en_create(en_engine **out, const en_problem *p, const en_config *cfg)
             if ((rc = gm_alloc(&ms->A, D, D, "work matrix")) || (rc = gm_alloc(&ms->Qw, C, D, "work matrix")) ||
                 (rc = gm_alloc(&ms->Wt, C, D, "work matrix")))
                 goto fail;
+            advise_huge(ms->A.v, (size_t)D * (size_t)D * sizeof(double));
             rc = GS_ENOMEM;
         }
         if (ms->def->kind != 2 && ms->def->extra) {
@@ -430,6 +433,8 @@ int en_create(en_engine **out, const en_problem *p, const en_config *cfg)
             for (int s = 0; s < e->nslots; s++)
                 if ((rc = gm_alloc(&ms->E[s], D, D, "Gram matrices")) || (rc = gm_alloc(&ms->QE[s], C, D, "Gram matrices")))
                     goto fail;
+                else
+                    advise_huge(ms->E[s].v, (size_t)D * (size_t)D * sizeof(double));
             rc = GS_ENOMEM;
         }
     }
