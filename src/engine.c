@@ -778,6 +778,20 @@ static int decide_close(const double *x, long D, const double *Wt, int Cs, const
     return 1;
 }
 
+/* o = fl32(x); returns ‖x‖₂ (four partial sums: any order is within the bounds' 1 % slack, and
+ * a single sum chain would make this loop latency-bound) */
+static double norm_to_float(const double *x, long D, float *o)
+{
+    double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    long j = 0;
+    for (; j + 4 <= D; j += 4) {
+        o[j] = (float)x[j]; o[j + 1] = (float)x[j + 1]; o[j + 2] = (float)x[j + 2]; o[j + 3] = (float)x[j + 3];
+        a0 += x[j] * x[j]; a1 += x[j + 1] * x[j + 1]; a2 += x[j + 2] * x[j + 2]; a3 += x[j + 3] * x[j + 3];
+    }
+    for (; j < D; j++) { o[j] = (float)x[j]; a0 += x[j] * x[j]; }
+    return sqrt((a0 + a1) + (a2 + a3));
+}
+
 int en_argmax_scores(const double *X, long n, long D, const double *Wt, int Cs, int mode, int *best,
                      long *n_double)
 {
@@ -814,9 +828,7 @@ int en_argmax_scores(const double *X, long n, long D, const double *Wt, int Cs, 
         for (int c = 0; c < Cs; c++) {
             const double *w = Wt + (size_t)c * D;
             float *o = wf + (size_t)c * D;
-            double s2 = 0;
-            for (long j = 0; j < D; j++) { o[j] = (float)w[j]; s2 += w[j] * w[j]; }
-            wn[c] = sqrt(s2);
+            wn[c] = norm_to_float(w, D, o);
         }
     for (long i0 = 0; i0 < n; i0 += EN_SCORE_BLOCK) {
         long nb = n - i0 < EN_SCORE_BLOCK ? n - i0 : EN_SCORE_BLOCK;
@@ -829,9 +841,7 @@ int en_argmax_scores(const double *X, long n, long D, const double *Wt, int Cs, 
                 for (long r = 0; r < nr; r++) {
                     const double *x = Xb + (size_t)(r0 + r) * D;
                     float *o = xf + (size_t)r * D;
-                    double s2 = 0;
-                    for (long j = 0; j < D; j++) { o[j] = (float)x[j]; s2 += x[j] * x[j]; }
-                    xn[r] = sqrt(s2);
+                    xn[r] = norm_to_float(x, D, o);
                 }
                 cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nr, Cs, (int)D, 1.0f, xf, (int)D, wf,
                             (int)D, 0.0f, fs, Cs);
