@@ -76,6 +76,49 @@ static void unit_gaussian(gsl_rng *r, double *v, long d)
     for (long j = 0; j < d; j++) v[j] *= s;
 }
 
+/* Class parameters: class c from its own stream (RNG_SYNTH index c + 1), so classes can be drawn
+ * on two threads with the same values. */
+typedef struct {
+    syn_model *m;
+    int lo, hi, rc;
+} syn_cjob;
+
+static void *syn_classes(void *arg)
+{
+    syn_cjob *j = arg;
+    syn_model *m = j->m;
+    long d = m->d;
+    double *u = malloc((size_t)d * sizeof(double));
+    if (!u) { j->rc = GS_ENOMEM; return NULL; }
+    for (int c = j->lo; c < j->hi; c++) {
+        gsl_rng *rc = rng_new(m->seed, RNG_SYNTH, (uint64_t)c + 1);
+        if (!rc) { j->rc = GS_ENOMEM; break; }
+        unit_gaussian(rc, u, d);
+        double *mu = m->mu + (size_t)c * d;
+        for (long k = 0; k < d; k++) mu[k] = SYN_A * m->m0[k] + SYN_B * u[k];
+        for (int k = 0; k < m->rank; k++) unit_gaussian(rc, m->basis + ((size_t)c * m->rank + k) * d, d);
+        gsl_rng_free(rc);
+    }
+    free(u);
+    return NULL;
+}
+
+static int syn_all_classes(syn_model *m)
+{
+    syn_cjob job[2] = {{m, 0, m->C, 0}, {m, m->C, m->C, 0}};
+    pthread_t th;
+    int threaded = 0;
+    if (m->C >= 8) {
+        job[0].hi = job[1].lo = m->C / 2;
+        threaded = pthread_create(&th, NULL, syn_classes, &job[1]) == 0;
+        if (!threaded) job[0].hi = m->C;
+    }
+    syn_classes(&job[0]);
+    if (threaded) pthread_join(th, NULL);
+    if (job[0].rc || job[1].rc) return gs_error(GS_ENOMEM, "synthetic model: out of memory");
+    return GS_OK;
+}
+
 /* Row `i` (0-based within the class) of class c, split "train" (0) or "test" (1). */
 static int syn_row(const syn_model *m, int c, long i, int split, double *out)
 {
@@ -172,16 +215,8 @@ int syn_generate(const syn_config *cfg, uint64_t seed, ds_data *out)
     double ss = 0;
     for (int k = 0; k < m->rank; k++) { m->scale[k] = pow(k + 1.0, -0.8); ss += m->scale[k] * m->scale[k]; }
     for (int k = 0; k < m->rank; k++) m->scale[k] *= SYN_SPREAD / sqrt(ss);
-    for (int c = 0; c < m->C; c++) {
-        gsl_rng *rc = rng_new(seed, RNG_SYNTH, (uint64_t)c + 1);
-        if (!rc) { free(u); syn_model_free(m); return GS_ENOMEM; }
-        unit_gaussian(rc, u, d);
-        double *mu = m->mu + (size_t)c * d;
-        for (long j = 0; j < d; j++) mu[j] = SYN_A * m->m0[j] + SYN_B * u[j];
-        for (int k = 0; k < m->rank; k++) unit_gaussian(rc, m->basis + ((size_t)c * m->rank + k) * d, d);
-        gsl_rng_free(rc);
-    }
     free(u);
+    if (syn_all_classes(m)) { syn_model_free(m); return GS_ENOMEM; }
 
     int st = GS_OK;
     long nt = (long)m->C * m->n_test;
