@@ -712,15 +712,29 @@ static int solve_seen(en_engine *e, mstate *ms, int t, double tau, char *why, si
     return GS_OK;
 }
 
-static int predict_seen(en_engine *e, mstate *ms, int t, long n)
+static int argmax_range(const double *X, long n, long lo, long hi, long D, const double *Wt, int Cs, int mode,
+                        int *best, long *n_double);
+
+/* Predictions of test rows lo..hi-1 of the first n (the seen classes' rows) into ms->pred. */
+static int predict_rows(en_engine *e, mstate *ms, int t, long n, long lo, long hi)
 {
     const en_problem *p = e->p;
     int Cs = p->st->task_class_start[t + 1];
-    int rc = en_argmax_scores(p->test_h.v, n, p->D, ms->Wt.v, Cs,
-                              e->cfg.exact_scores ? EN_SCORES_DOUBLE : EN_SCORES_SCREEN, ms->pred, NULL);
+    int rc = argmax_range(p->test_h.v, n, lo, hi, p->D, ms->Wt.v, Cs,
+                          e->cfg.exact_scores ? EN_SCORES_DOUBLE : EN_SCORES_SCREEN, ms->pred, NULL);
     if (rc) return rc;
-    for (long i = 0; i < n; i++) ms->pred[i] = p->st->class_order[ms->pred[i]];
+    for (long i = lo; i < hi; i++) ms->pred[i] = p->st->class_order[ms->pred[i]];
     return GS_OK;
+}
+
+static int predict_seen(en_engine *e, mstate *ms, int t, long n) { return predict_rows(e, ms, t, n, 0, n); }
+
+/* The two halves of a task's predictions (jobs J_PRED, J_PRED1): split at a multiple of 256 rows. */
+static void pred_half(long n, int part, long *lo, long *hi)
+{
+    long mid = n < 1024 ? n : (n / 2 + 128) / 256 * 256;
+    *lo = part ? mid : 0;
+    *hi = part ? n : mid;
 }
 
 /* ---- predictions: single-precision screening, decided exactly ------------------------------
@@ -792,14 +806,17 @@ static double norm_to_float(const double *x, long D, float *o)
     return sqrt((a0 + a1) + (a2 + a3));
 }
 
-int en_argmax_scores(const double *X, long n, long D, const double *Wt, int Cs, int mode, int *best,
-                     long *n_double)
+/* en_argmax_scores for rows lo..hi-1 of the n rows only (best[lo..hi-1]); the reference blocks
+ * stay those of all n rows (a block in doubt is computed whole), so any split of [0, n) gives the
+ * same predictions. */
+static int argmax_range(const double *X, long n, long lo, long hi, long D, const double *Wt, int Cs, int mode,
+                        int *best, long *n_double)
 {
     long nd = 0;
     if (n_double) *n_double = 0;
-    if (n <= 0) return GS_OK;
+    if (hi <= lo) return GS_OK;
     if (Cs <= 1) {
-        for (long i = 0; i < n; i++) best[i] = 0;
+        for (long i = lo; i < hi; i++) best[i] = 0;
         return GS_OK;
     }
     const double u = 0x1p-24, ud = 0x1p-53, eta = 0x1p-126, etad = 0x1p-1022;
@@ -830,14 +847,15 @@ int en_argmax_scores(const double *X, long n, long D, const double *Wt, int Cs, 
             float *o = wf + (size_t)c * D;
             wn[c] = norm_to_float(w, D, o);
         }
-    for (long i0 = 0; i0 < n; i0 += EN_SCORE_BLOCK) {
+    for (long i0 = lo / EN_SCORE_BLOCK * EN_SCORE_BLOCK; i0 < hi; i0 += EN_SCORE_BLOCK) {
         long nb = n - i0 < EN_SCORE_BLOCK ? n - i0 : EN_SCORE_BLOCK;
+        long a = lo > i0 ? lo - i0 : 0, z = hi - i0 < nb ? hi - i0 : nb; /* block rows a..z-1 wanted */
         const double *Xb = X + (size_t)i0 * D;
-        long ndoubt = nb;
+        long ndoubt = z - a;
         if (screen) {
             ndoubt = 0;
-            for (long r0 = 0; r0 < nb; r0 += SCREEN_ROWS) {
-                long nr = nb - r0 < SCREEN_ROWS ? nb - r0 : SCREEN_ROWS;
+            for (long r0 = a; r0 < z; r0 += SCREEN_ROWS) {
+                long nr = z - r0 < SCREEN_ROWS ? z - r0 : SCREEN_ROWS;
                 for (long r = 0; r < nr; r++) {
                     const double *x = Xb + (size_t)(r0 + r) * D;
                     float *o = xf + (size_t)r * D;
@@ -850,15 +868,15 @@ int en_argmax_scores(const double *X, long n, long D, const double *Wt, int Cs, 
                     double xr = xn[r], ax = A0 + eta * sq * xr;
                     int b = 0;
                     for (int k = 1; k < Cs; k++) if (s[k] > s[b]) b = k;
-                    double lo = (double)s[b] - (F * xr * wn[b] + ax + eta * sq * wn[b]);
-                    int ok = isfinite(lo) && isfinite(xr);
+                    double slo = (double)s[b] - (F * xr * wn[b] + ax + eta * sq * wn[b]);
+                    int ok = isfinite(slo) && isfinite(xr);
                     for (int k = 0; k < Cs && ok; k++) {
                         if (k == b) continue;
-                        double hi = (double)s[k] + (F * xr * wn[k] + ax + eta * sq * wn[k]);
-                        if (!(lo > hi)) ok = 0; /* also NaN */
+                        double shi = (double)s[k] + (F * xr * wn[k] + ax + eta * sq * wn[k]);
+                        if (!(slo > shi)) ok = 0; /* also NaN */
                     }
-                    if (!ok && isfinite(lo) && isfinite(xr))
-                        ok = decide_close(Xb + (size_t)(r0 + r) * D, D, Wt, Cs, s, F, xr, wn, ax, eta * sq, lo, &b);
+                    if (!ok && isfinite(slo) && isfinite(xr))
+                        ok = decide_close(Xb + (size_t)(r0 + r) * D, D, Wt, Cs, s, F, xr, wn, ax, eta * sq, slo, &b);
                     doubt[r0 + r] = !ok;
                     if (ok) best[i0 + r0 + r] = b; else ndoubt++;
                 }
@@ -867,7 +885,7 @@ int en_argmax_scores(const double *X, long n, long D, const double *Wt, int Cs, 
         if (ndoubt == 0) continue;
         cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nb, Cs, (int)D, 1.0, Xb, (int)D, Wt, (int)D,
                     0.0, ds, Cs);
-        for (long i = 0; i < nb; i++) {
+        for (long i = a; i < z; i++) {
             if (screen && !doubt[i]) continue;
             const double *s = ds + (size_t)i * Cs;
             int b = 0;
@@ -881,6 +899,12 @@ int en_argmax_scores(const double *X, long n, long D, const double *Wt, int Cs, 
     return GS_OK;
 }
 
+int en_argmax_scores(const double *X, long n, long D, const double *Wt, int Cs, int mode, int *best,
+                     long *n_double)
+{
+    return argmax_range(X, n, 0, n, D, Wt, Cs, mode, best, n_double);
+}
+
 static double tau_for(en_engine *e, mstate *ms, int t, double tau)
 {
     return ms->def->tau_eff ? ms->def->tau_eff(&ms->ctx, t, tau) : tau;
@@ -888,15 +912,15 @@ static double tau_for(en_engine *e, mstate *ms, int t, double tau)
 
 /* ---- one task's work as jobs (methods in parallel) ---------------------------------------
  * Per task: the base Gram, each augmenting method's synthetic rows, and per ridge method the
- * solve (assemble, statistics, Cholesky), then λ_min from the factor and the predictions (these
- * two only read the method's factor / W). Each job's arithmetic does not depend on which thread
+ * solve (assemble, statistics, Cholesky), then λ_min from the factor and the predictions (two
+ * halves of the test rows, then the accuracies; these only read the method's factor / W). Each job's arithmetic does not depend on which thread
  * runs it or when: every job writes its own method's state and work buffers, so the numbers are
  * those of the sequential order (with OpenBLAS at one thread inside parallel tasks: identical to
  * a sequential run at one BLAS thread). Two workers (the caller and one helper) pick the first
  * ready job; the caller reports progress only after the task's jobs are joined. */
-enum { J_BASE, J_EXTRA, J_PAIRS0, J_PAIRS1, J_XEND, J_SOLVE, J_LMIN, J_PRED, J_CUSTOM };
+enum { J_BASE, J_EXTRA, J_PAIRS0, J_PAIRS1, J_XEND, J_SOLVE, J_LMIN, J_PRED, J_CUSTOM, J_PRED1, J_ACC };
 enum { JS_WAIT, JS_RUN, JS_DONE };
-#define MAX_JOBS (1 + 7 * OP_MAX_METHODS)
+#define MAX_JOBS (1 + 9 * OP_MAX_METHODS)
 
 typedef struct {
     int kind, m, dep[2], state, rc;
@@ -945,14 +969,12 @@ static int job_lmin(en_engine *e, mstate *ms, en_snap *sn, int t, const op_param
     return GS_OK;
 }
 
-static int job_pred(en_engine *e, mstate *ms, en_snap *sn, int t)
+static int job_pred(en_engine *e, mstate *ms, int t, int part)
 {
     if (ms->solve_failed) return GS_OK;
-    long n = e->p->test_task_end[t];
-    int rc = predict_seen(e, ms, t, n);
-    if (rc) return rc;
-    fill_accuracy(e, sn, ms->pred, n);
-    return GS_OK;
+    long n = e->p->test_task_end[t], lo, hi;
+    pred_half(n, part, &lo, &hi);
+    return predict_rows(e, ms, t, n, lo, hi);
 }
 
 static int eval_custom(en_engine *e, mstate *ms, en_snap *sn, int t)
@@ -992,7 +1014,10 @@ static int run_job(en_plan *pl, en_job *j)
         break;
     case J_SOLVE: rc = job_solve(e, ms, sn, t, pl->q); break;
     case J_LMIN: rc = job_lmin(e, ms, sn, t, pl->q); break;
-    case J_PRED: rc = job_pred(e, ms, sn, t); break;
+    case J_PRED: case J_PRED1: rc = job_pred(e, ms, t, j->kind == J_PRED1); break;
+    case J_ACC:
+        if (!ms->solve_failed) fill_accuracy(e, sn, ms->pred, e->p->test_task_end[t]);
+        break;
     case J_CUSTOM:
         if (ms->fit_valid <= t) {
             if (t == 0 && ms->def->reset && (rc = ms->def->reset(&ms->ctx))) break;
@@ -1080,7 +1105,8 @@ static int run_task(en_engine *e, int t, const op_params *q)
         if (!ms->dirty || ms->def->kind == 2) continue;
         if (jx[m] < 0 && jb < 0) chains++;
         int js = add_job(&pl, J_SOLVE, m, jb, jx[m]);
-        add_job(&pl, J_PRED, m, js, -1);
+        int p0 = add_job(&pl, J_PRED, m, js, -1), p1 = add_job(&pl, J_PRED1, m, js, -1);
+        add_job(&pl, J_ACC, m, p0, p1);
         add_job(&pl, J_LMIN, m, js, -1);
     }
     if (pl.nj == 0) return GS_OK;
