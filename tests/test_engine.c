@@ -508,6 +508,11 @@ static void test_screen_synthetic(void)
               "predictions: %s", gs_last_error());
         CHECK(pa && pb && na == nb && na > 0 && memcmp(pa, pb, (size_t)na * sizeof(int)) == 0,
               "%s: final predictions identical (%ld rows)", a->m[m].name, na);
+        /* the run's accuracy comes from predictions in two row halves (jobs): same as all at once */
+        long correct = 0;
+        for (long i = 0; pa && i < na; i++) correct += pa[i] == c.prob.test_y[i];
+        CHECK(na > 0 && 100.0 * (double)correct / (double)na == a->m[m].snaps[a->T - 1].acc,
+              "%s: accuracy of the split predictions = accuracy of en_predictions", a->m[m].name);
         free(pa); free(pb);
     }
     en_destroy(ed);
