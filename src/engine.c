@@ -699,13 +699,14 @@ static int solve_seen(en_engine *e, mstate *ms, int t, double tau, char *why, si
     for (long i = 0; i < D; i++) ms->A.v[i * D + i] += tau;
     for (int k = 0; k < Cs; k++)
         memcpy(gm_row(&ms->Wt, k), gm_row(&ms->Qw, p->st->class_order[k]), (size_t)D * sizeof(double));
-    lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'U', (lapack_int)D, ms->A.v, (lapack_int)D);
+    /* the _work variants: no NaN scan of A (its rows were checked finite) */
+    lapack_int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'U', (lapack_int)D, ms->A.v, (lapack_int)D);
     if (info > 0) {
         snprintf(why, nwhy, "G + τI is not positive definite (τ = %g, leading minor %d); raise --tau", tau, (int)info);
         return GS_ERUN;
     }
     if (info < 0) { snprintf(why, nwhy, "LAPACK dpotrf failed (info %d)", (int)info); return GS_ERUN; }
-    info = LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'U', (lapack_int)D, Cs, ms->A.v, (lapack_int)D, ms->Wt.v, (lapack_int)D);
+    info = LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'U', (lapack_int)D, Cs, ms->A.v, (lapack_int)D, ms->Wt.v, (lapack_int)D);
     if (info != 0) { snprintf(why, nwhy, "LAPACK dpotrs failed (info %d)", (int)info); return GS_ERUN; }
     for (size_t i = 0; i < (size_t)Cs * D; i++)
         if (!isfinite(ms->Wt.v[i])) { snprintf(why, nwhy, "the solution W is not finite; raise --tau"); return GS_ERUN; }
