@@ -793,6 +793,13 @@ static int decide_close(const double *x, long D, const double *Wt, int Cs, const
     return 1;
 }
 
+/* fl32(v); beyond the float range ±∞ (C leaves that conversion undefined): the scores become
+ * non-finite and the row is decided in double */
+static inline float to_f32(double v)
+{
+    return fabs(v) <= FLT_MAX ? (float)v : v > 0 ? INFINITY : v < 0 ? -INFINITY : NAN;
+}
+
 /* o = fl32(x); returns ‖x‖₂ (four partial sums: any order is within the bounds' 1 % slack, and
  * a single sum chain would make this loop latency-bound) */
 static double norm_to_float(const double *x, long D, float *o)
@@ -800,10 +807,10 @@ static double norm_to_float(const double *x, long D, float *o)
     double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
     long j = 0;
     for (; j + 4 <= D; j += 4) {
-        o[j] = (float)x[j]; o[j + 1] = (float)x[j + 1]; o[j + 2] = (float)x[j + 2]; o[j + 3] = (float)x[j + 3];
+        o[j] = to_f32(x[j]); o[j + 1] = to_f32(x[j + 1]); o[j + 2] = to_f32(x[j + 2]); o[j + 3] = to_f32(x[j + 3]);
         a0 += x[j] * x[j]; a1 += x[j + 1] * x[j + 1]; a2 += x[j + 2] * x[j + 2]; a3 += x[j + 3] * x[j + 3];
     }
-    for (; j < D; j++) { o[j] = (float)x[j]; a0 += x[j] * x[j]; }
+    for (; j < D; j++) { o[j] = to_f32(x[j]); a0 += x[j] * x[j]; }
     return sqrt((a0 + a1) + (a2 + a3));
 }
 

@@ -463,9 +463,11 @@ static void test_argmax_ties(void)
     /* non-finite scores: decided in double like the reference */
     for (long j = 0; j < D; j++) X[5 * D + j] = j == 3 ? INFINITY : 0;
     X[6 * D] = NAN;
+    X[8 * D + 1] = 1e300; /* beyond float: decided in double (and no undefined conversion) */
     argmax_ref(X, n, D, W, Cs, r);
     en_argmax_scores(X, n, D, W, Cs, EN_SCORES_SCREEN, b, NULL);
-    CHECK(b[5] == r[5] && b[6] == r[6], "non-finite rows as the reference (%d %d / %d %d)", b[5], b[6], r[5], r[6]);
+    CHECK(b[5] == r[5] && b[6] == r[6] && b[8] == r[8], "non-finite and huge rows as the reference (%d %d %d / %d %d %d)",
+          b[5], b[6], b[8], r[5], r[6], r[8]);
     gsl_rng_free(g);
     free(X); free(W); free(a); free(b); free(r);
 }
