@@ -8,41 +8,12 @@
 # Each time: exit status 0 (q) or 143 (SIGTERM), and afterwards the terminal is restored: the
 # pane runs `gsrscope; stty -a > stty` and stty must show icanon and echo on.
 # Skips (0 passed, 0 failed) only when tmux or $GSRSCOPE is missing.
-pass=0; fail=0
-LC_ALL=C.UTF-8; export LC_ALL
-ok() { pass=$((pass+1)); echo "ok - $1"; }
-bad() { fail=$((fail+1)); echo "FAIL $1"; [ -n "$2" ] && printf '%s\n' "$2" | sed 's/^/    /' | head -n 45; }
+TUI_TEST=abuse
+. "$(dirname "$0")/tui_lib.sh"
 # A TUI bug reported to the TUI's owner and not fixable here (src/tui*.c belong to the TUI
 # engineer): shown, not counted. Turns into "ok" by itself once fixed.
 known() { echo "not ok - $1 # TODO known failure: $2"; }
 ESC=$(printf '\033')
-
-if ! command -v tmux >/dev/null 2>&1 || [ -z "$GSRSCOPE" ] || [ ! -x "$GSRSCOPE" ]; then
-    echo "skip: tmux or \$GSRSCOPE missing"
-    echo "0 passed, 0 failed"
-    exit 0
-fi
-
-TMPD=$(mktemp -d /tmp/gs_t_abuse.XXXXXX)
-SOCK="abuse$$"
-T() { tmux -L "$SOCK" -f /dev/null "$@"; }
-cleanup() { T kill-server >/dev/null 2>&1; rm -rf "$TMPD"; }
-trap cleanup EXIT INT TERM
-
-screen() { T capture-pane -t tui -p 2>/dev/null; }
-wait_for() { # PATTERN [SECONDS]
-    n=0; lim=$(( ${2:-20} * 10 ))
-    while [ $n -lt $lim ]; do
-        if screen | grep -qE -- "$1"; then return 0; fi
-        sleep 0.1; n=$((n+1))
-    done
-    return 1
-}
-wait_file() {
-    n=0; lim=$(( ${2:-20} * 10 ))
-    while [ $n -lt $lim ]; do [ -s "$1" ] && return 0; sleep 0.1; n=$((n+1)); done
-    return 1
-}
 # start W H ARGS...: gsrscope in a fresh WxH session; exit status to rc, terminal modes to stty
 start() {
     w=$1; h=$2; shift 2

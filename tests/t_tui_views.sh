@@ -6,45 +6,8 @@
 # the Effective rank view gets the spectrum at every task; m / M pick the shown pair
 # (--methods gacl,gsr,air): titles follow, M wraps, Theorem 1 says when GACL is not shown.
 # Skips (0 passed, 0 failed) only when tmux or $GSRSCOPE is missing.
-pass=0; fail=0
-LC_ALL=C.UTF-8; export LC_ALL
-ok() { pass=$((pass+1)); echo "ok - $1"; }
-bad() { fail=$((fail+1)); echo "FAIL $1"; [ -n "$2" ] && printf '%s\n' "$2" | sed 's/^/    /' | head -n 45; }
-
-if ! command -v tmux >/dev/null 2>&1 || [ -z "$GSRSCOPE" ] || [ ! -x "$GSRSCOPE" ]; then
-    echo "skip: tmux or \$GSRSCOPE missing"
-    echo "0 passed, 0 failed"
-    exit 0
-fi
-
-TMPD=$(mktemp -d /tmp/gs_t_tui_views.XXXXXX)
-SOCK="views_$$"
-T() { tmux -L "$SOCK" -f /dev/null "$@"; }
-cleanup() { T kill-server >/dev/null 2>&1; rm -rf "$TMPD"; }
-trap cleanup EXIT INT TERM
-
-screen() { T capture-pane -t tui -p 2>/dev/null; }
-wait_for() {
-    n=0; lim=$(( ${2:-20} * 10 ))
-    while [ $n -lt $lim ]; do
-        if screen | grep -qE -- "$1"; then return 0; fi
-        sleep 0.1; n=$((n+1))
-    done
-    return 1
-}
-wait_gone() {
-    n=0; lim=$(( ${2:-20} * 10 ))
-    while [ $n -lt $lim ]; do
-        if ! screen | grep -qE -- "$1"; then return 0; fi
-        sleep 0.1; n=$((n+1))
-    done
-    return 1
-}
-wait_file() {
-    n=0; lim=$(( ${2:-20} * 10 ))
-    while [ $n -lt $lim ]; do [ -s "$1" ] && return 0; sleep 0.1; n=$((n+1)); done
-    return 1
-}
+TUI_TEST=views
+. "$(dirname "$0")/tui_lib.sh"
 
 T new-session -d -s tui -x 120 -y 40 \
     "cd '$TMPD' && env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=tmux-256color '$GSRSCOPE'; echo \$? > '$TMPD/rc'; sleep 30"
