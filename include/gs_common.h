@@ -42,6 +42,10 @@ void *gs_calloc(size_t n, size_t size, const char *what);
 /* Multiply two sizes; returns 0 and sets *out on success, -1 on overflow. */
 int gs_mul_size(size_t a, size_t b, size_t *out);
 
+/* Hint the kernel to back a large buffer not yet touched with transparent huge pages (Linux
+ * "madvise" THP mode): one page fault per 2 MiB instead of per 4 KiB. Failure is harmless. */
+void gs_advise_huge(void *p, size_t bytes);
+
 /* Monotonic wall clock in seconds. */
 double gs_now(void);
 

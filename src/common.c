@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 static _Thread_local char err_buf[512];
@@ -123,4 +124,15 @@ const char *gs_fmt_bytes(uint64_t b, char *buf, size_t n)
     if (i == 0) snprintf(buf, n, "%llu B", (unsigned long long)b);
     else snprintf(buf, n, "%.1f %s", v, u[i]);
     return buf;
+}
+
+void gs_advise_huge(void *v, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+    size_t H = (size_t)2 << 20;
+    uintptr_t a = ((uintptr_t)v + H - 1) & ~(uintptr_t)(H - 1), b = ((uintptr_t)v + bytes) & ~(uintptr_t)(H - 1);
+    if (v && b > a) (void)madvise((void *)a, b - a, MADV_HUGEPAGE);
+#else
+    (void)v; (void)bytes;
+#endif
 }

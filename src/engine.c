@@ -22,7 +22,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #define LANCZOS_MAXIT 120
@@ -101,19 +100,6 @@ static int engine_workers(const en_config *cfg)
     if (n <= 0 && env && *env) n = atoi(env);
     if (n <= 0) n = sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1;
     return n > 1 ? 2 : 1;
-}
-
-/* Transparent huge pages for a large buffer not touched yet (Linux "madvise" THP mode): one
- * page fault per 2 MiB instead of per 4 KiB on first touch. A hint; failure is harmless. */
-static void advise_huge(void *v, size_t bytes)
-{
-#ifdef MADV_HUGEPAGE
-    size_t H = (size_t)2 << 20;
-    uintptr_t a = ((uintptr_t)v + H - 1) & ~(uintptr_t)(H - 1), b = ((uintptr_t)v + bytes) & ~(uintptr_t)(H - 1);
-    if (v && b > a) (void)madvise((void *)a, b - a, MADV_HUGEPAGE);
-#else
-    (void)v; (void)bytes;
-#endif
 }
 
 /* ---- emitter ------------------------------------------------------------------------ */
@@ -219,7 +205,7 @@ int en_emit_mix(en_emitter *em, long i, long j, double a, double b, int c, doubl
             ms->ybytes = 0;
             ms->ybuf = gs_malloc(bytes, 1, "synthetic rows");
             if (!ms->ybuf) return GS_ENOMEM;
-            advise_huge(ms->ybuf, bytes);
+            gs_advise_huge(ms->ybuf, bytes);
             ms->ybytes = bytes;
         }
         memset(ms->ybuf, 0, need);
@@ -395,7 +381,7 @@ int en_create(en_engine **out, const en_problem *p, const en_config *cfg)
         if ((rc = gm_alloc(&e->B[s], D, D, "Gram matrices")) || (rc = gm_alloc(&e->QB[s], C, D, "Gram matrices")))
             goto fail;
         else
-            advise_huge(e->B[s].v, (size_t)D * (size_t)D * sizeof(double));
+            gs_advise_huge(e->B[s].v, (size_t)D * (size_t)D * sizeof(double));
     rc = GS_ENOMEM;
     long nt = p->test_task_end[T - 1];
     e->workers = engine_workers(cfg);
@@ -423,7 +409,7 @@ int en_create(en_engine **out, const en_problem *p, const en_config *cfg)
             if ((rc = gm_alloc(&ms->A, D, D, "work matrix")) || (rc = gm_alloc(&ms->Qw, C, D, "work matrix")) ||
                 (rc = gm_alloc(&ms->Wt, C, D, "work matrix")))
                 goto fail;
-            advise_huge(ms->A.v, (size_t)D * (size_t)D * sizeof(double));
+            gs_advise_huge(ms->A.v, (size_t)D * (size_t)D * sizeof(double));
             rc = GS_ENOMEM;
         }
         if (ms->def->kind != 2 && ms->def->extra) {
@@ -434,7 +420,7 @@ int en_create(en_engine **out, const en_problem *p, const en_config *cfg)
                 if ((rc = gm_alloc(&ms->E[s], D, D, "Gram matrices")) || (rc = gm_alloc(&ms->QE[s], C, D, "Gram matrices")))
                     goto fail;
                 else
-                    advise_huge(ms->E[s].v, (size_t)D * (size_t)D * sizeof(double));
+                    gs_advise_huge(ms->E[s].v, (size_t)D * (size_t)D * sizeof(double));
             rc = GS_ENOMEM;
         }
     }

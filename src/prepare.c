@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 void en_problem_free(en_problem *p)
 {
@@ -32,19 +31,6 @@ double en_estimate_bytes(long n_rows, long n_test, long d, long D, int C, int T,
     b += gm_bytes(n_test, C);                      /* scores */
     b += gm_bytes(100, D) + gm_bytes(4000, D);     /* Lanczos basis, augmented rows of a task */
     return b;
-}
-
-/* Ask for transparent huge pages on a large matrix not touched yet (Linux, THP in "madvise"
- * mode): one fault per 2 MiB instead of per 4 KiB page when the rows are first written. */
-static void advise_huge(gm_mat *m)
-{
-#ifdef MADV_HUGEPAGE
-    size_t bytes = (size_t)m->rows * (size_t)m->cols * sizeof(double), H = (size_t)2 << 20;
-    uintptr_t a = ((uintptr_t)m->v + H - 1) & ~(uintptr_t)(H - 1), b = ((uintptr_t)m->v + bytes) & ~(uintptr_t)(H - 1);
-    if (m->v && b > a) (void)madvise((void *)a, b - a, MADV_HUGEPAGE); /* a hint: failure is harmless */
-#else
-    (void)m;
-#endif
 }
 
 static void normalize_row(double *x, long d)
@@ -187,7 +173,7 @@ int en_prepare(en_problem *p, const ds_data *data, const st_stream *st, const op
     p->data_checksum = data->checksum;
 
     if ((rc = gm_alloc(&p->z, n, d, "stream rows"))) goto fail;
-    advise_huge(&p->z);
+    gs_advise_huge(p->z.v, (size_t)p->z.rows * (size_t)p->z.cols * sizeof(double));
     p->y = gs_malloc((size_t)(n ? n : 1), sizeof(int), "stream labels");
     p->task_row_start = gs_malloc((size_t)st->T + 1, sizeof(long), "stream");
     p->class_test = gs_calloc((size_t)st->C, sizeof(long), "stream");
@@ -202,7 +188,7 @@ int en_prepare(en_problem *p, const ds_data *data, const st_stream *st, const op
         for (size_t i = 0; i < (size_t)p->D * d; i++) p->R.v[i] = -a + 2.0 * a * gsl_rng_uniform(r);
         gsl_rng_free(r);
         if ((rc = gm_alloc(&p->h, n, p->D, "expanded rows"))) goto fail;
-        advise_huge(&p->h);
+        gs_advise_huge(p->h.v, (size_t)p->h.rows * (size_t)p->h.cols * sizeof(double));
         if (n) expand_rows(p, &p->z, &p->h);
     } else {
         p->h = p->z; /* shared buffer, freed once */
@@ -227,7 +213,7 @@ int en_prepare(en_problem *p, const ds_data *data, const st_stream *st, const op
     gm_mat tz = {0};
     long *dst = gs_malloc((size_t)(nt_all ? nt_all : 1), sizeof(long), "test rows");
     if (!dst || (rc = gm_alloc(&tz, nt, d, "test rows"))) { free(dst); free(cnt); if (!rc) rc = GS_ENOMEM; goto fail; }
-    advise_huge(&tz);
+    gs_advise_huge(tz.v, (size_t)tz.rows * (size_t)tz.cols * sizeof(double));
     for (long i = 0; i < nt_all; i++) {
         int c = data->test_y[i], t = st->class_task[c];
         dst[i] = t < 0 ? -1 : cnt[t]++;
@@ -239,7 +225,7 @@ int en_prepare(en_problem *p, const ds_data *data, const st_stream *st, const op
     if (rc) { gm_free(&tz); goto fail; }
     if (p->D != d) {
         if ((rc = gm_alloc(&p->test_h, nt, p->D, "expanded test rows"))) { gm_free(&tz); goto fail; }
-        advise_huge(&p->test_h);
+        gs_advise_huge(p->test_h.v, (size_t)p->test_h.rows * (size_t)p->test_h.cols * sizeof(double));
         if (nt) expand_rows(p, &tz, &p->test_h);
         gm_free(&tz);
     } else {

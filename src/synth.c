@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #define SYN_A 0.62      /* weight of the shared mean direction */
 #define SYN_B 0.36      /* weight of the class direction */
@@ -45,19 +44,6 @@ void syn_defaults(syn_config *c)
     c->n_train = 500;
     c->n_test = 100;
     c->rank = 16;
-}
-
-/* Transparent huge pages for a large buffer about to be written (Linux "madvise" THP mode):
- * fewer page faults. A hint; failure is harmless. */
-static void advise_huge(void *v, size_t bytes)
-{
-#ifdef MADV_HUGEPAGE
-    size_t H = (size_t)2 << 20;
-    uintptr_t a = ((uintptr_t)v + H - 1) & ~(uintptr_t)(H - 1), b = ((uintptr_t)v + bytes) & ~(uintptr_t)(H - 1);
-    if (v && b > a) (void)madvise((void *)a, b - a, MADV_HUGEPAGE);
-#else
-    (void)v; (void)bytes;
-#endif
 }
 
 static void syn_model_free(void *p)
@@ -205,7 +191,7 @@ int syn_generate(const syn_config *cfg, uint64_t seed, ds_data *out)
     m->scale = gs_malloc((size_t)m->rank, sizeof(double), "synthetic model");
     double *u = gs_malloc((size_t)d, sizeof(double), "synthetic model");
     if (!m->m0 || !m->mu || !m->basis || !m->scale || !u) { free(u); syn_model_free(m); return GS_ENOMEM; }
-    advise_huge(m->basis, (size_t)m->C * m->rank * d * sizeof(double));
+    gs_advise_huge(m->basis, (size_t)m->C * m->rank * d * sizeof(double));
 
     gsl_rng *r = rng_new(seed, RNG_SYNTH, 0);
     if (!r) { free(u); syn_model_free(m); return GS_ENOMEM; }
@@ -227,7 +213,7 @@ int syn_generate(const syn_config *cfg, uint64_t seed, ds_data *out)
     if (!out->train_y || !out->test_y) { st = GS_ENOMEM; goto fail; }
     for (long i = 0; i < out->train_x.rows; i++) out->train_y[i] = (int)(i / m->n_train);
     if ((st = gm_alloc(&out->test_x, nt, d, "synthetic test rows"))) goto fail;
-    advise_huge(out->test_x.v, (size_t)nt * (size_t)d * sizeof(double));
+    gs_advise_huge(out->test_x.v, (size_t)nt * (size_t)d * sizeof(double));
     for (long i = 0; i < nt; i++) out->test_y[i] = (int)(i / m->n_test);
     if ((st = syn_all_test_rows(m, out, nt))) goto fail;
     out->n_classes = m->C;
