@@ -114,6 +114,11 @@ int ch_build_class_acc(ch_chart *c, const en_results *r, int m0, int m1, int tas
  * (GACL if shown, else m0), index on x, log y. No series (note "spectrum pending") unless both
  * spectra exist (EN_SPECTRUM). */
 int ch_build_eig_ratio(ch_chart *c, const en_results *r, int m0, int m1, int task);
+/* Theorem 1 over tasks: sr(G+τI) of the reference method (GACL), the actual sr(G+Δ+τI) of the
+ * augmenting method, and the theorem's lower bound (bound[t] ≤ after[t] when the theorem holds).
+ * Arrays have T values (NaN = not computed). ref/aug: method indices for names and styles. */
+int ch_build_theorem(ch_chart *c, const en_results *r, int ref, int aug, const double *before,
+                     const double *bound, const double *after, int task);
 /* Order of the seen classes at `task` by training rows, most first (ties by id) into out[C];
  * returns the count. */
 int ch_class_order(const en_results *r, int task, int *out);

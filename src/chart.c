@@ -712,6 +712,40 @@ int ch_build_erank_cond(ch_chart *c, const en_results *r, int m0, int m1, int ta
     return GS_OK;
 }
 
+int ch_build_theorem(ch_chart *c, const en_results *r, int ref, int aug, const double *before,
+                     const double *bound, const double *after, int task)
+{
+    chart_init(c, "Theorem 1");
+    if (!r || r->T < 1 || !valid_method(r, ref) || !valid_method(r, aug))
+        return gs_error(GS_EINPUT, "Theorem 1 chart: needs a reference and an augmenting method");
+    int ms[2] = {ref, aug}, sl[2];
+    style_slots(r, ms, 2, sl);
+    const double *ys[3] = {before, after, bound};
+    const char *what[3] = {"sr(G+\u03c4I)", "sr(G+\u0394+\u03c4I)", "lower bound"};
+    for (int k = 0; k < 3; k++) {
+        int m = k == 0 ? ref : aug;
+        ch_series *s = add_series(c, r->T, r->m[m].name, k == 0 ? sl[0] : sl[1], m, 0, CH_KIND_NONE, what[k]);
+        if (!s) { ch_free(c); return GS_ENOMEM; }
+        if (k == 2) { /* the bound: thin, dotted, no marker, in the augmenting method's colour */
+            s->dash = CH_DASH_DOTTED;
+            s->marker = CH_MARK_TRIANGLE;
+            s->width_pt = 1.0;
+            s->letter = 'b';
+            snprintf(s->name, sizeof s->name, "Theorem 1 lower bound");
+        }
+        for (int t = 0; t < r->T; t++) {
+            s->x[t] = t + 1;
+            s->y[t] = isfinite(ys[k][t]) && ys[k][t] > 0 ? ys[k][t] : NAN;
+        }
+    }
+    task_axis(c, r->T);
+    y_auto(c, 1);
+    snprintf(c->y.label, sizeof c->y.label, "stable rank");
+    snprintf(c->note, sizeof c->note, "\u25b2 dotted: lower bound");
+    c->mark_x = clamp_task(r, task);
+    return GS_OK;
+}
+
 int ch_class_order(const en_results *r, int task, int *out)
 {
     if (!r || !r->class_task || !r->class_kept) return 0;

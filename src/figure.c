@@ -6,6 +6,7 @@
  * through pango with hinting off and unrounded glyph positions so PNG and PDF lay out alike.
  */
 #include "gs_figure.h"
+#include "gs_spectral.h"
 #include "gs_chart.h"
 #include "gs_common.h"
 #include "gs_io.h"
@@ -35,9 +36,9 @@
 #define PDF_DATE "2020-01-01T00:00:00Z"
 
 static const char *const figure_names[] = {"accuracy", "spectrum", "stable-rank", "dashboard",
-                                           "tau-sweep", "erank-cond", "class-acc", "eig-ratio"};
+                                           "tau-sweep", "erank-cond", "class-acc", "eig-ratio", "theorem"};
 enum { FIG_ACCURACY, FIG_SPECTRUM, FIG_STABLE_RANK, FIG_DASHBOARD, FIG_TAU_SWEEP, FIG_ERANK_COND,
-       FIG_CLASS_ACC, FIG_EIG_RATIO, FIG_COUNT };
+       FIG_CLASS_ACC, FIG_EIG_RATIO, FIG_THEOREM, FIG_COUNT };
 
 int fig_known(const char *figure)
 {
@@ -49,7 +50,7 @@ int fig_known(const char *figure)
 
 const char *fig_list(void)
 {
-    return "accuracy, spectrum, stable-rank, dashboard, tau-sweep, erank-cond, class-acc, eig-ratio";
+    return "accuracy, spectrum, stable-rank, dashboard, tau-sweep, erank-cond, class-acc, eig-ratio, theorem";
 }
 
 static int figure_id(const char *figure)
@@ -761,6 +762,51 @@ static int tau_sweep_charts(charts *cs, const fig_request *req, int task)
     return st;
 }
 
+/* Theorem 1 at every task: G = the reference's (GACL's) Gram matrix, Δ = G_aug − G, split r =
+ * head classes seen so far; before = sr(G+τI), after = sr(G+Δ+τI), and the lower bound. */
+static int theorem_charts(charts *cs, const fig_request *req, int task)
+{
+    const en_results *r = req->r;
+    if (!req->eng) return gs_error(GS_EINPUT, "theorem figure: needs the engine (export computes it)");
+    int ms[2] = {req->m0, req->m1}, ref = -1, aug = -1;
+    for (int i = 0; i < 2; i++)
+        if (ms[i] >= 0 && ms[i] < r->n_methods && !strcmp(r->m[ms[i]].name, "gacl")) ref = ms[i];
+    for (int i = 0; i < 2; i++)
+        if (ms[i] >= 0 && ms[i] < r->n_methods && ms[i] != ref && r->m[ms[i]].ridge) aug = ms[i];
+    if (ref < 0 || aug < 0)
+        return gs_error(GS_EINPUT, "theorem figure: needs gacl and a ridge method (e.g. --methods gacl,gsr)");
+    int T = r->T, st = GS_OK;
+    double *v = gs_malloc((size_t)3 * T, sizeof(double), "theorem figure");
+    if (!v) return GS_ENOMEM;
+    double *before = v, *bound = v + T, *after = v + 2 * T;
+    gm_mat G = {0}, Dl = {0};
+    for (int t = 1; t <= T && st == GS_OK; t++) {
+        before[t - 1] = bound[t - 1] = after[t - 1] = NAN;
+        const gm_mat *Gp, *Qp;
+        if ((st = en_gram(req->eng, ref, t, &Gp, &Qp)) || (st = gm_copy(&G, Gp, "theorem figure"))) break;
+        if ((st = en_gram(req->eng, aug, t, &Gp, &Qp)) || (st = gm_copy(&Dl, Gp, "theorem figure"))) break;
+        for (size_t i = 0; i < (size_t)G.rows * (size_t)G.cols; i++) Dl.v[i] -= G.v[i];
+        int rs = 0;
+        for (int c = 0; c < r->C; c++) rs += r->is_head[c] && r->class_task[c] >= 0 && r->class_task[c] < t;
+        if (rs < 1) rs = 1;
+        if (rs >= G.rows) rs = (int)G.rows - 1;
+        sp_theorem th;
+        if ((st = sp_theorem1(&G, &Dl, rs, r->params.tau, &th)) == GS_OK) {
+            before[t - 1] = th.sr_before;
+            bound[t - 1] = th.bound;
+            after[t - 1] = th.sr_after;
+        }
+        gm_free(&G);
+        gm_free(&Dl);
+    }
+    gm_free(&G);
+    gm_free(&Dl);
+    if (st == GS_OK && (st = ch_build_theorem(&cs->ex[0], r, ref, aug, before, bound, after, task)) == GS_OK)
+        cs->nex = 1;
+    free(v);
+    return st;
+}
+
 static int charts_build(charts *cs, const fig_request *req, int fig, int task)
 {
     memset(cs, 0, sizeof *cs);
@@ -792,6 +838,7 @@ static int charts_build(charts *cs, const fig_request *req, int fig, int task)
         if ((st = ch_build_eig_ratio(&cs->ex[0], req->r, req->m0, req->m1, task))) goto fail;
         cs->nex = 1;
     }
+    if (fig == FIG_THEOREM && (st = theorem_charts(cs, req, task))) goto fail;
     return GS_OK;
 fail:
     charts_free(cs);
@@ -940,6 +987,7 @@ static void draw_figure(fz *z, const fig_request *req, int fig, const charts *cs
     }
     case FIG_CLASS_ACC:
     case FIG_EIG_RATIO:
+    case FIG_THEOREM:
         panel_init(&p, &cs->ex[0], -1, NULL);
         layout_row(z, &p, 1, body, 0, 0);
         draw_panel(z, &p);

@@ -89,6 +89,25 @@ for m in ["gacl", "gsr"]:
     assert abs(cond - float(r["cond"])) <= 1e-6 * cond, m + " cond"
 PY
 
+# Theorem 1 figure: bound ≤ actual at every task, and sr(G+τI) equals run's exact stable rank
+"$G" export --figure theorem --tasks 3 -o "$t/th.png" --csv "$t/th.csv" --quiet 2> "$t/err" && ok || bad "export --figure theorem: $(cat "$t/err")"
+"$G" run --tasks 3 --spectrum all --format csv > "$t/th_run.csv" 2>/dev/null
+/usr/bin/python3 - "$t/th.csv" "$t/th_run.csv" <<'PY' && ok || bad "Theorem 1 figure numbers"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+run = {(r["method"], int(r["task"])): r for r in csv.DictReader(open(sys.argv[2]))}
+ser = {}
+for r in rows: ser.setdefault(r["series"], {})[int(float(r["x"]))] = float(r["y"])
+before = next(v for k, v in ser.items() if k.startswith("GACL"))
+after = next(v for k, v in ser.items() if k.startswith("GSR"))
+bound = next(v for k, v in ser.items() if "bound" in k)
+assert sorted(before) == [1, 2, 3]
+for t in before:
+    assert bound[t] <= after[t] * (1 + 1e-9), (t, bound[t], after[t])
+    assert abs(before[t] - float(run[("gacl", t)]["stable_rank"])) <= 1e-8 * before[t], t
+    assert abs(after[t] - float(run[("gsr", t)]["stable_rank"])) <= 1e-8 * after[t], t
+PY
+
 # an output folder that cannot be created → exit 1, one line
 "$G" run --tasks 2 --save-state /proc/nope/state > /dev/null 2> "$t/e"; rc=$?
 [ $rc -eq 1 ] && [ "$(wc -l < "$t/e")" -eq 1 ] && ok || bad "save-state into an impossible folder: exit $rc $(cat "$t/e")"
