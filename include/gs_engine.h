@@ -43,6 +43,12 @@ typedef struct {
 
 /* Build the problem: normalize (unless o->no_normalize), expand (o->expand), reorder test rows.
  * GS_OK, GS_EINPUT, GS_ENOMEM (with the memory estimate in the message). */
+/* Accuracy of predictions pred[0..n) for the first n (seen) test rows after task `task`
+ * (1-based): sample-weighted acc, mean per-class accuracy over seen head / tail classes (NaN if
+ * none), and per-class accuracy into class_acc[C] (NaN for unseen; may be NULL). All in %.
+ * GS_OK or GS_ENOMEM. Shared by the engine and the τ sweep so both count the same way. */
+int en_accuracy(const en_problem *p, int task, const int *pred, long n, double *acc, double *head_acc,
+                double *tail_acc, double *class_acc);
 int en_prepare(en_problem *p, const ds_data *data, const st_stream *st, const op_data *o,
                uint64_t seed);
 void en_problem_free(en_problem *p);

@@ -554,33 +554,40 @@ static void assemble(en_engine *e, mstate *ms, int t, const op_params *q, gm_mat
 
 /* ---- per-task evaluation -------------------------------------------------------------- */
 
-static void fill_accuracy(en_engine *e, en_snap *sn, const int *pred, long n)
+int en_accuracy(const en_problem *p, int task, const int *pred, long n, double *acc, double *head_acc,
+                double *tail_acc, double *class_acc)
 {
-    const en_problem *p = e->p;
     const st_stream *st = p->st;
-    int C = p->C, t = sn->task - 1;
-    long *corr = calloc((size_t)C, sizeof(long)), *tot = calloc((size_t)C, sizeof(long));
+    int C = p->C, t = task - 1;
+    long *corr = gs_calloc((size_t)C, sizeof(long), "accuracy"), *tot = gs_calloc((size_t)C, sizeof(long), "accuracy");
+    if (!corr || !tot) { free(corr); free(tot); return GS_ENOMEM; }
     long correct = 0;
-    if (!corr || !tot) { free(corr); free(tot); return; }
     for (long i = 0; i < n; i++) {
         int c = p->test_y[i];
         tot[c]++;
         if (pred[i] == c) { corr[c]++; correct++; }
     }
-    sn->test_rows = n;
-    sn->acc = n ? 100.0 * (double)correct / (double)n : NAN;
+    *acc = n ? 100.0 * (double)correct / (double)n : NAN;
     double hs = 0, ts = 0;
     int hn = 0, tn = 0;
     for (int c = 0; c < C; c++) {
-        sn->class_acc[c] = NAN;
+        if (class_acc) class_acc[c] = NAN;
         if (st->class_task[c] < 0 || st->class_task[c] > t || tot[c] == 0) continue;
         double a = 100.0 * (double)corr[c] / (double)tot[c];
-        sn->class_acc[c] = a;
+        if (class_acc) class_acc[c] = a;
         if (st->is_head[c]) { hs += a; hn++; } else { ts += a; tn++; }
     }
-    sn->head_acc = hn ? hs / hn : NAN;
-    sn->tail_acc = tn ? ts / tn : NAN;
+    *head_acc = hn ? hs / hn : NAN;
+    *tail_acc = tn ? ts / tn : NAN;
     free(corr); free(tot);
+    return GS_OK;
+}
+
+static void fill_accuracy(en_engine *e, en_snap *sn, const int *pred, long n)
+{
+    sn->test_rows = n;
+    if (en_accuracy(e->p, sn->task, pred, n, &sn->acc, &sn->head_acc, &sn->tail_acc, sn->class_acc))
+        sn->acc = sn->head_acc = sn->tail_acc = NAN;
 }
 
 static void finish_method(en_method_result *mr, int T)

@@ -64,16 +64,15 @@ int ts_compute_gq(const gm_mat *G, const gm_mat *Q, const en_problem *p, int tas
     out->task = task;
     gm_mat U = {0}, Qs = {0}, P = {0}, Pt = {0}, XU = {0};
     double *sc = NULL;
-    long *corr = NULL, *tot = NULL;
+    int *pred = NULL;
     if ((rc = sp_eig(G, out->lambda, &U))) goto fail;
     if (cancel && *cancel) { rc = GS_ECANCEL; goto fail; }
     if ((rc = gm_alloc(&Qs, D, Cs ? Cs : 1, "τ sweep")) || (rc = gm_alloc(&P, D, Cs ? Cs : 1, "τ sweep")) ||
         (rc = gm_alloc(&Pt, D, Cs ? Cs : 1, "τ sweep")) || (rc = gm_alloc(&XU, nt ? nt : 1, D, "τ sweep")))
         goto fail;
     sc = gs_malloc((size_t)(nt ? nt : 1) * (size_t)(Cs ? Cs : 1), sizeof(double), "τ sweep");
-    corr = gs_calloc((size_t)C, sizeof(long), "τ sweep");
-    tot = gs_calloc((size_t)C, sizeof(long), "τ sweep");
-    if (!sc || !corr || !tot) { rc = GS_ENOMEM; goto fail; }
+    pred = gs_malloc((size_t)(nt ? nt : 1), sizeof(int), "τ sweep");
+    if (!sc || !pred) { rc = GS_ENOMEM; goto fail; }
     for (long i = 0; i < D; i++)
         for (int k = 0; k < Cs; k++) Qs.v[i * Cs + k] = Q->v[i * C + st->class_order[k]];
     if (Cs > 0) {
@@ -83,7 +82,6 @@ int ts_compute_gq(const gm_mat *G, const gm_mat *Q, const en_problem *p, int tas
             cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)nt, (int)D, (int)D, 1.0, p->test_h.v, (int)D,
                         U.v, (int)D, 0.0, XU.v, (int)D);
     }
-    for (long i = 0; i < nt; i++) tot[p->test_y[i]]++;
     double bestacc = -1;
     for (int g = 0; g < n; g++) {
         if (cancel && *cancel) { rc = GS_ECANCEL; goto fail; }
@@ -106,25 +104,14 @@ int ts_compute_gq(const gm_mat *G, const gm_mat *Q, const en_problem *p, int tas
         }
         cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)nt, Cs, (int)D, 1.0, XU.v, (int)D, Pt.v, Cs, 0.0,
                     sc, Cs);
-        memset(corr, 0, (size_t)C * sizeof(long));
-        long correct = 0;
         for (long i = 0; i < nt; i++) {
             const double *r = sc + (size_t)i * Cs;
             int best = 0;
             for (int k = 1; k < Cs; k++) if (r[k] > r[best]) best = k;
-            if (st->class_order[best] == p->test_y[i]) { correct++; corr[p->test_y[i]]++; }
+            pred[i] = st->class_order[best];
         }
-        out->acc[g] = 100.0 * (double)correct / (double)nt;
-        double hs = 0, ts = 0;
-        int hn = 0, tn = 0;
-        for (int k = 0; k < Cs; k++) {
-            int c = st->class_order[k];
-            if (tot[c] == 0) continue;
-            double a = 100.0 * (double)corr[c] / (double)tot[c];
-            if (st->is_head[c]) { hs += a; hn++; } else { ts += a; tn++; }
-        }
-        out->head_acc[g] = hn ? hs / hn : NAN;
-        out->tail_acc[g] = tn ? ts / tn : NAN;
+        if ((rc = en_accuracy(p, task, pred, nt, &out->acc[g], &out->head_acc[g], &out->tail_acc[g], NULL)))
+            goto fail;
         if (out->acc[g] > bestacc) { bestacc = out->acc[g]; out->best = g; }
     }
     rc = GS_OK;
@@ -133,7 +120,7 @@ fail:
     ts_free(out);
 done:
     gm_free(&U); gm_free(&Qs); gm_free(&P); gm_free(&Pt); gm_free(&XU);
-    free(sc); free(corr); free(tot);
+    free(sc); free(pred);
     return rc;
 }
 
