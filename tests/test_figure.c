@@ -82,21 +82,6 @@ static const char *text_of(const png_info_t *p, const char *key)
     return NULL;
 }
 
-static unsigned char *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *b = malloc((size_t)len + 1);
-    if (fread(b, 1, (size_t)len, f) != (size_t)len) { free(b); fclose(f); return NULL; }
-    b[len] = 0;
-    fclose(f);
-    *n = (size_t)len;
-    return b;
-}
-
 static int contains(const unsigned char *b, size_t n, const char *s)
 {
     size_t k = strlen(s);
@@ -108,7 +93,7 @@ static int contains(const unsigned char *b, size_t n, const char *s)
 static int same_bytes(const char *a, const char *b)
 {
     size_t na, nb;
-    unsigned char *x = slurp(a, &na), *y = slurp(b, &nb);
+    unsigned char *x = tap_slurp(a, &na), *y = tap_slurp(b, &nb);
     int same = x && y && na == nb && memcmp(x, y, na) == 0;
     free(x);
     free(y);
@@ -309,7 +294,7 @@ static void test_svg_pdf(void)
     char path[512], cmd[1200];
     snprintf(path, sizeof path, "%s/det_a.svg", dir);
     size_t n;
-    unsigned char *b = slurp(path, &n);
+    unsigned char *b = tap_slurp(path, &n);
     CHECK(b && contains(b, n, "<svg") && contains(b, n, "</svg>"), "SVG has a root element");
     CHECK(b && contains(b, n, "<title>gsrscope dashboard</title>") && contains(b, n, "tau=0.01"),
           "SVG carries title and parameters");
@@ -321,7 +306,7 @@ static void test_svg_pdf(void)
         printf("# xmllint not installed (libxml2-utils): well-formedness not checked\n");
     }
     snprintf(path, sizeof path, "%s/det_a.pdf", dir);
-    b = slurp(path, &n);
+    b = tap_slurp(path, &n);
     CHECK(b && n > 5 && memcmp(b, "%PDF-", 5) == 0, "PDF starts with %%PDF-");
     CHECK(b && (contains(b, n, "/FontFile2") || contains(b, n, "/FontFile3")), "PDF embeds font files");
     CHECK(b && !contains(b, n, "/Type3"), "PDF has no Type 3 fonts");
@@ -332,7 +317,7 @@ static void test_svg_pdf(void)
         CHECK(system(cmd) == 0, "pdffonts runs");
         char fp[512];
         snprintf(fp, sizeof fp, "%s/fonts.txt", dir);
-        unsigned char *t = slurp(fp, &n);
+        unsigned char *t = tap_slurp(fp, &n);
         int lines = 0, emb = 1;
         for (char *l = t ? strtok((char *)t, "\n") : NULL; l; l = strtok(NULL, "\n")) {
             if (!strstr(l, "DejaVu")) continue;
@@ -395,7 +380,7 @@ static void test_failures(void)
         if (i) { f = fopen(p2, "wb"); fputs("old", f); fclose(f); before = dir_entries(dir); }
         CHECK(fig_export(&q, "dashboard", p2, NULL) == GS_ERUN, "ENOSPC .%s -> GS_ERUN", ext[i]);
         size_t n;
-        unsigned char *b = slurp(p2, &n);
+        unsigned char *b = tap_slurp(p2, &n);
         CHECK(b && n == 3 && memcmp(b, "old", 3) == 0, "old .%s file untouched", ext[i]);
         free(b);
         CHECK(dir_entries(dir) == before, "no temporary file left (.%s)", ext[i]);
@@ -411,7 +396,7 @@ static void test_csv(void)
     fig_request q = request();
     CHECK(fig_export(&q, "dashboard", path, csv) == GS_OK, "export with --data csv");
     size_t n;
-    unsigned char *b = slurp(csv, &n);
+    unsigned char *b = tap_slurp(csv, &n);
     CHECK(b && strncmp((char *)b, "chart,series,x,y\n", 17) == 0, "csv header");
     int acc = 0, spec = 0, sr = 0, nan = 0;
     for (char *l = b ? strtok((char *)b, "\n") : NULL; l; l = strtok(NULL, "\n")) {
@@ -432,7 +417,7 @@ static void test_csv(void)
     snprintf(path, sizeof path, "%s/pending.png", dir);
     snprintf(csv, sizeof csv, "%s/pending.csv", dir);
     CHECK(fig_export(&q2, "spectrum", path, csv) == GS_OK, "spectrum pending exports");
-    b = slurp(csv, &n);
+    b = tap_slurp(csv, &n);
     CHECK(b && n == 17, "pending spectrum: header only (%zu bytes)", n);
     free(b);
 }

@@ -10,22 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static unsigned char *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 4096, len = 0;
-    unsigned char *b = malloc(cap);
-    size_t r;
-    while (b && (r = fread(b + len, 1, cap - len, f)) > 0) {
-        len += r;
-        if (len == cap) { unsigned char *nb = realloc(b, cap *= 2); if (!nb) { free(b); b = NULL; } else b = nb; }
-    }
-    fclose(f);
-    *n = len;
-    return b;
-}
-
 int main(void)
 {
     const char *root = getenv("GS_FUZZ_CORPUS");
@@ -46,7 +30,7 @@ int main(void)
             char p[8192];
             snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
             size_t n = 0;
-            unsigned char *buf = slurp(p, &n);
+            unsigned char *buf = tap_slurp(p, &n);
             CHECK(buf != NULL, "read %s", p);
             if (!buf) continue;
             gs_clear_error();

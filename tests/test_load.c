@@ -28,26 +28,7 @@ static const char *tpath(const char *name)
     return p[k];
 }
 
-static void put(const char *path, const void *b, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    if (f) { fwrite(b, 1, n, f); fclose(f); }
-}
-
-static void puts_file(const char *path, const char *s) { put(path, s, strlen(s)); }
-
-static unsigned char *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long sz = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *b = malloc(sz > 0 ? (size_t)sz : 1);
-    *n = fread(b, 1, (size_t)sz, f);
-    fclose(f);
-    return b;
-}
+static void puts_file(const char *path, const char *s) { tap_put(path, s, strlen(s)); }
 
 /* ---- the reference dataset ---- */
 enum { NTR = 30, NTE = 9, D = 5, C = 3 };
@@ -250,7 +231,7 @@ static void numpy_sets(void)
         {"np_f8", "np_ref.bin"}, {"np_fo", "np_ref.bin"}, {"np_f4", "np_ref4.bin"}, {"np_u1", "np_refu.bin"}};
     for (int s = 0; s < 4; s++) {
         size_t rn = 0;
-        double *ref = (double *)slurp(tpath(sets[s].ref), &rn);
+        double *ref = (double *)tap_slurp(tpath(sets[s].ref), &rn);
         op_data o = opts();
         o.data_dir = tpath(sets[s].dir);
         ds_data d;
@@ -383,7 +364,7 @@ static void idx_cases(void)
     char p[700];
     for (int k = 0; k < 4; k++) {
         snprintf(p, sizeof p, "%s/idx/%s", tmpdir, names[k]);
-        put(p, b[k], n[k]);
+        tap_put(p, b[k], n[k]);
         snprintf(p, sizeof p, "%s/idxgz/%s.gz", tmpdir, names[k]);
         put_gz(p, b[k], n[k]);
     }
@@ -406,7 +387,7 @@ static void idx_cases(void)
     /* every prefix of a plain and a gzip IDX file is refused, in memory and through the file path */
     snprintf(p, sizeof p, "%s/idxgz/%s.gz", tmpdir, names[0]);
     size_t gn = 0;
-    unsigned char *gz = slurp(p, &gn);
+    unsigned char *gz = tap_slurp(p, &gn);
     CHECK(gz && gn > 20, "gzip IDX fixture");
     int ok_plain = 1, ok_gz = 1, ok_file = 1;
     idx_array a;
@@ -417,7 +398,7 @@ static void idx_cases(void)
     for (size_t k = 0; gz && k < gn; k++) {
         int st = idx_parse("i.idx", gz, k, 0, &a);
         if (st != GS_EINPUT) { ok_gz = 0; if (!st) idx_free(&a); }
-        put(tpath("pre.gz"), gz, k);
+        tap_put(tpath("pre.gz"), gz, k);
         st = idx_read(tpath("pre.gz"), 0, &a);
         if (st != GS_EINPUT || !strstr(gs_last_error(), "pre.gz")) {
             ok_file = 0;
@@ -452,7 +433,7 @@ static void idx_cases(void)
     snprintf(p, sizeof p, "%s/idx/%s", tmpdir, names[3]);
     unsigned d5[1] = {NTE - 1};
     size_t m = idx_bytes(bad, 1, d5, lt);
-    put(p, bad, m);
+    tap_put(p, bad, m);
     op_data o = opts();
     o.idx_dir = tpath("idx");
     ds_data d;

@@ -21,25 +21,6 @@ static const char *tpath(const char *name)
     return p[k];
 }
 
-static unsigned char *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long sz = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *b = malloc(sz > 0 ? (size_t)sz : 1);
-    *n = fread(b, 1, (size_t)sz, f);
-    fclose(f);
-    return b;
-}
-
-static void put(const char *path, const void *b, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    if (f) { fwrite(b, 1, n, f); fclose(f); }
-}
-
 /* A raw .npy with the given header dict (padded) and data bytes. */
 static size_t make_npy(unsigned char *out, int major, const char *dict, const void *data, size_t dn)
 {
@@ -220,7 +201,7 @@ static void prefixes(void)
     double x[6] = {1, 2, 3, 4, 5, 6};
     CHECK(npy_write_f8(tpath("p.npy"), x, 2, 3) == GS_OK, "write prefix source");
     size_t n = 0;
-    unsigned char *b = slurp(tpath("p.npy"), &n);
+    unsigned char *b = tap_slurp(tpath("p.npy"), &n);
     CHECK(b && n == 128 + 48, "file size %zu", n);
     if (!b) return;
     int ok_mem = 1, ok_disk = 1;
@@ -228,7 +209,7 @@ static void prefixes(void)
         npy_array a;
         int st = npy_parse("x.npy", b, k, &a);
         if (st != GS_EINPUT) { ok_mem = 0; if (st == GS_OK) npy_array_free(&a); }
-        put(tpath("pre.npy"), b, k);
+        tap_put(tpath("pre.npy"), b, k);
         st = npy_read(tpath("pre.npy"), &a);
         if (st != GS_EINPUT || !strstr(gs_last_error(), "pre.npy")) { ok_disk = 0; if (st == GS_OK) npy_array_free(&a); }
     }
@@ -267,7 +248,7 @@ static void numpy_files(void)
              "\"", tmpdir, py);
     CHECK(system(cmd) == 0, "NumPy wrote the test files");
     size_t rn = 0;
-    double *ref = (double *)slurp(tpath("ref_f8.bin"), &rn);
+    double *ref = (double *)tap_slurp(tpath("ref_f8.bin"), &rn);
     CHECK(ref && rn == 96, "reference values");
     if (!ref) return;
     npy_array a;

@@ -197,19 +197,6 @@ static int png_size(const char *path, unsigned *w, unsigned *h)
     return 0;
 }
 
-static unsigned char *slurp(const char *path, long *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    *n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *b = malloc((size_t)*n + 1);
-    if (b && fread(b, 1, (size_t)*n, f) != (size_t)*n) { free(b); b = NULL; }
-    fclose(f);
-    return b;
-}
-
 static void test_tau_sweep_figure(void)
 {
     char dir[] = "/tmp/gs_test_views_XXXXXX";
@@ -257,9 +244,9 @@ static void test_tau_sweep_figure(void)
     CHECK(png_size(p1, &w, &h) == 0, "the PNG decodes with libpng");
     CHECK(w == (unsigned)lround(win * 100) && h == (unsigned)lround(hin * 100), "size %ux%u = %.2f×%.2f in at 100 dpi",
           w, h, win, hin);
-    long n1 = 0, n2 = 0;
-    unsigned char *b1 = slurp(p1, &n1), *b2 = slurp(p2, &n2);
-    CHECK(b1 && b2 && n1 == n2 && memcmp(b1, b2, (size_t)n1) == 0, "same call twice: identical bytes (%ld, %ld)", n1, n2);
+    size_t n1 = 0, n2 = 0;
+    unsigned char *b1 = tap_slurp(p1, &n1), *b2 = tap_slurp(p2, &n2);
+    CHECK(b1 && b2 && n1 == n2 && memcmp(b1, b2, (size_t)n1) == 0, "same call twice: identical bytes (%zu, %zu)", n1, n2);
     free(b1);
     free(b2);
     /* the other new figures from the same results */

@@ -1,5 +1,6 @@
 #include "tap.h"
 #include <stdarg.h>
+#include <stdlib.h>
 
 int tap_pass, tap_fail;
 
@@ -35,4 +36,29 @@ double tap_maxrel(const double *a, const double *b, long n)
         md = fmax(md, fabs(a[i] - b[i]));
     }
     return mx > 0 ? md / mx : md;
+}
+
+unsigned char *tap_slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 4096, len = 0, r;
+    unsigned char *b = malloc(cap + 1);
+    while (b && (r = fread(b + len, 1, cap - len, f)) > 0) {
+        len += r;
+        if (len == cap) {
+            unsigned char *nb = realloc(b, (cap *= 2) + 1);
+            if (!nb) { free(b); b = NULL; } else b = nb;
+        }
+    }
+    fclose(f);
+    if (b) b[len] = 0;
+    *n = len;
+    return b;
+}
+
+void tap_put(const char *path, const void *b, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    if (f) { fwrite(b, 1, n, f); fclose(f); }
 }

@@ -3,6 +3,7 @@
 #ifndef GS_TAP_H
 #define GS_TAP_H
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 
 extern int tap_pass, tap_fail;
@@ -13,6 +14,12 @@ int tap_done(void);
 double tap_rel(double a, double b);
 /* Max relative difference of two arrays, scaled by the max magnitude of b. */
 double tap_maxrel(const double *a, const double *b, long n);
+
+/* Whole file into a malloc'd, NUL-terminated buffer (*n bytes, not counting the NUL); NULL if it
+ * cannot be read. */
+unsigned char *tap_slurp(const char *path, size_t *n);
+/* Write n bytes to path (best effort: tests check the result by reading it back). */
+void tap_put(const char *path, const void *b, size_t n);
 
 #define CHECK(cond, ...) tap_check(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
 #define CHECK_NEAR(a, b, tol, what)                                                       \
