@@ -58,6 +58,10 @@ typedef struct en_mdef {
     void (*destroy)(en_mctx *m);
 } en_mdef;
 
+/* extra_weight for methods whose synthetic rows enter with weight β (GSR family, Gaussian,
+ * interclass). */
+double en_weight_beta(const op_params *params);
+
 /* The table (src/methods.c); NULL-terminated. */
 extern const en_mdef *const en_methods[];
 const en_mdef *en_method_find(const char *name);

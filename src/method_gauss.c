@@ -217,7 +217,6 @@ static int gauss_task(en_mctx *m, int t, en_emitter *em, int transfer)
 
 static int shrink_extra(en_mctx *m, int t, en_emitter *em) { return gauss_task(m, t, em, 0); }
 static int transfer_extra(en_mctx *m, int t, en_emitter *em) { return gauss_task(m, t, em, 1); }
-static double beta_weight(const op_params *q) { return q->beta; }
 
 const en_mdef en_method_gauss_shrink = {
     .name = "gauss-shrink",
@@ -225,7 +224,7 @@ const en_mdef en_method_gauss_shrink = {
     .kind = 0,
     .deps = EN_DEP_MAXAUG | EN_DEP_GAUSS_A,
     .extra = shrink_extra,
-    .extra_weight = beta_weight,
+    .extra_weight = en_weight_beta,
 };
 
 const en_mdef en_method_gauss_transfer = {
@@ -234,6 +233,6 @@ const en_mdef en_method_gauss_transfer = {
     .kind = 0,
     .deps = EN_DEP_MAXAUG | EN_DEP_GAUSS_B,
     .extra = transfer_extra,
-    .extra_weight = beta_weight,
+    .extra_weight = en_weight_beta,
     .destroy = gauss_destroy,
 };

@@ -77,7 +77,6 @@ static int inter_extra(en_mctx *m, int t, en_emitter *em)
     return GS_OK;
 }
 
-static double beta_weight(const op_params *q) { return q->beta; }
 
 const en_mdef en_method_interclass = {
     .name = "interclass",
@@ -85,5 +84,5 @@ const en_mdef en_method_interclass = {
     .kind = 0,
     .deps = EN_DEP_ALPHA | EN_DEP_XI | EN_DEP_PAIRS | EN_DEP_MAXAUG | EN_DEP_AUGMENT,
     .extra = inter_extra,
-    .extra_weight = beta_weight,
+    .extra_weight = en_weight_beta,
 };

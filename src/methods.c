@@ -165,7 +165,7 @@ static int gsr_task(en_mctx *m, int t, en_emitter *em, int linear, int fixed)
 static int gsr_extra(en_mctx *m, int t, en_emitter *em) { return gsr_task(m, t, em, 0, 0); }
 static int gsr_linear_extra(en_mctx *m, int t, en_emitter *em) { return gsr_task(m, t, em, 1, 0); }
 static int gsr_fixed_extra(en_mctx *m, int t, en_emitter *em) { return gsr_task(m, t, em, 0, 1); }
-static double beta_weight(const op_params *q) { return q->beta; }
+double en_weight_beta(const op_params *q) { return q->beta; }
 
 #define GSR_DEPS (EN_DEP_ALPHA | EN_DEP_XI | EN_DEP_PAIRS | EN_DEP_MAXAUG | EN_DEP_AUGMENT)
 
@@ -174,15 +174,15 @@ static const en_mdef M_GACL = {
 };
 static const en_mdef M_GSR = {
     .name = "gsr", .summary = "GSR: spherical intra-class mixup, adaptive α_c, weight β", .kind = 0,
-    .deps = GSR_DEPS, .extra = gsr_extra, .extra_weight = beta_weight,
+    .deps = GSR_DEPS, .extra = gsr_extra, .extra_weight = en_weight_beta,
 };
 static const en_mdef M_GSR_LINEAR = {
     .name = "gsr-linear", .summary = "ablation: linear mixup, no normalization", .kind = 0,
-    .deps = GSR_DEPS, .extra = gsr_linear_extra, .extra_weight = beta_weight,
+    .deps = GSR_DEPS, .extra = gsr_linear_extra, .extra_weight = en_weight_beta,
 };
 static const en_mdef M_GSR_FIXED = {
     .name = "gsr-fixed", .summary = "ablation: spherical mixup with α_c = α_base", .kind = 0,
-    .deps = GSR_DEPS & ~EN_DEP_XI, .extra = gsr_fixed_extra, .extra_weight = beta_weight,
+    .deps = GSR_DEPS & ~EN_DEP_XI, .extra = gsr_fixed_extra, .extra_weight = en_weight_beta,
 };
 
 /* Baselines of issue #7 are declared here as they are added (src/method_*.c). */
