@@ -45,6 +45,10 @@ int gs_mul_size(size_t a, size_t b, size_t *out);
 /* Hint the kernel to back a large buffer not yet touched with transparent huge pages (Linux
  * "madvise" THP mode): one page fault per 2 MiB instead of per 4 KiB. Failure is harmless. */
 void gs_advise_huge(void *p, size_t bytes);
+/* Around code that runs BLAS from two threads of its own: OpenBLAS at one thread inside
+ * (begin returns the previous count for end; both do nothing when it is already one). */
+int gs_blas_serial_begin(void);
+void gs_blas_serial_end(int prev);
 
 /* Monotonic wall clock in seconds. */
 double gs_now(void);

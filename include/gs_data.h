@@ -20,18 +20,23 @@ typedef struct {
     char name[128];      /* short name for status bars, e.g. "fashion-mnist (sample)" */
     char source[1024];   /* what was loaded: paths or "synthetic seed=1" */
     uint64_t checksum;   /* FNV-1a over the loaded values and labels (for figure metadata) */
-    /* Optional lazy training rows (the synthetic generator uses this so that only the rows the
-     * stream keeps are ever materialized): when train_x.v is NULL, train_x.rows/cols still give
-     * the shape and row i is produced by lazy_row(lazy_ctx, i, out[cols]). ds_free calls
-     * lazy_free(lazy_ctx). Loaders leave these NULL. */
-    int (*lazy_row)(void *ctx, long i, double *out);
+    /* Optional lazy rows (the synthetic generator uses this so that only the rows the stream
+     * keeps are ever materialized, and test rows go straight to where the engine wants them):
+     * when train_x.v (or test_x.v) is NULL, its rows/cols still give the shape and rows come
+     * from lazy_rows(lazy_ctx, split, idx, n, out): rows idx[0..n-1] of the split into n
+     * consecutive rows of out (n × cols). It must be reentrant (prepare calls it from two
+     * threads). ds_free calls lazy_free(lazy_ctx). Loaders leave these NULL. */
+    int (*lazy_rows)(void *ctx, int split, const long *idx, long n, double *out);
     void *lazy_ctx;
     void (*lazy_free)(void *ctx);
 } ds_data;
 
+enum { DS_TRAIN = 0, DS_TEST = 1 };
+
 void ds_free(ds_data *d);
-/* Copy training row i (d values) into out, from train_x or the lazy source. */
-int ds_train_row(const ds_data *d, long i, double *out);
+/* Rows idx[0..n-1] of split DS_TRAIN or DS_TEST into n consecutive rows of out (n × cols),
+ * from the stored matrix or the lazy source. Returns GS_OK or the source's error. */
+int ds_rows(const ds_data *d, int split, const long *idx, long n, double *out);
 /* Per-class training counts into counts[C] (caller allocates). */
 void ds_class_counts(const ds_data *d, long *counts);
 

@@ -31,6 +31,9 @@ typedef struct {
     long *task_row_start;/* T+1 */
     gm_mat R;            /* D × d expansion matrix (empty without --expand) */
     gm_mat test_h;       /* nt × D test rows, ordered by the task of their class (prefix = seen) */
+    float *test_f;       /* nt × D fl32(test_h) and test_fn[nt] its rows' norms, for the screened
+                          * predictions (converted once); NULL beyond EN_TEST_F_MAX bytes */
+    double *test_fn;
     int *test_y;         /* nt */
     long *test_task_end; /* T: test rows of classes in tasks 1..t are [0, test_task_end[t-1]) */
     long n_test_unseen;  /* test rows whose class never appears in training (never evaluated) */
@@ -40,6 +43,9 @@ typedef struct {
     char data_source[1024];
     uint64_t data_checksum;
 } en_problem;
+
+/* Largest fl32 copy of the test rows kept (bytes); beyond it, rows are converted per block. */
+#define EN_TEST_F_MAX (256.0 * 1024 * 1024)
 
 /* Build the problem: normalize (unless o->no_normalize), expand (o->expand), reorder test rows.
  * GS_OK, GS_EINPUT, GS_ENOMEM (with the memory estimate in the message). */

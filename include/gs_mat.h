@@ -22,6 +22,10 @@ void gm_free(gm_mat *m);
 /* Deep copy (dst is allocated). */
 int gm_copy(gm_mat *dst, const gm_mat *src, const char *what);
 static inline double *gm_row(const gm_mat *m, long i) { return m->v + (size_t)i * (size_t)m->cols; }
+/* o[0..n-1] = fl32(x) (beyond the float range: ±∞, so scores built from it are non-finite and
+ * decided in double); returns ‖x‖₂ (four partial sums, so the loop is not latency-bound). Used
+ * by the engine's single-precision screening of predictions. */
+double gm_to_float(const double *x, long n, float *o);
 /* Bytes an r×c double matrix needs. */
 static inline double gm_bytes(long r, long c) { return (double)r * (double)c * 8.0; }
 

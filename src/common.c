@@ -136,3 +136,19 @@ void gs_advise_huge(void *v, size_t bytes)
     (void)v; (void)bytes;
 #endif
 }
+
+/* OpenBLAS's thread count (the library is linked directly; see the Makefile). */
+int openblas_get_num_threads(void);
+void openblas_set_num_threads(int n);
+
+int gs_blas_serial_begin(void)
+{
+    int nb = openblas_get_num_threads();
+    if (nb > 1) openblas_set_num_threads(1);
+    return nb;
+}
+
+void gs_blas_serial_end(int prev)
+{
+    if (prev > 1) openblas_set_num_threads(prev);
+}

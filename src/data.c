@@ -20,11 +20,11 @@ void ds_class_counts(const ds_data *d, long *counts)
     for (long i = 0; i < d->train_x.rows; i++) counts[d->train_y[i]]++;
 }
 
-int ds_train_row(const ds_data *d, long i, double *out)
+int ds_rows(const ds_data *d, int split, const long *idx, long n, double *out)
 {
-    if (d->train_x.v) {
-        memcpy(out, gm_row(&d->train_x, i), (size_t)d->train_x.cols * sizeof(double));
-        return 0;
-    }
-    return d->lazy_row(d->lazy_ctx, i, out);
+    const gm_mat *X = split == DS_TEST ? &d->test_x : &d->train_x;
+    if (!X->v) return d->lazy_rows(d->lazy_ctx, split, idx, n, out);
+    for (long k = 0; k < n; k++)
+        memcpy(out + (size_t)k * (size_t)X->cols, gm_row(X, idx[k]), (size_t)X->cols * sizeof(double));
+    return 0;
 }

@@ -706,15 +706,15 @@ static int solve_seen(en_engine *e, mstate *ms, int t, double tau, char *why, si
     return GS_OK;
 }
 
-static int argmax_range(const double *X, long n, long lo, long hi, long D, const double *Wt, int Cs, int mode,
-                        int *best, long *n_double);
+static int argmax_range(const double *X, const float *Xf, const double *Xn, long n, long lo, long hi, long D,
+                        const double *Wt, int Cs, int mode, int *best, long *n_double);
 
 /* Predictions of test rows lo..hi-1 of the first n (the seen classes' rows) into ms->pred. */
 static int predict_rows(en_engine *e, mstate *ms, int t, long n, long lo, long hi)
 {
     const en_problem *p = e->p;
     int Cs = p->st->task_class_start[t + 1];
-    int rc = argmax_range(p->test_h.v, n, lo, hi, p->D, ms->Wt.v, Cs,
+    int rc = argmax_range(p->test_h.v, p->test_f, p->test_fn, n, lo, hi, p->D, ms->Wt.v, Cs,
                           e->cfg.exact_scores ? EN_SCORES_DOUBLE : EN_SCORES_SCREEN, ms->pred, NULL);
     if (rc) return rc;
     for (long i = lo; i < hi; i++) ms->pred[i] = p->st->class_order[ms->pred[i]];
@@ -786,32 +786,11 @@ static int decide_close(const double *x, long D, const double *Wt, int Cs, const
     return 1;
 }
 
-/* fl32(v); beyond the float range ±∞ (C leaves that conversion undefined): the scores become
- * non-finite and the row is decided in double */
-static inline float to_f32(double v)
-{
-    return fabs(v) <= FLT_MAX ? (float)v : v > 0 ? INFINITY : v < 0 ? -INFINITY : NAN;
-}
-
-/* o = fl32(x); returns ‖x‖₂ (four partial sums: any order is within the bounds' 1 % slack, and
- * a single sum chain would make this loop latency-bound) */
-static double norm_to_float(const double *x, long D, float *o)
-{
-    double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-    long j = 0;
-    for (; j + 4 <= D; j += 4) {
-        o[j] = to_f32(x[j]); o[j + 1] = to_f32(x[j + 1]); o[j + 2] = to_f32(x[j + 2]); o[j + 3] = to_f32(x[j + 3]);
-        a0 += x[j] * x[j]; a1 += x[j + 1] * x[j + 1]; a2 += x[j + 2] * x[j + 2]; a3 += x[j + 3] * x[j + 3];
-    }
-    for (; j < D; j++) { o[j] = to_f32(x[j]); a0 += x[j] * x[j]; }
-    return sqrt((a0 + a1) + (a2 + a3));
-}
-
 /* en_argmax_scores for rows lo..hi-1 of the n rows only (best[lo..hi-1]); the reference blocks
  * stay those of all n rows (a block in doubt is computed whole), so any split of [0, n) gives the
  * same predictions. */
-static int argmax_range(const double *X, long n, long lo, long hi, long D, const double *Wt, int Cs, int mode,
-                        int *best, long *n_double)
+static int argmax_range(const double *X, const float *Xf, const double *Xn, long n, long lo, long hi, long D,
+                        const double *Wt, int Cs, int mode, int *best, long *n_double)
 {
     long nd = 0;
     if (n_double) *n_double = 0;
@@ -828,14 +807,14 @@ static int argmax_range(const double *X, long n, long lo, long hi, long D, const
     double *wn = NULL, *xn = NULL;
     unsigned char *doubt = NULL;
     if (screen) {
-        xf = gs_malloc((size_t)SCREEN_ROWS * (size_t)D, sizeof(float), "scores");
+        xf = Xf ? NULL : gs_malloc((size_t)SCREEN_ROWS * (size_t)D, sizeof(float), "scores");
         wf = gs_malloc((size_t)Cs * (size_t)D, sizeof(float), "scores");
         fs = gs_malloc((size_t)SCREEN_ROWS * (size_t)Cs, sizeof(float), "scores");
         wn = gs_malloc((size_t)Cs, sizeof(double), "scores");
         xn = gs_malloc((size_t)SCREEN_ROWS, sizeof(double), "scores");
         doubt = gs_malloc((size_t)nb_max, 1, "scores");
     }
-    if (!ds || (screen && (!xf || !wf || !fs || !wn || !xn || !doubt))) {
+    if (!ds || (screen && ((!xf && !Xf) || !wf || !fs || !wn || !xn || !doubt))) {
         free(ds); free(xf); free(wf); free(fs); free(wn); free(xn); free(doubt);
         return GS_ENOMEM;
     }
@@ -846,7 +825,7 @@ static int argmax_range(const double *X, long n, long lo, long hi, long D, const
         for (int c = 0; c < Cs; c++) {
             const double *w = Wt + (size_t)c * D;
             float *o = wf + (size_t)c * D;
-            wn[c] = norm_to_float(w, D, o);
+            wn[c] = gm_to_float(w, D, o);
         }
     for (long i0 = lo / EN_SCORE_BLOCK * EN_SCORE_BLOCK; i0 < hi; i0 += EN_SCORE_BLOCK) {
         long nb = n - i0 < EN_SCORE_BLOCK ? n - i0 : EN_SCORE_BLOCK;
@@ -857,16 +836,18 @@ static int argmax_range(const double *X, long n, long lo, long hi, long D, const
             ndoubt = 0;
             for (long r0 = a; r0 < z; r0 += SCREEN_ROWS) {
                 long nr = z - r0 < SCREEN_ROWS ? z - r0 : SCREEN_ROWS;
-                for (long r = 0; r < nr; r++) {
+                const float *xs = Xf ? Xf + (size_t)(i0 + r0) * D : xf; /* converted once, or here */
+                const double *ns = Xf ? Xn + i0 + r0 : xn;
+                for (long r = 0; !Xf && r < nr; r++) {
                     const double *x = Xb + (size_t)(r0 + r) * D;
                     float *o = xf + (size_t)r * D;
-                    xn[r] = norm_to_float(x, D, o);
+                    xn[r] = gm_to_float(x, D, o);
                 }
-                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nr, Cs, (int)D, 1.0f, xf, (int)D, wf,
+                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nr, Cs, (int)D, 1.0f, xs, (int)D, wf,
                             (int)D, 0.0f, fs, Cs);
                 for (long r = 0; r < nr; r++) {
                     const float *s = fs + (size_t)r * Cs;
-                    double xr = xn[r], ax = A0 + eta * sq * xr;
+                    double xr = ns[r], ax = A0 + eta * sq * xr;
                     int b = 0;
                     for (int k = 1; k < Cs; k++) if (s[k] > s[b]) b = k;
                     double slo = (double)s[b] - (F * xr * wn[b] + ax + eta * sq * wn[b]);
@@ -903,7 +884,7 @@ static int argmax_range(const double *X, long n, long lo, long hi, long D, const
 int en_argmax_scores(const double *X, long n, long D, const double *Wt, int Cs, int mode, int *best,
                      long *n_double)
 {
-    return argmax_range(X, n, 0, n, D, Wt, Cs, mode, best, n_double);
+    return argmax_range(X, NULL, NULL, n, 0, n, D, Wt, Cs, mode, best, n_double);
 }
 
 static double tau_for(en_engine *e, mstate *ms, int t, double tau)
@@ -911,20 +892,30 @@ static double tau_for(en_engine *e, mstate *ms, int t, double tau)
     return ms->def->tau_eff ? ms->def->tau_eff(&ms->ctx, t, tau) : tau;
 }
 
-/* ---- one task's work as jobs (methods in parallel) ---------------------------------------
+/* ---- the update's work as jobs (methods in parallel, tasks overlapped) --------------------
  * Per task: the base Gram, each augmenting method's synthetic rows, and per ridge method the
  * solve (assemble, statistics, Cholesky), then λ_min from the factor and the predictions (two
- * halves of the test rows, then the accuracies; these only read the method's factor / W). Each job's arithmetic does not depend on which thread
- * runs it or when: every job writes its own method's state and work buffers, so the numbers are
- * those of the sequential order (with OpenBLAS at one thread inside parallel tasks: identical to
- * a sequential run at one BLAS thread). Two workers (the caller and one helper) pick the first
- * ready job; the caller reports progress only after the task's jobs are joined. */
-enum { J_BASE, J_EXTRA, J_PAIRS0, J_PAIRS1, J_XEND, J_SOLVE, J_LMIN, J_PRED, J_CUSTOM, J_PRED1, J_ACC };
+ * halves of the test rows, then the accuracies; these only read the method's factor / W), and
+ * a report (snapshot bookkeeping and progress, on the calling thread only). One plan holds every
+ * task of the update; dependencies across tasks let the next task's Grams start while this
+ * task's predictions and λ_min run, and keep every buffer safe:
+ *   BASE(t)        after BASE(t-1) and every SOLVE(t-1) (they read the base Gram's slot);
+ *   EXTRA(t, m)    after XEND(t-1, m) and SOLVE(t-1, m) (the emitter, Y and E's slot);
+ *   SOLVE(t, m)    after BASE(t), XEND(t, m), and LMIN, PRED, ACC of (t-1, m) (A, W, pred);
+ *   CUSTOM(t, m)   after CUSTOM(t-1, m);  REPORT(t) after every job of t and REPORT(t-1).
+ * Each job's arithmetic does not depend on which thread runs it or when: every job writes its
+ * own method's state and work buffers in an order the dependencies fix, so the numbers are
+ * those of the sequential order (OpenBLAS at one thread inside the plan: identical to a
+ * sequential run at one BLAS thread). Two workers (the caller and one helper) pick the first
+ * ready job in plan order (earlier tasks first). */
+enum { J_BASE, J_EXTRA, J_PAIRS0, J_PAIRS1, J_XEND, J_SOLVE, J_LMIN, J_PRED, J_CUSTOM, J_PRED1, J_ACC, J_REPORT };
 enum { JS_WAIT, JS_RUN, JS_DONE };
-#define MAX_JOBS (1 + 9 * OP_MAX_METHODS)
+#define JOB_DEPS (2 + OP_MAX_METHODS)
+#define JOBS_PER_TASK (2 + 9 * OP_MAX_METHODS)
 
 typedef struct {
-    int kind, m, dep[2], state, rc;
+    int kind, m, t, dep[JOB_DEPS], ndep, state, rc;
+    int after_lo; /* REPORT: also every job in [after_lo, itself) */
     double seconds;
     char err[256];
 } en_job;
@@ -932,9 +923,13 @@ typedef struct {
 typedef struct {
     en_engine *e;
     const op_params *q;
-    int t;
-    en_job job[MAX_JOBS];
-    int nj, nstarted, ndone, failed;
+    en_job *job;
+    int nj, nstarted, ndone, failed, cancelled;
+    int ncaller, ncaller_started; /* REPORT jobs: the calling thread only */
+    const volatile int *cancel;
+    int *done_count, total;       /* progress over the update */
+    en_progress_fn progress;
+    void *user;
     pthread_mutex_t mu;
     pthread_cond_t cv;
 } en_plan;
@@ -995,10 +990,12 @@ static int eval_custom(en_engine *e, mstate *ms, en_snap *sn, int t)
     return GS_OK;
 }
 
+static void report_task(en_plan *pl, int t);
+
 static int run_job(en_plan *pl, en_job *j)
 {
     en_engine *e = pl->e;
-    int t = pl->t, rc = GS_OK;
+    int t = j->t, rc = GS_OK;
     mstate *ms = j->m >= 0 ? &e->ms[j->m] : NULL;
     en_snap *sn = j->m >= 0 ? &e->res.m[j->m].snaps[t] : NULL;
     switch (j->kind) {
@@ -1027,6 +1024,7 @@ static int run_job(en_plan *pl, en_job *j)
         }
         rc = eval_custom(e, ms, sn, t);
         break;
+    case J_REPORT: report_task(pl, t); break;
     }
     return rc;
 }
@@ -1034,22 +1032,34 @@ static int run_job(en_plan *pl, en_job *j)
 static int job_ready(const en_plan *pl, const en_job *j)
 {
     if (j->state != JS_WAIT) return 0;
-    for (int k = 0; k < 2; k++)
-        if (j->dep[k] >= 0 && pl->job[j->dep[k]].state != JS_DONE) return 0;
+    for (int k = 0; k < j->ndep; k++)
+        if (pl->job[j->dep[k]].state != JS_DONE) return 0;
+    for (const en_job *i = pl->job + j->after_lo; i < j; i++)
+        if (i->state != JS_DONE) return 0;
     return 1;
 }
 
+typedef struct {
+    en_plan *pl;
+    int caller;
+} en_worker;
+
 static void *plan_worker(void *arg)
 {
-    en_plan *pl = arg;
+    en_worker *w = arg;
+    en_plan *pl = w->pl;
     pthread_mutex_lock(&pl->mu);
     while (!pl->failed && pl->nstarted < pl->nj) {
+        if (pl->cancel && *pl->cancel) { pl->failed = pl->cancelled = 1; pthread_cond_broadcast(&pl->cv); break; }
+        /* the helper stops when only the caller's jobs are left */
+        if (!w->caller && pl->nj - pl->nstarted == pl->ncaller - pl->ncaller_started) break;
         en_job *j = NULL;
         for (int k = 0; k < pl->nj && !j; k++)
-            if (job_ready(pl, &pl->job[k])) j = &pl->job[k];
+            if ((w->caller || pl->job[k].kind != J_REPORT) && job_ready(pl, &pl->job[k])) j = &pl->job[k];
         if (!j) { pthread_cond_wait(&pl->cv, &pl->mu); continue; }
         j->state = JS_RUN;
         pl->nstarted++;
+        if (j->kind == J_REPORT) pl->ncaller_started++;
         pthread_mutex_unlock(&pl->mu);
         gs_clear_error();
         double t0 = gs_now();
@@ -1067,72 +1077,149 @@ static void *plan_worker(void *arg)
     return NULL;
 }
 
-static int add_job(en_plan *pl, int kind, int m, int dep0, int dep1)
+static int add_job(en_plan *pl, int kind, int m, int t)
 {
     en_job *j = &pl->job[pl->nj];
     memset(j, 0, sizeof *j);
-    j->kind = kind; j->m = m; j->dep[0] = dep0; j->dep[1] = dep1;
+    j->kind = kind; j->m = m; j->t = t;
+    j->after_lo = pl->nj;
+    if (kind == J_REPORT) pl->ncaller++;
     return pl->nj++;
 }
 
-/* OpenBLAS's thread count (the library is linked directly; see the Makefile). */
-int openblas_get_num_threads(void);
-void openblas_set_num_threads(int n);
+static void add_dep(en_plan *pl, int j, int dep)
+{
+    if (j >= 0 && dep >= 0) pl->job[j].dep[pl->job[j].ndep++] = dep;
+}
 
-/* Run task t's jobs (every dirty method) with e->workers threads. Returns GS_OK or the first
- * failing job's status (in job order) with its message on the calling thread. */
-static int run_task(en_engine *e, int t, const op_params *q)
+/* The snapshots of task t after its jobs (calling thread): state, counts, seconds, progress. */
+static void report_task(en_plan *pl, int t)
+{
+    en_engine *e = pl->e;
+    const en_problem *p = e->p;
+    for (int m = 0; m < e->nm; m++) {
+        mstate *ms = &e->ms[m];
+        if (!ms->dirty) { (*pl->done_count)++; continue; }
+        en_snap *sn = &e->res.m[m].snaps[t];
+        if (ms->def->kind != 2 && sn->state != EN_FAILED) {
+            sn->state = EN_DONE;
+            sn->error[0] = '\0';
+        }
+        sn->rows_seen = p->task_row_start[t + 1];
+        sn->classes_seen = p->st->task_class_start[t + 1];
+        sn->aug_rows = ms->E ? ms->aug_rows[t] : 0;
+        sn->aug_skipped_classes = ms->E ? ms->skip_cls[t] : 0;
+        sn->aug_skipped_pairs = ms->E ? ms->skip_pairs[t] : 0;
+        sn->seconds = 0;
+        for (int k = 0; k < pl->nj; k++)
+            if (pl->job[k].t == t && pl->job[k].m == m) sn->seconds += pl->job[k].seconds;
+        (*pl->done_count)++;
+        if (pl->progress) pl->progress((double)*pl->done_count / pl->total, e->res.m[m].name, pl->user);
+    }
+}
+
+/* Jobs of the tasks order[0..no-1] (each dirty method), with the dependencies above. */
+static void plan_tasks(en_plan *pl, const int *order, int no)
+{
+    en_engine *e = pl->e;
+    int nm = e->nm, prev_base = -1, prev_report = -1;
+    int prev_solve[OP_MAX_METHODS], prev_xend[OP_MAX_METHODS], prev_custom[OP_MAX_METHODS], prev_use[OP_MAX_METHODS][4];
+    for (int m = 0; m < nm; m++) {
+        prev_solve[m] = prev_xend[m] = prev_custom[m] = -1;
+        for (int k = 0; k < 4; k++) prev_use[m][k] = -1;
+    }
+    int base_valid = e->base_valid, extra_valid[OP_MAX_METHODS];
+    for (int m = 0; m < nm; m++) extra_valid[m] = e->ms[m].extra_valid;
+    for (int k = 0; k < no; k++) {
+        int t = order[k], first = pl->nj;
+        int jb = -1, jx[OP_MAX_METHODS];
+        if (base_valid <= t) {
+            jb = add_job(pl, J_BASE, -1, t);
+            add_dep(pl, jb, prev_base);
+            for (int m = 0; m < nm; m++) add_dep(pl, jb, prev_solve[m]);
+            prev_base = jb;
+            base_valid = t + 1;
+        }
+        for (int m = 0; m < nm; m++) {
+            mstate *ms = &e->ms[m];
+            jx[m] = -1;
+            if (!ms->dirty) continue;
+            if (ms->def->kind == 2) {
+                int jc = add_job(pl, J_CUSTOM, m, t);
+                add_dep(pl, jc, prev_custom[m]);
+                prev_custom[m] = jc;
+                continue;
+            }
+            if (ms->E && extra_valid[m] <= t) {
+                int jr = add_job(pl, J_EXTRA, m, t);
+                add_dep(pl, jr, prev_xend[m]);
+                add_dep(pl, jr, prev_solve[m]);
+                int j0 = add_job(pl, J_PAIRS0, m, t), j1 = add_job(pl, J_PAIRS1, m, t);
+                add_dep(pl, j0, jr); add_dep(pl, j1, jr);
+                jx[m] = add_job(pl, J_XEND, m, t);
+                add_dep(pl, jx[m], j0); add_dep(pl, jx[m], j1);
+                prev_xend[m] = jx[m];
+                extra_valid[m] = t + 1;
+            }
+        }
+        for (int m = 0; m < nm; m++) {
+            mstate *ms = &e->ms[m];
+            if (!ms->dirty || ms->def->kind == 2) continue;
+            int js = add_job(pl, J_SOLVE, m, t);
+            add_dep(pl, js, jb >= 0 ? jb : prev_base);
+            add_dep(pl, js, jx[m]);
+            for (int u = 0; u < 4; u++) add_dep(pl, js, prev_use[m][u]);
+            int p0 = add_job(pl, J_PRED, m, t), p1 = add_job(pl, J_PRED1, m, t);
+            add_dep(pl, p0, js); add_dep(pl, p1, js);
+            int ja = add_job(pl, J_ACC, m, t);
+            add_dep(pl, ja, p0); add_dep(pl, ja, p1);
+            int jl = add_job(pl, J_LMIN, m, t);
+            add_dep(pl, jl, js);
+            prev_solve[m] = js;
+            prev_use[m][0] = p0; prev_use[m][1] = p1; prev_use[m][2] = ja; prev_use[m][3] = jl;
+        }
+        int jr = add_job(pl, J_REPORT, -1, t);
+        pl->job[jr].after_lo = first;
+        add_dep(pl, jr, prev_report);
+        prev_report = jr;
+    }
+}
+
+/* Run the tasks order[0..no-1] with e->workers threads. Returns GS_OK, GS_ECANCEL, or the first
+ * failing job's status (in plan order) with its message on the calling thread. */
+static int run_tasks(en_engine *e, const op_params *q, const int *order, int no, const volatile int *cancel,
+                     en_progress_fn progress, void *user)
 {
     en_plan pl;
-    pl.e = e; pl.q = q; pl.t = t;
-    pl.nj = pl.nstarted = pl.ndone = pl.failed = 0;
-    int jb = -1, chains = 0;
-    if (e->base_valid <= t) { jb = add_job(&pl, J_BASE, -1, -1, -1); chains++; }
-    int jx[OP_MAX_METHODS];
-    for (int m = 0; m < e->nm; m++) {
-        mstate *ms = &e->ms[m];
-        jx[m] = -1;
-        if (!ms->dirty) continue;
-        if (ms->def->kind == 2) { add_job(&pl, J_CUSTOM, m, -1, -1); chains++; continue; }
-        if (ms->E && ms->extra_valid <= t) {
-            int jr = add_job(&pl, J_EXTRA, m, -1, -1);
-            int j0 = add_job(&pl, J_PAIRS0, m, jr, -1), j1 = add_job(&pl, J_PAIRS1, m, jr, -1);
-            jx[m] = add_job(&pl, J_XEND, m, j0, j1);
-            chains++;
-        }
-    }
-    for (int m = 0; m < e->nm; m++) {
-        mstate *ms = &e->ms[m];
-        if (!ms->dirty || ms->def->kind == 2) continue;
-        if (jx[m] < 0 && jb < 0) chains++;
-        int js = add_job(&pl, J_SOLVE, m, jb, jx[m]);
-        int p0 = add_job(&pl, J_PRED, m, js, -1), p1 = add_job(&pl, J_PRED1, m, js, -1);
-        add_job(&pl, J_ACC, m, p0, p1);
-        add_job(&pl, J_LMIN, m, js, -1);
-    }
-    if (pl.nj == 0) return GS_OK;
-    int par = e->workers > 1 && chains >= 2;
+    memset(&pl, 0, sizeof pl);
+    pl.e = e; pl.q = q; pl.cancel = cancel; pl.progress = progress; pl.user = user;
+    int done = 0;
+    pl.done_count = &done;
+    pl.total = e->p->T * e->nm;
+    pl.job = gs_calloc((size_t)no * JOBS_PER_TASK, sizeof(en_job), "engine jobs");
+    if (!pl.job) return GS_ENOMEM;
+    plan_tasks(&pl, order, no);
     pthread_mutex_init(&pl.mu, NULL);
     pthread_cond_init(&pl.cv, NULL);
-    if (!par) {
-        plan_worker(&pl);
+    en_worker caller = {&pl, 1}, helper = {&pl, 0};
+    if (e->workers <= 1) {
+        plan_worker(&caller);
     } else {
-        int nb = openblas_get_num_threads();
-        if (nb > 1) openblas_set_num_threads(1);
+        int nb = gs_blas_serial_begin();
         pthread_t th;
-        int started = pthread_create(&th, NULL, plan_worker, &pl) == 0;
-        plan_worker(&pl);
+        int started = pthread_create(&th, NULL, plan_worker, &helper) == 0;
+        plan_worker(&caller);
         if (started) pthread_join(th, NULL);
-        if (nb > 1) openblas_set_num_threads(nb);
+        gs_blas_serial_end(nb);
     }
     pthread_cond_destroy(&pl.cv);
     pthread_mutex_destroy(&pl.mu);
-    for (int k = 0; k < pl.nj; k++)
-        if (pl.job[k].state == JS_DONE && pl.job[k].rc) return gs_error(pl.job[k].rc, "%s", pl.job[k].err);
-    for (int m = 0; m < e->nm; m++) e->ms[m].seconds = 0;
-    for (int k = 0; k < pl.nj; k++)
-        if (pl.job[k].m >= 0) e->ms[pl.job[k].m].seconds += pl.job[k].seconds;
-    return GS_OK;
+    int rc = GS_OK;
+    for (int k = 0; k < pl.nj && !rc; k++)
+        if (pl.job[k].state == JS_DONE && pl.job[k].rc) rc = gs_error(pl.job[k].rc, "%s", pl.job[k].err);
+    if (!rc && pl.cancelled) rc = GS_ECANCEL;
+    free(pl.job);
+    return rc;
 }
 
 static int deps_changed(unsigned deps, const op_params *a, const op_params *b)
@@ -1192,37 +1279,15 @@ int en_update(en_engine *e, const op_params *q, int first_task, const volatile i
         if (e->ms[m].dirty && ((e->ms[m].E && e->ms[m].extra_valid < T) ||
                                (e->ms[m].def->kind == 2 && e->ms[m].fit_valid < T)))
             cached = 0;
-    int order[4096], no = 0;
+    int *order = gs_malloc((size_t)T, sizeof(int), "engine"), no = 0;
+    if (!order) return GS_ENOMEM;
     int ft = first_task >= 1 && first_task <= T ? first_task - 1 : 0;
     e->focus_task = ft;
-    if (cached && T <= 4096) {
-        order[no++] = ft;
-        for (int t = 0; t < T; t++) if (t != ft) order[no++] = t;
-    }
-    int total = T * e->nm, done = 0;
-    for (int k = 0; k < (cached ? no : T); k++) {
-        int t = cached ? order[k] : k;
-        if (cancel && *cancel) return GS_ECANCEL;
-        int rc = run_task(e, t, q);
-        if (rc) return rc;
-        for (int m = 0; m < e->nm; m++) {
-            mstate *ms = &e->ms[m];
-            if (!ms->dirty) { done++; continue; }
-            en_snap *sn = &e->res.m[m].snaps[t];
-            if (ms->def->kind != 2 && !ms->solve_failed) {
-                sn->state = EN_DONE;
-                sn->error[0] = '\0';
-            }
-            sn->rows_seen = p->task_row_start[t + 1];
-            sn->classes_seen = p->st->task_class_start[t + 1];
-            sn->aug_rows = ms->E ? ms->aug_rows[t] : 0;
-            sn->aug_skipped_classes = ms->E ? ms->skip_cls[t] : 0;
-            sn->aug_skipped_pairs = ms->E ? ms->skip_pairs[t] : 0;
-            sn->seconds = ms->seconds;
-            done++;
-            if (progress) progress((double)done / total, e->res.m[m].name, user);
-        }
-    }
+    if (cached) order[no++] = ft;
+    for (int t = 0; t < T; t++) if (!cached || t != ft) order[no++] = t;
+    int rc = run_tasks(e, q, order, no, cancel, progress, user);
+    free(order);
+    if (rc) return rc;
     for (int m = 0; m < e->nm; m++) {
         finish_method(&e->res.m[m], T);
         e->ms[m].dirty = 0;

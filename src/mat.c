@@ -2,6 +2,8 @@
 #include "gs_mat.h"
 #include "gs_common.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,4 +35,21 @@ int gm_copy(gm_mat *dst, const gm_mat *src, const char *what)
     if (st) return st;
     memcpy(dst->v, src->v, (size_t)src->rows * (size_t)src->cols * sizeof(double));
     return GS_OK;
+}
+
+static inline float to_f32(double v)
+{
+    return fabs(v) <= FLT_MAX ? (float)v : v > 0 ? INFINITY : v < 0 ? -INFINITY : NAN;
+}
+
+double gm_to_float(const double *x, long n, float *o)
+{
+    double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    long j = 0;
+    for (; j + 4 <= n; j += 4) {
+        o[j] = to_f32(x[j]); o[j + 1] = to_f32(x[j + 1]); o[j + 2] = to_f32(x[j + 2]); o[j + 3] = to_f32(x[j + 3]);
+        a0 += x[j] * x[j]; a1 += x[j + 1] * x[j + 1]; a2 += x[j + 2] * x[j + 2]; a3 += x[j + 3] * x[j + 3];
+    }
+    for (; j < n; j++) { o[j] = to_f32(x[j]); a0 += x[j] * x[j]; }
+    return sqrt((a0 + a1) + (a2 + a3));
 }

@@ -15,6 +15,7 @@ void en_problem_free(en_problem *p)
 {
     if (p->h.v == p->z.v) p->h.v = NULL;
     gm_free(&p->z); gm_free(&p->h); gm_free(&p->R); gm_free(&p->test_h);
+    free(p->test_f); free(p->test_fn);
     free(p->y); free(p->task_row_start); free(p->test_y); free(p->test_task_end); free(p->class_test);
     memset(p, 0, sizeof *p);
 }
@@ -29,6 +30,7 @@ double en_estimate_bytes(long n_rows, long n_test, long d, long D, int C, int T,
     b += gm_bytes(D, D) * 3;                       /* work: G, Cholesky factor, eigen copy */
     b += gm_bytes(C, D) * (2.0 + 2.0 * n_methods) * grams_per_method; /* Q's and W */
     b += gm_bytes(n_test, C);                      /* scores */
+    if (gm_bytes(n_test, D) / 2 <= EN_TEST_F_MAX) b += gm_bytes(n_test, D) / 2; /* fl32 test rows */
     b += gm_bytes(100, D) + gm_bytes(4000, D);     /* Lanczos basis, augmented rows of a task */
     return b;
 }
@@ -63,94 +65,62 @@ static int check_finite_row(const double *x, long d, const char *what, long row)
     return GS_OK;
 }
 
-/* Training rows of the stream on two threads (rows are independent: a lazy row generator is
- * reentrant, synth.c; a stored row is a copy), so the values do not depend on the split. */
+/* Rows of a split into a matrix on two threads: destination row k (lo ≤ k < hi) is source row
+ * src[k], checked finite and normalized. Rows are independent (a lazy generator is reentrant,
+ * synth.c; a stored row is a copy), so the values do not depend on the split between threads;
+ * rows go through ds_rows in chunks (the synthetic source shares work within a chunk). */
 typedef struct {
     const ds_data *data;
-    const st_stream *st;
-    en_problem *p;
+    int split;
+    const long *src;
+    gm_mat *M;
+    int normalize;
+    float *f;      /* if set: f (rows × cols) = fl32(M) and fn = row norms, after normalization */
+    double *fn;
     long lo, hi;
     int rc;
     char err[256];
 } prep_job;
 
+#define PREP_CHUNK 32
+
 static void *prep_rows(void *arg)
 {
     prep_job *j = arg;
-    long d = j->p->d;
-    for (long i = j->lo; i < j->hi; i++) {
-        double *z = gm_row(&j->p->z, i);
-        long src = j->st->row_index[i];
-        if ((j->rc = ds_train_row(j->data, src, z)) || (j->rc = check_finite_row(z, d, "training features", src))) {
-            snprintf(j->err, sizeof j->err, "%s", gs_last_error());
-            break;
+    long d = j->M->cols;
+    const char *what = j->split == DS_TEST ? "test features" : "training features";
+    for (long k0 = j->lo; k0 < j->hi && !j->rc; k0 += PREP_CHUNK) {
+        long nb = j->hi - k0 < PREP_CHUNK ? j->hi - k0 : PREP_CHUNK;
+        j->rc = ds_rows(j->data, j->split, j->src + k0, nb, gm_row(j->M, k0));
+        for (long k = k0; k < k0 + nb && !j->rc; k++) {
+            double *z = gm_row(j->M, k);
+            if ((j->rc = check_finite_row(z, d, what, j->src[k]))) break;
+            if (j->normalize) normalize_row(z, d);
+            if (j->f) j->fn[k] = gm_to_float(z, d, j->f + (size_t)k * (size_t)d);
         }
-        if (j->p->normalized) normalize_row(z, d);
-        j->p->y[i] = j->st->row_label[i];
+        if (j->rc) snprintf(j->err, sizeof j->err, "%s", gs_last_error());
     }
     return NULL;
 }
 
-static int prep_all_rows(en_problem *p, const ds_data *data, const st_stream *st)
+static int prep_all_rows(gm_mat *M, const ds_data *data, int split, const long *src, int normalize, float *f,
+                         double *fn)
 {
-    long n = st->n;
-    prep_job job[2] = {{data, st, p, 0, n, 0, ""}, {data, st, p, n, n, 0, ""}};
+    long n = M->rows;
+    prep_job job[2] = {{data, split, src, M, normalize, f, fn, 0, n, 0, ""},
+                       {data, split, src, M, normalize, f, fn, n, n, 0, ""}};
     pthread_t th;
-    int threaded = 0;
+    int threaded = 0, nb = 0;
     if (n >= 512) {
-        job[0].hi = job[1].lo = n / 2;
+        job[0].hi = job[1].lo = n / 2 / PREP_CHUNK * PREP_CHUNK;
+        nb = gs_blas_serial_begin(); /* two threads of our own: OpenBLAS at one inside them */
         threaded = pthread_create(&th, NULL, prep_rows, &job[1]) == 0;
         if (!threaded) job[0].hi = n;
     }
     prep_rows(&job[0]);
     if (threaded) pthread_join(th, NULL);
-    for (int k = 0; k < 2; k++) /* the first failing row in stream order */
-        if (job[k].rc) return gs_error(job[k].rc, "%s", job[k].err);
-    return GS_OK;
-}
-
-/* Test rows into task order (row i of the data goes to dst[i], -1: never trained), checked and
- * normalized, on two threads (rows are independent). */
-typedef struct {
-    const ds_data *data;
-    const en_problem *p;
-    gm_mat *tz;
-    const long *dst;
-    long lo, hi;
-    int rc;
-    char err[256];
-} test_job;
-
-static void *prep_test_rows(void *arg)
-{
-    test_job *j = arg;
-    long d = j->tz->cols;
-    for (long i = j->lo; i < j->hi; i++) {
-        if (j->dst[i] < 0) continue;
-        double *z = gm_row(j->tz, j->dst[i]);
-        memcpy(z, gm_row(&j->data->test_x, i), (size_t)d * sizeof(double));
-        if ((j->rc = check_finite_row(z, d, "test features", i))) {
-            snprintf(j->err, sizeof j->err, "%s", gs_last_error());
-            break;
-        }
-        if (j->p->normalized) normalize_row(z, d);
-    }
-    return NULL;
-}
-
-static int prep_all_test_rows(const en_problem *p, const ds_data *data, gm_mat *tz, const long *dst, long n)
-{
-    test_job job[2] = {{data, p, tz, dst, 0, n, 0, ""}, {data, p, tz, dst, n, n, 0, ""}};
-    pthread_t th;
-    int threaded = 0;
-    if (n >= 512) {
-        job[0].hi = job[1].lo = n / 2;
-        threaded = pthread_create(&th, NULL, prep_test_rows, &job[1]) == 0;
-        if (!threaded) job[0].hi = n;
-    }
-    prep_test_rows(&job[0]);
-    if (threaded) pthread_join(th, NULL);
-    for (int k = 0; k < 2; k++) /* the first failing row in data order */
+    if (n >= 512) gs_blas_serial_end(nb);
+    for (int k = 0; k < 2; k++) /* the first failing row in destination order */
         if (job[k].rc) return gs_error(job[k].rc, "%s", job[k].err);
     return GS_OK;
 }
@@ -179,7 +149,8 @@ int en_prepare(en_problem *p, const ds_data *data, const st_stream *st, const op
     p->class_test = gs_calloc((size_t)st->C, sizeof(long), "stream");
     if (!p->y || !p->task_row_start || !p->class_test) { rc = GS_ENOMEM; goto fail; }
     memcpy(p->task_row_start, st->task_row_start, ((size_t)st->T + 1) * sizeof(long));
-    if ((rc = prep_all_rows(p, data, st))) goto fail;
+    for (long i = 0; i < n; i++) p->y[i] = st->row_label[i];
+    if ((rc = prep_all_rows(&p->z, data, DS_TRAIN, st->row_index, p->normalized, NULL, NULL))) goto fail;
     if (p->D != d) {
         if ((rc = gm_alloc(&p->R, p->D, d, "expansion matrix"))) goto fail;
         gsl_rng *r = rng_new(seed, RNG_EXPAND, 0);
@@ -211,23 +182,35 @@ int en_prepare(en_problem *p, const ds_data *data, const st_stream *st, const op
     for (int t = 0; t < st->T; t++) cnt[t + 1] += cnt[t];
     for (int t = 0; t < st->T; t++) p->test_task_end[t] = cnt[t + 1];
     gm_mat tz = {0};
-    long *dst = gs_malloc((size_t)(nt_all ? nt_all : 1), sizeof(long), "test rows");
-    if (!dst || (rc = gm_alloc(&tz, nt, d, "test rows"))) { free(dst); free(cnt); if (!rc) rc = GS_ENOMEM; goto fail; }
+    long *src = gs_malloc((size_t)(nt ? nt : 1), sizeof(long), "test rows");
+    if (!src || (rc = gm_alloc(&tz, nt, d, "test rows"))) { free(src); free(cnt); if (!rc) rc = GS_ENOMEM; goto fail; }
     gs_advise_huge(tz.v, (size_t)tz.rows * (size_t)tz.cols * sizeof(double));
     for (long i = 0; i < nt_all; i++) {
         int c = data->test_y[i], t = st->class_task[c];
-        dst[i] = t < 0 ? -1 : cnt[t]++;
-        if (t >= 0) p->test_y[dst[i]] = c;
+        if (t < 0) continue;
+        src[cnt[t]] = i;
+        p->test_y[cnt[t]++] = c;
     }
     free(cnt);
-    rc = prep_all_test_rows(p, data, &tz, dst, nt_all);
-    free(dst);
+    /* fl32 copy of the test rows for the screened predictions, made while the rows are in cache
+     * (after the expansion when there is one) */
+    if (gm_bytes(nt, p->D) / 2 <= EN_TEST_F_MAX) {
+        p->test_f = gs_malloc((size_t)(nt ? nt : 1) * (size_t)p->D, sizeof(float), "test rows");
+        p->test_fn = gs_malloc((size_t)(nt ? nt : 1), sizeof(double), "test rows");
+        if (!p->test_f || !p->test_fn) { free(src); gm_free(&tz); rc = GS_ENOMEM; goto fail; }
+        gs_advise_huge(p->test_f, (size_t)(nt ? nt : 1) * (size_t)p->D * sizeof(float));
+    }
+    int f_now = p->D == d && p->test_f;
+    rc = prep_all_rows(&tz, data, DS_TEST, src, p->normalized, f_now ? p->test_f : NULL, f_now ? p->test_fn : NULL);
+    free(src);
     if (rc) { gm_free(&tz); goto fail; }
     if (p->D != d) {
         if ((rc = gm_alloc(&p->test_h, nt, p->D, "expanded test rows"))) { gm_free(&tz); goto fail; }
         gs_advise_huge(p->test_h.v, (size_t)p->test_h.rows * (size_t)p->test_h.cols * sizeof(double));
         if (nt) expand_rows(p, &tz, &p->test_h);
         gm_free(&tz);
+        for (long i = 0; p->test_f && i < nt; i++)
+            p->test_fn[i] = gm_to_float(gm_row(&p->test_h, i), p->D, p->test_f + (size_t)i * (size_t)p->D);
     } else {
         p->test_h = tz;
     }

@@ -8,7 +8,8 @@
  * n isotropic noise. Tail classes therefore occupy directions that only their few rows excite:
  * exactly the spectral collapse GSR targets.
  * Determinism: class parameters from RNG_SYNTH index c; row i of class c from its own stream, so
- * any subset of rows can be produced on demand (training rows are lazy, ds_data.lazy_row).
+ * any subset of rows can be produced on demand (training and test rows are lazy,
+ * ds_data.lazy_rows: nothing is stored but the model).
  * Row layout: training row k belongs to class k / n_train (classes in blocks); test likewise.
  */
 #include "gs_synth.h"
@@ -105,12 +106,14 @@ static int syn_all_classes(syn_model *m)
     return GS_OK;
 }
 
-/* Row `i` (0-based within the class) of class c, split "train" (0) or "test" (1). */
-static int syn_row(const syn_model *m, int c, long i, int split, double *out)
+/* Row `i` (0-based within the class) of class c, split "train" (0) or "test" (1), before the
+ * low-rank part: out = μ_c + σ n, and the rank coefficients s_k g_k into coef[rank]. Every row
+ * has its own generator (any subset of rows comes out the same, on any thread). */
+static int syn_row_start(const syn_model *m, int c, long i, int split, double *out, double *coef)
 {
     uint64_t idx = ((uint64_t)c << 32) ^ ((uint64_t)split << 31) ^ (uint64_t)i;
     /* taus2: a small state seeds in a few operations (mt19937 initializes and twists 624 words
-     * per row); seeded from the same derived stream index as before */
+     * per row) */
     gsl_rng *r = gsl_rng_alloc(gsl_rng_taus2);
     if (!r) return gs_error(GS_ENOMEM, "synthetic rows: out of memory");
     uint64_t sd = rng_derive(m->seed, RNG_SYNTH, idx + 1000003ULL);
@@ -118,61 +121,40 @@ static int syn_row(const syn_model *m, int c, long i, int split, double *out)
     long d = m->d;
     const double *mu = m->mu + (size_t)c * d;
     for (long j = 0; j < d; j++) out[j] = mu[j] + SYN_NOISE * gsl_ran_gaussian_ziggurat(r, 1.0);
-    for (int k = 0; k < m->rank; k++) {
-        double g = m->scale[k] * gsl_ran_gaussian_ziggurat(r, 1.0);
-        /* CBLAS comes with gsl_randist.h; OpenBLAS's daxpy is vectorized (and not threaded at
-         * this length), unlike the plain loop at -O2 */
-        cblas_daxpy((int)d, g, m->basis + ((size_t)c * m->rank + k) * d, 1, out, 1);
-    }
+    for (int k = 0; k < m->rank; k++) coef[k] = m->scale[k] * gsl_ran_gaussian_ziggurat(r, 1.0);
     gsl_rng_free(r);
-    double s = 0;
-    for (long j = 0; j < d; j++) s += out[j] * out[j];
-    s = 1.0 / sqrt(s);
-    for (long j = 0; j < d; j++) out[j] *= s;
     return GS_OK;
 }
 
-static int syn_lazy_row(void *ctx, long i, double *out)
+#define SYN_RUN 64 /* rows of one class per low-rank product */
+
+/* ds_data.lazy_rows: rows idx[] of a split; row k of a split is row k % n of class k / n
+ * (classes in blocks). Consecutive rows of one class share one product with the class basis
+ * (coefficients × B_c, a dgemm instead of rank axpys per row); then each row is normalized. */
+static int syn_lazy_rows(void *ctx, int split, const long *idx, long n, double *out)
 {
     const syn_model *m = ctx;
-    return syn_row(m, (int)(i / m->n_train), i % m->n_train, 0, out);
-}
-
-/* Test rows on two threads: every row has its own generator (syn_row is reentrant), so the
- * values do not depend on the split. */
-typedef struct {
-    const syn_model *m;
-    ds_data *out;
-    long lo, hi;
-    int rc;
-    char err[256];
-} syn_job;
-
-static void *syn_test_rows(void *arg)
-{
-    syn_job *j = arg;
-    const syn_model *m = j->m;
-    for (long i = j->lo; i < j->hi && !j->rc; i++)
-        if ((j->rc = syn_row(m, (int)(i / m->n_test), i % m->n_test, 1, gm_row(&j->out->test_x, i))))
-            snprintf(j->err, sizeof j->err, "%s", gs_last_error());
-    return NULL;
-}
-
-static int syn_all_test_rows(const syn_model *m, ds_data *out, long nt)
-{
-    syn_job job[2] = {{m, out, 0, nt, 0, ""}, {m, out, nt, nt, 0, ""}};
-    pthread_t th;
-    int threaded = 0;
-    if (nt >= 512) {
-        job[0].hi = job[1].lo = nt / 2;
-        threaded = pthread_create(&th, NULL, syn_test_rows, &job[1]) == 0;
-        if (!threaded) job[0].hi = nt; /* no thread: all rows here */
+    long d = m->d, per = split == DS_TEST ? m->n_test : m->n_train;
+    double *coef = malloc((size_t)SYN_RUN * (size_t)m->rank * sizeof(double));
+    if (!coef) return gs_error(GS_ENOMEM, "synthetic rows: out of memory");
+    int rc = GS_OK;
+    for (long k0 = 0; k0 < n && !rc;) {
+        int c = (int)(idx[k0] / per);
+        long k1 = k0;
+        for (; k1 < n && k1 - k0 < SYN_RUN && idx[k1] / per == c && !rc; k1++)
+            rc = syn_row_start(m, c, idx[k1] % per, split, out + (size_t)k1 * d, coef + (size_t)(k1 - k0) * m->rank);
+        if (rc) break;
+        double *o = out + (size_t)k0 * d;
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)(k1 - k0), (int)d, m->rank, 1.0, coef,
+                    m->rank, m->basis + (size_t)c * m->rank * d, (int)d, 1.0, o, (int)d);
+        for (long k = k0; k < k1; k++) {
+            double *x = out + (size_t)k * d;
+            cblas_dscal((int)d, 1.0 / sqrt(cblas_ddot((int)d, x, 1, x, 1)), x, 1);
+        }
+        k0 = k1;
     }
-    syn_test_rows(&job[0]);
-    if (threaded) pthread_join(th, NULL);
-    for (int k = 0; k < 2; k++)
-        if (job[k].rc) return gs_error(job[k].rc, "%s", job[k].err);
-    return GS_OK;
+    free(coef);
+    return rc;
 }
 
 int syn_generate(const syn_config *cfg, uint64_t seed, ds_data *out)
@@ -212,12 +194,11 @@ int syn_generate(const syn_config *cfg, uint64_t seed, ds_data *out)
     out->test_y = gs_malloc((size_t)(nt ? nt : 1), sizeof(int), "synthetic labels");
     if (!out->train_y || !out->test_y) { st = GS_ENOMEM; goto fail; }
     for (long i = 0; i < out->train_x.rows; i++) out->train_y[i] = (int)(i / m->n_train);
-    if ((st = gm_alloc(&out->test_x, nt, d, "synthetic test rows"))) goto fail;
-    gs_advise_huge(out->test_x.v, (size_t)nt * (size_t)d * sizeof(double));
+    out->test_x.rows = nt; /* lazy too: prepare generates them in task order */
+    out->test_x.cols = d;
     for (long i = 0; i < nt; i++) out->test_y[i] = (int)(i / m->n_test);
-    if ((st = syn_all_test_rows(m, out, nt))) goto fail;
     out->n_classes = m->C;
-    out->lazy_row = syn_lazy_row;
+    out->lazy_rows = syn_lazy_rows;
     out->lazy_ctx = m;
     out->lazy_free = syn_model_free;
     snprintf(out->name, sizeof out->name, "synthetic");
