@@ -41,9 +41,16 @@ enum { SP_LANCZOS_MAX = 1, SP_LANCZOS_MIN = 2 };
 typedef int (*sp_apply_fn)(const double *x, double *y, void *user);
 int sp_lanczos_op(long n, sp_apply_fn apply, void *user, int which, int maxit, double tol,
                   double *lmax, double *lmax_err, double *lmin, double *lmin_err);
-/* λ_min of A = UᵀU from its upper Cholesky factor U (column-major, as dpotrf 'U' leaves it):
- * Lanczos for the largest eigenvalue μ of A⁻¹ (well separated where A's bottom is crowded),
- * λ_min = 1/μ with error bound 1/μ − 1/(μ + ρ) (ρ the residual bound of μ). */
+/* λ_min of A = UᵀU from its upper Cholesky factor U (column-major, as dpotrf 'U' leaves it; only
+ * the upper triangle is read): Lanczos for the largest eigenvalue μ of A⁻¹ = U⁻¹U⁻ᵀ (two dtrsv per
+ * step), λ_min = 1/μ with error bound 1/μ − 1/(μ + ρ).
+ * μ is the Rayleigh quotient of the final Ritz vector y (so μ ≤ μ_max and 1/μ ≥ λ_min) and ρ the
+ * residual ‖A⁻¹y − μy‖/‖y‖, both computed explicitly with one more solve; ρ bounds the distance
+ * from μ to an eigenvalue of A⁻¹, which is μ_max once converged (the bound is in that sense only).
+ * Stops when ρ ≤ tol·μ or after maxit Lanczos steps (maxit counts operator applications, one per
+ * step, ≤ D; the explicit check adds one). Partial reorthogonalization keeps a step close to the
+ * cost of its two triangular solves. Deterministic (fixed start vector), no shared state.
+ * GS_OK; GS_ERUN (a pivot of U ≤ 0 or not finite, LAPACK failure); GS_ENOMEM. */
 int sp_lmin_from_cholesky(const gm_mat *U, int maxit, double tol, double *lmin, double *lmin_err);
 
 /* Theorem 1 of the paper for G (eigen-decomposed) and Δ, split r, ridge τ. */

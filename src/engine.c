@@ -189,8 +189,9 @@ int en_emit_mix(en_emitter *em, long i, long j, double a, double b, int c, doubl
         return gs_error(GS_ERUN, "%s: invalid mixing weights", em->ms->def->name);
     if (c < 0 || c >= p->C) return gs_error(GS_ERUN, "%s: label %d out of range", em->ms->def->name, c);
     if (i < em->ylo || j < em->ylo || i >= em->yhi || j >= em->yhi) return en_emit(em, h, c, omega);
-    for (long k = 0; k < D; k++)
-        if (!isfinite(h[k])) return gs_error(GS_ERUN, "%s: a synthetic row is not finite", em->ms->def->name);
+    if (!isfinite(cblas_ddot((int)D, h, 1, h, 1))) /* Σh² finite ⇔ no NaN/∞ (short of overflow) */
+        for (long k = 0; k < D; k++)
+            if (!isfinite(h[k])) return gs_error(GS_ERUN, "%s: a synthetic row is not finite", em->ms->def->name);
     if (!em->Y) {
         mstate *ms = em->ms;
         size_t need = (size_t)(em->yhi - em->ylo) * (size_t)D * sizeof(double);

@@ -94,8 +94,15 @@ static void *prep_rows(void *arg)
         j->rc = ds_rows(j->data, j->split, j->src + k0, nb, gm_row(j->M, k0));
         for (long k = k0; k < k0 + nb && !j->rc; k++) {
             double *z = gm_row(j->M, k);
-            if ((j->rc = check_finite_row(z, d, what, j->src[k]))) break;
-            if (j->normalize) normalize_row(z, d);
+            /* Σx² finite ⇒ every value finite (a NaN or ±∞ makes it non-finite): one vectorized
+             * dot checks the row and gives its norm; the scan (for the column in the message)
+             * and the overflow-safe dnrm2 only when it is not */
+            double ss = cblas_ddot((int)d, z, 1, z, 1);
+            if (!isfinite(ss) && (j->rc = check_finite_row(z, d, what, j->src[k]))) break;
+            if (j->normalize) {
+                if (isfinite(ss) && ss >= 0x1p-900) cblas_dscal((int)d, 1.0 / sqrt(ss), z, 1);
+                else normalize_row(z, d);
+            }
             if (j->f) j->fn[k] = gm_to_float(z, d, j->f + (size_t)k * (size_t)d);
         }
         if (j->rc) snprintf(j->err, sizeof j->err, "%s", gs_last_error());
