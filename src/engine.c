@@ -18,6 +18,7 @@
 #include <cblas.h>
 #include <lapacke.h>
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -915,7 +916,7 @@ enum { JS_WAIT, JS_RUN, JS_DONE };
 #define JOBS_PER_TASK (2 + 9 * OP_MAX_METHODS)
 
 typedef struct {
-    int kind, m, t, dep[JOB_DEPS], ndep, state, rc;
+    int kind, m, t, pos, dep[JOB_DEPS], ndep, state, rc; /* pos: the task's place in the plan */
     int after_lo; /* REPORT: also every job in [after_lo, itself) */
     double seconds;
     char err[256];
@@ -925,8 +926,10 @@ typedef struct {
     en_engine *e;
     const op_params *q;
     en_job *job;
-    int nj, nstarted, ndone, failed, cancelled;
-    int ncaller, ncaller_started; /* REPORT jobs: the calling thread only */
+    int nj, first_wait;           /* jobs; the first one not yet started (a scan hint) */
+    int npos;                     /* tasks planned so far (the position of new jobs) */
+    int stop_pos;                 /* jobs of task positions ≥ this are not started (failure, cancel) */
+    int cancelled;
     const volatile int *cancel;
     int *done_count, total;       /* progress over the update */
     en_progress_fn progress;
@@ -1050,17 +1053,28 @@ static void *plan_worker(void *arg)
     en_worker *w = arg;
     en_plan *pl = w->pl;
     pthread_mutex_lock(&pl->mu);
-    while (!pl->failed && pl->nstarted < pl->nj) {
-        if (pl->cancel && *pl->cancel) { pl->failed = pl->cancelled = 1; pthread_cond_broadcast(&pl->cv); break; }
-        /* the helper stops when only the caller's jobs are left */
-        if (!w->caller && pl->nj - pl->nstarted == pl->ncaller - pl->ncaller_started) break;
+    for (;;) {
+        if (pl->cancel && *pl->cancel && !pl->cancelled) {
+            pl->cancelled = 1;
+            pl->stop_pos = -1; /* start nothing more */
+            pthread_cond_broadcast(&pl->cv);
+        }
+        /* Jobs are in plan order (task positions ascending). After a failure only the tasks
+         * before the failing one go on, so they end complete and reported, as in a task-by-task
+         * run. The helper leaves the REPORT jobs to the caller. */
+        while (pl->first_wait < pl->nj && pl->job[pl->first_wait].state != JS_WAIT) pl->first_wait++;
         en_job *j = NULL;
-        for (int k = 0; k < pl->nj && !j; k++)
-            if ((w->caller || pl->job[k].kind != J_REPORT) && job_ready(pl, &pl->job[k])) j = &pl->job[k];
+        int left = 0;
+        for (int k = pl->first_wait; k < pl->nj && !j; k++) {
+            en_job *c = &pl->job[k];
+            if (c->pos >= pl->stop_pos) break;
+            if (c->state != JS_WAIT || (!w->caller && c->kind == J_REPORT)) continue;
+            left = 1;
+            if (job_ready(pl, c)) j = c;
+        }
+        if (!left) break;
         if (!j) { pthread_cond_wait(&pl->cv, &pl->mu); continue; }
         j->state = JS_RUN;
-        pl->nstarted++;
-        if (j->kind == J_REPORT) pl->ncaller_started++;
         pthread_mutex_unlock(&pl->mu);
         gs_clear_error();
         double t0 = gs_now();
@@ -1070,8 +1084,7 @@ static void *plan_worker(void *arg)
         pthread_mutex_lock(&pl->mu);
         j->state = JS_DONE;
         j->rc = rc;
-        if (rc) pl->failed = 1;
-        pl->ndone++;
+        if (rc && j->pos < pl->stop_pos) pl->stop_pos = j->pos;
         pthread_cond_broadcast(&pl->cv);
     }
     pthread_mutex_unlock(&pl->mu);
@@ -1083,8 +1096,8 @@ static int add_job(en_plan *pl, int kind, int m, int t)
     en_job *j = &pl->job[pl->nj];
     memset(j, 0, sizeof *j);
     j->kind = kind; j->m = m; j->t = t;
+    j->pos = pl->npos;
     j->after_lo = pl->nj;
-    if (kind == J_REPORT) pl->ncaller++;
     return pl->nj++;
 }
 
@@ -1133,6 +1146,7 @@ static void plan_tasks(en_plan *pl, const int *order, int no)
     for (int m = 0; m < nm; m++) extra_valid[m] = e->ms[m].extra_valid;
     for (int k = 0; k < no; k++) {
         int t = order[k], first = pl->nj;
+        pl->npos = k;
         int jb = -1, jx[OP_MAX_METHODS];
         if (base_valid <= t) {
             jb = add_job(pl, J_BASE, -1, t);
@@ -1194,6 +1208,7 @@ static int run_tasks(en_engine *e, const op_params *q, const int *order, int no,
     en_plan pl;
     memset(&pl, 0, sizeof pl);
     pl.e = e; pl.q = q; pl.cancel = cancel; pl.progress = progress; pl.user = user;
+    pl.stop_pos = INT_MAX;
     int done = 0;
     pl.done_count = &done;
     pl.total = e->p->T * e->nm;

@@ -354,6 +354,15 @@ static void log_progress(double f, const char *what, void *user)
     l->calls++;
 }
 
+/* progress callback that raises the cancel flag once `after` calls have been seen */
+typedef struct { int calls, after; volatile int *stop; } cancel_after;
+static void cancel_progress(double f, const char *what, void *user)
+{
+    (void)f; (void)what;
+    cancel_after *c = user;
+    if (++c->calls == c->after) *c->stop = 1;
+}
+
 static void test_threads(void)
 {
     int nb = openblas_get_num_threads();
@@ -397,6 +406,22 @@ static void test_threads(void)
         volatile int stop = 1;
         r.tau = 0.05;
         CHECK(en_update(par, &r, 1, &stop, NULL, NULL) == GS_ECANCEL, "keep %d: cancel honoured", keep);
+        /* cancel in the middle (raised when task 2 is reported; the next tasks' jobs may already be
+         * running): the reported tasks are complete, the others pending, and the next update
+         * completes them with the sequential numbers */
+        stop = 0;
+        r.tau = 0.07;
+        cancel_after ca = {0, 2 * 4, &stop};
+        CHECK(en_update(par, &r, 1, &stop, cancel_progress, &ca) == GS_ECANCEL, "keep %d: cancel mid-update", keep);
+        rp = en_get_results(par);
+        int ok = 1;
+        for (int m = 0; m < 4; m++)
+            for (int t = 0; t < tp.prob.T; t++) ok &= (rp->m[m].snaps[t].state == EN_DONE) == (t < 2);
+        CHECK(ok, "keep %d: tasks 1-2 done, tasks 3.. pending after the cancel", keep);
+        stop = 0;
+        CHECK(en_update(par, &r, 1, &stop, NULL, NULL) == GS_OK && en_update(s, &r, 1, NULL, NULL, NULL) == GS_OK,
+              "update after the cancel");
+        CHECK(identical_results(en_get_results(s), en_get_results(par)), "keep %d: after a cancel, identical", keep);
         en_destroy(s); en_destroy(par);
     }
     tp_free(&tp);
