@@ -990,8 +990,7 @@ static int eval_custom(en_engine *e, mstate *ms, en_snap *sn, int t)
         return GS_OK;
     }
     fill_accuracy(e, sn, ms->pred, n);
-    sn->state = EN_DONE;
-    return GS_OK;
+    return GS_OK; /* EN_DONE when the task is reported (report_task), as for the ridge methods */
 }
 
 static void report_task(en_plan *pl, int t);
@@ -1115,7 +1114,7 @@ static void report_task(en_plan *pl, int t)
         mstate *ms = &e->ms[m];
         if (!ms->dirty) { (*pl->done_count)++; continue; }
         en_snap *sn = &e->res.m[m].snaps[t];
-        if (ms->def->kind != 2 && sn->state != EN_FAILED) {
+        if (sn->state != EN_FAILED) { /* every job of the task ran: done unless a job said failed */
             sn->state = EN_DONE;
             sn->error[0] = '\0';
         }
