@@ -35,6 +35,15 @@ static void on_progress(double frac, const char *what, void *user)
     if (++p->calls == p->n_first) p->first = gs_now() - p->t0;
 }
 
+/* user + system CPU seconds of this process so far (every thread) */
+static double cpu_now(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return (double)u.ru_utime.tv_sec + 1e-6 * (double)u.ru_utime.tv_usec + (double)u.ru_stime.tv_sec +
+           1e-6 * (double)u.ru_stime.tv_usec;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -93,23 +102,27 @@ int main(int argc, char **argv)
     cfg.spectrum = o.spectrum;
     pl_ctx c;
     if (do_batch) {
-        double *vd = malloc(sizeof(double) * (size_t)reps), *vc = malloc(sizeof(double) * (size_t)reps);
-        if (!vd || !vc) { fprintf(stderr, "bench_engine: out of memory\n"); return 1; }
+        double *vd = malloc(sizeof(double) * (size_t)reps * 4), *vc = vd + reps, *ud = vd + 2 * reps, *uc = vd + 3 * reps;
+        if (!vd) { fprintf(stderr, "bench_engine: out of memory\n"); return 1; }
         cfg.keep_task_grams = 0;
         for (int r = 0; r < reps; r++) {
-            double a = gs_now();
+            double a = gs_now(), ca = cpu_now();
             if ((rc = pl_open(&c, &o, &cfg, NULL, NULL))) { fprintf(stderr, "bench_engine: %s\n", gs_last_error()); return 1; }
-            double b = gs_now();
+            double b = gs_now(), cb = cpu_now();
             rc = en_update(c.eng, &o.params, c.prob.T, NULL, NULL, NULL);
             vd[r] = b - a;
             vc[r] = gs_now() - b;
+            ud[r] = cb - ca;
+            uc[r] = cpu_now() - cb;
             if (!rc && failed_snaps(en_get_results(c.eng))) rc = gs_error(GS_ERUN, "some task failed");
             pl_free(&c);
             if (rc) { fprintf(stderr, "bench_engine: %s\n", gs_last_error()); return 1; }
         }
-        printf("bench: batch_data %.3f s\n", median(vd, reps));
-        printf("bench: batch_compute %.3f s\n", median(vc, reps));
-        free(vd); free(vc);
+        /* CPU seconds (both cores): how much of the two cores each phase keeps busy */
+        double dw = median(vd, reps), cw = median(vc, reps), du = median(ud, reps), cu = median(uc, reps);
+        printf("bench: batch_data %.3f s (cpu %.3f s, %.0f%% of 2 cores)\n", dw, du, 50 * du / dw);
+        printf("bench: batch_compute %.3f s (cpu %.3f s, %.0f%% of 2 cores)\n", cw, cu, 50 * cu / cw);
+        free(vd);
     }
     if (!do_inter) return 0;
     cfg.keep_task_grams = 1;

@@ -804,6 +804,9 @@ static int argmax_range(const double *X, const float *Xf, const double *Xn, long
     const double u = 0x1p-24, ud = 0x1p-53, eta = 0x1p-126, etad = 0x1p-1022;
     int screen = mode == EN_SCORES_SCREEN && (double)D * u < 0.01;
     long nb_max = n < EN_SCORE_BLOCK ? n : EN_SCORE_BLOCK;
+    /* rows per sgemm: with the fl32 rows given, a whole reference block (W̃ is packed once per
+     * call); else SCREEN_ROWS converted at a time (the bounds hold for any summation order) */
+    long srows = Xf ? nb_max : SCREEN_ROWS;
     double *ds = gs_malloc((size_t)nb_max * (size_t)Cs, sizeof(double), "scores");
     float *xf = NULL, *wf = NULL, *fs = NULL;
     double *wn = NULL, *xn = NULL;
@@ -811,9 +814,9 @@ static int argmax_range(const double *X, const float *Xf, const double *Xn, long
     if (screen) {
         xf = Xf ? NULL : gs_malloc((size_t)SCREEN_ROWS * (size_t)D, sizeof(float), "scores");
         wf = gs_malloc((size_t)Cs * (size_t)D, sizeof(float), "scores");
-        fs = gs_malloc((size_t)SCREEN_ROWS * (size_t)Cs, sizeof(float), "scores");
+        fs = gs_malloc((size_t)srows * (size_t)Cs, sizeof(float), "scores");
         wn = gs_malloc((size_t)Cs, sizeof(double), "scores");
-        xn = gs_malloc((size_t)SCREEN_ROWS, sizeof(double), "scores");
+        xn = gs_malloc((size_t)srows, sizeof(double), "scores");
         doubt = gs_malloc((size_t)nb_max, 1, "scores");
     }
     if (!ds || (screen && ((!xf && !Xf) || !wf || !fs || !wn || !xn || !doubt))) {
@@ -836,8 +839,8 @@ static int argmax_range(const double *X, const float *Xf, const double *Xn, long
         long ndoubt = z - a;
         if (screen) {
             ndoubt = 0;
-            for (long r0 = a; r0 < z; r0 += SCREEN_ROWS) {
-                long nr = z - r0 < SCREEN_ROWS ? z - r0 : SCREEN_ROWS;
+            for (long r0 = a; r0 < z; r0 += srows) {
+                long nr = z - r0 < srows ? z - r0 : srows;
                 const float *xs = Xf ? Xf + (size_t)(i0 + r0) * D : xf; /* converted once, or here */
                 const double *ns = Xf ? Xn + i0 + r0 : xn;
                 for (long r = 0; !Xf && r < nr; r++) {
