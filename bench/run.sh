@@ -16,7 +16,7 @@
 #   end_to_end_process  the same gsrscope time against NumPy's whole process (interpreter
 #                    start, import, loading its inputs, one replay; median of REPS).
 # Usage: bench/run.sh [BUILD_DIR]    Environment: BENCH_REPS (default 5), BENCH_EXPAND (default
-# 5000; 0 skips that run), BENCH_NP_REPS (default 3), PYTHON (default /usr/bin/python3: Debian's NumPy on the same OpenBLAS).
+# 5000; 0 skips that run), BENCH_NP_REPS (default 5), PYTHON (default /usr/bin/python3: Debian's NumPy on the same OpenBLAS).
 set -eu
 BUILD=${1:-build}
 REPS=${BENCH_REPS:-5}
@@ -60,7 +60,7 @@ peak_mb() { /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -1 | awk '{printf 
 #   cold  one fresh process per rep (median of NP_REPS), the replay timed once: the state every
 #         gsrscope run starts from (fresh memory to fault in, BLAS threads to wake); the reference.
 #   warm  the median of 3 replays in one process (reps 2-3 reuse memory freed by rep 1).
-NP_REPS=${BENCH_NP_REPS:-3}
+NP_REPS=${BENCH_NP_REPS:-5}
 np_cold=""
 for k in $(seq "$NP_REPS"); do
     "$PY" "$HERE/numpy_ref.py" "$TMP/state" --csv "$TMP/run.csv" > "$TMP/np.txt" || {
