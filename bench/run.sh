@@ -13,6 +13,8 @@
 #                    normalization (batch_data) are excluded, like NumPy's loading.
 #   end_to_end       the whole `gsrscope run --synthetic` process (data generation included),
 #                    against the same NumPy compute time: a comparison that favours NumPy.
+#   end_to_end_full  the same gsrscope time against numpy_full.py: the whole computation of
+#                    `run --synthetic` in NumPy (it generates its data and GSR's rows itself).
 #   end_to_end_process  the same gsrscope time against NumPy's whole process (interpreter
 #                    start, import, loading its inputs, one replay; median of REPS).
 # Usage: bench/run.sh [BUILD_DIR]    Environment: BENCH_REPS (default 5), BENCH_EXPAND (default
@@ -82,6 +84,14 @@ b_comp=$(awk '/bench: batch_compute/ {print $3}' "$TMP/batch.txt")
 echo "bench: compute $b_comp s ratio $(ratio "$np_compute" "$b_comp") (engine only, median of $REPS; data generation $b_data s excluded, as NumPy's loading)"
 e2e=$(median_wall "$GS" run --synthetic --quiet --format csv)
 echo "bench: end_to_end $e2e s ratio $(ratio "$np_compute" "$e2e") (whole process incl. data generation, vs NumPy compute; vs warm NumPy: ratio $(ratio "$np_warm" "$e2e"))"
+# The whole computation in NumPy (numpy_full.py: data, stream, GSR rows, replay; its own random
+# numbers), one fresh process per rep: the like-for-like reference for the end-to-end run.
+np_full=""
+for k in $(seq "$NP_REPS"); do
+    np_full="$np_full $("$PY" "$HERE/numpy_full.py" | awk '/numpy_full: seconds/ {print $3}')"
+done
+np_full_med=$(echo "$np_full" | tr ' ' '\n' | grep . | sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}')
+echo "bench: end_to_end_full $e2e s ratio $(ratio "$np_full_med" "$e2e") (against the same whole computation in NumPy: synthetic data, stream, GSR rows, replay; median of $NP_REPS fresh processes:$np_full)"
 np_proc=$(median_wall "$PY" "$HERE/numpy_ref.py" "$TMP/state")
 echo "bench: end_to_end_process $e2e s ratio $(ratio "$np_proc" "$e2e") (whole process against NumPy's whole process: interpreter, import, loading, one replay: $np_proc s)"
 cpu=$(/usr/bin/time -f '%U %S' "$GS" run --synthetic --quiet --format csv 2>&1 >/dev/null | tail -1 | awk '{printf "%.2f", $1 + $2}')
