@@ -25,7 +25,7 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_HELPER_SRC := $(wildcard tests/support/*.c)
 TEST_HELPER_OBJ := $(TEST_HELPER_SRC:tests/support/%.c=$(BUILD)/tests/support/%.o)
 
-.PHONY: all run check deps deps-test tests install uninstall clean check-asan check-valgrind bench fuzz
+.PHONY: all run check deps deps-test tests install uninstall clean check-asan check-tsan check-valgrind bench fuzz
 all: $(BUILD)/gsrscope
 
 $(BUILD)/obj/%.o: src/%.c

@@ -4,9 +4,14 @@
  * which the views (TUI, figures, CSV/JSON) only read. No curses, no cairo here.
  *
  * Threading: an en_engine is used by one thread at a time (the TUI's worker, or main for
- * headless runs). en_update runs the methods of a task on a helper thread too (en_config.threads)
- * and joins it before each progress call: callbacks come from the calling thread only. Views take a deep copy of the results (en_results_copy) under their own lock.
- * Long operations poll `*cancel` (nonzero = stop, returns GS_ECANCEL) and report progress.
+ * headless runs). en_update runs its jobs on a helper thread too (en_config.threads): the methods
+ * of a task in parallel, and the next task's Grams while this task's predictions run. Progress
+ * callbacks come from the calling thread only, once a task is complete; the jobs write staging
+ * snapshots that go into the results on that thread, so a callback may copy the results
+ * (en_results_copy) while the helper works. Views keep such a deep copy under their own lock.
+ * Long operations poll `*cancel` (nonzero = stop, returns GS_ECANCEL; read atomically, as another
+ * thread sets it) and report progress. After a cancel or a failure, the tasks before it are
+ * complete and reported; the others stay pending.
  *
  * Ownership: en_problem, en_engine and en_results own all their arrays; each has a free/destroy.
  */

@@ -1,6 +1,8 @@
 # mk/sanitize.mk — sanitizer and valgrind runs of the test suite (issue #8).
 #   make check-asan      whole tree + tests built with ASan/UBSan into build-asan/, full suite run
 #   make check-valgrind  CLI end-to-end cases under valgrind memcheck (tests/t_valgrind.sh)
+#   make check-tsan      the engine's threaded tests (test_engine, test_methods: the two-worker
+#                        plan, cancels, views copying results during an update) under TSan
 ASAN_BUILD := build-asan
 ASAN_SAN := -fsanitize=address,undefined -fsanitize=float-cast-overflow -fno-omit-frame-pointer
 
@@ -11,6 +13,17 @@ check-asan:
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	GS_SANITIZED=1 OPENBLAS_NUM_THREADS=1 \
 	sh tests/run_tests.sh $(ASAN_BUILD)
+
+TSAN_BUILD := build-tsan
+TSAN_TESTS := test_engine test_methods
+
+check-tsan:
+	$(MAKE) -j2 BUILD=$(TSAN_BUILD) SAN="-fsanitize=thread" OPT="-O1 -g" $(addprefix $(TSAN_BUILD)/tests/,$(TSAN_TESTS))
+	@for t in $(TSAN_TESTS); do \
+	    TSAN_OPTIONS=halt_on_error=1:exitcode=66 OPENBLAS_NUM_THREADS=1 $(TSAN_BUILD)/tests/$$t > $(TSAN_BUILD)/$$t.log 2>&1; \
+	    rc=$$?; tail -n 1 $(TSAN_BUILD)/$$t.log; \
+	    if [ $$rc -ne 0 ]; then grep -A30 'ThreadSanitizer' $(TSAN_BUILD)/$$t.log | head -60; echo "check-tsan: $$t failed (exit $$rc)"; exit 1; fi; \
+	done
 
 check-valgrind: $(BUILD)/gsrscope
 	GS_VALGRIND=1 GSRSCOPE=$(CURDIR)/$(BUILD)/gsrscope sh tests/t_valgrind.sh

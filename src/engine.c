@@ -56,6 +56,8 @@ struct mstate {
     int *lmin_ref;           /* T: lmin[t] comes from the Cholesky factor (converged) */
     double *fro2, *tr, *lmax, *lmaxe, *lmin, *lmine; /* T, statistics of G_t */
     double **eigG;           /* T, exact eigenvalues of G_t (descending, no τ), or NULL */
+    en_snap *stage;          /* T snapshots the jobs of an update write; a task's REPORT swaps
+                              * them into the results (so views never see one half written) */
     int dirty;               /* needs snapshots recomputed in this update */
     gm_mat collect;          /* augmented rows (collect_aug) */
     int *collect_y;
@@ -333,6 +335,8 @@ static void mstate_free(mstate *ms, int nslots, int T)
     free(ms->fro2); free(ms->tr); free(ms->lmax); free(ms->lmaxe); free(ms->lmin); free(ms->lmine);
     if (ms->eigG) for (int t = 0; t < T; t++) free(ms->eigG[t]);
     free(ms->eigG);
+    if (ms->stage) for (int t = 0; t < T; t++) snap_free(&ms->stage[t]);
+    free(ms->stage);
     free(ms->collect.v); free(ms->collect_y);
     gm_free(&ms->A); gm_free(&ms->Qw); gm_free(&ms->Wt);
     free(ms->pred);
@@ -442,10 +446,11 @@ int en_create(en_engine **out, const en_problem *p, const en_config *cfg)
         r->m[m].ridge = e->ms[m].def->kind != 2;
         r->m[m].a_last = r->m[m].a_avg = NAN;
         r->m[m].snaps = gs_calloc((size_t)T, sizeof(en_snap), "results");
-        if (!r->m[m].snaps) goto fail;
-        for (int t = 0; t < T; t++) {
-            en_snap *s = &r->m[m].snaps[t];
-            s->task = t + 1;
+        e->ms[m].stage = gs_calloc((size_t)T, sizeof(en_snap), "results");
+        if (!r->m[m].snaps || !e->ms[m].stage) goto fail;
+        for (int t = 0; t < 2 * T; t++) {
+            en_snap *s = t < T ? &r->m[m].snaps[t] : &e->ms[m].stage[t - T];
+            s->task = t % T + 1;
             s->class_acc = gs_malloc((size_t)C, sizeof(double), "results");
             if (!s->class_acc) goto fail;
             for (int c = 0; c < C; c++) s->class_acc[c] = NAN;
@@ -1003,7 +1008,7 @@ static int run_job(en_plan *pl, en_job *j)
     en_engine *e = pl->e;
     int t = j->t, rc = GS_OK;
     mstate *ms = j->m >= 0 ? &e->ms[j->m] : NULL;
-    en_snap *sn = j->m >= 0 ? &e->res.m[j->m].snaps[t] : NULL;
+    en_snap *sn = j->m >= 0 ? &e->ms[j->m].stage[t] : NULL;
     switch (j->kind) {
     case J_BASE:
         base_task(e, t);
@@ -1056,7 +1061,8 @@ static void *plan_worker(void *arg)
     en_plan *pl = w->pl;
     pthread_mutex_lock(&pl->mu);
     for (;;) {
-        if (pl->cancel && *pl->cancel && !pl->cancelled) {
+        /* the flag is set by another thread (the UI, a signal handler): read it atomically */
+        if (pl->cancel && __atomic_load_n(pl->cancel, __ATOMIC_RELAXED) && !pl->cancelled) {
             pl->cancelled = 1;
             pl->stop_pos = -1; /* start nothing more */
             pthread_cond_broadcast(&pl->cv);
@@ -1116,7 +1122,11 @@ static void report_task(en_plan *pl, int t)
     for (int m = 0; m < e->nm; m++) {
         mstate *ms = &e->ms[m];
         if (!ms->dirty) { (*pl->done_count)++; continue; }
-        en_snap *sn = &e->res.m[m].snaps[t];
+        /* the task's snapshot goes live: swapped in whole, on the calling thread (a progress
+         * callback may copy the results while the helper runs the next task's jobs) */
+        en_snap *sn = &e->res.m[m].snaps[t], tmp = *sn;
+        *sn = ms->stage[t];
+        ms->stage[t] = tmp;
         if (sn->state != EN_FAILED) { /* every job of the task ran: done unless a job said failed */
             sn->state = EN_DONE;
             sn->error[0] = '\0';
@@ -1280,7 +1290,7 @@ int en_update(en_engine *e, const op_params *q, int first_task, const volatile i
         for (int t = 0; t < T; t++) if (e->res.m[m].snaps[t].state != EN_DONE) ms->dirty = 1;
         if (ms->dirty) {
             any = 1;
-            for (int t = 0; t < T; t++) e->res.m[m].snaps[t].state = EN_PENDING;
+            for (int t = 0; t < T; t++) e->res.m[m].snaps[t].state = ms->stage[t].state = EN_PENDING;
             e->res.m[m].a_last = e->res.m[m].a_avg = NAN;
         }
         ms->xparams = *q;

@@ -360,7 +360,29 @@ static void cancel_progress(double f, const char *what, void *user)
 {
     (void)f; (void)what;
     cancel_after *c = user;
-    if (++c->calls == c->after) *c->stop = 1;
+    if (++c->calls == c->after) __atomic_store_n(c->stop, 1, __ATOMIC_RELAXED);
+}
+
+/* progress callback doing what the TUI's does (a deep copy of the results, while the helper
+ * thread may already run the next task's jobs): every snapshot the copy shows as done must be
+ * whole (its accuracies and class accuracies set, its spectrum consistent with its flags) */
+typedef struct { en_engine *e; int calls, bad; } copy_log;
+static void copy_progress(double f, const char *what, void *user)
+{
+    (void)f; (void)what;
+    copy_log *l = user;
+    en_results c;
+    if (en_results_copy(&c, en_get_results(l->e)) != GS_OK) { l->bad++; return; }
+    for (int m = 0; m < c.n_methods; m++)
+        for (int t = 0; t < c.T; t++) {
+            const en_snap *s = &c.m[m].snaps[t];
+            if (s->state != EN_DONE) continue;
+            int ok = isfinite(s->acc) && s->task == t + 1 && s->test_rows > 0 && s->class_acc;
+            if (c.m[m].ridge) ok &= isfinite(s->lambda_max) && isfinite(s->stable_rank) && (!(s->flags & EN_SPECTRUM) || s->eig);
+            l->bad += !ok;
+        }
+    en_results_free(&c);
+    l->calls++;
 }
 
 static void test_threads(void)
@@ -422,6 +444,14 @@ static void test_threads(void)
         CHECK(en_update(par, &r, 1, &stop, NULL, NULL) == GS_OK && en_update(s, &r, 1, NULL, NULL, NULL) == GS_OK,
               "update after the cancel");
         CHECK(identical_results(en_get_results(s), en_get_results(par)), "keep %d: after a cancel, identical", keep);
+        /* views copy the results from the progress callback during an update */
+        copy_log cl = {par, 0, 0};
+        r.tau = 0.09;
+        CHECK(en_update(par, &r, 1, NULL, copy_progress, &cl) == GS_OK && en_update(s, &r, 1, NULL, NULL, NULL) == GS_OK,
+              "update with copying progress");
+        CHECK(cl.calls == 4 * tp.prob.T && cl.bad == 0, "keep %d: copies during the update show whole snapshots only "
+              "(%d calls, %d bad)", keep, cl.calls, cl.bad);
+        CHECK(identical_results(en_get_results(s), en_get_results(par)), "keep %d: and the same numbers", keep);
         en_destroy(s); en_destroy(par);
     }
     tp_free(&tp);
