@@ -65,6 +65,8 @@ int en_prepare(en_problem *p, const ds_data *data, const st_stream *st, const op
 void en_problem_free(en_problem *p);
 /* Map x (length d) to the classifier input h (length D): ReLU(R x) or a copy. */
 void en_expand_row(const en_problem *p, const double *x, double *h);
+/* The same for n rows X (n × d) into H (n × D), with one matrix product. */
+void en_expand_rows(const en_problem *p, const double *X, long n, double *H);
 /* Bytes a run needs (rows, D×D matrices per method and task kept, LAPACK workspace), estimated
  * before allocating. */
 double en_estimate_bytes(long n_rows, long n_test, long d, long D, int C, int T, int n_methods,

@@ -27,6 +27,10 @@ enum {
 typedef struct en_emitter en_emitter;
 /* Emit one synthetic row (D values, classifier space) with label c and weight ω ≥ 0. */
 int en_emit(en_emitter *em, const double *h, int c, double omega);
+/* Emit one synthetic row given in the feature space (d values, like p->z) with label c and
+ * weight ω: the engine maps it to the classifier space (ReLU(R x) with --expand), a block of rows
+ * per matrix product rather than a matrix-vector product per row (in the order of the calls). */
+int en_emit_x(en_emitter *em, const double *x, int c, double omega);
 /* Emit the row h = a·z_i + b·z_j (given in h, D values) of two prepared rows (indices into p->z)
  * with label c and weight ω, when en_emit_mix_ok says the classifier space is the feature space
  * (no --expand). The engine accumulates E += ω h hᵀ as Zᵀ Y (Y_i += ω a h, Y_j += ω b h) with one

@@ -41,7 +41,14 @@ struct en_emitter {
     /* en_emit_mix: Y over the task's rows ylo..yhi-1 (allocated on the first pair) */
     double *Y;               /* = ms->ybuf while a task's pairs are generated, else NULL */
     long ylo, yhi, ny;
+    /* en_emit_x with --expand: feature-space rows staged, expanded a block at a time */
+    gm_mat xbuf, hbuf;       /* XCAP × d, XCAP × D (allocated on the first row) */
+    int *xlab;
+    double *xw;
+    long xn;
 };
+
+#define XCAP 128
 
 struct mstate {
     const en_mdef *def;
@@ -170,6 +177,46 @@ int en_emit(en_emitter *em, const double *h, int c, double omega)
     em->n++;
     em->rows++;
     if (em->e->cfg.collect_aug) return collect_row(em->ms, h, D, c);
+    return GS_OK;
+}
+
+/* The staged feature-space rows: one product R·X per block (en_expand_rows), then en_emit. */
+static int emit_x_flush(en_emitter *em)
+{
+    if (em->xn == 0) return GS_OK;
+    const en_problem *p = em->e->p;
+    en_expand_rows(p, em->xbuf.v, em->xn, em->hbuf.v);
+    long n = em->xn;
+    em->xn = 0;
+    for (long k = 0; k < n; k++)
+        if (en_emit(em, gm_row(&em->hbuf, k), em->xlab[k], em->xw[k])) return GS_ERUN;
+    return GS_OK;
+}
+
+static void emit_x_free(en_emitter *em)
+{
+    gm_free(&em->xbuf); gm_free(&em->hbuf);
+    free(em->xlab); free(em->xw);
+    em->xlab = NULL; em->xw = NULL;
+    em->xn = 0;
+}
+
+int en_emit_x(en_emitter *em, const double *x, int c, double omega)
+{
+    const en_problem *p = em->e->p;
+    if (p->D == p->d && !p->R.v) return en_emit(em, x, c, omega);
+    if (!em->xbuf.v) {
+        int rc = gm_alloc(&em->xbuf, XCAP, p->d, "synthetic rows");
+        if (!rc) rc = gm_alloc(&em->hbuf, XCAP, p->D, "synthetic rows");
+        em->xlab = gs_malloc(XCAP, sizeof(int), "synthetic rows");
+        em->xw = gs_malloc(XCAP, sizeof(double), "synthetic rows");
+        if (rc || !em->xlab || !em->xw) { emit_x_free(em); return GS_ENOMEM; }
+    }
+    if (em->xn == XCAP && emit_x_flush(em)) return GS_ERUN;
+    memcpy(gm_row(&em->xbuf, em->xn), x, (size_t)p->d * sizeof(double));
+    em->xlab[em->xn] = c;
+    em->xw[em->xn] = omega;
+    em->xn++;
     return GS_OK;
 }
 
@@ -513,9 +560,11 @@ static int extra_rows(en_engine *e, mstate *ms, int t)
     em->w = gs_malloc((size_t)em->cap, sizeof(double), "synthetic rows");
     if (rc || !em->lab || !em->w) rc = GS_ENOMEM;
     if (!rc) rc = ms->def->extra(&ms->ctx, t, em);
+    if (!rc) rc = emit_x_flush(em);
     if (!rc) rc = emit_flush(em);
     gm_free(&em->buf); free(em->lab); free(em->w);
     em->lab = NULL; em->w = NULL;
+    emit_x_free(em);
     return rc;
 }
 

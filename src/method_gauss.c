@@ -6,7 +6,7 @@
  *
  * Choices (documented in the man page):
  *   - Space: the raw normalized rows z (d columns), where GSR mixes too; samples are mapped to
- *     the classifier space with en_expand_row (a no-op without --expand). Samples are not
+ *     the classifier space with en_emit_x (a no-op without --expand). Samples are not
  *     re-normalized.
  *   - Σ_c is the unbiased covariance of the class's n_c real rows (1/(n_c−1)); classes with
  *     fewer than 2 rows get no samples (counted as skipped, like GSR). Σ_head is the pooled
@@ -169,10 +169,9 @@ static int gauss_class(en_mctx *m, int c, long nmax, int transfer, en_emitter *e
     int use_head = transfer && q->gauss_b > 0 && s && s->have_L;
     gm_mat Xc = {0}, Gm = {0}, E = {0}, Out = {0};
     double *mu = gs_malloc((size_t)d, sizeof(double), "gauss samples");
-    double *h = gs_malloc((size_t)p->D, sizeof(double), "gauss samples");
     gsl_rng *r = rng_new(q->seed, RNG_GAUSS, (uint64_t)c);
     int rc = GS_OK;
-    if (!mu || !h || !r || gm_alloc(&Xc, n, d, "gauss samples") || gm_alloc(&Gm, K, n, "gauss samples") ||
+    if (!mu || !r || gm_alloc(&Xc, n, d, "gauss samples") || gm_alloc(&Gm, K, n, "gauss samples") ||
         gm_alloc(&E, K, d, "gauss samples") || gm_alloc(&Out, K, d, "gauss samples")) {
         rc = GS_ENOMEM;
         goto out;
@@ -188,13 +187,11 @@ static int gauss_class(en_mctx *m, int c, long nmax, int transfer, en_emitter *e
         cblas_dtrmm(CblasRowMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, (int)K, (int)d, 1.0, s->L.v,
                     (int)d, E.v, (int)d);
     if (use_iso || use_head) cblas_daxpy((int)(K * d), ci, E.v, 1, Out.v, 1);
-    for (long k = 0; k < K; k++) {
-        en_expand_row(p, gm_row(&Out, k), h);
-        if ((rc = en_emit(em, h, c, 1.0))) goto out;
-    }
+    for (long k = 0; k < K; k++)
+        if ((rc = en_emit_x(em, gm_row(&Out, k), c, 1.0))) goto out;
 out:
     gm_free(&Xc); gm_free(&Gm); gm_free(&E); gm_free(&Out);
-    free(mu); free(h);
+    free(mu);
     if (r) gsl_rng_free(r);
     return rc;
 }

@@ -38,12 +38,11 @@ static int inter_class(en_mctx *m, int t, int c, en_emitter *em)
     double alpha = q->alpha_base + (1.0 - q->alpha_base) * exp(-q->xi * (double)N);
     long d = p->d;
     double *zt = gs_malloc((size_t)d, sizeof(double), "interclass row");
-    double *ht = gs_malloc((size_t)p->D, sizeof(double), "interclass row");
     gsl_rng *rp = rng_new(q->seed, RNG_MISC, (uint64_t)c);
     gsl_rng *rg = rng_new(q->seed, RNG_GAMMA, (uint64_t)c);
     int rc = GS_OK;
     long skipped = 0;
-    if (!zt || !ht || !rp || !rg) { rc = GS_ENOMEM; goto out; }
+    if (!zt || !rp || !rg) { rc = GS_ENOMEM; goto out; }
     for (long k = 0; k < K; k++) {
         long i = first + k % N;
         long u = (long)gsl_rng_uniform_int(rp, (unsigned long)others);
@@ -55,13 +54,12 @@ static int inter_class(en_mctx *m, int t, int c, en_emitter *em)
         s = sqrt(s);
         if (!(s >= 1e-12)) { skipped++; continue; }
         for (long x = 0; x < d; x++) zt[x] /= s;
-        en_expand_row(p, zt, ht);
-        if ((rc = en_emit(em, ht, c, g))) goto out;
-        if ((rc = en_emit(em, ht, p->y[j], 1.0 - g))) goto out;
+        if ((rc = en_emit_x(em, zt, c, g))) goto out;
+        if ((rc = en_emit_x(em, zt, p->y[j], 1.0 - g))) goto out;
     }
     if (skipped) en_emit_skip(em, 0, skipped);
 out:
-    free(zt); free(ht);
+    free(zt);
     if (rp) gsl_rng_free(rp);
     if (rg) gsl_rng_free(rg);
     return rc;

@@ -89,11 +89,10 @@ int en_gsr_class(en_mctx *m, int c, int linear, int fixed_alpha, en_emitter *em)
     long *pi = gs_malloc((size_t)K, sizeof(long), "GSR pairs");
     long *pj = gs_malloc((size_t)K, sizeof(long), "GSR pairs");
     double *zt = gs_malloc((size_t)d, sizeof(double), "GSR row");
-    double *ht = gs_malloc((size_t)p->D, sizeof(double), "GSR row");
     gsl_rng *rp = rng_new(q->seed, RNG_PAIRS, (uint64_t)c);
     gsl_rng *rg = rng_new(q->seed, RNG_GAMMA, (uint64_t)c);
     int rc = GS_OK;
-    if (!pi || !pj || !zt || !ht || !rp || !rg) { rc = GS_ENOMEM; goto out; }
+    if (!pi || !pj || !zt || !rp || !rg) { rc = GS_ENOMEM; goto out; }
     if (q->pairs == OP_PAIRS_ALL) {
         /* K of the N(N-1) ordered pairs, without replacement, in enumeration order. */
         long *sel = NULL;
@@ -143,12 +142,11 @@ int en_gsr_class(en_mctx *m, int c, int linear, int fixed_alpha, en_emitter *em)
             if ((rc = en_emit_mix(em, first + pi[k], first + pj[k], g * s, (1.0 - g) * s, c, 1.0, zt))) goto out;
             continue;
         }
-        en_expand_row(p, zt, ht);
-        if ((rc = en_emit(em, ht, c, 1.0))) goto out;
+        if ((rc = en_emit_x(em, zt, c, 1.0))) goto out;
     }
     if (skipped) en_emit_skip(em, 0, skipped);
 out:
-    free(pi); free(pj); free(zt); free(ht);
+    free(pi); free(pj); free(zt);
     if (rp) gsl_rng_free(rp);
     if (rg) gsl_rng_free(rg);
     return rc;

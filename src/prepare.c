@@ -48,13 +48,19 @@ void en_expand_row(const en_problem *p, const double *x, double *h)
     for (long j = 0; j < p->D; j++) if (h[j] < 0) h[j] = 0;
 }
 
-/* H = ReLU(Z Rᵀ) in row blocks. */
+void en_expand_rows(const en_problem *p, const double *X, long n, double *H)
+{
+    if (p->D == p->d && !p->R.v) { memcpy(H, X, (size_t)n * (size_t)p->d * sizeof(double)); return; }
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, (int)p->D, (int)p->d, 1.0, X, (int)p->d,
+                p->R.v, (int)p->d, 0.0, H, (int)p->D);
+    size_t m = (size_t)n * (size_t)p->D;
+    for (size_t i = 0; i < m; i++) if (H[i] < 0) H[i] = 0;
+}
+
+/* H = ReLU(Z Rᵀ), every row. */
 static void expand_rows(const en_problem *p, const gm_mat *Z, gm_mat *H)
 {
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)Z->rows, (int)p->D, (int)p->d, 1.0,
-                Z->v, (int)p->d, p->R.v, (int)p->d, 0.0, H->v, (int)p->D);
-    size_t n = (size_t)H->rows * (size_t)H->cols;
-    for (size_t i = 0; i < n; i++) if (H->v[i] < 0) H->v[i] = 0;
+    en_expand_rows(p, Z->v, Z->rows, H->v);
 }
 
 static int check_finite_row(const double *x, long d, const char *what, long row)
