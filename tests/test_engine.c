@@ -297,6 +297,19 @@ static void test_expand(void)
     int inrange = 1;
     for (long i = 0; i < 24 * 6; i++) inrange &= fabs(tp.prob.R.v[i]) <= a;
     CHECK(inrange, "R entries in U(−1/√d, 1/√d)");
+    /* the block product gives each row as the matrix-vector product does, against a plain loop */
+    long n = tp.prob.z.rows;
+    double *H = malloc(sizeof(double) * (size_t)n * 24);
+    en_expand_rows(&tp.prob, tp.prob.z.v, n, H);
+    double worst = 0;
+    for (long i = 0; i < n; i++)
+        for (int j = 0; j < 24; j++) {
+            double r = 0;
+            for (int k = 0; k < 6; k++) r += tp.prob.R.v[j * 6 + k] * gm_row(&tp.prob.z, i)[k];
+            worst = fmax(worst, fabs(H[i * 24 + j] - (r > 0 ? r : 0)));
+        }
+    CHECK(worst < 1e-13, "en_expand_rows = ReLU(R z) row by row (worst %.1e over %ld rows)", worst, n);
+    free(H);
     tp_free(&tp);
 }
 
