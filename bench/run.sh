@@ -49,6 +49,7 @@ ts.sort()
 print("%.3f" % ts[len(ts) // 2])
 PYEOF
 }
+median_of() { echo "$@" | tr ' ' '\n' | grep . | sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 ratio() { "$PY" -c "import sys; print('%.2f' % (float(sys.argv[1]) / float(sys.argv[2])))" "$1" "$2"; }
 peak_mb() { /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -1 | awk '{printf "%.1f", $1 / 1024}'; }
 
@@ -71,7 +72,7 @@ for k in $(seq "$NP_REPS"); do
 done
 "$PY" "$HERE/numpy_ref.py" "$TMP/state" --csv "$TMP/run_all.csv" --reps 3 > "$TMP/np_all.txt" || {
     cat "$TMP/np_all.txt" >&2; echo "bench: NumPy reference disagrees with gsrscope --spectrum all" >&2; exit 1; }
-np_compute=$(echo "$np_cold" | tr ' ' '\n' | grep . | sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}')
+np_compute=$(median_of $np_cold)
 np_warm=$(awk '/numpy: compute/ {print $3}' "$TMP/np_all.txt")
 np_load=$(awk '/numpy: load/ {print $3}' "$TMP/np.txt")
 echo "bench: numpy_check $(grep 'numpy: agree' "$TMP/np.txt" | cut -d' ' -f3-) (+ --spectrum all: $(grep 'numpy: agree' "$TMP/np_all.txt" | cut -d' ' -f3-))"
@@ -90,7 +91,7 @@ np_full=""
 for k in $(seq "$NP_REPS"); do
     np_full="$np_full $("$PY" "$HERE/numpy_full.py" | awk '/numpy_full: seconds/ {print $3}')"
 done
-np_full_med=$(echo "$np_full" | tr ' ' '\n' | grep . | sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}')
+np_full_med=$(median_of $np_full)
 echo "bench: end_to_end_full $e2e s ratio $(ratio "$np_full_med" "$e2e") (against the same whole computation in NumPy: synthetic data, stream, GSR rows, replay; median of $NP_REPS fresh processes:$np_full)"
 np_proc=$(median_wall "$PY" "$HERE/numpy_ref.py" "$TMP/state")
 echo "bench: end_to_end_process $e2e s ratio $(ratio "$np_proc" "$e2e") (whole process against NumPy's whole process: interpreter, import, loading, one replay: $np_proc s)"

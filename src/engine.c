@@ -78,7 +78,6 @@ struct mstate {
                               * task of an update (one allocation: no page faults per task) */
     size_t ybytes;
     int solve_failed;        /* this task's solve failed: reason in why */
-    double seconds;          /* this task's compute time (sum of the method's jobs) */
     char why[160];
 };
 
@@ -1050,7 +1049,7 @@ static int eval_custom(en_engine *e, mstate *ms, en_snap *sn, int t)
     return GS_OK; /* EN_DONE when the task is reported (report_task), as for the ridge methods */
 }
 
-static void report_task(en_plan *pl, int t);
+static void report_task(en_plan *pl, const en_job *rj);
 
 static int run_job(en_plan *pl, en_job *j)
 {
@@ -1084,7 +1083,7 @@ static int run_job(en_plan *pl, en_job *j)
         }
         rc = eval_custom(e, ms, sn, t);
         break;
-    case J_REPORT: report_task(pl, t); break;
+    case J_REPORT: report_task(pl, j); break;
     }
     return rc;
 }
@@ -1163,9 +1162,11 @@ static void add_dep(en_plan *pl, int j, int dep)
     if (j >= 0 && dep >= 0) pl->job[j].dep[pl->job[j].ndep++] = dep;
 }
 
-/* The snapshots of task t after its jobs (calling thread): state, counts, seconds, progress. */
-static void report_task(en_plan *pl, int t)
+/* The snapshots of task t after its jobs (calling thread): state, counts, seconds, progress.
+ * rj is the REPORT job; the task's jobs are those just before it, from rj->after_lo. */
+static void report_task(en_plan *pl, const en_job *rj)
 {
+    int t = rj->t;
     en_engine *e = pl->e;
     const en_problem *p = e->p;
     for (int m = 0; m < e->nm; m++) {
@@ -1186,8 +1187,8 @@ static void report_task(en_plan *pl, int t)
         sn->aug_skipped_classes = ms->E ? ms->skip_cls[t] : 0;
         sn->aug_skipped_pairs = ms->E ? ms->skip_pairs[t] : 0;
         sn->seconds = 0;
-        for (int k = 0; k < pl->nj; k++)
-            if (pl->job[k].t == t && pl->job[k].m == m) sn->seconds += pl->job[k].seconds;
+        for (const en_job *j = pl->job + rj->after_lo; j < rj; j++)
+            if (j->m == m) sn->seconds += j->seconds;
         (*pl->done_count)++;
         if (pl->progress) pl->progress((double)*pl->done_count / pl->total, e->res.m[m].name, pl->user);
     }
