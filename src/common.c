@@ -5,6 +5,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -135,6 +136,15 @@ void gs_advise_huge(void *v, size_t bytes)
 #else
     (void)v; (void)bytes;
 #endif
+}
+
+void gs_run_pair(void *(*fn)(void *), void *a, void *b)
+{
+    pthread_t th;
+    int threaded = pthread_create(&th, NULL, fn, b) == 0;
+    fn(a);
+    if (threaded) pthread_join(th, NULL);
+    else fn(b);
 }
 
 /* OpenBLAS's thread count (the library is linked directly; see the Makefile). */

@@ -6,7 +6,6 @@
 
 #include <cblas.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,17 +121,14 @@ static int prep_all_rows(gm_mat *M, const ds_data *data, int split, const long *
     long n = M->rows;
     prep_job job[2] = {{data, split, src, M, normalize, f, fn, 0, n, 0, ""},
                        {data, split, src, M, normalize, f, fn, n, n, 0, ""}};
-    pthread_t th;
-    int threaded = 0, nb = 0;
     if (n >= 512) {
         job[0].hi = job[1].lo = n / 2 / PREP_CHUNK * PREP_CHUNK;
-        nb = gs_blas_serial_begin(); /* two threads of our own: OpenBLAS at one inside them */
-        threaded = pthread_create(&th, NULL, prep_rows, &job[1]) == 0;
-        if (!threaded) job[0].hi = n;
+        int nb = gs_blas_serial_begin(); /* two threads of our own: OpenBLAS at one inside them */
+        gs_run_pair(prep_rows, &job[0], &job[1]);
+        gs_blas_serial_end(nb);
+    } else {
+        prep_rows(&job[0]);
     }
-    prep_rows(&job[0]);
-    if (threaded) pthread_join(th, NULL);
-    if (n >= 512) gs_blas_serial_end(nb);
     for (int k = 0; k < 2; k++) /* the first failing row in destination order */
         if (job[k].rc) return gs_error(job[k].rc, "%s", job[k].err);
     return GS_OK;

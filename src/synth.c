@@ -18,7 +18,6 @@
 
 #include <gsl/gsl_randist.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,15 +92,12 @@ static void *syn_classes(void *arg)
 static int syn_all_classes(syn_model *m)
 {
     syn_cjob job[2] = {{m, 0, m->C, 0}, {m, m->C, m->C, 0}};
-    pthread_t th;
-    int threaded = 0;
     if (m->C >= 8) {
         job[0].hi = job[1].lo = m->C / 2;
-        threaded = pthread_create(&th, NULL, syn_classes, &job[1]) == 0;
-        if (!threaded) job[0].hi = m->C;
+        gs_run_pair(syn_classes, &job[0], &job[1]);
+    } else {
+        syn_classes(&job[0]);
     }
-    syn_classes(&job[0]);
-    if (threaded) pthread_join(th, NULL);
     if (job[0].rc || job[1].rc) return gs_error(GS_ENOMEM, "synthetic model: out of memory");
     return GS_OK;
 }
