@@ -63,9 +63,8 @@ int en_accuracy(const en_problem *p, int task, const int *pred, long n, double *
 int en_prepare(en_problem *p, const ds_data *data, const st_stream *st, const op_data *o,
                uint64_t seed);
 void en_problem_free(en_problem *p);
-/* Map x (length d) to the classifier input h (length D): ReLU(R x) or a copy. */
-void en_expand_row(const en_problem *p, const double *x, double *h);
-/* The same for n rows X (n × d) into H (n × D), with one matrix product. */
+/* Map n rows X (n × d) to the classifier inputs H (n × D): ReLU(X Rᵀ) with one matrix product,
+ * or a copy without --expand. */
 void en_expand_rows(const en_problem *p, const double *X, long n, double *H);
 /* Bytes a run needs (rows, D×D matrices per method and task kept, LAPACK workspace), estimated
  * before allocating. */

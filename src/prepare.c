@@ -40,13 +40,6 @@ static void normalize_row(double *x, long d)
     if (s > 0) cblas_dscal((int)d, 1.0 / s, x, 1);
 }
 
-void en_expand_row(const en_problem *p, const double *x, double *h)
-{
-    if (p->D == p->d && !p->R.v) { memcpy(h, x, (size_t)p->d * sizeof(double)); return; }
-    cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)p->D, (int)p->d, 1.0, p->R.v, (int)p->d, x, 1, 0.0, h, 1);
-    for (long j = 0; j < p->D; j++) if (h[j] < 0) h[j] = 0;
-}
-
 void en_expand_rows(const en_problem *p, const double *X, long n, double *H)
 {
     if (p->D == p->d && !p->R.v) { memcpy(H, X, (size_t)n * (size_t)p->d * sizeof(double)); return; }
@@ -54,12 +47,6 @@ void en_expand_rows(const en_problem *p, const double *X, long n, double *H)
                 p->R.v, (int)p->d, 0.0, H, (int)p->D);
     size_t m = (size_t)n * (size_t)p->D;
     for (size_t i = 0; i < m; i++) if (H[i] < 0) H[i] = 0;
-}
-
-/* H = ReLU(Z Rᵀ), every row. */
-static void expand_rows(const en_problem *p, const gm_mat *Z, gm_mat *H)
-{
-    en_expand_rows(p, Z->v, Z->rows, H->v);
 }
 
 static int check_finite_row(const double *x, long d, const char *what, long row)
@@ -169,7 +156,7 @@ int en_prepare(en_problem *p, const ds_data *data, const st_stream *st, const op
         gsl_rng_free(r);
         if ((rc = gm_alloc(&p->h, n, p->D, "expanded rows"))) goto fail;
         gs_advise_huge(p->h.v, (size_t)p->h.rows * (size_t)p->h.cols * sizeof(double));
-        if (n) expand_rows(p, &p->z, &p->h);
+        if (n) en_expand_rows(p, p->z.v, n, p->h.v);
     } else {
         p->h = p->z; /* shared buffer, freed once */
     }
@@ -216,7 +203,7 @@ int en_prepare(en_problem *p, const ds_data *data, const st_stream *st, const op
     if (p->D != d) {
         if ((rc = gm_alloc(&p->test_h, nt, p->D, "expanded test rows"))) { gm_free(&tz); goto fail; }
         gs_advise_huge(p->test_h.v, (size_t)p->test_h.rows * (size_t)p->test_h.cols * sizeof(double));
-        if (nt) expand_rows(p, &tz, &p->test_h);
+        if (nt) en_expand_rows(p, tz.v, nt, p->test_h.v);
         gm_free(&tz);
         for (long i = 0; p->test_f && i < nt; i++)
             p->test_fn[i] = gm_to_float(gm_row(&p->test_h, i), p->D, p->test_f + (size_t)i * (size_t)p->D);

@@ -288,7 +288,7 @@ static void test_expand(void)
     CHECK(tp_make(&tp, 4, 6, 5, 3, 4, 2, 2, 24) == 0, "problem with --expand");
     CHECK(tp.prob.D == 24 && tp.prob.d == 6, "D = 24");
     double h[24];
-    en_expand_row(&tp.prob, gm_row(&tp.prob.z, 3), h);
+    en_expand_rows(&tp.prob, gm_row(&tp.prob.z, 3), 1, h);
     int same = 1, relu = 1;
     for (int j = 0; j < 24; j++) { same &= fabs(h[j] - gm_row(&tp.prob.h, 3)[j]) < 1e-12; relu &= h[j] >= 0; }
     CHECK(same, "expanded rows = ReLU(R z)");
@@ -297,7 +297,7 @@ static void test_expand(void)
     int inrange = 1;
     for (long i = 0; i < 24 * 6; i++) inrange &= fabs(tp.prob.R.v[i]) <= a;
     CHECK(inrange, "R entries in U(−1/√d, 1/√d)");
-    /* the block product gives each row as the matrix-vector product does, against a plain loop */
+    /* a block of rows, against a plain loop */
     long n = tp.prob.z.rows;
     double *H = malloc(sizeof(double) * (size_t)n * 24);
     en_expand_rows(&tp.prob, tp.prob.z.v, n, H);
