@@ -42,7 +42,7 @@ static inline int fz_npy(const uint8_t *d, size_t n)
     fz_assert(a.ndim == 1 || a.ndim == 2);
     fz_assert(a.shape[0] >= 0 && a.shape[1] >= 0);
     size_t cnt = (size_t)a.shape[0] * (size_t)a.shape[1];
-    fz_assert(a.itemsize == 1 || a.itemsize == 4 || a.itemsize == 8);
+    fz_assert(a.itemsize == 1 || a.itemsize == 2 || a.itemsize == 4 || a.itemsize == 8);
     fz_assert(cnt * a.itemsize <= n);
     /* touch every byte so ASan sees an undersized buffer */
     unsigned s = 0;

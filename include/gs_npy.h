@@ -22,7 +22,7 @@ int npy_write(const char *path, const char *descr, int fortran, int ndim, const 
               const void *data, size_t itemsize);
 
 /* ---- reading (issue #3) ---- */
-typedef enum { NPY_F4, NPY_F8, NPY_U1, NPY_I4, NPY_I8 } npy_dtype;
+typedef enum { NPY_F4, NPY_F8, NPY_U1, NPY_I4, NPY_I8, NPY_F2 } npy_dtype;
 typedef struct {
     npy_dtype dtype;
     int ndim;              /* 1 or 2 */
@@ -40,5 +40,11 @@ int npy_parse(const char *name, const unsigned char *buf, size_t n, npy_array *a
  * Used to check the memory a file needs before reading it. */
 int npy_probe(const char *path, npy_array *a);
 void npy_array_free(npy_array *a);
+/* One IEEE 754 binary16 value (the bits of a '<f2' element) as a double. Exact for every
+ * value, subnormals included; infinities and NaNs come out as infinities and NaNs. */
+double npy_half(uint16_t h);
+/* Element k of little-endian data of dtype t as a double (exact for every dtype; <i8 values
+ * beyond 2^53 round to the nearest double). */
+double npy_value(npy_dtype t, const void *data, size_t k);
 
 #endif

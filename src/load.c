@@ -105,8 +105,8 @@ static int npy_features(const char *path, budget *b, gm_mat *x)
         return gs_error(GS_EINPUT, "%s: features must be a 2-D array (rows × dimensions), this one "
                         "is 1-D with %ld values", path, a.shape[0]);
     if (a.dtype == NPY_I4 || a.dtype == NPY_I8)
-        return gs_error(GS_EINPUT, "%s: features are integers (%s); save them as float32, float64 "
-                        "or uint8", path, a.dtype == NPY_I4 ? "<i4" : "<i8");
+        return gs_error(GS_EINPUT, "%s: features are integers (%s); save them as float16, float32, "
+                        "float64 or uint8", path, a.dtype == NPY_I4 ? "<i4" : "<i8");
     long r = a.shape[0], c = a.shape[1];
     if (r == 0 || c == 0) return gs_error(GS_EINPUT, "%s: features array is empty (%ld × %ld)", path, r, c);
     uint64_t raw = (uint64_t)r * (uint64_t)c * a.itemsize;
@@ -120,11 +120,7 @@ static int npy_features(const char *path, budget *b, gm_mat *x)
     for (long i = 0; i < r; i++)
         for (long j = 0; j < c; j++) {
             size_t k = a.fortran ? (size_t)j * (size_t)r + (size_t)i : (size_t)i * (size_t)c + (size_t)j;
-            double v;
-            if (a.dtype == NPY_F8) memcpy(&v, p + 8 * k, 8);
-            else if (a.dtype == NPY_F4) { float f; memcpy(&f, p + 4 * k, 4); v = f; }
-            else v = p[k];
-            x->v[(size_t)i * (size_t)c + (size_t)j] = v;
+            x->v[(size_t)i * (size_t)c + (size_t)j] = npy_value(a.dtype, p, k);
         }
     npy_array_free(&a);
     b->used -= raw;
@@ -159,16 +155,7 @@ static int npy_labels(const char *path, budget *b, int **y, long *n)
     if (!*y) { npy_array_free(&a); return GS_ENOMEM; }
     const unsigned char *p = a.data;
     for (long i = 0; i < m && st == GS_OK; i++) {
-        double v;
-        switch (a.dtype) {
-        case NPY_U1: v = p[i]; break;
-        case NPY_I4: { int32_t t; memcpy(&t, p + 4 * i, 4); v = t; break; }
-        case NPY_I8: { int64_t t; memcpy(&t, p + 8 * i, 8);
-                       v = t > (int64_t)1 << 40 ? 1e13 : t < -((int64_t)1 << 40) ? -1e13 : (double)t;
-                       break; }
-        case NPY_F4: { float t; memcpy(&t, p + 4 * i, 4); v = t; break; }
-        default: memcpy(&v, p + 8 * i, 8); break;
-        }
+        double v = npy_value(a.dtype, p, (size_t)i); /* <i8 beyond 2^53 rounds: still too large */
         if (isinf(v)) st = gs_error(GS_EINPUT, "%s: row %ld: label is infinite", path, i + 1);
         else st = label_value(path, i, v, &(*y)[i]);
     }

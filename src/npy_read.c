@@ -10,6 +10,7 @@
 #include "gs_io.h"
 
 #include <errno.h>
+#include <math.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,7 +112,7 @@ static int parse_shape(hparse *h, int *ndim, unsigned long long dims[8])
 static int dtype_of(const char *name, const char *d, npy_dtype *t, size_t *size)
 {
     static const struct { const char *s; npy_dtype t; size_t size; } ok[] = {
-        {"<f4", NPY_F4, 4}, {"<f8", NPY_F8, 8}, {"|u1", NPY_U1, 1}, {"<u1", NPY_U1, 1},
+        {"<f2", NPY_F2, 2}, {"<f4", NPY_F4, 4}, {"<f8", NPY_F8, 8}, {"|u1", NPY_U1, 1}, {"<u1", NPY_U1, 1},
         {"u1", NPY_U1, 1}, {"<i4", NPY_I4, 4}, {"<i8", NPY_I8, 8},
     };
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
@@ -124,7 +125,7 @@ static int dtype_of(const char *name, const char *d, npy_dtype *t, size_t *size)
                         "array instead", name, d);
     if (strchr(d, 'c'))
         return gs_error(GS_EINPUT, "%s: dtype '%s' is complex; only real values are supported", name, d);
-    return gs_error(GS_EINPUT, "%s: unsupported dtype '%s' (features: <f4, <f8, |u1; labels: "
+    return gs_error(GS_EINPUT, "%s: unsupported dtype '%s' (features: <f2, <f4, <f8, |u1; labels: "
                     "<i4, <i8, |u1)", name, d);
 }
 
@@ -308,4 +309,28 @@ void npy_array_free(npy_array *a)
 {
     free(a->data);
     memset(a, 0, sizeof *a);
+}
+
+double npy_half(uint16_t h)
+{
+    int sign = h >> 15, e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    double v;
+    if (e == 0x1f) v = m ? NAN : INFINITY;
+    else if (e == 0) v = ldexp((double)m, -24);          /* subnormal: m × 2^-24 */
+    else v = ldexp((double)(m | 0x400), e - 25);         /* (1024 + m) × 2^(e-15-10) */
+    return sign ? -v : v;
+}
+
+double npy_value(npy_dtype t, const void *data, size_t k)
+{
+    const unsigned char *p = data;
+    switch (t) {
+    case NPY_F2: { uint16_t h = (uint16_t)(p[2 * k] | p[2 * k + 1] << 8); return npy_half(h); }
+    case NPY_F4: { float f; memcpy(&f, p + 4 * k, 4); return f; }
+    case NPY_F8: { double d; memcpy(&d, p + 8 * k, 8); return d; }
+    case NPY_I4: { int32_t i; memcpy(&i, p + 4 * k, 4); return i; }
+    case NPY_I8: { int64_t i; memcpy(&i, p + 8 * k, 8); return (double)i; }
+    case NPY_U1: return p[k];
+    }
+    return NAN;
 }

@@ -218,18 +218,21 @@ static void numpy_sets(void)
              "r = np.random.default_rng(5)\n"
              "X = r.random((20, 7)); T = r.random((6, 7)); y = np.arange(20) %% 4; t = np.arange(6) %% 4\n"
              "for name, f in (('np_f8', lambda a: a), ('np_f4', lambda a: a.astype('<f4')),\n"
-             "                ('np_fo', np.asfortranarray), ('np_u1', lambda a: (a * 255).astype(np.uint8))):\n"
+             "                ('np_fo', np.asfortranarray), ('np_u1', lambda a: (a * 255).astype(np.uint8)),\n"
+             "                ('np_f2', lambda a: (a * 3e-4).astype('<f2')), ('np_f2f', lambda a: np.asfortranarray((a * 3e-4).astype('<f2')))):\n"
              "    os.makedirs(name, exist_ok=True)\n"
              "    np.save(name + '/train_features.npy', f(X)); np.save(name + '/test_features.npy', f(T))\n"
              "    np.save(name + '/train_labels.npy', y.astype('<i4')); np.save(name + '/test_labels.npy', t.astype('|u1'))\n"
              "np.concatenate([X.ravel(), T.ravel()]).astype('<f8').tofile('np_ref.bin')\n"
              "np.concatenate([X.astype('<f4').ravel(), T.astype('<f4').ravel()]).astype('<f8').tofile('np_ref4.bin')\n"
              "np.concatenate([(X * 255).astype(np.uint8).ravel(), (T * 255).astype(np.uint8).ravel()]).astype('<f8').tofile('np_refu.bin')\n"
+             "np.concatenate([(X * 3e-4).astype('<f2').ravel(), (T * 3e-4).astype('<f2').ravel()]).astype('<f8').tofile('np_ref2.bin')\n"
              "\"", tmpdir, py);
     CHECK(system(cmd) == 0, "NumPy wrote the datasets");
     static const struct { const char *dir, *ref; } sets[] = {
-        {"np_f8", "np_ref.bin"}, {"np_fo", "np_ref.bin"}, {"np_f4", "np_ref4.bin"}, {"np_u1", "np_refu.bin"}};
-    for (int s = 0; s < 4; s++) {
+        {"np_f8", "np_ref.bin"}, {"np_fo", "np_ref.bin"}, {"np_f4", "np_ref4.bin"}, {"np_u1", "np_refu.bin"},
+        {"np_f2", "np_ref2.bin"}, {"np_f2f", "np_ref2.bin"}}; /* × 3e-4: many float16 subnormals */
+    for (int s = 0; s < 6; s++) {
         size_t rn = 0;
         double *ref = (double *)tap_slurp(tpath(sets[s].ref), &rn);
         op_data o = opts();
@@ -531,6 +534,23 @@ static void validation(void)
     npy_write_f8(tpath("inf.npy"), x2, NTR, D);
     o.train_features = tpath("inf.npy");
     expect_load_fail(&o, GS_EINPUT, "inf.npy: row 12, column 1: value is infinite", "Inf");
+    /* the same in float16, C and Fortran order (0x7e00 is a half NaN, 0xfc00 is -inf) */
+    uint16_t h[NTR * D], hf[NTR * D];
+    for (int i = 0; i < NTR * D; i++) h[i] = 0x3c00; /* 1.0 */
+    h[4 * D + 1] = 0x7e00;
+    for (int i = 0; i < NTR; i++)
+        for (int j = 0; j < D; j++) hf[j * NTR + i] = h[i * D + j];
+    long shp[2] = {NTR, D};
+    npy_write(tpath("nan2.npy"), "<f2", 0, 2, shp, h, 2);
+    o.train_features = tpath("nan2.npy");
+    expect_load_fail(&o, GS_EINPUT, "nan2.npy: row 5, column 2: value is NaN", "float16 NaN");
+    hf[3 * NTR + 20] = 0xfc00;
+    npy_write(tpath("inf2f.npy"), "<f2", 1, 2, shp, hf, 2);
+    o.train_features = tpath("inf2f.npy");
+    expect_load_fail(&o, GS_EINPUT, "inf2f.npy: row 5, column 2: value is NaN", "float16 Fortran NaN first");
+    hf[1 * NTR + 4] = 0x3c00;
+    npy_write(tpath("inf2f.npy"), "<f2", 1, 2, shp, hf, 2);
+    expect_load_fail(&o, GS_EINPUT, "inf2f.npy: row 21, column 4: value is infinite", "float16 Fortran -inf");
 
     /* wrong rank / integer features / unknown format */
     o.train_features = trl;

@@ -5,6 +5,7 @@
 #include "gs_common.h"
 #include "gs_npy.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,8 +147,10 @@ static void refusals(void)
     expect_refused(b, n, "object", "object dtype");
     n = make_npy(b, 1, "{'descr': '<c16', 'fortran_order': False, 'shape': (1,), }", d8, 16);
     expect_refused(b, n, "complex", "complex dtype");
-    n = make_npy(b, 1, "{'descr': '<f2', 'fortran_order': False, 'shape': (8,), }", d8, 16);
-    expect_refused(b, n, "unsupported dtype '<f2'", "float16");
+    n = make_npy(b, 1, "{'descr': '>f2', 'fortran_order': False, 'shape': (8,), }", d8, 16);
+    expect_refused(b, n, "big-endian", "big-endian float16");
+    n = make_npy(b, 1, "{'descr': '<f2', 'fortran_order': False, 'shape': (9,), }", d8, 16);
+    expect_refused(b, n, "truncated", "float16 data short (9 × 2 bytes > 16)");
     n = make_npy(b, 1, "{'descr': [('a', '<f8')], 'fortran_order': False, 'shape': (2,), }", d8, 16);
     expect_refused(b, n, "structured", "structured dtype");
     n = make_npy(b, 1, "{'descr': '<f8', 'fortran_order': False, 'shape': (1, 1, 2), }", d8, 16);
@@ -220,6 +223,7 @@ static void prefixes(void)
 
 /* Files written by NumPy itself. */
 static const char *python(void) { return tap_numpy_python(); }
+static void half_floats(const char *py);
 
 static void numpy_files(void)
 {
@@ -284,6 +288,55 @@ static void numpy_files(void)
           "NumPy object array refused: %s", gs_last_error());
     CHECK(npy_read(tpath("n_3d.npy"), &a) == GS_EINPUT && strstr(gs_last_error(), "3-dimensional"),
           "NumPy 3-D refused: %s", gs_last_error());
+    free(ref);
+    half_floats(py);
+}
+
+/* Every one of the 65,536 binary16 bit patterns, written by NumPy as '<f2', read back and
+ * converted to double, against NumPy's own float16 → float64 conversion (exact in both: every
+ * half is a double). Covers ±0, subnormals, the largest finite, ±inf and NaNs. */
+static void half_floats(const char *py)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && %s -c \"\n"
+             "import numpy as np\n"
+             "h = np.arange(65536, dtype=np.uint16).view('<f2').reshape(256, 256)\n"
+             "np.save('n_f2.npy', h)\n"
+             "np.save('n_f2f.npy', np.asfortranarray(h))\n"
+             "h.astype('<f8').tofile('ref_f2.bin')\n"
+             "\"", tmpdir, py);
+    CHECK(system(cmd) == 0, "NumPy wrote the float16 files");
+    size_t rn = 0;
+    double *ref = (double *)tap_slurp(tpath("ref_f2.bin"), &rn);
+    CHECK(ref && rn == 65536 * 8, "float16 reference values");
+    if (!ref) return;
+    npy_array a, f;
+    int st = npy_read(tpath("n_f2.npy"), &a), stf = npy_read(tpath("n_f2f.npy"), &f);
+    CHECK(st == GS_OK && a.dtype == NPY_F2 && a.itemsize == 2 && a.shape[0] == 256 && a.shape[1] == 256,
+          "NumPy <f2 header: %s", gs_last_error());
+    CHECK(stf == GS_OK && f.fortran && f.dtype == NPY_F2, "NumPy Fortran-order <f2 header");
+    if (st == GS_OK && stf == GS_OK) {
+        long bad = 0, nan = 0, sub = 0, inf = 0;
+        for (size_t k = 0; k < 65536; k++) {
+            double v = npy_value(NPY_F2, a.data, k), r = ref[k];
+            double vf = npy_value(NPY_F2, f.data, (k % 256) * 256 + k / 256); /* column-major */
+            int same = isnan(r) ? isnan(v) && isnan(vf)
+                                : v == r && vf == r && signbit(v) == signbit(r);
+            if (!same) bad++;
+            nan += isnan(r) != 0;
+            inf += isinf(r) != 0;
+            sub += r != 0 && fabs(r) < 0x1p-14;
+        }
+        CHECK(bad == 0 && nan == 2046 && inf == 2 && sub == 2046,
+              "all 65536 float16 values equal NumPy's float64 conversion (%ld differ; %ld NaN, %ld inf, "
+              "%ld subnormal)", bad, nan, inf, sub);
+    }
+    if (st == GS_OK) npy_array_free(&a);
+    if (stf == GS_OK) npy_array_free(&f);
+    CHECK(npy_half(0x0001) == 0x1p-24 && npy_half(0x03ff) == 0x3ffp-24 && npy_half(0x7bff) == 65504.0 &&
+          npy_half(0x3c00) == 1.0 && signbit(npy_half(0x8000)) && isinf(npy_half(0xfc00)) &&
+          isnan(npy_half(0x7e00)), "npy_half: hand-checked values (smallest subnormal, largest finite, ...)");
     free(ref);
 }
 
