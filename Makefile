@@ -5,7 +5,11 @@ CC ?= cc
 BUILD ?= build
 
 PKGS := ncursesw gsl openblas lapacke libpng cairo pangocairo zlib
+# These flags are computed when make reads this file. On a fresh machine the packages are not
+# there yet, so `run` and `check` install them first and only then build, in a second make
+# that reads this file again (see below); tests/t_first_contact.sh keeps it that way.
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_FOUND := $(.SHELLSTATUS)
 # GSL is linked against OpenBLAS's CBLAS, not gslcblas.
 PKG_LIBS := $(filter-out -lgslcblas,$(shell pkg-config --libs $(PKGS) 2>/dev/null))
 
@@ -25,10 +29,15 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_HELPER_SRC := $(wildcard tests/support/*.c)
 TEST_HELPER_OBJ := $(TEST_HELPER_SRC:tests/support/%.c=$(BUILD)/tests/support/%.o)
 
-.PHONY: all run check deps deps-test tests install uninstall clean check-asan check-tsan check-valgrind bench fuzz
+.PHONY: all run check deps deps-test pkgs-found tests install uninstall clean check-asan check-tsan check-valgrind bench fuzz
 all: $(BUILD)/gsrscope
 
-$(BUILD)/obj/%.o: src/%.c
+# A build without the packages stops with one line saying what to do, not a compiler error.
+pkgs-found:
+	@[ "$(PKG_FOUND)" = 0 ] || { pkg-config --print-errors --exists $(PKGS) 2>&1 | grep -m1 . >&2; \
+	  echo "gsrscope: the build packages are missing; 'make deps' installs them ('make run' and 'make check' do it first)" >&2; exit 2; }
+
+$(BUILD)/obj/%.o: src/%.c | pkgs-found
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
@@ -49,16 +58,21 @@ $(BUILD)/tests/%: tests/%.c $(TEST_HELPER_OBJ) $(BUILD)/libgsrscope.a
 
 tests: $(BUILD)/gsrscope $(TEST_BIN)
 
-# Install the Debian packages the build needs (deps) and the tests need (deps-test).
+# Install the Debian packages the build needs (deps) and the tests need too (deps-test).
 deps:
 	@sh tools/deps.sh build
 deps-test:
 	@sh tools/deps.sh test
 
-run: deps $(BUILD)/gsrscope
+# First the packages, then the build in a new make, whose pkg-config flags see them.
+run:
+	@sh tools/deps.sh build
+	@$(MAKE) --no-print-directory $(BUILD)/gsrscope
 	./$(BUILD)/gsrscope $(ARGS)
 
-check: deps deps-test tests
+check:
+	@sh tools/deps.sh test
+	@$(MAKE) --no-print-directory tests
 	@sh tests/run_tests.sh $(BUILD)
 
 install: $(BUILD)/gsrscope

@@ -31,7 +31,10 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "Installing:$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq >/dev/null 2>&1 || $SUDO apt-get update
+# Another apt (unattended upgrades on a new machine, a second session) may hold the lock: wait.
+LOCK="-o DPkg::Lock::Timeout=600"
 # shellcheck disable=SC2086
-$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null || \
-    $SUDO apt-get install -y --no-install-recommends $missing
+$SUDO apt-get $LOCK update -qq >/dev/null 2>&1 || $SUDO apt-get $LOCK update
+# shellcheck disable=SC2086
+$SUDO apt-get $LOCK install -y -qq --no-install-recommends $missing >/dev/null || \
+    $SUDO apt-get $LOCK install -y --no-install-recommends $missing
