@@ -42,6 +42,10 @@ typedef struct {
     int *test_y;         /* nt */
     long *test_task_end; /* T: test rows of classes in tasks 1..t are [0, test_task_end[t-1]) */
     long n_test_unseen;  /* test rows whose class never appears in training (never evaluated) */
+    gm_mat val_h;        /* nv × D validation rows held out of the stream (--val-frac), stream
+                          * order, mapped like h; never in any statistic, only evaluated */
+    int *val_y;          /* nv */
+    long *val_task_end;  /* T: validation rows of classes in tasks 1..t are [0, val_task_end[t-1]) */
     const st_stream *st; /* not owned: must outlive the problem */
     long *class_test;    /* C: test rows per class */
     char data_name[128];
@@ -60,6 +64,9 @@ typedef struct {
  * GS_OK or GS_ENOMEM. Shared by the engine and the τ sweep so both count the same way. */
 int en_accuracy(const en_problem *p, int task, const int *pred, long n, double *acc, double *head_acc,
                 double *tail_acc, double *class_acc);
+/* The same for rows with labels y[0..n) (en_accuracy is this with y = p->test_y). */
+int en_accuracy_of(const en_problem *p, int task, const int *y, const int *pred, long n, double *acc,
+                   double *head_acc, double *tail_acc, double *class_acc);
 int en_prepare(en_problem *p, const ds_data *data, const st_stream *st, const op_data *o,
                uint64_t seed);
 void en_problem_free(en_problem *p);
@@ -94,6 +101,9 @@ typedef struct {
     double acc;            /* sample-weighted accuracy over seen classes, % */
     double head_acc;       /* mean per-class accuracy over seen head classes, % (NaN if none) */
     double tail_acc;       /* same over seen tail classes, % (NaN if none) */
+    long val_rows;         /* validation rows evaluated (0 without --val-frac) */
+    double val_acc, val_head_acc, val_tail_acc; /* the same three on the validation rows (NaN
+                                                 * without --val-frac) */
     double stable_rank, cond, erank, lambda_max, lambda_min; /* of G+τI; erank NaN unless EN_SPECTRUM */
     double lmax_err, lmin_err; /* error bounds of the Lanczos estimates (0 when exact) */
     double *eig;           /* D values, descending, of G+τI (owned), NULL unless EN_SPECTRUM */
@@ -107,6 +117,7 @@ typedef struct {
     int ridge;             /* has G, Q, W */
     en_snap *snaps;        /* T */
     double a_last, a_avg;  /* % (NaN until every task is done) */
+    double val_a_last, val_a_avg; /* the same on the validation rows (NaN without --val-frac) */
 } en_method_result;
 
 typedef struct {

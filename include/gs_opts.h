@@ -43,6 +43,7 @@ typedef struct {
     long head_shots;     /* 0 = all rows */
     double rho;          /* 0 = unset; step: tail = floor(Nmax/rho); exp: default 100 */
     op_order order;
+    double val_frac;     /* [0, 1): per-class held-out fraction of the kept training rows, 0 = none */
 } op_protocol;
 
 /* Where the data comes from (SPEC §4). */

@@ -11,6 +11,8 @@
 
 /* The CSV header of SPEC §5 (no trailing newline). */
 extern const char RP_CSV_HEADER[];
+/* Appended to the header (and to each row) when a validation split exists. */
+extern const char RP_CSV_VAL_COLUMNS[];
 
 int rp_write(FILE *f, op_format fmt, const en_results *r, const en_problem *p, const op_opts *o);
 /* Write the exact numbers behind a run into dir (SPEC §5). Every file atomically. */

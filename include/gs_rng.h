@@ -21,7 +21,8 @@ typedef enum {
     RNG_GAMMA,       /* GSR γ draws (index = class) */
     RNG_SYNTH,       /* synthetic data generator */
     RNG_GAUSS,       /* Gaussian baselines (index = class) */
-    RNG_MISC
+    RNG_MISC,
+    RNG_VALSPLIT     /* which kept rows a class holds out for validation (index = class) */
 } rng_purpose;
 
 uint64_t rng_derive(uint64_t seed, rng_purpose purpose, uint64_t index);

@@ -6,6 +6,12 @@
  * Row order: task by task, within a task class by class (in class order), within a class in
  * pool order of the chosen rows (sorted ascending). So the rows of a class are contiguous and
  * the rows of tasks 1..t are a prefix.
+ * Validation split (--val-frac F > 0): after the long-tail cut, each class with n ≥ 2 kept rows
+ * holds out v = round(F·n) of them, at least 1 and at most n − 1, chosen with their own derived
+ * random stream (RNG_VALSPLIT, index = class: no other draw changes); classes with one row keep
+ * it. Held-out rows leave the stream (row_*, class_kept count training rows only) and are listed
+ * in val_* in the same order (task, class, pool order), so the validation rows of tasks 1..t
+ * are a prefix too. Head classes are chosen before the split.
  * Ownership: st_stream owns all its arrays; st_free releases them.
  */
 #ifndef GS_STREAM_H
@@ -32,6 +38,13 @@ typedef struct {
     int *row_task;         /* n (0-based) */
     long *task_row_start;  /* T+1 */
     long *class_row_start; /* C: first stream row of the class (-1 if none); rows contiguous */
+    /* validation rows (n_val = 0 without --val-frac; the arrays are then NULL) */
+    long n_val;
+    long *val_index;       /* n_val: index into the training pool */
+    int *val_label;        /* n_val */
+    long *task_val_start;  /* T+1 */
+    long *class_val;       /* C: validation rows per class */
+    int val_no_split;      /* stream classes with fewer than 2 rows (no validation rows) */
 } st_stream;
 
 /* Build the stream for training labels y[0..n_pool) with C classes. GS_OK or GS_EINPUT

@@ -73,6 +73,7 @@ struct mstate {
      * Cholesky factor of G_t + τI; Qw = Qᵀ_t (C × D); Wt = W rows of the seen classes */
     gm_mat A, Qw, Wt;
     int *pred;
+    int *vpred;              /* predictions on the validation rows */
     en_emitter em;           /* synthetic rows of the task being generated (extra_rows..extra_end) */
     double *ybuf;            /* en_emit_mix's Y, sized for the largest task and kept from task to
                               * task of an update (one allocation: no page faults per task) */
@@ -385,7 +386,7 @@ static void mstate_free(mstate *ms, int nslots, int T)
     free(ms->stage);
     free(ms->collect.v); free(ms->collect_y);
     gm_free(&ms->A); gm_free(&ms->Qw); gm_free(&ms->Wt);
-    free(ms->pred);
+    free(ms->pred); free(ms->vpred);
     free(ms->ybuf);
 }
 
@@ -454,8 +455,9 @@ int en_create(en_engine **out, const en_problem *p, const en_config *cfg)
         ms->lmine = gs_calloc((size_t)T, sizeof(double), "engine");
         ms->eigG = gs_calloc((size_t)T, sizeof(double *), "engine");
         ms->pred = gs_malloc((size_t)(nt ? nt : 1), sizeof(int), "predictions");
+        ms->vpred = gs_malloc((size_t)(p->val_h.rows ? p->val_h.rows : 1), sizeof(int), "predictions");
         if (!ms->aug_rows || !ms->skip_cls || !ms->skip_pairs || !ms->stats_valid || !ms->lmin_ref || !ms->fro2 ||
-            !ms->tr || !ms->lmax || !ms->lmaxe || !ms->lmin || !ms->lmine || !ms->eigG || !ms->pred)
+            !ms->tr || !ms->lmax || !ms->lmaxe || !ms->lmin || !ms->lmine || !ms->eigG || !ms->pred || !ms->vpred)
             goto fail;
         if (ms->def->kind != 2) {
             if ((rc = gm_alloc(&ms->A, D, D, "work matrix")) || (rc = gm_alloc(&ms->Qw, C, D, "work matrix")) ||
@@ -490,13 +492,14 @@ int en_create(en_engine **out, const en_problem *p, const en_config *cfg)
     for (int m = 0; m < e->nm; m++) {
         snprintf(r->m[m].name, sizeof r->m[m].name, "%s", e->ms[m].def->name);
         r->m[m].ridge = e->ms[m].def->kind != 2;
-        r->m[m].a_last = r->m[m].a_avg = NAN;
+        r->m[m].a_last = r->m[m].a_avg = r->m[m].val_a_last = r->m[m].val_a_avg = NAN;
         r->m[m].snaps = gs_calloc((size_t)T, sizeof(en_snap), "results");
         e->ms[m].stage = gs_calloc((size_t)T, sizeof(en_snap), "results");
         if (!r->m[m].snaps || !e->ms[m].stage) goto fail;
         for (int t = 0; t < 2 * T; t++) {
             en_snap *s = t < T ? &r->m[m].snaps[t] : &e->ms[m].stage[t - T];
             s->task = t % T + 1;
+            s->val_acc = s->val_head_acc = s->val_tail_acc = NAN;
             s->class_acc = gs_malloc((size_t)C, sizeof(double), "results");
             if (!s->class_acc) goto fail;
             for (int c = 0; c < C; c++) s->class_acc[c] = NAN;
@@ -612,13 +615,19 @@ static void assemble(en_engine *e, mstate *ms, int t, const op_params *q, gm_mat
 int en_accuracy(const en_problem *p, int task, const int *pred, long n, double *acc, double *head_acc,
                 double *tail_acc, double *class_acc)
 {
+    return en_accuracy_of(p, task, p->test_y, pred, n, acc, head_acc, tail_acc, class_acc);
+}
+
+int en_accuracy_of(const en_problem *p, int task, const int *y, const int *pred, long n, double *acc,
+                   double *head_acc, double *tail_acc, double *class_acc)
+{
     const st_stream *st = p->st;
     int C = p->C, t = task - 1;
     long *corr = gs_calloc((size_t)C, sizeof(long), "accuracy"), *tot = gs_calloc((size_t)C, sizeof(long), "accuracy");
     if (!corr || !tot) { free(corr); free(tot); return GS_ENOMEM; }
     long correct = 0;
     for (long i = 0; i < n; i++) {
-        int c = p->test_y[i];
+        int c = y[i];
         tot[c]++;
         if (pred[i] == c) { corr[c]++; correct++; }
     }
@@ -645,15 +654,29 @@ static void fill_accuracy(en_engine *e, en_snap *sn, const int *pred, long n)
         sn->acc = sn->head_acc = sn->tail_acc = NAN;
 }
 
+/* Validation accuracy of task t from the predictions vpred of the seen validation rows. */
+static void fill_val_accuracy(en_engine *e, en_snap *sn, const int *vpred, long nv)
+{
+    sn->val_rows = nv;
+    sn->val_acc = sn->val_head_acc = sn->val_tail_acc = NAN;
+    if (nv > 0 && en_accuracy_of(e->p, sn->task, e->p->val_y, vpred, nv, &sn->val_acc, &sn->val_head_acc,
+                                 &sn->val_tail_acc, NULL))
+        sn->val_acc = sn->val_head_acc = sn->val_tail_acc = NAN;
+}
+
 static void finish_method(en_method_result *mr, int T)
 {
     double s = 0;
     for (int t = 0; t < T; t++) {
-        if (mr->snaps[t].state != EN_DONE) { mr->a_last = mr->a_avg = NAN; return; }
+        if (mr->snaps[t].state != EN_DONE) { mr->a_last = mr->a_avg = mr->val_a_last = mr->val_a_avg = NAN; return; }
         s += mr->snaps[t].acc;
     }
     mr->a_last = mr->snaps[T - 1].acc;
     mr->a_avg = s / T;
+    double v = 0;
+    for (int t = 0; t < T; t++) v += mr->snaps[t].val_acc;
+    mr->val_a_last = mr->snaps[T - 1].val_acc;
+    mr->val_a_avg = v / T;
 }
 
 static int apply_G(const double *x, double *y, void *user)
@@ -777,6 +800,27 @@ static int predict_rows(en_engine *e, mstate *ms, int t, long n, long lo, long h
 }
 
 static int predict_seen(en_engine *e, mstate *ms, int t, long n) { return predict_rows(e, ms, t, n, 0, n); }
+
+/* Predictions of the seen validation rows of task t into ms->vpred, and their accuracy. */
+static int predict_val(en_engine *e, mstate *ms, en_snap *sn, int t)
+{
+    const en_problem *p = e->p;
+    long nv = p->val_h.rows ? p->val_task_end[t] : 0;
+    if (nv > 0) {
+        int rc;
+        if (ms->def->kind == 2) {
+            rc = ms->def->predict(&ms->ctx, t, p->val_h.v, nv, ms->vpred);
+        } else {
+            int Cs = p->st->task_class_start[t + 1];
+            rc = argmax_range(p->val_h.v, NULL, NULL, nv, 0, nv, p->D, ms->Wt.v, Cs,
+                              e->cfg.exact_scores ? EN_SCORES_DOUBLE : EN_SCORES_SCREEN, ms->vpred, NULL);
+            for (long i = 0; !rc && i < nv; i++) ms->vpred[i] = p->st->class_order[ms->vpred[i]];
+        }
+        if (rc) return rc;
+    }
+    fill_val_accuracy(e, sn, ms->vpred, nv);
+    return GS_OK;
+}
 
 /* The two halves of a task's predictions (jobs J_PRED, J_PRED1): split at a multiple of 256 rows. */
 static void pred_half(long n, int part, long *lo, long *hi)
@@ -1011,6 +1055,7 @@ static int job_solve(en_engine *e, mstate *ms, en_snap *sn, int t, const op_para
         sn->state = EN_FAILED;
         snprintf(sn->error, sizeof sn->error, "%s, task %d: %s", ms->def->name, t + 1, ms->why);
         sn->acc = sn->head_acc = sn->tail_acc = NAN;
+        sn->val_acc = sn->val_head_acc = sn->val_tail_acc = NAN;
     }
     return GS_OK;
 }
@@ -1046,6 +1091,10 @@ static int eval_custom(en_engine *e, mstate *ms, en_snap *sn, int t)
         return GS_OK;
     }
     fill_accuracy(e, sn, ms->pred, n);
+    if ((rc = predict_val(e, ms, sn, t))) {
+        sn->state = EN_FAILED;
+        snprintf(sn->error, sizeof sn->error, "%s, task %d: %s", ms->def->name, t + 1, gs_last_error());
+    }
     return GS_OK; /* EN_DONE when the task is reported (report_task), as for the ridge methods */
 }
 
@@ -1073,7 +1122,10 @@ static int run_job(en_plan *pl, en_job *j)
     case J_LMIN: rc = job_lmin(e, ms, sn, t, pl->q); break;
     case J_PRED: case J_PRED1: rc = job_pred(e, ms, t, j->kind == J_PRED1); break;
     case J_ACC:
-        if (!ms->solve_failed) fill_accuracy(e, sn, ms->pred, e->p->test_task_end[t]);
+        if (!ms->solve_failed) {
+            fill_accuracy(e, sn, ms->pred, e->p->test_task_end[t]);
+            rc = predict_val(e, ms, sn, t);
+        }
         break;
     case J_CUSTOM:
         if (ms->fit_valid <= t) {
@@ -1341,7 +1393,7 @@ int en_update(en_engine *e, const op_params *q, int first_task, const volatile i
         if (ms->dirty) {
             any = 1;
             for (int t = 0; t < T; t++) e->res.m[m].snaps[t].state = ms->stage[t].state = EN_PENDING;
-            e->res.m[m].a_last = e->res.m[m].a_avg = NAN;
+            e->res.m[m].a_last = e->res.m[m].a_avg = e->res.m[m].val_a_last = e->res.m[m].val_a_avg = NAN;
         }
         ms->xparams = *q;
     }

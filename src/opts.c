@@ -141,6 +141,7 @@ int op_set(op_opts *o, const char *name_in, const char *v)
     else if (!strcmp(name, "tail-shots")) { if ((st = parse_long(opt, v, &l))) return st; o->proto.tail_shots = l; }
     else if (!strcmp(name, "head-shots")) { if ((st = parse_long(opt, v, &l))) return st; o->proto.head_shots = l; }
     else if (!strcmp(name, "rho")) { if ((st = parse_double(opt, v, &d))) return st; o->proto.rho = d; }
+    else if (!strcmp(name, "val-frac")) { if ((st = parse_double(opt, v, &d))) return st; o->proto.val_frac = d; }
     else if (!strcmp(name, "order")) { if ((st = parse_enum(opt, v, ORDER_NAMES, 2, &e))) return st; o->proto.order = e; }
     else if (!strcmp(name, "expand")) { if ((st = parse_long(opt, v, &l))) return st; o->data.expand = l; }
     else return gs_error(GS_EINPUT, "unknown parameter '%s'", name_in);
@@ -165,6 +166,8 @@ int op_validate(const op_opts *o)
         return gs_error(GS_EINPUT, "--head-frac: must be in (0, 1), got %g", q->head_frac);
     if (q->tail_shots < 1) return gs_error(GS_EINPUT, "--tail-shots: must be ≥ 1, got %ld", q->tail_shots);
     if (q->head_shots < 0) return gs_error(GS_EINPUT, "--head-shots: must be ≥ 0, got %ld", q->head_shots);
+    if (!(q->val_frac >= 0 && q->val_frac < 1))
+        return gs_error(GS_EINPUT, "--val-frac: must be in [0, 1), got %g", q->val_frac);
     if (q->rho != 0 && !(q->rho >= 1)) return gs_error(GS_EINPUT, "--rho: must be ≥ 1, got %g", q->rho);
     if (o->data.expand < 0) return gs_error(GS_EINPUT, "--expand: must be ≥ 0, got %ld", o->data.expand);
     if (o->dpi != 0 && !(o->dpi >= 10 && o->dpi <= 2400)) return gs_error(GS_EINPUT, "--dpi: must be in [10, 2400], got %g", o->dpi);
@@ -199,6 +202,7 @@ static const struct option LONG[] = {
     {"head-shots", required_argument, 0, O_SET},
     {"rho", required_argument, 0, O_SET},
     {"order", required_argument, 0, O_SET},
+    {"val-frac", required_argument, 0, O_SET},
     {"seed", required_argument, 0, O_SET},
     {"alpha-base", required_argument, 0, O_SET},
     {"xi", required_argument, 0, O_SET},

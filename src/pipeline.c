@@ -7,7 +7,7 @@
 
 static int check_memory(const pl_ctx *c, const op_opts *o, const en_config *cfg)
 {
-    long n = c->st.n, nt = c->data.test_x.rows, d = c->data.train_x.cols;
+    long n = c->st.n, nt = c->data.test_x.rows + c->st.n_val, d = c->data.train_x.cols;
     long D = o->data.expand > 0 ? o->data.expand : d;
     double need = en_estimate_bytes(n, nt, d, D, c->st.C, c->st.T, cfg->n_methods, cfg->keep_task_grams);
     double have = o->data.max_memory > 0 ? o->data.max_memory : (double)gs_mem_available();

@@ -14,6 +14,7 @@ void en_problem_free(en_problem *p)
 {
     if (p->h.v == p->z.v) p->h.v = NULL;
     gm_free(&p->z); gm_free(&p->h); gm_free(&p->R); gm_free(&p->test_h);
+    gm_free(&p->val_h); free(p->val_y); free(p->val_task_end);
     free(p->test_f); free(p->test_fn);
     free(p->y); free(p->task_row_start); free(p->test_y); free(p->test_task_end); free(p->class_test);
     memset(p, 0, sizeof *p);
@@ -121,6 +122,27 @@ static int prep_all_rows(gm_mat *M, const ds_data *data, int split, const long *
     return GS_OK;
 }
 
+/* Validation rows: the stream's held-out rows, normalized and mapped like the training rows. */
+static int prepare_val(en_problem *p, const ds_data *data, const st_stream *st)
+{
+    long nv = st->n_val;
+    int rc;
+    p->val_task_end = gs_calloc((size_t)st->T, sizeof(long), "validation rows");
+    p->val_y = gs_malloc((size_t)(nv ? nv : 1), sizeof(int), "validation rows");
+    if (!p->val_task_end || !p->val_y) return GS_ENOMEM;
+    if (nv == 0) return GS_OK;
+    for (int t = 0; t < st->T; t++) p->val_task_end[t] = st->task_val_start[t + 1];
+    memcpy(p->val_y, st->val_label, (size_t)nv * sizeof(int));
+    gm_mat vz = {0};
+    if ((rc = gm_alloc(&vz, nv, p->d, "validation rows"))) return rc;
+    if ((rc = prep_all_rows(&vz, data, DS_TRAIN, st->val_index, p->normalized, NULL, NULL))) { gm_free(&vz); return rc; }
+    if (p->D == p->d) { p->val_h = vz; return GS_OK; }
+    rc = gm_alloc(&p->val_h, nv, p->D, "validation rows");
+    if (!rc) en_expand_rows(p, vz.v, nv, p->val_h.v);
+    gm_free(&vz);
+    return rc;
+}
+
 int en_prepare(en_problem *p, const ds_data *data, const st_stream *st, const op_data *o, uint64_t seed)
 {
     memset(p, 0, sizeof *p);
@@ -160,6 +182,7 @@ int en_prepare(en_problem *p, const ds_data *data, const st_stream *st, const op
     } else {
         p->h = p->z; /* shared buffer, freed once */
     }
+    if ((rc = prepare_val(p, data, st))) goto fail;
 
     /* Test rows: ordered by the task of their class; classes never trained go last. */
     long nt = 0;

@@ -11,6 +11,10 @@
 const char RP_CSV_HEADER[] =
     "method,task,classes_seen,rows_seen,aug_rows,acc,head_acc,tail_acc,stable_rank,cond,erank,"
     "lambda_max,lambda_min,seconds";
+const char RP_CSV_VAL_COLUMNS[] = ",val_acc,val_head_acc,val_tail_acc";
+
+/* A validation split exists (--val-frac and at least one held-out row). */
+static int has_val(const en_problem *p) { return p && p->val_h.rows > 0; }
 
 static const char *profile_name(op_profile p) { return p == OP_PROFILE_EXP ? "exp" : p == OP_PROFILE_NONE ? "none" : "step"; }
 
@@ -56,7 +60,8 @@ char *rp_params_json(const en_problem *p, const op_opts *o)
     fprintf(f, "  \"tasks\": %d, \"profile\": \"%s\", \"head_frac\": %.17g, \"tail_shots\": %ld, \"head_shots\": %ld, \"rho\": %.17g, \"order\": \"%s\",\n",
             p ? p->T : o->proto.tasks, profile_name(o->proto.profile), o->proto.head_frac, o->proto.tail_shots,
             o->proto.head_shots, o->proto.rho, o->proto.order == OP_ORDER_ORDERED ? "ordered" : "shuffled");
-    fprintf(f, "  \"normalize\": %s, \"expand\": %ld,\n", o->data.no_normalize ? "false" : "true", o->data.expand);
+    fprintf(f, "  \"normalize\": %s, \"expand\": %ld, \"val_frac\": %.17g,\n", o->data.no_normalize ? "false" : "true",
+            o->data.expand, o->proto.val_frac);
     fputs("  \"methods\": [", f);
     for (int m = 0; m < o->n_methods; m++) { if (m) fputs(", ", f); json_str(f, o->methods[m]); }
     fputs("],\n", f);
@@ -64,8 +69,9 @@ char *rp_params_json(const en_problem *p, const op_opts *o)
         fputs("  \"data\": ", f); json_str(f, p->data_name);
         fputs(", \"data_source\": ", f); json_str(f, p->data_source);
         fprintf(f, ", \"data_checksum\": \"%016llx\",\n", (unsigned long long)p->data_checksum);
-        fprintf(f, "  \"classes\": %d, \"d\": %ld, \"D\": %ld, \"rows\": %ld, \"test_rows\": %ld, \"head_classes\": %d\n",
+        fprintf(f, "  \"classes\": %d, \"d\": %ld, \"D\": %ld, \"rows\": %ld, \"test_rows\": %ld, \"head_classes\": %d,\n",
                 p->C, p->d, p->D, p->z.rows, p->test_h.rows, p->st->n_head);
+        fprintf(f, "  \"val_rows\": %ld, \"val_classes_unsplit\": %d\n", p->val_h.rows, p->st->val_no_split);
     } else {
         fputs("  \"data\": null\n", f);
     }
@@ -74,9 +80,10 @@ char *rp_params_json(const en_problem *p, const op_opts *o)
     return buf;
 }
 
-static void write_csv(FILE *f, const en_results *r)
+static void write_csv(FILE *f, const en_results *r, const en_problem *p)
 {
-    fprintf(f, "%s\n", RP_CSV_HEADER);
+    int val = has_val(p);
+    fprintf(f, "%s%s\n", RP_CSV_HEADER, val ? RP_CSV_VAL_COLUMNS : "");
     for (int m = 0; m < r->n_methods; m++)
         for (int t = 0; t < r->T; t++) {
             const en_snap *s = &r->m[m].snaps[t];
@@ -91,6 +98,11 @@ static void write_csv(FILE *f, const en_results *r)
             csv_num(f, s->lambda_max, "%.10g");
             csv_num(f, s->lambda_min, "%.10g");
             csv_num(f, s->seconds, "%.4f");
+            if (val) {
+                csv_num(f, ok ? s->val_acc : NAN, "%.4f");
+                csv_num(f, ok ? s->val_head_acc : NAN, "%.4f");
+                csv_num(f, ok ? s->val_tail_acc : NAN, "%.4f");
+            }
             fputc('\n', f);
         }
 }
@@ -107,6 +119,10 @@ static void write_json(FILE *f, const en_results *r, const en_problem *p, const 
         fprintf(f, "  {\"name\": \"%s\", ", mr->name);
         json_num(f, "a_last", mr->a_last, 1);
         json_num(f, "a_avg", mr->a_avg, 1);
+        if (has_val(p)) {
+            json_num(f, "val_a_last", mr->val_a_last, 1);
+            json_num(f, "val_a_avg", mr->val_a_avg, 1);
+        }
         fputs("\"tasks\": [\n", f);
         for (int t = 0; t < r->T; t++) {
             const en_snap *s = &mr->snaps[t];
@@ -118,6 +134,12 @@ static void write_json(FILE *f, const en_results *r, const en_problem *p, const 
             json_num(f, "acc", ok ? s->acc : NAN, 1);
             json_num(f, "head_acc", ok ? s->head_acc : NAN, 1);
             json_num(f, "tail_acc", ok ? s->tail_acc : NAN, 1);
+            if (has_val(p)) {
+                fprintf(f, "\"val_rows\": %ld, ", s->val_rows);
+                json_num(f, "val_acc", ok ? s->val_acc : NAN, 1);
+                json_num(f, "val_head_acc", ok ? s->val_head_acc : NAN, 1);
+                json_num(f, "val_tail_acc", ok ? s->val_tail_acc : NAN, 1);
+            }
             json_num(f, "stable_rank", s->stable_rank, 1);
             json_num(f, "cond", s->cond, 1);
             json_num(f, "erank", s->erank, 1);
@@ -159,9 +181,13 @@ static void tsci(FILE *f, double v, int width, int est)
 static void write_table(FILE *f, const en_results *r, const en_problem *p, const op_opts *o)
 {
     const op_params *q = &o->params;
+    int val = has_val(p);
     if (p)
         fprintf(f, "data: %s  (C=%d, d=%ld, D=%ld, %ld training rows in %d tasks, %d head classes, %ld test rows)\n",
                 p->data_name, p->C, p->d, p->D, p->z.rows, p->T, p->st->n_head, p->test_h.rows);
+    if (val)
+        fprintf(f, "validation: %ld rows held out (--val-frac %g; %d classes with < 2 rows keep theirs)\n",
+                p->val_h.rows, o->proto.val_frac, p->st->val_no_split);
     fprintf(f, "α_base=%g  ξ=%g  β=%g  τ=%g  seed=%llu  pairs=%s  max_aug=%ld  augment=%s\n", q->alpha_base, q->xi,
             q->beta, q->tau, (unsigned long long)q->seed, q->pairs == OP_PAIRS_ALL ? "all" : "random", q->max_aug,
             q->augment == OP_AUG_ALL ? "all" : "tail");
@@ -169,8 +195,9 @@ static void write_table(FILE *f, const en_results *r, const en_problem *p, const
     for (int m = 0; m < r->n_methods; m++) {
         const en_method_result *mr = &r->m[m];
         fprintf(f, "\n%s\n", mr->name);
-        fprintf(f, "%4s %7s %8s %7s %7s %7s %7s %10s %11s %8s\n", "task", "classes", "rows", "aug", "acc%",
-                "head%", "tail%", "stab.rank", "cond", "eff.rank");
+        fprintf(f, "%4s %7s %8s %7s %7s %7s %7s", "task", "classes", "rows", "aug", "acc%", "head%", "tail%");
+        if (val) fprintf(f, " %7s %7s %7s", "v.acc%", "v.head%", "v.tail%");
+        fprintf(f, " %10s %11s %8s\n", "stab.rank", "cond", "eff.rank");
         for (int t = 0; t < r->T; t++) {
             const en_snap *s = &mr->snaps[t];
             int ok = s->state == EN_DONE;
@@ -182,6 +209,11 @@ static void write_table(FILE *f, const en_results *r, const en_problem *p, const
             tnum(f, s->acc, 7, 2, 0);
             tnum(f, s->head_acc, 7, 2, 0);
             tnum(f, s->tail_acc, 7, 2, 0);
+            if (val) {
+                tnum(f, s->val_acc, 7, 2, 0);
+                tnum(f, s->val_head_acc, 7, 2, 0);
+                tnum(f, s->val_tail_acc, 7, 2, 0);
+            }
             tnum(f, s->stable_rank, 10, 3, !!(s->flags & EN_LMAX_EST));
             tsci(f, s->cond, 11, !!(s->flags & EN_LMIN_EST));
             tnum(f, s->erank, 8, 1, 0);
@@ -193,6 +225,13 @@ static void write_table(FILE *f, const en_results *r, const en_problem *p, const
         fprintf(f, " %%   A_avg = ");
         tnum(f, mr->a_avg, 0, 2, 0);
         fprintf(f, " %%");
+        if (val) {
+            fprintf(f, "   validation A_last = ");
+            tnum(f, mr->val_a_last, 0, 2, 0);
+            fprintf(f, " %%   A_avg = ");
+            tnum(f, mr->val_a_avg, 0, 2, 0);
+            fprintf(f, " %%");
+        }
         const en_snap *last = &mr->snaps[r->T - 1];
         if (last->aug_rows || last->aug_skipped_classes || last->aug_skipped_pairs)
             fprintf(f, "   synthetic rows %ld (classes skipped: %ld with < 2 rows; pairs skipped: %ld near-antipodal)",
@@ -207,7 +246,7 @@ static void write_table(FILE *f, const en_results *r, const en_problem *p, const
 int rp_write(FILE *f, op_format fmt, const en_results *r, const en_problem *p, const op_opts *o)
 {
     switch (fmt) {
-    case OP_FMT_CSV: write_csv(f, r); break;
+    case OP_FMT_CSV: write_csv(f, r, p); break;
     case OP_FMT_JSON: write_json(f, r, p, o); break;
     default: write_table(f, r, p, o); break;
     }
@@ -221,6 +260,35 @@ static int path_in(char *buf, size_t n, const char *dir, const char *sub, const 
 {
     int k = sub ? snprintf(buf, n, "%s/%s/%s", dir, sub, file) : snprintf(buf, n, "%s/%s", dir, file);
     return k > 0 && (size_t)k < n ? GS_OK : gs_error(GS_ERUN, "%s: path too long", dir);
+}
+
+/* The training-pool index of every stream row (rows_index.npy) and, with a validation split, the
+ * held-out rows: val_rows.npy / val_labels.npy (mapped like rows.npy) and val_index.npy, so the
+ * stream and the split can be checked against the data files. */
+static int save_index(const char *dir, const char *file, const long *ix, long n)
+{
+    char path[4096];
+    int rc = path_in(path, sizeof path, dir, NULL, file);
+    int64_t *v = rc ? NULL : gs_malloc((size_t)(n ? n : 1), sizeof(int64_t), "save-state");
+    if (rc || !v) return rc ? rc : GS_ENOMEM;
+    for (long i = 0; i < n; i++) v[i] = ix[i];
+    rc = npy_write_i8(path, v, n);
+    free(v);
+    return rc;
+}
+
+static int save_val(const char *dir, const en_problem *p)
+{
+    const st_stream *st = p->st;
+    char path[4096];
+    int rc = save_index(dir, "rows_index.npy", st->row_index, st->n);
+    if (rc || !has_val(p)) return rc;
+    if ((rc = path_in(path, sizeof path, dir, NULL, "val_rows.npy")) ||
+        (rc = npy_write_f8(path, p->val_h.v, p->val_h.rows, p->D)) ||
+        (rc = path_in(path, sizeof path, dir, NULL, "val_labels.npy")) ||
+        (rc = npy_write_labels(path, p->val_y, p->val_h.rows)))
+        return rc;
+    return save_index(dir, "val_index.npy", st->val_index, st->n_val);
 }
 
 int rp_save_state(const char *dir, en_engine *e, const en_problem *p, const op_opts *o)
@@ -244,6 +312,7 @@ int rp_save_state(const char *dir, en_engine *e, const en_problem *p, const op_o
     TRY(npy_write_f8(path, p->test_h.v, p->test_h.rows, p->D));
     TRY(path_in(path, sizeof path, dir, NULL, "test_labels.npy"));
     TRY(npy_write_labels(path, p->test_y, p->test_h.rows));
+    TRY(save_val(dir, p));
     long k = 0;
     for (int c = 0; c < p->C; c++) if (st->is_head[c]) tmp[k++] = c;
     TRY(path_in(path, sizeof path, dir, NULL, "head_classes.npy"));

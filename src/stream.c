@@ -3,7 +3,8 @@
  * Randomness (all from derived streams of one seed, gs_rng.h):
  *   RNG_ORDER      the class order (task assignment);
  *   RNG_HEAD       the "size order": which classes are head (step) or which get which count (exp);
- *   RNG_SUBSAMPLE  which rows each class keeps (index = class id).
+ *   RNG_SUBSAMPLE  which rows each class keeps (index = class id);
+ *   RNG_VALSPLIT   which kept rows a class holds out for validation (index = class id).
  * Head classes: step profile — the classes kept whole (H = round(h·K) of them); exp and none
  * profiles — the ⌈h·K⌉ classes with the most kept rows (ties: earlier in the size order).
  */
@@ -21,6 +22,7 @@ void st_free(st_stream *s)
     free(s->class_order); free(s->class_task); free(s->task_class_start); free(s->is_head);
     free(s->class_kept); free(s->class_pool); free(s->row_index); free(s->row_label);
     free(s->row_task); free(s->task_row_start); free(s->class_row_start);
+    free(s->val_index); free(s->val_label); free(s->task_val_start); free(s->class_val);
     memset(s, 0, sizeof *s);
 }
 
@@ -31,6 +33,72 @@ static int shuffled_ids(const int *ids, int k, uint64_t seed, rng_purpose pur, i
     if (!r) return GS_ENOMEM;
     gsl_ran_shuffle(r, out, (size_t)k, sizeof *out);
     gsl_rng_free(r);
+    return GS_OK;
+}
+
+/* Validation rows a class of n kept rows holds out: round(F·n), at least 1, at most n − 1. */
+static long val_count(long n, double F)
+{
+    if (F <= 0 || n < 2) return 0;
+    long v = lround(F * (double)n);
+    return v < 1 ? 1 : v > n - 1 ? n - 1 : v;
+}
+
+/* Move each class's held-out rows from the stream into val_* (see gs_stream.h). */
+static int split_validation(st_stream *s, double F, uint64_t seed)
+{
+    int C = s->C, T = s->T;
+    long nv = 0;
+    s->class_val = gs_calloc((size_t)C, sizeof(long), "validation split");
+    s->task_val_start = gs_calloc((size_t)T + 1, sizeof(long), "validation split");
+    if (!s->class_val || !s->task_val_start) return GS_ENOMEM;
+    for (int c = 0; c < C; c++) {
+        s->class_val[c] = val_count(s->class_kept[c], F);
+        nv += s->class_val[c];
+        if (s->class_task[c] >= 0 && s->class_kept[c] < 2) s->val_no_split++;
+    }
+    s->n_val = nv;
+    s->val_index = gs_malloc((size_t)(nv ? nv : 1), sizeof(long), "validation split");
+    s->val_label = gs_malloc((size_t)(nv ? nv : 1), sizeof(int), "validation split");
+    long *pick = gs_malloc((size_t)(s->n ? s->n : 1), sizeof(long), "validation split");
+    long *all = gs_malloc((size_t)(s->n ? s->n : 1), sizeof(long), "validation split");
+    if (!s->val_index || !s->val_label || !pick || !all) { free(pick); free(all); return GS_ENOMEM; }
+    long out = 0, vo = 0;
+    for (int t = 0; t < T; t++) {
+        long start = out;
+        s->task_val_start[t] = vo;
+        for (int k = s->task_class_start[t]; k < s->task_class_start[t + 1]; k++) {
+            int c = s->class_order[k];
+            long n = s->class_kept[c], v = s->class_val[c], at = s->class_row_start[c];
+            if (v > 0) {
+                /* positions 0..n-1 of the class's rows; the chosen ones (sorted) are held out */
+                for (long i = 0; i < n; i++) all[i] = i;
+                gsl_rng *r = rng_new(seed, RNG_VALSPLIT, (uint64_t)c);
+                if (!r) { free(pick); free(all); return GS_ENOMEM; }
+                gsl_ran_choose(r, pick, (size_t)v, all, (size_t)n, sizeof(long));
+                gsl_rng_free(r);
+            }
+            s->class_row_start[c] = out;
+            for (long i = 0, j = 0; i < n; i++) {
+                long src = at + i;
+                if (j < v && pick[j] == i) {
+                    s->val_index[vo] = s->row_index[src];
+                    s->val_label[vo++] = c;
+                    j++;
+                } else {
+                    s->row_index[out] = s->row_index[src];
+                    s->row_label[out] = c;
+                    s->row_task[out++] = t;
+                }
+            }
+            s->class_kept[c] = n - v;
+        }
+        s->task_row_start[t] = start;
+    }
+    s->task_row_start[T] = out;
+    s->task_val_start[T] = vo;
+    s->n = out;
+    free(pick); free(all);
     return GS_OK;
 }
 
@@ -192,6 +260,7 @@ int st_build(st_stream *s, const int *y, long n_pool, int C, const op_protocol *
         }
     }
     s->task_row_start[T] = at;
+    if (p->val_frac > 0 && (st = split_validation(s, p->val_frac, seed))) goto fail;
     st = GS_OK;
 fail:
     if (pool_rows) for (int c = 0; c < C; c++) free(pool_rows[c]);

@@ -27,6 +27,8 @@ const char *op_usage(void)
 "  --head-shots N           rows kept per head class (default: all)\n"
 "  --rho R                  imbalance ratio: step tail = floor(Nmax/R); exp default 100\n"
 "  --order shuffled|ordered class order across tasks (default shuffled)\n"
+"  --val-frac F             hold out round(F*n) of each class's n kept rows for validation\n"
+"                           (F in [0,1), default 0: none); validation numbers next to test\n"
 "  --seed N                 one seed for every random choice (default 1)\n"
 "Methods:\n"
 "  --methods a,b,...        methods to run (default gacl,gsr); see the man page for the list\n"
