@@ -139,6 +139,9 @@ void en_results_free(en_results *r);
 /* Names accepted by --methods; en_method_known returns 1 for a valid name. */
 int en_method_known(const char *name);
 const char *en_method_list(void); /* "gacl,gsr,..." for messages */
+/* 1 if the method's results depend on the hyperparameter `param` ("tau", "beta", "alpha_base"
+ * or "xi"), else 0 (also for unknown names). */
+int en_method_uses(const char *method, const char *param);
 
 /* ---- the engine -------------------------------------------------------------------------- */
 typedef struct en_engine en_engine;

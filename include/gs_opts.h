@@ -11,13 +11,14 @@
 
 #include <stdint.h>
 
-typedef enum { OP_CMD_TUI, OP_CMD_RUN, OP_CMD_EXPORT, OP_CMD_SWEEP, OP_CMD_SYNTH } op_cmd;
+typedef enum { OP_CMD_TUI, OP_CMD_RUN, OP_CMD_EXPORT, OP_CMD_SWEEP, OP_CMD_SYNTH, OP_CMD_TUNE } op_cmd;
 typedef enum { OP_FMT_TABLE, OP_FMT_CSV, OP_FMT_JSON } op_format;
 typedef enum { OP_PROFILE_STEP, OP_PROFILE_EXP, OP_PROFILE_NONE } op_profile;
 typedef enum { OP_ORDER_SHUFFLED, OP_ORDER_ORDERED } op_order;
 typedef enum { OP_PAIRS_ALL, OP_PAIRS_RANDOM } op_pairs;
 typedef enum { OP_AUG_ALL, OP_AUG_TAIL } op_augment;
 typedef enum { OP_SPECTRUM_FINAL, OP_SPECTRUM_ALL } op_spectrum;
+typedef enum { OP_OBJ_ACC, OP_OBJ_TAIL, OP_OBJ_BALANCED } op_objective;
 
 /* The tunable hyperparameters and method options (what the TUI edits). */
 typedef struct {
@@ -86,6 +87,9 @@ typedef struct {
     const char *sweep_params[OP_MAX_SWEEP]; /* "name=v1,v2,..." */
     int n_sweep;
     const char *seeds;   /* "1,2,3" */
+    /* tune */
+    const char *tune_params; /* --param tau,beta,... (names, comma-separated) */
+    op_objective objective;  /* --objective, default acc */
     /* synth */
     const char *out_dir;
     /* tui */

@@ -12,6 +12,7 @@
 #include "gs_sweep.h"
 #include "gs_synth.h"
 #include "gs_tui.h"
+#include "gs_tune.h"
 
 #include <locale.h>
 #include <math.h>
@@ -253,6 +254,8 @@ int main(int argc, char **argv)
     case OP_CMD_SYNTH: return cmd_synth(&o);
     case OP_CMD_SWEEP:
         return sw_main(&o);
+    case OP_CMD_TUNE:
+        return tn_main(&o);
     case OP_CMD_TUI:
     default:
         return tui_main(&o);

@@ -107,6 +107,7 @@ static const char *const PAIRS_NAMES[] = {"all", "random"};
 static const char *const AUG_NAMES[] = {"all", "tail"};
 static const char *const FMT_NAMES[] = {"table", "csv", "json"};
 static const char *const SPEC_NAMES[] = {"final", "all"};
+static const char *const OBJ_NAMES[] = {"acc", "tail", "balanced"};
 
 /* Assign one named hyperparameter / protocol value. Names are the long option names without
  * dashes, with '-' or '_' accepted ("alpha-base", "alpha_base", "tau", "rho", ...). */
@@ -180,7 +181,7 @@ enum {
     O_SYNTH = 1000, O_DATA, O_IDX, O_TRF, O_TRL, O_TEF, O_TEL, O_LABELCOL, O_NONORM, O_EXPAND,
     O_MAXMEM, O_METHODS, O_FORMAT, O_SAVE, O_SPECTRUM, O_THEOREM, O_SPLIT, O_QUIET, O_FIGURE,
     O_DPI, O_TASK, O_WIDTH, O_CSV, O_PARAM, O_SEEDS, O_OUTDIR, O_ASCII, O_PRESET, O_SESSION,
-    O_HELP, O_VERSION, O_SET
+    O_HELP, O_VERSION, O_SET, O_OBJECTIVE
 };
 
 static const struct option LONG[] = {
@@ -229,6 +230,7 @@ static const struct option LONG[] = {
     {"csv", required_argument, 0, O_CSV},
     {"param", required_argument, 0, O_PARAM},
     {"seeds", required_argument, 0, O_SEEDS},
+    {"objective", required_argument, 0, O_OBJECTIVE},
     {"out", required_argument, 0, O_OUTDIR},
     {"ascii", no_argument, 0, O_ASCII},
     {"preset", required_argument, 0, O_PRESET},
@@ -254,8 +256,9 @@ int op_parse(op_opts *o, int argc, char **argv)
         else if (!strcmp(c, "export")) o->cmd = OP_CMD_EXPORT;
         else if (!strcmp(c, "sweep")) o->cmd = OP_CMD_SWEEP;
         else if (!strcmp(c, "synth")) o->cmd = OP_CMD_SYNTH;
+        else if (!strcmp(c, "tune")) o->cmd = OP_CMD_TUNE;
         else if (!strcmp(c, "tui")) o->cmd = OP_CMD_TUI;
-        else return gs_error(GS_EINPUT, "unknown command '%s' (expected run, export, sweep, synth; see --help)", c);
+        else return gs_error(GS_EINPUT, "unknown command '%s' (expected run, export, sweep, tune, synth; see --help)", c);
         first = 2;
     }
     int user_methods = 0;
@@ -333,11 +336,23 @@ int op_parse(op_opts *o, int argc, char **argv)
             break;
         case O_WIDTH: st = parse_double("--width-in", optarg, &o->width_in); break;
         case O_PARAM:
+            if (o->cmd == OP_CMD_TUNE) { /* tune: the names of the parameters to search */
+                if (o->tune_params) { st = gs_error(GS_EINPUT, "--param: give the parameters once, comma-separated (tau,beta)"); break; }
+                o->tune_params = optarg;
+                break;
+            }
             if (o->n_sweep >= OP_MAX_SWEEP) { st = gs_error(GS_EINPUT, "--param: at most %d parameters", OP_MAX_SWEEP); break; }
             if (!strchr(optarg, '=')) { st = gs_error(GS_EINPUT, "--param: expected NAME=v1,v2,... got '%s'", optarg); break; }
             o->sweep_params[o->n_sweep++] = optarg;
             break;
         case O_SEEDS: o->seeds = optarg; break;
+        case O_OBJECTIVE: {
+            int e;
+            if (o->cmd != OP_CMD_TUNE) { st = gs_error(GS_EINPUT, "--objective: only for the tune command"); break; }
+            st = parse_enum("--objective", optarg, OBJ_NAMES, 3, &e);
+            o->objective = e;
+            break;
+        }
         case O_OUTDIR: o->out_dir = optarg; break;
         case O_ASCII: o->ascii = 1; break;
         case O_PRESET: o->preset = optarg; break;
@@ -372,6 +387,10 @@ int op_parse(op_opts *o, int argc, char **argv)
     }
     if (o->cmd == OP_CMD_SYNTH && !o->out_dir)
         return gs_error(GS_EINPUT, "synth: --out DIR is required");
+    if (o->cmd == OP_CMD_TUNE && !o->tune_params)
+        return gs_error(GS_EINPUT, "tune: give the parameters to search, e.g. --param tau,beta");
+    if (o->cmd == OP_CMD_TUNE && o->proto.val_frac <= 0)
+        return gs_error(GS_EINPUT, "tune: needs a validation split, e.g. --val-frac 0.2 (tune never chooses on test accuracy)");
     if (o->cmd == OP_CMD_SWEEP && o->n_sweep == 0 && !o->seeds)
         return gs_error(GS_EINPUT, "sweep: give at least one --param NAME=v1,v2,...");
     return GS_OK;

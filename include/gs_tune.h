@@ -1,0 +1,52 @@
+/* gs_tune.h — choosing hyperparameters on the validation rows only (prefix tn_).
+ *
+ *   gsrscope tune --val-frac F --methods a,b --param tau[,beta,alpha_base,xi]
+ *                 [--objective acc|tail|balanced] [--format table|csv|json] [data, protocol options]
+ *
+ * The objective is read from the validation rows after the last task: acc = sample-weighted
+ * accuracy, tail = mean per-class accuracy of the tail classes, balanced = the mean of the head
+ * and tail per-class accuracies. Test rows are predicted by the engine as always but never read
+ * to choose. Search, per method and one parameter at a time in the order given (coordinate-wise,
+ * one pass; the others held at their current values): a coarse grid over the parameter's range
+ * (τ and ξ on a log scale), then a golden-section refinement between the grid neighbours of the
+ * best grid point; the best point evaluated wins (ties: the first evaluated). Parameters a method
+ * does not use are left alone and reported as such. Each evaluation is an en_update of an engine
+ * that keeps every task's Gram matrices, so a τ or β change re-solves from cached Grams and an
+ * α_base/ξ change regenerates only the synthetic rows; an evaluation stops once the last task is
+ * reported (with the Grams cached the engine computes that task first).
+ * Ownership: tn_search writes into caller-provided structs; nothing to free.
+ */
+#ifndef GS_TUNE_H
+#define GS_TUNE_H
+
+#include "gs_engine.h"
+#include "gs_opts.h"
+
+#define TN_GOLDEN_STEPS 10
+
+typedef struct {
+    const char *name;    /* "tau", "beta", "alpha_base", "xi" */
+    double lo, hi;       /* the grid's range */
+    int log;             /* grid and refinement in log10 */
+    int n_grid;          /* grid points */
+} tn_space;
+
+/* The search space of a parameter name (also "alpha-base"), or NULL. */
+const tn_space *tn_space_find(const char *name);
+/* Value of the named parameter in q, and assignment. */
+double tn_get(const op_params *q, const tn_space *sp);
+void tn_set(op_params *q, const tn_space *sp, double v);
+/* Objective of method m's validation results after the last task (NaN if that task is not done). */
+double tn_objective(const en_results *r, int m, op_objective obj);
+
+/* One parameter of method m (index in the engine): grid, then golden section. On return q holds
+ * the best value found; *best its objective; *evals the evaluations made. The engine's results
+ * are those of the last evaluation (call en_update with q to get the chosen point's).
+ * GS_OK, GS_ECANCEL or an engine error. */
+int tn_search(en_engine *e, int m, op_params *q, const tn_space *sp, op_objective obj,
+              const volatile int *cancel, double *best, int *evals);
+
+/* The tune command: prints the result on stdout; returns the exit status. */
+int tn_main(op_opts *o);
+
+#endif
