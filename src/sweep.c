@@ -13,7 +13,9 @@
 
 #define SW_MAX_VALUES 256
 #define SW_MAX_SEEDS 256
-#define SW_NSTAT 4 /* A_last, A_avg, head (last task), tail (last task) */
+#define SW_NSTAT 7 /* A_last, A_avg, head, tail (last task); with a validation split the same
+                    * three last-task numbers on the validation rows */
+#define SW_NTEST 4
 
 typedef struct {
     char name[48];
@@ -22,8 +24,9 @@ typedef struct {
     char *buf;
 } sw_axis;
 
-static const char *const STAT_NAMES[SW_NSTAT] = {"a_last", "a_avg", "head", "tail"};
-static const char *const STAT_TITLES[SW_NSTAT] = {"A_last", "A_avg", "head", "tail"};
+static const char *const STAT_NAMES[SW_NSTAT] = {"a_last", "a_avg", "head", "tail", "val_a_last", "val_head", "val_tail"};
+static const char *const STAT_TITLES[SW_NSTAT] = {"A_last", "A_avg", "head", "tail", "v.acc", "v.head", "v.tail"};
+#define SW_VAL 4 /* index of the validation A_last: the best row is marked by it */
 
 /* Names whose change keeps the stream and problem (only the engine's parameters change). */
 static int is_method_param(const char *name)
@@ -147,7 +150,7 @@ int sw_main(op_opts *o)
     res = gs_malloc((size_t)npts * ns * nm * SW_NSTAT, sizeof(double), "sweep results");
     if (!res) { rc = GS_ENOMEM; goto out; }
     for (size_t i = 0; i < (size_t)npts * ns * nm * SW_NSTAT; i++) res[i] = NAN;
-    int tty = isatty(2) && !o->quiet, failed_runs = 0;
+    int tty = isatty(2) && !o->quiet, failed_runs = 0, nstat = SW_NTEST;
     char data_name[128] = "";
     long total = npts * ns, done = 0;
     for (int s = 0; s < ns; s++)
@@ -184,6 +187,7 @@ int sw_main(op_opts *o)
                 if (rc) goto out;
                 open = 1;
                 snprintf(data_name, sizeof data_name, "%s", c.prob.data_name);
+                if (c.prob.val_h.rows > 0) nstat = SW_NSTAT;
             }
             cur = w;
             rc = en_update(c.eng, &w.params, 1, NULL, NULL, NULL);
@@ -198,6 +202,9 @@ int sw_main(op_opts *o)
                 v[1] = r->m[m].a_avg;
                 v[2] = last->state == EN_DONE ? last->head_acc : NAN;
                 v[3] = last->state == EN_DONE ? last->tail_acc : NAN;
+                v[4] = r->m[m].val_a_last;
+                v[5] = last->state == EN_DONE ? last->val_head_acc : NAN;
+                v[6] = last->state == EN_DONE ? last->val_tail_acc : NAN;
                 if (bad && !o->quiet) {
                     for (int t = 0; t < r->T; t++)
                         if (r->m[m].snaps[t].state == EN_FAILED) {
@@ -218,11 +225,24 @@ int sw_main(op_opts *o)
     if (!tmp) { rc = GS_ENOMEM; goto out; }
 #define VAL(pt, s, m, k) res[(((size_t)(pt) * ns + (s)) * nm + (m)) * SW_NSTAT + (k)]
 #define STAT(pt, m, k, mean, sd, cnt) do { for (int s_ = 0; s_ < ns; s_++) tmp[s_] = VAL(pt, s_, m, k); stats(tmp, ns, mean, sd, cnt); } while (0)
+    /* With a validation split, each method's best grid point by the mean validation A_last
+     * (the first of equals): marked, never chosen by a test number. */
+    long best[OP_MAX_METHODS];
+    for (int m = 0; m < nm; m++) {
+        best[m] = -1;
+        double bv = -INFINITY, mean, sd;
+        int cnt;
+        for (long pt = 0; nstat > SW_VAL && pt < npts; pt++) {
+            STAT(pt, m, SW_VAL, &mean, &sd, &cnt);
+            if (isfinite(mean) && mean > bv) { bv = mean; best[m] = pt; }
+        }
+    }
     if (o->format == OP_FMT_CSV) {
         for (int i = 0; i < na; i++) fprintf(f, "%s,", ax[i].name);
         fputs("seeds", f);
         for (int m = 0; m < nm; m++)
-            for (int k = 0; k < SW_NSTAT; k++) fprintf(f, ",%s_%s_mean,%s_%s_std", o->methods[m], STAT_NAMES[k], o->methods[m], STAT_NAMES[k]);
+            for (int k = 0; k < nstat; k++) fprintf(f, ",%s_%s_mean,%s_%s_std", o->methods[m], STAT_NAMES[k], o->methods[m], STAT_NAMES[k]);
+        for (int m = 0; nstat > SW_VAL && m < nm; m++) fprintf(f, ",%s_best_by_val", o->methods[m]);
         fputc('\n', f);
         for (long pt = 0; pt < npts; pt++) {
             long rem = pt;
@@ -231,7 +251,7 @@ int sw_main(op_opts *o)
             for (int i = 0; i < na; i++) fprintf(f, "%s,", ax[i].val[idx[i]]);
             fprintf(f, "%d", ns);
             for (int m = 0; m < nm; m++)
-                for (int k = 0; k < SW_NSTAT; k++) {
+                for (int k = 0; k < nstat; k++) {
                     double mean, sd;
                     int cnt;
                     STAT(pt, m, k, &mean, &sd, &cnt);
@@ -240,6 +260,7 @@ int sw_main(op_opts *o)
                     fputc(',', f);
                     if (isfinite(sd)) fprintf(f, "%.4f", sd);
                 }
+            for (int m = 0; nstat > SW_VAL && m < nm; m++) fprintf(f, ",%d", best[m] == pt);
             fputc('\n', f);
         }
     } else if (o->format == OP_FMT_JSON) {
@@ -261,7 +282,7 @@ int sw_main(op_opts *o)
             fputs("}, \"results\": {", f);
             for (int m = 0; m < nm; m++) {
                 fprintf(f, "%s\"%s\": {", m ? ", " : "", o->methods[m]);
-                for (int k = 0; k < SW_NSTAT; k++) {
+                for (int k = 0; k < nstat; k++) {
                     double mean, sd;
                     int cnt;
                     STAT(pt, m, k, &mean, &sd, &cnt);
@@ -273,6 +294,7 @@ int sw_main(op_opts *o)
                     for (int s = 0; s < ns; s++) { if (s) fputs(", ", f); json_num(f, VAL(pt, s, m, k)); }
                     fputs("]}", f);
                 }
+                if (nstat > SW_VAL) fprintf(f, ", \"best_by_validation\": %s", best[m] == pt ? "true" : "false");
                 fputc('}', f);
             }
             fprintf(f, "}}%s\n", pt + 1 < npts ? "," : "");
@@ -282,6 +304,8 @@ int sw_main(op_opts *o)
         fprintf(f, "sweep: %s; %ld grid point%s × %d seed%s", data_name, npts, npts == 1 ? "" : "s", ns, ns == 1 ? "" : "s");
         if (ns > 1) fputs(" (mean ± std over seeds)", f);
         fputs("; head/tail: per-class accuracy at the last task, %\n", f);
+        if (nstat > SW_VAL)
+            fputs("v.acc, v.head, v.tail: the same on the validation rows; * marks each method's best row by v.acc\n", f);
         int lw = 0;
         for (int i = 0; i < na; i++) { int l = (int)strlen(ax[i].name); for (int v = 0; v < ax[i].n; v++) if ((int)strlen(ax[i].val[v]) > l) l = (int)strlen(ax[i].val[v]); lw += l + 2; }
         int cw = ns > 1 ? 14 : 7;
@@ -290,7 +314,7 @@ int sw_main(op_opts *o)
             fputc('\n', f);
             /* header line 1: method names centered over their columns */
             fprintf(f, "%*s", lw, "");
-            for (int m = m0; m < m1; m++) fprintf(f, " | %-*s", SW_NSTAT * (cw + 1) - 1, o->methods[m]);
+            for (int m = m0; m < m1; m++) fprintf(f, " | %-*s", nstat * (cw + 1) - 1, o->methods[m]);
             fputc('\n', f);
             for (int i = 0; i < na; i++) {
                 int l = (int)strlen(ax[i].name);
@@ -299,7 +323,7 @@ int sw_main(op_opts *o)
             }
             for (int m = m0; m < m1; m++) {
                 fputs(" |", f);
-                for (int k = 0; k < SW_NSTAT; k++) fprintf(f, " %*s", cw, STAT_TITLES[k]);
+                for (int k = 0; k < nstat; k++) fprintf(f, " %*s", cw, STAT_TITLES[k]);
             }
             fputc('\n', f);
             for (long pt = 0; pt < npts; pt++) {
@@ -312,8 +336,8 @@ int sw_main(op_opts *o)
                     fprintf(f, "%-*s", l + 2, ax[i].val[idx[i]]);
                 }
                 for (int m = m0; m < m1; m++) {
-                    fputs(" |", f);
-                    for (int k = 0; k < SW_NSTAT; k++) {
+                    fputs(best[m] == pt ? " *" : " |", f);
+                    for (int k = 0; k < nstat; k++) {
                         double mean, sd;
                         int cnt;
                         STAT(pt, m, k, &mean, &sd, &cnt);

@@ -1,0 +1,101 @@
+#!/bin/sh
+# `gsrscope tune` chooses on validation rows only: with the test labels permuted it chooses exactly
+# the same values (and the same validation numbers) while the printed test numbers change; the
+# choice is at least as good on validation as every grid point (checked with `sweep`, another
+# path through the engine), and `run` at the chosen values prints the same validation and test
+# numbers; `sweep` marks each method's best row by validation; the README's tuning example is
+# rerun and compared; bad usage is refused.
+. "$(dirname "$0")/lib.sh"
+PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
+S=sample_features/fashion-mnist
+
+# Refusals (exit 2, one line).
+expect2() { # PATTERN ARGS...
+    pat=$1; shift
+    "$G" "$@" >"$tmp/out" 2>"$tmp/err"
+    if [ $? -eq 2 ] && one_line "$pat" && [ ! -s "$tmp/out" ]; then ok "refused: $*"; else bad "not refused: $*"; fi
+}
+expect2 "tune: needs a validation split" tune --methods gacl --param tau
+expect2 "tune: give the parameters" tune --val-frac 0.2 --methods gacl
+expect2 "--param: tune searches tau, beta, alpha_base and xi, not 'rho'" tune --val-frac 0.2 --param tau,rho
+expect2 "tune: gacl uses none of --param beta" tune --val-frac 0.2 --methods gacl --param beta
+expect2 "--objective: only for the tune command" run --objective tail
+expect2 "--objective: unknown value" tune --val-frac 0.2 --param tau --objective best
+
+# The bundled sample, and a copy with the test labels permuted.
+mkdir -p "$tmp/p"
+cp "$S/train_features.npy" "$S/train_labels.npy" "$S/test_features.npy" "$tmp/p/"
+"$PY" -c "
+import numpy as np
+y = np.load('$S/test_labels.npy'); np.random.default_rng(3).shuffle(y); np.save('$tmp/p/test_labels.npy', y)"
+args="tune --val-frac 0.2 --methods gacl,gsr --param tau,beta --objective balanced --format json"
+"$G" $args --data "$S" >"$tmp/a.json" 2>"$tmp/err" && "$G" $args --data "$tmp/p" >"$tmp/b.json" 2>"$tmp/err"
+if [ $? -eq 0 ]; then ok "tune on the sample and on permuted test labels"; else bad "tune runs failed"; fi
+"$G" sweep --data "$S" --val-frac 0.2 --methods gacl,gsr --format json \
+    --param tau=0.0001,0.001,0.01,0.1,1,10,100,1000,10000,100000 >"$tmp/sw.json" 2>"$tmp/err" ||
+    bad "sweep over the tau grid failed"
+"$PY" - "$tmp" <<'PYEOF' >"$tmp/py" 2>&1
+import json, sys
+t = sys.argv[1]
+def strict(p): return json.load(open(p), parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))
+a, b, sw = strict(f"{t}/a.json"), strict(f"{t}/b.json"), strict(f"{t}/sw.json")
+def check(name, cond): print(("ok - " if cond else "FAIL - ") + name)
+check("objective and split reported", a["objective"] == "balanced" and a["val_frac"] == 0.2 and a["val_rows"] > 0)
+for ma, mb in zip(a["methods"], b["methods"]):
+    n = ma["name"]
+    check(f"{n}: permuted test labels, same choice", ma["chosen"] == mb["chosen"] and ma["not_used"] == mb["not_used"])
+    check(f"{n}: permuted test labels, same validation numbers", ma["validation"] == mb["validation"])
+    check(f"{n}: permuted test labels, other test numbers", ma["test"] != mb["test"])
+    check(f"{n}: numbers are JSON numbers", all(type(v) in (int, float) for v in ma["test"].values())
+          and all(type(v) in (int, float) for v in ma["chosen"].values()))
+    # every τ grid point of the sweep (β at its default 1 = the β the τ search started from)
+    obj = max(0.5 * (p["results"][n]["val_head"]["mean"] + p["results"][n]["val_tail"]["mean"]) for p in sw["points"])
+    check(f"{n}: the choice is at least as good on validation as every tau grid point ({ma['validation']['objective']:.4f} >= {obj:.4f})",
+          ma["validation"]["objective"] >= obj - 1e-9)
+check("gacl: beta reported as not used", a["methods"][0]["not_used"] == ["beta"] and list(a["methods"][0]["chosen"]) == ["tau"])
+# sweep's best_by_validation is the argmax of val_a_last (first of equals)
+for n in ("gacl", "gsr"):
+    v = [p["results"][n]["val_a_last"]["mean"] for p in sw["points"]]
+    marks = [p["results"][n]["best_by_validation"] for p in sw["points"]]
+    check(f"sweep: {n}'s best row by validation marked", marks.count(True) == 1 and marks.index(True) == v.index(max(v)))
+for m in a["methods"]:
+    print("CHOSEN %s %s" % (m["name"], " ".join("--%s %.17g" % (k, v) for k, v in m["chosen"].items())))
+PYEOF
+grep '^ok - \|^FAIL - ' "$tmp/py" | while read -r line; do echo "$line"; done >"$tmp/lines"
+while read -r line; do
+    case $line in
+    "ok - "*) ok "${line#ok - }" ;;
+    *) bad "${line#FAIL - }" ;;
+    esac
+done <"$tmp/lines"
+grep -q '^ok - ' "$tmp/py" || { cat "$tmp/py" >"$tmp/err"; bad "the JSON check did not run"; }
+
+# `run` at the chosen values: the same validation and test numbers as tune printed.
+grep '^CHOSEN ' "$tmp/py" | while read -r _ name opts; do
+    "$G" run --data "$S" --val-frac 0.2 --methods "$name" $opts --format json --quiet >"$tmp/r_$name.json" 2>"$tmp/err"
+done
+if "$PY" - "$tmp" <<'PYEOF' 2>"$tmp/err"
+import json, sys
+t = sys.argv[1]
+a = json.load(open(f"{t}/a.json"))
+for m in a["methods"]:
+    r = json.load(open(f"{t}/r_{m['name']}.json"))["methods"][0]
+    last = r["tasks"][-1]
+    assert abs(last["val_head_acc"] - m["validation"]["head_acc"]) < 1e-9 and abs(last["val_tail_acc"] - m["validation"]["tail_acc"]) < 1e-9, m["name"]
+    assert abs(r["a_last"] - m["test"]["a_last"]) < 1e-9 and abs(r["a_avg"] - m["test"]["a_avg"]) < 1e-9, m["name"]
+PYEOF
+then ok "run at the chosen values prints tune's validation and test numbers"; else bad "run at the chosen values differs"; fi
+
+# The README's tuning example: the command after "$ " in the block after the marker, rerun.
+awk '/<!-- tune-example -->/ {f=1; next} f && /^```/ {n++; if (n == 2) exit; next} f && n == 1' README.md >"$tmp/readme"
+cmd=$(sed -n 's/^\$ build\/gsrscope //p' "$tmp/readme")
+if [ -n "$cmd" ]; then
+    sed '1d' "$tmp/readme" >"$tmp/want"
+    # shellcheck disable=SC2086
+    "$G" $cmd >"$tmp/got" 2>"$tmp/err"
+    if cmp -s "$tmp/want" "$tmp/got"; then ok "README tuning example: same output"
+    else diff "$tmp/want" "$tmp/got" >"$tmp/err"; bad "README tuning example differs"; fi
+else
+    bad "README has no tuning example"
+fi
+finish
