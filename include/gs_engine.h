@@ -113,7 +113,9 @@ typedef struct {
 } en_snap;
 
 typedef struct {
-    char name[32];         /* "gacl", "gsr", ... */
+    char name[32];         /* "gacl", "gsr", ... as given */
+    char learner[16];      /* its learner ("gacl" for gsr) */
+    char augmenter[24];    /* its augmenter ("gsr"), "" for the learner alone */
     int ridge;             /* has G, Q, W */
     en_snap *snaps;        /* T */
     double a_last, a_avg;  /* % (NaN until every task is done) */
@@ -136,7 +138,8 @@ int en_results_copy(en_results *dst, const en_results *src);
 void en_results_free(en_results *r);
 
 /* ---- methods ---------------------------------------------------------------------------- */
-/* Names accepted by --methods; en_method_known returns 1 for a valid name. */
+/* Names accepted by --methods (LEARNER[+AUGMENTER], or an old name); en_method_known returns 1
+ * for a valid name. */
 int en_method_known(const char *name);
 const char *en_method_list(void); /* "gacl,gsr,..." for messages */
 /* 1 if the method's results depend on the hyperparameter `param` ("tau", "beta", "alpha_base"
@@ -181,6 +184,9 @@ const en_results *en_get_results(const en_engine *e);
  * Returned matrices are owned by the engine and valid until the next en_update.
  * G excludes τ. Returns GS_EINPUT if the method is not a ridge method or the task not kept. */
 int en_gram(en_engine *e, int method, int task, const gm_mat **G, const gm_mat **Q);
+/* The τ a ridge method adds to G at task (1-based) for the user's τ (AIR: τ/s); NaN for a method
+ * without a Gram matrix. */
+double en_method_tau(en_engine *e, int method, int task, double tau);
 /* W = (G + τI)^{-1} Q for method/task into W (allocated by the call). */
 int en_solve_w(en_engine *e, int method, int task, gm_mat *W);
 /* Final-task predictions on the seen test rows (pred allocated, n_out set). */

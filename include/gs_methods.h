@@ -1,32 +1,22 @@
-/* gs_methods.h — the method table behind gs_engine.h (prefix en_, internal to the engine).
+/* gs_methods.h — augmenters, the emitter API they write through, and method names (prefix en_,
+ * internal to the engine).
  *
- * A method is one of:
- *   ridge with base:  G_t = B_t + w·E_t, Q_t likewise, where B_t is the Gram of the real rows
- *                     (shared by every such method, computed once) and E_t the Gram of the
- *                     method's synthetic rows (its `extra` generator), w = extra_weight(params);
- *   ridge without base (e.g. AIR): G_t = E_t built entirely by `extra`, with an optional
- *                     per-task effective τ (tau_eff);
- *   custom (ncm, slda): `fit` sees each task's real rows, `predict` labels test rows.
- * Extra generators emit rows in the classifier space h (length D) with a weight ω:
- * G += ω h hᵀ, Q[:,label] += ω h. Rows are emitted through en_emit.
- * Ownership: method-private state lives in `en_mctx.priv`, freed by `destroy`.
+ * A method is LEARNER[+AUGMENTER] (gs_learner.h describes learners). An augmenter makes the
+ * synthetic rows of each task: gsr (Algorithm 1) and its ablations gsr-linear and gsr-fixed
+ * (here), gauss-shrink and gauss-transfer (method_gauss.c), interclass (method_interclass.c).
+ * It emits rows x in the feature space of the rows z (d values) with a weight ω; the engine maps
+ * them to the learner's space h and hands them to the learner with weight w·ω, w = weight(params)
+ * (β): for a ridge learner G += w ω h hᵀ, Q[:,label] += w ω h, the paper's eq. 9.
+ * Ownership: augmenter state lives in its `en_mctx.priv`, freed by `destroy`.
  */
 #ifndef GS_METHODS_H
 #define GS_METHODS_H
 
 #include "gs_engine.h"
+#include "gs_learner.h"
 #include <gsl/gsl_rng.h>
 
-/* Parameters an extra generator depends on (a change invalidates its Gram). */
-enum {
-    EN_DEP_ALPHA = 1u << 0, EN_DEP_XI = 1u << 1, EN_DEP_PAIRS = 1u << 2, EN_DEP_MAXAUG = 1u << 3,
-    EN_DEP_AUGMENT = 1u << 4, EN_DEP_GAUSS_A = 1u << 5, EN_DEP_GAUSS_B = 1u << 6,
-    EN_DEP_SLDA = 1u << 7, EN_DEP_BETA = 1u << 8, EN_DEP_TAU = 1u << 9
-};
-
 typedef struct en_emitter en_emitter;
-/* Emit one synthetic row (D values, classifier space) with label c and weight ω ≥ 0. */
-int en_emit(en_emitter *em, const double *h, int c, double omega);
 /* Emit one synthetic row given in the feature space (d values, like p->z) with label c and
  * weight ω: the engine maps it to the classifier space (ReLU(R x) with --expand), a block of rows
  * per matrix product rather than a matrix-vector product per row (in the order of the calls). */
@@ -40,35 +30,30 @@ int en_emit_mix(en_emitter *em, long i, long j, double a, double b, int c, doubl
 /* Count a skipped class (fewer than 2 rows) or pair (near-antipodal) for the report. */
 void en_emit_skip(en_emitter *em, long classes, long pairs);
 
-typedef struct {
-    const en_problem *p;
-    const op_params *params;
-    void *priv;
-} en_mctx;
-
-typedef struct en_mdef {
-    const char *name;
+/* An augmenter: the synthetic rows of task t (0-based), emitted in the feature space of the rows
+ * z with en_emit_x (or en_emit_mix); the engine maps them to the learner's space and gives them
+ * to the learner with weight weight(params)·ω (β for every augmenter of the paper). */
+typedef struct en_augmenter {
+    const char *name;               /* "gsr" */
     const char *summary;            /* one line for --help */
-    int kind;                       /* 0 ridge with base, 1 ridge without base, 2 custom */
-    unsigned deps;                  /* parameters that invalidate `extra` / `fit` results */
-    /* ridge: synthetic rows of task t (0-based) */
-    int (*extra)(en_mctx *m, int t, en_emitter *em);
-    double (*extra_weight)(const op_params *params); /* NULL = 1 */
-    double (*tau_eff)(en_mctx *m, int t, double tau); /* NULL = tau */
-    /* custom: fit task t (0-based; tasks arrive in order 0..T-1, after `reset`) and predict */
-    int (*reset)(en_mctx *m);
-    int (*fit)(en_mctx *m, int t);
-    int (*predict)(en_mctx *m, int t, const double *X, long n, int *pred);
-    void (*destroy)(en_mctx *m);
-} en_mdef;
+    unsigned deps;                  /* parameters that invalidate its rows */
+    int (*rows)(en_mctx *m, int t, en_emitter *em);
+    double (*weight)(const op_params *params); /* NULL = 1 */
+    void (*destroy)(en_mctx *m);    /* frees en_mctx.priv */
+} en_augmenter;
 
-/* extra_weight for methods whose synthetic rows enter with weight β (GSR family, Gaussian,
- * interclass). */
+/* weight for augmenters whose synthetic rows enter with weight β (all of the paper's). */
 double en_weight_beta(const op_params *params);
 
-/* The table (src/methods.c); NULL-terminated. */
-extern const en_mdef *const en_methods[];
-const en_mdef *en_method_find(const char *name);
+/* The augmenter table (src/methods.c), NULL-terminated; lookup by name (NULL if unknown). */
+extern const en_augmenter *const en_augmenters[];
+const en_augmenter *en_augmenter_find(const char *name);
+
+/* A method name LEARNER[+AUGMENTER], or an old name kept as an alias (gsr = gacl+gsr, every
+ * augmenter name alone = gacl+it; ncm, slda, air = the learner alone). GS_OK with *L set and *A
+ * the augmenter or NULL; GS_EINPUT with a message naming what is unknown. */
+int en_method_parse(const char *name, const en_learner **L, const en_augmenter **A);
+
 
 /* Shared helpers for generators. Rows of class c in the stream: [st->class_row_start[c],
  * + st->class_kept[c]) in p->z (raw, normalized) and p->h (classifier space). */

@@ -1,5 +1,5 @@
-/* method_gauss.c — Gaussian feature sampling for tail classes (algorithms.md §13), ridge with
- * base (kind 0): the synthetic rows join G and Q with weight β, like GSR's.
+/* method_gauss.c — Gaussian feature sampling for tail classes (algorithms.md §13),
+ * an augmenter (gs_methods.h): the synthetic rows reach the learner with weight β, like GSR's.
  *
  *   gauss-shrink:   x̃ ~ N(μ_c, (1−a)Σ_c + aI),   a = --gauss-a  (SLDA's convex shrinkage)
  *   gauss-transfer: x̃ ~ N(μ_c, Σ_c + bΣ_head),   b = --gauss-b
@@ -212,24 +212,22 @@ static int gauss_task(en_mctx *m, int t, en_emitter *em, int transfer)
     return GS_OK;
 }
 
-static int shrink_extra(en_mctx *m, int t, en_emitter *em) { return gauss_task(m, t, em, 0); }
-static int transfer_extra(en_mctx *m, int t, en_emitter *em) { return gauss_task(m, t, em, 1); }
+static int shrink_rows(en_mctx *m, int t, en_emitter *em) { return gauss_task(m, t, em, 0); }
+static int transfer_rows(en_mctx *m, int t, en_emitter *em) { return gauss_task(m, t, em, 1); }
 
-const en_mdef en_method_gauss_shrink = {
+const en_augmenter en_aug_gauss_shrink = {
     .name = "gauss-shrink",
     .summary = "tail classes: Gaussian samples from N(μ_c, (1−a)Σ_c + aI), a = --gauss-a, weight β",
-    .kind = 0,
     .deps = EN_DEP_MAXAUG | EN_DEP_GAUSS_A,
-    .extra = shrink_extra,
-    .extra_weight = en_weight_beta,
+    .rows = shrink_rows,
+    .weight = en_weight_beta,
 };
 
-const en_mdef en_method_gauss_transfer = {
+const en_augmenter en_aug_gauss_transfer = {
     .name = "gauss-transfer",
     .summary = "tail classes: Gaussian samples from N(μ_c, Σ_c + bΣ_head), b = --gauss-b, weight β",
-    .kind = 0,
     .deps = EN_DEP_MAXAUG | EN_DEP_GAUSS_B,
-    .extra = transfer_extra,
-    .extra_weight = en_weight_beta,
+    .rows = transfer_rows,
+    .weight = en_weight_beta,
     .destroy = gauss_destroy,
 };

@@ -1,5 +1,5 @@
-/* method_interclass.c — inter-class mixup (ablation of GSR's intra-class pairing), ridge with
- * base (kind 0), weight β.
+/* method_interclass.c — inter-class mixup (ablation of GSR's intra-class pairing), an augmenter
+ * (gs_methods.h), weight β.
  *
  * For each class c of task t (tail classes only with --augment tail) with n_c ≥ 2 rows, the
  * same budget as GSR: K = min(--max-aug, n_c(n_c−1)) with --pairs all (anchors cycle through
@@ -65,7 +65,7 @@ out:
     return rc;
 }
 
-static int inter_extra(en_mctx *m, int t, en_emitter *em)
+static int inter_rows(en_mctx *m, int t, en_emitter *em)
 {
     const st_stream *st = m->p->st;
     for (int k = st->task_class_start[t]; k < st->task_class_start[t + 1]; k++) {
@@ -76,11 +76,10 @@ static int inter_extra(en_mctx *m, int t, en_emitter *em)
 }
 
 
-const en_mdef en_method_interclass = {
+const en_augmenter en_aug_interclass = {
     .name = "interclass",
     .summary = "ablation: spherical mixup with partners from other classes, soft labels, weight β",
-    .kind = 0,
     .deps = EN_DEP_ALPHA | EN_DEP_XI | EN_DEP_PAIRS | EN_DEP_MAXAUG | EN_DEP_AUGMENT,
-    .extra = inter_extra,
-    .extra_weight = en_weight_beta,
+    .rows = inter_rows,
+    .weight = en_weight_beta,
 };

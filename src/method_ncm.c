@@ -1,10 +1,10 @@
-/* method_ncm.c — SimpleCIL / NCM (algorithms.md §6): each class is the mean of its training
- * rows in the classifier space h; a test row gets the class whose mean has the highest cosine
- * similarity. Class means never change once their task is seen, so predicting for an earlier
+/* method_ncm.c — SimpleCIL / NCM, a stats learner (gs_learner.h): each class is the weighted
+ * mean of its training rows in the classifier space h (real rows weight 1, an augmenter's rows
+ * their weight); a test row gets the class whose mean has the highest cosine similarity. Class means never change once their task is seen, so predicting for an earlier
  * task t only restricts the candidates to the classes of tasks 1..t.
  * Ownership: the per-class sums live in en_mctx.priv (ncm_state), freed by ncm_destroy.
  */
-#include "gs_methods.h"
+#include "gs_learner.h"
 #include "gs_common.h"
 
 #include <cblas.h>
@@ -13,8 +13,8 @@
 #include <string.h>
 
 typedef struct {
-    gm_mat sum;   /* C × D running sums */
-    long *count;  /* C */
+    gm_mat sum;    /* C × D running weighted sums */
+    double *count; /* C: weights summed */
 } ncm_state;
 
 static void ncm_destroy(en_mctx *m)
@@ -36,23 +36,29 @@ static int ncm_reset(en_mctx *m)
         if (!s) return GS_ENOMEM;
         m->priv = s;
         int rc = gm_alloc(&s->sum, p->C, p->D, "ncm class means");
-        s->count = gs_calloc((size_t)p->C, sizeof(long), "ncm class means");
+        s->count = gs_calloc((size_t)p->C, sizeof(double), "ncm class means");
         if (rc || !s->count) { ncm_destroy(m); return GS_ENOMEM; }
     }
     memset(s->sum.v, 0, (size_t)p->C * (size_t)p->D * sizeof(double));
-    memset(s->count, 0, (size_t)p->C * sizeof(long));
+    memset(s->count, 0, (size_t)p->C * sizeof(double));
     return GS_OK;
 }
 
-static int ncm_fit(en_mctx *m, int t)
+static void add_rows(ncm_state *s, const en_rowset *r, long D)
 {
-    const en_problem *p = m->p;
-    if (!m->priv) { int rc = ncm_reset(m); if (rc) return rc; }
-    ncm_state *s = m->priv;
-    for (long i = p->task_row_start[t]; i < p->task_row_start[t + 1]; i++) {
-        cblas_daxpy((int)p->D, 1.0, gm_row(&p->h, i), 1, gm_row(&s->sum, p->y[i]), 1);
-        s->count[p->y[i]]++;
+    for (long i = 0; i < r->n; i++) {
+        double w = r->w ? r->w[i] : 1.0;
+        cblas_daxpy((int)D, w, r->H + (size_t)i * D, 1, gm_row(&s->sum, r->y[i]), 1);
+        s->count[r->y[i]] += w;
     }
+}
+
+static int ncm_fit(en_mctx *m, int t, const en_rowset *real, const en_rowset *aug)
+{
+    (void)t;
+    if (!m->priv) { int rc = ncm_reset(m); if (rc) return rc; }
+    add_rows(m->priv, real, m->p->D);
+    add_rows(m->priv, aug, m->p->D);
     return GS_OK;
 }
 
@@ -92,10 +98,10 @@ static int ncm_predict(en_mctx *m, int t, const double *X, long n, int *pred)
     return GS_OK;
 }
 
-const en_mdef en_method_ncm = {
+const en_learner en_learner_ncm = {
     .name = "ncm",
     .summary = "SimpleCIL: nearest class mean by cosine similarity",
-    .kind = 2,
+    .family = EN_STATS,
     .reset = ncm_reset,
     .fit = ncm_fit,
     .predict = ncm_predict,

@@ -1,8 +1,11 @@
-/* method_slda.c — streaming LDA with shrinkage (algorithms.md §7), in the classifier space h.
+/* method_slda.c — streaming LDA with shrinkage, a stats learner (gs_learner.h), in the classifier
+ * space h.
  *
  * State after task t: class means μ_c and the within-class scatter S = Σ_c Σ_{i∈c}(h_i−μ_c)(h_i−μ_c)ᵀ
  * of every class seen (a class arrives whole in one task, so this is exact and equals what a
- * sample-by-sample Welford update per class gives). The covariance is the pooled maximum-
+ * sample-by-sample Welford update per class gives). An augmenter's rows of class c (same task)
+ * enter with their weights w: μ_c = (Σ h + Σ w h̃)/(n_c + Σ w), S += Σ w (h̃−μ_c)(h̃−μ_c)ᵀ, and
+ * N counts Σ w. The covariance is the pooled maximum-
  * likelihood estimate Σ = S/N (N = rows seen), as the official streaming SLDA update
  * approximates; shrinkage is convex: Λ = ((1−ε)Σ + εI)⁻¹ with ε = --slda-eps (default 1e-4,
  * the official value). Λ is applied by Cholesky (dpotrf/dpotrs), never formed.
@@ -11,7 +14,7 @@
  * the engine does after a τ change, needs no refit (memory: Σ_t D·C_seen(t) doubles).
  * Ownership: slda_state in en_mctx.priv, freed by slda_destroy.
  */
-#include "gs_methods.h"
+#include "gs_learner.h"
 #include "gs_common.h"
 
 #include <cblas.h>
@@ -25,7 +28,7 @@ typedef struct {
     gm_mat mean;   /* C × D */
     gm_mat S;      /* D × D scatter, full symmetric */
     gm_mat A;      /* D × D work */
-    long nseen;
+    double nseen;  /* rows seen, synthetic rows counted by their weight */
     double **V;    /* T: C_seen(t) × D rows V_k = Λ μ_k (class_order), NULL if not fitted/failed */
     double **b;    /* T: C_seen(t) biases */
     char (*err)[160]; /* T: why task t failed */
@@ -76,7 +79,20 @@ static int slda_reset(en_mctx *m)
     return GS_OK;
 }
 
-static int slda_fit(en_mctx *m, int t)
+/* Centred rows √w (h − μ) of the k rows idx[] of `r` (all n rows when idx is NULL) into Xc. */
+static long centred(const en_rowset *r, const long *idx, long k, const double *mu, long D, gm_mat *Xc)
+{
+    for (long i = 0; i < k; i++) {
+        long q = idx ? idx[i] : i;
+        const double *h = r->H + (size_t)q * D;
+        double sw = r->w ? sqrt(r->w[q]) : 1.0;
+        double *o = gm_row(Xc, i);
+        for (long j = 0; j < D; j++) o[j] = sw * (h[j] - mu[j]);
+    }
+    return k;
+}
+
+static int slda_fit(en_mctx *m, int t, const en_rowset *real, const en_rowset *aug)
 {
     const en_problem *p = m->p;
     const st_stream *st = p->st;
@@ -84,28 +100,39 @@ static int slda_fit(en_mctx *m, int t)
     slda_state *s = m->priv;
     long D = p->D;
     double eps = m->params->slda_eps;
-    /* 1. means and scatter of this task's classes */
-    long maxn = 0;
+    /* 1. means and scatter of this task's classes (real rows of class c: a contiguous run of
+     * `real`, from st->class_row_start[c] - p->task_row_start[t]) */
+    long maxn = aug->n;
     for (int k = st->task_class_start[t]; k < st->task_class_start[t + 1]; k++)
         if (st->class_kept[st->class_order[k]] > maxn) maxn = st->class_kept[st->class_order[k]];
     gm_mat Xc = {0};
-    if (maxn > 0 && gm_alloc(&Xc, maxn, D, "slda centered rows")) return GS_ENOMEM;
+    long *idx = gs_malloc((size_t)(aug->n ? aug->n : 1), sizeof(long), "slda rows");
+    if (!idx || (maxn > 0 && gm_alloc(&Xc, maxn, D, "slda centered rows"))) { free(idx); return GS_ENOMEM; }
     for (int k = st->task_class_start[t]; k < st->task_class_start[t + 1]; k++) {
         int c = st->class_order[k];
-        long n = st->class_kept[c], first = st->class_row_start[c];
-        if (n <= 0) continue;
+        long n = st->class_kept[c];
+        const double *H = real->H + (size_t)(st->class_row_start[c] - p->task_row_start[t]) * D;
+        long na = 0;
+        double wa = 0;
+        for (long i = 0; i < aug->n; i++)
+            if (aug->y[i] == c) { idx[na++] = i; wa += aug->w ? aug->w[i] : 1.0; }
+        if (n <= 0 && !(wa > 0)) continue;
         double *mu = gm_row(&s->mean, c);
         memset(mu, 0, (size_t)D * sizeof(double));
-        for (long i = 0; i < n; i++) cblas_daxpy((int)D, 1.0, gm_row(&p->h, first + i), 1, mu, 1);
-        cblas_dscal((int)D, 1.0 / (double)n, mu, 1);
-        for (long i = 0; i < n; i++) {
-            double *r = gm_row(&Xc, i);
-            const double *h = gm_row(&p->h, first + i);
-            for (long j = 0; j < D; j++) r[j] = h[j] - mu[j];
-        }
+        for (long i = 0; i < n; i++) cblas_daxpy((int)D, 1.0, H + (size_t)i * D, 1, mu, 1);
+        for (long i = 0; i < na; i++)
+            cblas_daxpy((int)D, aug->w ? aug->w[idx[i]] : 1.0, aug->H + (size_t)idx[i] * D, 1, mu, 1);
+        cblas_dscal((int)D, 1.0 / ((double)n + wa), mu, 1);
+        en_rowset rc = {H, NULL, NULL, n};
+        centred(&rc, NULL, n, mu, D, &Xc);
         cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)n, 1.0, Xc.v, (int)D, 1.0, s->S.v, (int)D);
-        s->nseen += n;
+        if (na) {
+            centred(aug, idx, na, mu, D, &Xc);
+            cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)na, 1.0, Xc.v, (int)D, 1.0, s->S.v, (int)D);
+        }
+        s->nseen += (double)n + wa;
     }
+    free(idx);
     gm_free(&Xc);
     for (long i = 0; i < D; i++)
         for (long j = i + 1; j < D; j++) s->S.v[j * D + i] = s->S.v[i * D + j];
@@ -115,7 +142,7 @@ static int slda_fit(en_mctx *m, int t)
     s->V[t] = s->b[t] = NULL;
     s->err[t][0] = '\0';
     if (Cs == 0 || s->nseen == 0) { snprintf(s->err[t], sizeof s->err[t], "no training rows"); return GS_OK; }
-    double sc = (1.0 - eps) / (double)s->nseen;
+    double sc = (1.0 - eps) / s->nseen;
     for (size_t i = 0; i < (size_t)D * D; i++) s->A.v[i] = sc * s->S.v[i];
     for (long i = 0; i < D; i++) s->A.v[i * D + i] += eps;
     lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'U', (lapack_int)D, s->A.v, (lapack_int)D);
@@ -168,10 +195,10 @@ static int slda_predict(en_mctx *m, int t, const double *X, long n, int *pred)
     return GS_OK;
 }
 
-const en_mdef en_method_slda = {
+const en_learner en_learner_slda = {
     .name = "slda",
     .summary = "streaming LDA: pooled covariance, shrinkage ((1−ε)Σ + εI), ε = --slda-eps",
-    .kind = 2,
+    .family = EN_STATS,
     .deps = EN_DEP_SLDA,
     .reset = slda_reset,
     .fit = slda_fit,

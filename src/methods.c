@@ -1,5 +1,5 @@
-/* methods.c — the method table and the GSR family (see gs_methods.h).
- * More methods (baselines of issue #7) register in en_methods[] from their own files. */
+/* methods.c — the GSR family of augmenters, the augmenter table and method names
+ * LEARNER[+AUGMENTER] (see gs_methods.h). */
 #include "gs_methods.h"
 #include "gs_common.h"
 #include "gs_rng.h"
@@ -162,56 +162,90 @@ static int gsr_task(en_mctx *m, int t, en_emitter *em, int linear, int fixed)
     return GS_OK;
 }
 
-static int gsr_extra(en_mctx *m, int t, en_emitter *em) { return gsr_task(m, t, em, 0, 0); }
-static int gsr_linear_extra(en_mctx *m, int t, en_emitter *em) { return gsr_task(m, t, em, 1, 0); }
-static int gsr_fixed_extra(en_mctx *m, int t, en_emitter *em) { return gsr_task(m, t, em, 0, 1); }
+static int gsr_rows(en_mctx *m, int t, en_emitter *em) { return gsr_task(m, t, em, 0, 0); }
+static int gsr_linear_rows(en_mctx *m, int t, en_emitter *em) { return gsr_task(m, t, em, 1, 0); }
+static int gsr_fixed_rows(en_mctx *m, int t, en_emitter *em) { return gsr_task(m, t, em, 0, 1); }
 double en_weight_beta(const op_params *q) { return q->beta; }
 
 #define GSR_DEPS (EN_DEP_ALPHA | EN_DEP_XI | EN_DEP_PAIRS | EN_DEP_MAXAUG | EN_DEP_AUGMENT)
 
-static const en_mdef M_GACL = {
-    .name = "gacl", .summary = "plain ridge on the real rows (the baseline)", .kind = 0,
+static const en_augmenter A_GSR = {
+    .name = "gsr", .summary = "GSR: spherical intra-class mixup, adaptive α_c, weight β",
+    .deps = GSR_DEPS, .rows = gsr_rows, .weight = en_weight_beta,
 };
-static const en_mdef M_GSR = {
-    .name = "gsr", .summary = "GSR: spherical intra-class mixup, adaptive α_c, weight β", .kind = 0,
-    .deps = GSR_DEPS, .extra = gsr_extra, .extra_weight = en_weight_beta,
+static const en_augmenter A_GSR_LINEAR = {
+    .name = "gsr-linear", .summary = "ablation: linear mixup, no normalization",
+    .deps = GSR_DEPS, .rows = gsr_linear_rows, .weight = en_weight_beta,
 };
-static const en_mdef M_GSR_LINEAR = {
-    .name = "gsr-linear", .summary = "ablation: linear mixup, no normalization", .kind = 0,
-    .deps = GSR_DEPS, .extra = gsr_linear_extra, .extra_weight = en_weight_beta,
-};
-static const en_mdef M_GSR_FIXED = {
-    .name = "gsr-fixed", .summary = "ablation: spherical mixup with α_c = α_base", .kind = 0,
-    .deps = GSR_DEPS & ~EN_DEP_XI, .extra = gsr_fixed_extra, .extra_weight = en_weight_beta,
+static const en_augmenter A_GSR_FIXED = {
+    .name = "gsr-fixed", .summary = "ablation: spherical mixup with α_c = α_base",
+    .deps = GSR_DEPS & ~EN_DEP_XI, .rows = gsr_fixed_rows, .weight = en_weight_beta,
 };
 
-/* Baselines of issue #7 are declared here as they are added (src/method_*.c). */
-extern const en_mdef en_method_air, en_method_ncm, en_method_slda, en_method_gauss_shrink,
-    en_method_gauss_transfer, en_method_interclass;
+/* The other augmenters live in their own files (src/method_*.c). */
+extern const en_augmenter en_aug_gauss_shrink, en_aug_gauss_transfer, en_aug_interclass;
 
-const en_mdef *const en_methods[] = {
-    &M_GACL, &M_GSR, &M_GSR_LINEAR, &M_GSR_FIXED,
-    &en_method_gauss_shrink, &en_method_gauss_transfer, &en_method_interclass, &en_method_air,
-    &en_method_ncm, &en_method_slda,
-    NULL
+const en_augmenter *const en_augmenters[] = {
+    &A_GSR, &A_GSR_LINEAR, &A_GSR_FIXED, &en_aug_gauss_shrink, &en_aug_gauss_transfer, &en_aug_interclass, NULL
 };
 
-const en_mdef *en_method_find(const char *name)
+const en_augmenter *en_augmenter_find(const char *name)
 {
-    for (int i = 0; en_methods[i]; i++)
-        if (!strcmp(en_methods[i]->name, name)) return en_methods[i];
+    for (int i = 0; en_augmenters[i]; i++)
+        if (!strcmp(en_augmenters[i]->name, name)) return en_augmenters[i];
     return NULL;
 }
 
-int en_method_known(const char *name) { return en_method_find(name) != NULL; }
+/* LEARNER[+AUGMENTER]; an augmenter's name alone is gacl with it (gsr = gacl+gsr). */
+static int parse(const char *name, const en_learner **L, const en_augmenter **A)
+{
+    char lname[32];
+    const char *plus = strchr(name, '+');
+    *L = NULL;
+    *A = NULL;
+    if (!plus) {
+        if ((*L = en_learner_find(name))) return 1;
+        *A = en_augmenter_find(name);
+        *L = en_learner_find("gacl");
+        return *A != NULL;
+    }
+    size_t n = (size_t)(plus - name);
+    if (n == 0 || n >= sizeof lname) return 0;
+    memcpy(lname, name, n);
+    lname[n] = '\0';
+    *L = en_learner_find(lname);
+    *A = en_augmenter_find(plus + 1);
+    return *L && *A;
+}
+
+int en_method_parse(const char *name, const en_learner **L, const en_augmenter **A)
+{
+    if (parse(name, L, A)) return GS_OK;
+    return gs_error(GS_EINPUT, "--methods: unknown method '%s' (a method is LEARNER[+AUGMENTER]; %s)", name,
+                    en_method_list());
+}
+
+int en_method_known(const char *name)
+{
+    const en_learner *L;
+    const en_augmenter *A;
+    return parse(name, &L, &A);
+}
 
 const char *en_method_list(void)
 {
     static char buf[512];
-    if (!buf[0])
-        for (int i = 0; en_methods[i]; i++) {
+    if (!buf[0]) {
+        strncat(buf, "learners: ", sizeof buf - 1);
+        for (int i = 0; en_learners[i]; i++) {
             if (i) strncat(buf, ",", sizeof buf - strlen(buf) - 1);
-            strncat(buf, en_methods[i]->name, sizeof buf - strlen(buf) - 1);
+            strncat(buf, en_learners[i]->name, sizeof buf - strlen(buf) - 1);
         }
+        strncat(buf, "; augmenters: ", sizeof buf - strlen(buf) - 1);
+        for (int i = 0; en_augmenters[i]; i++) {
+            if (i) strncat(buf, ",", sizeof buf - strlen(buf) - 1);
+            strncat(buf, en_augmenters[i]->name, sizeof buf - strlen(buf) - 1);
+        }
+    }
     return buf;
 }

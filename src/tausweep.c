@@ -1,7 +1,6 @@
 /* tausweep.c — accuracy and stable rank against τ from one eigendecomposition (gs_tausweep.h). */
 #include "gs_tausweep.h"
 #include "gs_common.h"
-#include "gs_methods.h"
 #include "gs_spectral.h"
 
 #include <cblas.h>
@@ -130,13 +129,11 @@ int ts_compute(en_engine *e, const en_problem *p, int method, int task, const do
     memset(out, 0, sizeof *out);
     const en_results *r = en_get_results(e);
     if (method < 0 || method >= r->n_methods) return gs_error(GS_EINPUT, "τ sweep: no method %d", method);
-    const en_mdef *def = en_method_find(r->m[method].name);
-    if (!def || def->kind == 2) return gs_error(GS_EINPUT, "τ sweep: %s is not a ridge method", r->m[method].name);
+    if (!r->m[method].ridge) return gs_error(GS_EINPUT, "τ sweep: %s is not a ridge method", r->m[method].name);
     if (n < 1) return gs_error(GS_EINPUT, "τ sweep: empty τ grid");
     double *te = gs_malloc((size_t)n, sizeof(double), "τ sweep");
     if (!te) return GS_ENOMEM;
-    en_mctx ctx = {p, &r->params, NULL};
-    for (int i = 0; i < n; i++) te[i] = def->tau_eff ? def->tau_eff(&ctx, task - 1, taus[i]) : taus[i];
+    for (int i = 0; i < n; i++) te[i] = en_method_tau(e, method, task, taus[i]);
     const gm_mat *G, *Q;
     int rc = en_gram(e, method, task, &G, &Q);
     if (!rc) rc = ts_compute_gq(G, Q, p, task, taus, te, n, out, cancel);

@@ -1,0 +1,104 @@
+/* gs_learner.h — learners: the classifiers a method trains (prefix en_, internal to the engine).
+ *
+ * A method is LEARNER[+AUGMENTER] (gs_methods.h parses the names). The learner is the classifier:
+ * its feature map, the statistics it accumulates from rows, how it solves and predicts, the
+ * spectrum it can show and the memory it needs. The augmenter (gs_methods.h, en_augmenter) only
+ * makes synthetic rows. The rule that joins them: a learner sees the real rows of each task and
+ * the augmenter's synthetic rows of that task, each synthetic row carrying its weight (β times the
+ * augmenter's own ω), in every statistic it keeps.
+ *
+ * How a learner plugs in
+ * ----------------------
+ * Write one file src/learner_<name>.c (or method_<name>.c) that defines a `const en_learner`,
+ * and list it in en_learners[] (src/learners.c). Two families:
+ *
+ *  EN_RIDGE — the engine owns the statistics: G = Σ ω h hᵀ and Q = Σ ω h yᵀ (one-hot y), and
+ *    solves W = (G + τ_eff I)⁻¹ Q by Cholesky (src/ridge.c), predicts argmax over the seen
+ *    classes of hᵀW, and shows the spectrum of G + τI. The learner only says:
+ *      class_weight(c)   weight of every row of class c, real or synthetic (AIR: 1/n_c);
+ *                        NULL = 1. Learners with NULL share one base Gram of the real rows
+ *                        (computed once per run); a learner with weights gets its own.
+ *      tau_eff(t, τ)     the τ actually added at task t (AIR: τ/s); NULL = τ.
+ *    gacl and air are this family.
+ *
+ *  EN_STATS — the learner keeps its own statistics (class means, covariances, ...):
+ *      reset()                       before task 0 (and again when its parameters change);
+ *      fit(t, real, aug)             task t's rows, in order t = 0, 1, ...: `real` the task's real
+ *                                    rows (weights NULL = 1), `aug` the augmenter's synthetic rows
+ *                                    of task t with their weights (n = 0 without an augmenter).
+ *                                    Every statistic must weight a row by its w (SPEC rule above):
+ *                                    a class sum is Σ w h, a count Σ w, a scatter Σ w (h−μ)(h−μ)ᵀ.
+ *      predict(t, X, n, pred)        labels of n test rows X (n × D) for the model after task t
+ *                                    (t ≤ the last fitted task; the engine may ask for an earlier
+ *                                    task after a parameter change, so keep what that needs or
+ *                                    refit), argmax over the classes of tasks 0..t;
+ *      spectrum(t, eig, &n)          optional: eigenvalues (descending) of the matrix the learner
+ *                                    would show (a covariance), at most D values; NULL = none;
+ *      destroy()                     frees en_mctx.priv (the learner's state).
+ *    ncm and slda are this family.
+ *
+ * Rows are given in the learner's feature space, D = p->D columns (the run's map: identity, or
+ * ReLU(R z) with --expand). `deps` lists the parameters (EN_DEP_*, gs_methods.h) whose change
+ * invalidates what the learner accumulated: the engine then resets and refits it. `bytes` is the
+ * learner's memory beyond the rows the engine holds, for the estimate made before allocating.
+ *
+ * Threading: the hooks of one method are called from one job at a time (never two tasks of the
+ * same method concurrently), possibly on the engine's helper thread: use no global state.
+ * Ownership: learner state lives in en_mctx.priv, created lazily by reset/fit, freed by destroy.
+ */
+#ifndef GS_LEARNER_H
+#define GS_LEARNER_H
+
+#include "gs_engine.h"
+
+/* Parameters an augmenter's rows or a learner's statistics depend on (a change invalidates
+ * them). */
+enum {
+    EN_DEP_ALPHA = 1u << 0, EN_DEP_XI = 1u << 1, EN_DEP_PAIRS = 1u << 2, EN_DEP_MAXAUG = 1u << 3,
+    EN_DEP_AUGMENT = 1u << 4, EN_DEP_GAUSS_A = 1u << 5, EN_DEP_GAUSS_B = 1u << 6,
+    EN_DEP_SLDA = 1u << 7, EN_DEP_BETA = 1u << 8, EN_DEP_TAU = 1u << 9
+};
+
+/* The per-method context handed to learner and augmenter hooks. */
+typedef struct {
+    const en_problem *p;
+    const op_params *params;
+    void *priv;              /* the hook owner's state (learner and augmenter each have one) */
+} en_mctx;
+
+/* Rows handed to a learner: n rows H (n × D, row-major) with labels y and weights w. */
+typedef struct {
+    const double *H;
+    const int *y;
+    const double *w;         /* NULL: every weight is 1 */
+    long n;
+} en_rowset;
+
+typedef enum { EN_RIDGE = 0, EN_STATS = 1 } en_family;
+
+typedef struct en_learner {
+    const char *name;        /* "gacl" */
+    const char *summary;     /* one line for --help */
+    en_family family;
+    unsigned deps;           /* EN_DEP_* bits that invalidate its statistics */
+    /* EN_RIDGE */
+    double (*class_weight)(en_mctx *m, int c);
+    double (*tau_eff)(en_mctx *m, int t, double tau);
+    /* EN_STATS */
+    int (*reset)(en_mctx *m);
+    int (*fit)(en_mctx *m, int t, const en_rowset *real, const en_rowset *aug);
+    int (*predict)(en_mctx *m, int t, const double *X, long n, int *pred);
+    int (*spectrum)(en_mctx *m, int t, double *eig, long *n);
+    void (*destroy)(en_mctx *m);
+    /* both: bytes of the learner's own state for D columns, C classes, T tasks; NULL = 0 */
+    double (*bytes)(long D, int C, int T);
+} en_learner;
+
+/* The table (src/learners.c), NULL-terminated, and lookup by name (NULL if unknown). */
+extern const en_learner *const en_learners[];
+const en_learner *en_learner_find(const char *name);
+
+/* τ actually added to G at task t (0-based) by learner L (τ itself without a tau_eff hook). */
+double en_learner_tau(const en_learner *L, en_mctx *m, int t, double tau);
+
+#endif

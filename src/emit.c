@@ -1,0 +1,337 @@
+/* emit.c — the emitter augmenters write through, and each task's synthetic rows (see
+ * gs_methods.h for the API, engine_int.h for the engine's state). */
+#include "engine_int.h"
+#include "gs_common.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void en_copy_mat(gm_mat *dst, const gm_mat *src)
+{
+    memcpy(dst->v, src->v, (size_t)src->rows * (size_t)src->cols * sizeof(double));
+}
+
+void en_zero_mat(gm_mat *m) { memset(m->v, 0, (size_t)m->rows * (size_t)m->cols * sizeof(double)); }
+
+void en_rowbuf_free(en_rowbuf *b)
+{
+    free(b->X.v); free(b->y); free(b->w);
+    memset(b, 0, sizeof *b);
+}
+
+/* Lower triangle := upper triangle, in 64×64 tiles (the column walk of a plain loop misses the
+ * cache at every element for D in the hundreds). */
+void en_symmetrize(gm_mat *M)
+{
+    long n = M->rows;
+    double *v = M->v;
+    enum { TB = 64 };
+    for (long i0 = 0; i0 < n; i0 += TB)
+        for (long j0 = i0; j0 < n; j0 += TB) {
+            long i1 = i0 + TB < n ? i0 + TB : n, j1 = j0 + TB < n ? j0 + TB : n;
+            for (long i = i0; i < i1; i++)
+                for (long j = j0 > i + 1 ? j0 : i + 1; j < j1; j++) v[j * n + i] = v[i * n + j];
+        }
+}
+
+static int rowbuf_push(en_rowbuf *b, const double *h, long D, int c, double w, int weights);
+
+static int emit_flush(en_emitter *em)
+{
+    long D = em->e->p->D;
+    if (em->n == 0) return GS_OK;
+    if (!em->E) { /* a stats learner: the rows are handed to its fit */
+        for (long k = 0; k < em->n; k++)
+            if (rowbuf_push(&em->ms->aug, gm_row(&em->buf, k), D, em->lab[k], em->w[k], 1)) return GS_ENOMEM;
+        em->n = 0;
+        return GS_OK;
+    }
+    for (long k = 0; k < em->n; k++) {
+        double *h = gm_row(&em->buf, k);
+        double *q = gm_row(em->QE, em->lab[k]);
+        cblas_daxpy((int)D, em->w[k], h, 1, q, 1);
+        if (em->w[k] != 1.0) cblas_dscal((int)D, sqrt(em->w[k]), h, 1);
+    }
+    /* row-major upper triangle of E += bufᵀ buf */
+    cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)em->n, 1.0, em->buf.v, (int)D,
+                1.0, em->E->v, (int)D);
+    em->n = 0;
+    return GS_OK;
+}
+
+static int rowbuf_push(en_rowbuf *b, const double *h, long D, int c, double w, int weights)
+{
+    if (b->n == b->cap) {
+        long cap = b->cap ? 2 * b->cap : 1024;
+        double *v = realloc(b->X.v, (size_t)cap * (size_t)D * sizeof(double));
+        int *y = realloc(b->y, (size_t)cap * sizeof(int));
+        double *ww = weights ? realloc(b->w, (size_t)cap * sizeof(double)) : NULL;
+        if (v) b->X.v = v;
+        if (y) b->y = y;
+        if (ww) b->w = ww;
+        if (!v || !y || (weights && !ww)) return gs_error(GS_ENOMEM, "augmented rows: out of memory");
+        b->cap = cap;
+        b->X.cols = D;
+    }
+    memcpy(b->X.v + (size_t)b->n * D, h, (size_t)D * sizeof(double));
+    b->y[b->n] = c;
+    if (weights) b->w[b->n] = w;
+    b->X.rows = ++b->n;
+    return GS_OK;
+}
+
+/* One row h (D values, the learner's space) with label c and weight ω (class weight included). */
+static int emit_h(en_emitter *em, const double *h, int c, double omega)
+{
+    long D = em->e->p->D;
+    if (!(omega >= 0) || !isfinite(omega)) return gs_error(GS_ERUN, "%s: invalid row weight", em->ms->name);
+    if (c < 0 || c >= em->e->p->C) return gs_error(GS_ERUN, "%s: label %d out of range", em->ms->name, c);
+    for (long j = 0; j < D; j++)
+        if (!isfinite(h[j])) return gs_error(GS_ERUN, "%s: a synthetic row is not finite", em->ms->name);
+    if (em->n == em->cap && emit_flush(em)) return GS_ERUN;
+    memcpy(gm_row(&em->buf, em->n), h, (size_t)D * sizeof(double));
+    em->lab[em->n] = c;
+    em->w[em->n] = omega;
+    em->n++;
+    em->rows++;
+    if (em->e->cfg.collect_aug && !em->base) return rowbuf_push(&em->ms->collect, h, D, c, 0, 0);
+    return GS_OK;
+}
+
+/* The staged feature-space rows: one product R·X per block (en_expand_rows), then en_emit. */
+static int emit_x_flush(en_emitter *em)
+{
+    if (em->xn == 0) return GS_OK;
+    const en_problem *p = em->e->p;
+    en_expand_rows(p, em->xbuf.v, em->xn, em->hbuf.v);
+    long n = em->xn;
+    em->xn = 0;
+    for (long k = 0; k < n; k++)
+        if (emit_h(em, gm_row(&em->hbuf, k), em->xlab[k], em->xw[k])) return GS_ERUN;
+    return GS_OK;
+}
+
+static void emit_x_free(en_emitter *em)
+{
+    gm_free(&em->xbuf); gm_free(&em->hbuf);
+    free(em->xlab); free(em->xw);
+    em->xlab = NULL; em->xw = NULL;
+    em->xn = 0;
+}
+
+/* The learner's class weight of class c (1 without class_weight). */
+static double class_w(const en_emitter *em, int c)
+{
+    return em->ms->cw && c >= 0 && c < em->e->p->C ? em->ms->cw[c] : 1.0;
+}
+
+int en_emit_x(en_emitter *em, const double *x, int c, double omega)
+{
+    const en_problem *p = em->e->p;
+    omega *= class_w(em, c);
+    if (p->D == p->d && !p->R.v) return emit_h(em, x, c, omega);
+    if (!em->xbuf.v) {
+        int rc = gm_alloc(&em->xbuf, XCAP, p->d, "synthetic rows");
+        if (!rc) rc = gm_alloc(&em->hbuf, XCAP, p->D, "synthetic rows");
+        em->xlab = gs_malloc(XCAP, sizeof(int), "synthetic rows");
+        em->xw = gs_malloc(XCAP, sizeof(double), "synthetic rows");
+        if (rc || !em->xlab || !em->xw) { emit_x_free(em); return GS_ENOMEM; }
+    }
+    if (em->xn == XCAP && emit_x_flush(em)) return GS_ERUN;
+    memcpy(gm_row(&em->xbuf, em->xn), x, (size_t)p->d * sizeof(double));
+    em->xlab[em->xn] = c;
+    em->xw[em->xn] = omega;
+    em->xn++;
+    return GS_OK;
+}
+
+int en_emit_mix_ok(const en_emitter *em)
+{
+    const en_problem *p = em->e->p;
+    return em->E && p->D == p->d && !p->R.v && p->h.v == p->z.v;
+}
+
+/* Pairs accumulate into Y (rows lo..hi-1 of p->z, the current task's rows): Y_i += ω a h,
+ * Y_j += ω b h, so that Zᵀ Y = Σ ω (a z_i + b z_j) hᵀ = Σ ω h hᵀ; pair_flush forms E += Zᵀ Y.
+ * A pair outside the task's rows goes the row way (en_emit). */
+int en_emit_mix(en_emitter *em, long i, long j, double a, double b, int c, double omega, const double *h)
+{
+    const en_problem *p = em->e->p;
+    long D = p->D;
+    if (!en_emit_mix_ok(em)) return gs_error(GS_ERUN, "%s: row pairs need a ridge learner in the unexpanded feature space", em->ms->name);
+    if (!h) return gs_error(GS_ERUN, "%s: en_emit_mix needs the mixed row", em->ms->name);
+    if (!(omega >= 0) || !isfinite(omega) || !isfinite(a) || !isfinite(b))
+        return gs_error(GS_ERUN, "%s: invalid mixing weights", em->ms->name);
+    if (c < 0 || c >= p->C) return gs_error(GS_ERUN, "%s: label %d out of range", em->ms->name, c);
+    omega *= class_w(em, c);
+    if (i < em->ylo || j < em->ylo || i >= em->yhi || j >= em->yhi) return emit_h(em, h, c, omega);
+    if (!isfinite(cblas_ddot((int)D, h, 1, h, 1))) /* Σh² finite ⇔ no NaN/∞ (short of overflow) */
+        for (long k = 0; k < D; k++)
+            if (!isfinite(h[k])) return gs_error(GS_ERUN, "%s: a synthetic row is not finite", em->ms->name);
+    if (!em->Y) {
+        mstate *ms = em->ms;
+        size_t need = (size_t)(em->yhi - em->ylo) * (size_t)D * sizeof(double);
+        if (ms->ybytes < need) {
+            long maxrows = 0; /* the largest task: one allocation for the whole update */
+            for (int t = 0; t < p->T; t++)
+                if (p->task_row_start[t + 1] - p->task_row_start[t] > maxrows)
+                    maxrows = p->task_row_start[t + 1] - p->task_row_start[t];
+            size_t bytes = (size_t)maxrows * (size_t)D * sizeof(double);
+            if (bytes < need) bytes = need;
+            free(ms->ybuf);
+            ms->ybytes = 0;
+            ms->ybuf = gs_malloc(bytes, 1, "synthetic rows");
+            if (!ms->ybuf) return GS_ENOMEM;
+            gs_advise_huge(ms->ybuf, bytes);
+            ms->ybytes = bytes;
+        }
+        memset(ms->ybuf, 0, need);
+        em->Y = ms->ybuf;
+    }
+    cblas_daxpy((int)D, omega * a, h, 1, em->Y + (size_t)(i - em->ylo) * D, 1);
+    cblas_daxpy((int)D, omega * b, h, 1, em->Y + (size_t)(j - em->ylo) * D, 1);
+    cblas_daxpy((int)D, omega, h, 1, gm_row(em->QE, c), 1);
+    em->ny++;
+    em->rows++;
+    if (em->e->cfg.collect_aug) return rowbuf_push(&em->ms->collect, h, D, c, 0, 0);
+    return GS_OK;
+}
+
+/* Upper triangle (row-major; with the diagonal blocks) of E += Z[lo:hi]ᵀ Y by column blocks:
+ * ≈ 1.17× the flops of a rank-(hi-lo) syrk, instead of a syrk over every synthetic row (GSR:
+ * about twice as many as real rows). Deterministic: fixed pair order and blocking. */
+#define MIX_NB 128
+/* Column blocks of part `part` (0 or 1; -1 = all): the first part ends where the blocks' cost
+ * (∝ (j0 + nb)·nb, the rows above and on the diagonal) reaches half, so two workers share the
+ * product. The blocks, hence the numbers, are the same whatever the split. */
+static void pair_blocks(long D, int part, long *lo, long *hi)
+{
+    *lo = 0; *hi = D;
+    if (part < 0) return;
+    double total = 0, acc = 0;
+    for (long j0 = 0; j0 < D; j0 += MIX_NB) total += (double)(j0 + (D - j0 < MIX_NB ? D - j0 : MIX_NB));
+    long cut = D;
+    double best = INFINITY; /* the block boundary nearest to half the cost */
+    for (long j0 = 0; j0 < D; j0 += MIX_NB) {
+        acc += (double)(j0 + (D - j0 < MIX_NB ? D - j0 : MIX_NB));
+        double off = fabs(2 * acc - total);
+        if (off < best) { best = off; cut = j0 + MIX_NB < D ? j0 + MIX_NB : D; }
+    }
+    if (part == 0) *hi = cut; else *lo = cut;
+}
+
+void en_pair_flush_part(en_emitter *em, int part)
+{
+    const en_problem *p = em->e->p;
+    long D = p->D, nr = em->yhi - em->ylo, lo, hi;
+    if (!em->Y || em->ny == 0 || !em->E) return;
+    const double *Z = gm_row(&p->z, em->ylo);
+    pair_blocks(D, part, &lo, &hi);
+    for (long j0 = lo; j0 < hi; j0 += MIX_NB) {
+        long nb = D - j0 < MIX_NB ? D - j0 : MIX_NB;
+        cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)(j0 + nb), (int)nb, (int)nr, 1.0, Z, (int)D,
+                    em->Y + j0, (int)D, 1.0, em->E->v + j0, (int)D);
+    }
+}
+
+void en_emit_skip(en_emitter *em, long classes, long pairs)
+{
+    em->skip_cls += classes;
+    em->skip_pairs += pairs;
+}
+
+/* ---- a task's synthetic rows ---------------------------------------------------------- */
+
+static int emitter_open(en_engine *e, mstate *ms, int t, gm_mat *E, gm_mat *QE)
+{
+    const en_problem *p = e->p;
+    en_emitter *em = &ms->em;
+    memset(em, 0, sizeof *em);
+    em->e = e; em->ms = ms; em->E = E; em->QE = QE;
+    em->cap = 512;
+    em->ylo = p->task_row_start[t];
+    em->yhi = p->task_row_start[t + 1];
+    int rc = gm_alloc(&em->buf, em->cap, p->D, "synthetic rows");
+    em->lab = gs_malloc((size_t)em->cap, sizeof(int), "synthetic rows");
+    em->w = gs_malloc((size_t)em->cap, sizeof(double), "synthetic rows");
+    return rc || !em->lab || !em->w ? GS_ENOMEM : GS_OK;
+}
+
+static int emitter_close(en_emitter *em, int rc)
+{
+    if (!rc) rc = emit_x_flush(em);
+    if (!rc) rc = emit_flush(em);
+    gm_free(&em->buf); free(em->lab); free(em->w);
+    em->lab = NULL; em->w = NULL;
+    emit_x_free(em);
+    return rc;
+}
+
+/* Start task t's slot of a cumulative pair (M, QM): zero at task 0, else a copy of task t-1's
+ * when every task is kept (one slot otherwise: it already holds task t-1). */
+static void slot_begin(en_engine *e, gm_mat *M, gm_mat *QM, int t)
+{
+    int s = en_slot(e, t);
+    if (t == 0) { en_zero_mat(&M[s]); en_zero_mat(&QM[s]); }
+    else if (e->keep) { en_copy_mat(&M[s], &M[t - 1]); en_copy_mat(&QM[s], &QM[t - 1]); }
+}
+
+/* The own base Gram of a learner with class weights: task t's real rows, row i weighted cw[y_i]
+ * (emitted one class at a time, in stream order). */
+static int own_base_rows(en_engine *e, mstate *ms, int t)
+{
+    const en_problem *p = e->p;
+    const st_stream *st = p->st;
+    int s = en_slot(e, t);
+    slot_begin(e, ms->OB, ms->OQB, t);
+    int rc = emitter_open(e, ms, t, &ms->OB[s], &ms->OQB[s]);
+    ms->em.base = 1;
+    for (int k = st->task_class_start[t]; !rc && k < st->task_class_start[t + 1]; k++) {
+        int c = st->class_order[k];
+        long first = st->class_row_start[c];
+        for (long i = 0; !rc && i < st->class_kept[c]; i++) rc = emit_h(&ms->em, gm_row(&p->h, first + i), c, ms->cw[c]);
+    }
+    rc = emitter_close(&ms->em, rc);
+    en_symmetrize(&ms->OB[s]);
+    return rc;
+}
+
+int en_extra_rows(en_engine *e, mstate *ms, int t)
+{
+    if (t == 0) { ms->collect.n = 0; ms->collect.X.rows = 0; }
+    int rc = GS_OK;
+    if (ms->cw && (rc = own_base_rows(e, ms, t))) return rc;
+    gm_mat *E = NULL, *QE = NULL;
+    if (ms->E) {
+        int s = en_slot(e, t);
+        slot_begin(e, ms->E, ms->QE, t);
+        E = &ms->E[s]; QE = &ms->QE[s];
+    }
+    ms->aug.n = 0;
+    ms->aug.X.rows = 0;
+    rc = emitter_open(e, ms, t, E, QE);
+    if (!rc && ms->aug_def) rc = ms->aug_def->rows(&ms->actx, t, &ms->em);
+    return emitter_close(&ms->em, rc);
+}
+
+void en_extra_end(en_engine *e, mstate *ms, int t)
+{
+    en_emitter *em = &ms->em;
+    em->Y = NULL;
+    if (t == e->p->T - 1) { /* the last task: give the memory back before its spectrum */
+        free(ms->ybuf);
+        ms->ybuf = NULL;
+        ms->ybytes = 0;
+    }
+    if (em->E) en_symmetrize(em->E);
+    ms->aug_rows[t] = (t ? ms->aug_rows[t - 1] : 0) + em->rows;
+    ms->skip_cls[t] = (t ? ms->skip_cls[t - 1] : 0) + em->skip_cls;
+    ms->skip_pairs[t] = (t ? ms->skip_pairs[t - 1] : 0) + em->skip_pairs;
+}
+
+double en_method_weight(const mstate *ms, const op_params *q)
+{
+    return ms->aug_def && ms->aug_def->weight ? ms->aug_def->weight(q) : 1.0;
+}

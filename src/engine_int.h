@@ -1,0 +1,148 @@
+/* engine_int.h — the engine's private state, shared by its files (prefix en_, never included
+ * outside src/engine.c, src/emit.c, src/ridge.c, src/scores.c).
+ *
+ *   engine.c  creation, the update as a plan of jobs (scheduling, caching, staging snapshots),
+ *             results, access for --save-state and the checks;
+ *   emit.c    the emitter augmenters write through, and each task's synthetic rows;
+ *   ridge.c   the ridge core of the EN_RIDGE learners: base Gram, assembly, statistics and
+ *             spectrum, Cholesky solve, predictions;
+ *   scores.c  the screened argmax of class scores (en_argmax_scores).
+ *
+ * Storage conventions: G-type matrices are D×D, full symmetric (both triangles kept in sync
+ * after each task). Q-type matrices are stored transposed, C×D row-major (row c = column c of
+ * Q), so the rows of a class are contiguous and, seen column-major, the block is the D×C right
+ * hand side LAPACK wants: no transposed copies on the hot path.
+ *
+ * A ridge method's G_t = B_t + w·E_t: B_t the Gram of the real rows (shared by every learner
+ * without class weights; a learner with class weights, AIR, keeps its own in OB), E_t the Gram of
+ * its augmenter's rows, w = the augmenter's weight (β).
+ */
+#ifndef GS_ENGINE_INT_H
+#define GS_ENGINE_INT_H
+
+#include "gs_engine.h"
+#include "gs_methods.h"
+
+#define LANCZOS_MAXIT 120
+#define LANCZOS_TOL 1e-10
+
+typedef struct mstate mstate;
+struct en_emitter {
+    en_engine *e;
+    mstate *ms;
+    gm_mat buf;
+    int *lab;
+    double *w;
+    long n, cap;
+    gm_mat *E, *QE;          /* ridge: the Gram the rows go to; NULL: rows go to ms->aug (stats) */
+    long rows, skip_cls, skip_pairs;
+    /* en_emit_mix: Y over the task's rows ylo..yhi-1 (allocated on the first pair) */
+    double *Y;               /* = ms->ybuf while a task's pairs are generated, else NULL */
+    long ylo, yhi, ny;
+    /* en_emit_x with --expand: feature-space rows staged, expanded a block at a time */
+    gm_mat xbuf, hbuf;       /* XCAP × d, XCAP × D (allocated on the first row) */
+    int *xlab;
+    double *xw;
+    long xn;
+    int base;                /* the rows are a learner's own base (real rows), not collected */
+};
+
+#define XCAP 128
+
+/* Rows with labels and weights, growing (collected augmented rows; a stats learner's aug rows). */
+typedef struct {
+    gm_mat X;
+    int *y;
+    double *w;               /* NULL unless weights are kept */
+    long n, cap;
+} en_rowbuf;
+
+struct mstate {
+    const char *name;        /* the method's name as given */
+    const en_learner *L;
+    const en_augmenter *aug_def; /* NULL: the learner alone */
+    en_mctx lctx, actx;      /* the learner's and the augmenter's context (each its own priv) */
+    double *cw;              /* C class weights of a learner with class_weight, else NULL */
+    gm_mat *OB, *OQB;        /* nslots each: own base Gram (learners with class weights) */
+    gm_mat *E, *QE;          /* nslots each (ridge learners with an augmenter) */
+    long *aug_rows, *skip_cls, *skip_pairs; /* cumulative per task */
+    int extra_valid;         /* tasks 0..extra_valid-1 of E (and OB) are up to date */
+    int fit_valid;           /* stats: tasks fitted */
+    op_params xparams;       /* params E / fit were computed with */
+    double weight;           /* w used for the cached statistics */
+    int *stats_valid;        /* T */
+    int *lmin_ref;           /* T: lmin[t] comes from the Cholesky factor (converged) */
+    double *fro2, *tr, *lmax, *lmaxe, *lmin, *lmine; /* T, statistics of G_t */
+    double **eigG;           /* T, exact eigenvalues of G_t (descending, no τ), or NULL */
+    en_snap *stage;          /* T snapshots the jobs of an update write; a task's REPORT swaps
+                              * them into the results (so views never see one half written) */
+    int dirty;               /* needs snapshots recomputed in this update */
+    en_rowbuf collect;       /* augmented rows (collect_aug) */
+    en_rowbuf aug;           /* stats learners: the augmenter's rows of the task being fitted */
+    /* work of this method (methods run in parallel within a task): A holds G_t, then the
+     * Cholesky factor of G_t + τI; Qw = Qᵀ_t (C × D); Wt = W rows of the seen classes */
+    gm_mat A, Qw, Wt;
+    int *pred;
+    int *vpred;              /* predictions on the validation rows */
+    en_emitter em;           /* synthetic rows of the task being generated (extra_rows..extra_end) */
+    double *ybuf;            /* en_emit_mix's Y, sized for the largest task and kept from task to
+                              * task of an update (one allocation: no page faults per task) */
+    size_t ybytes;
+    int solve_failed;        /* this task's solve failed: reason in why */
+    char why[160];
+};
+
+struct en_engine {
+    const en_problem *p;
+    en_config cfg;
+    const char *names[OP_MAX_METHODS];
+    int nm, nslots, keep;
+    mstate *ms;
+    gm_mat *B, *QB;          /* the shared base Gram (NULL when no learner uses it) */
+    int base_valid;
+    gm_mat G, Qext;          /* en_gram's copies (allocated on first use) */
+    int workers;             /* threads per task: 1 sequential, 2 parallel methods */
+    en_results res;
+    op_params cur;
+    int have_cur;
+    int focus_task;          /* 0-based task of the current en_update's first_task */
+};
+
+static inline int en_slot(const en_engine *e, int t) { return e->keep ? t : 0; }
+static inline int en_is_ridge(const mstate *ms) { return ms->L->family == EN_RIDGE; }
+/* The learner uses the shared base Gram (ridge, no class weights). */
+static inline int en_shares_base(const mstate *ms) { return en_is_ridge(ms) && !ms->L->class_weight; }
+
+/* common matrix helpers (emit.c) */
+void en_symmetrize(gm_mat *M);
+void en_copy_mat(gm_mat *dst, const gm_mat *src);
+void en_zero_mat(gm_mat *m);
+void en_rowbuf_free(en_rowbuf *b);
+
+/* emit.c: a method's synthetic rows of task t in three jobs: en_extra_rows runs the augmenter
+ * (row pairs into the emitter's Y), en_pair_flush_part(part) forms E += Zᵀ Y for half of the
+ * column blocks, en_extra_end symmetrizes and counts. */
+int en_extra_rows(en_engine *e, mstate *ms, int t);
+void en_pair_flush_part(en_emitter *em, int part);
+void en_extra_end(en_engine *e, mstate *ms, int t);
+double en_method_weight(const mstate *ms, const op_params *q);
+
+/* ridge.c */
+void en_base_task(en_engine *e, int t);
+void en_assemble(en_engine *e, mstate *ms, int t, const op_params *q, gm_mat *G);
+int en_ensure_stats(en_engine *e, mstate *ms, int t, int want_spectrum);
+void en_fill_spectral(en_engine *e, mstate *ms, en_snap *sn, int t, double tau);
+int en_solve_seen(en_engine *e, mstate *ms, int t, double tau, char *why, size_t nwhy);
+int en_predict_rows(en_engine *e, mstate *ms, int t, long n, long lo, long hi);
+double en_tau_for(en_engine *e, mstate *ms, int t, double tau);
+int en_job_solve(en_engine *e, mstate *ms, en_snap *sn, int t, const op_params *q);
+int en_job_lmin(en_engine *e, mstate *ms, en_snap *sn, int t, const op_params *q);
+int en_job_pred(en_engine *e, mstate *ms, int t, int part);
+/* Predictions of the seen validation rows of task t (ms->vpred) and their accuracy into sn. */
+int en_predict_val(en_engine *e, mstate *ms, en_snap *sn, int t);
+
+/* scores.c: en_argmax_scores for rows lo..hi-1 of n (see there) */
+int en_argmax_range(const double *X, const float *Xf, const double *Xn, long n, long lo, long hi, long D,
+                    const double *Wt, int Cs, int mode, int *best, long *n_double);
+
+#endif
