@@ -157,7 +157,7 @@ static int apply(op_opts *o, ss_store *store, const char *name, const char *v)
             if (comma) *comma = 0;
             if (!*s) return gs_error(GS_EINPUT, "methods: empty method name");
             for (const char *c = s; *c; c++)
-                if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-' || *c == '_'))
+                if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-' || *c == '_' || *c == '+'))
                     return gs_error(GS_EINPUT, "methods: bad method name '%s'", s);
             if (n >= OP_MAX_METHODS) return gs_error(GS_EINPUT, "methods: at most %d", OP_MAX_METHODS);
             o->methods[n++] = s;
