@@ -392,6 +392,15 @@ static void params_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
         fmt_sci(s, s ? s->cond : NAN, s && (s->flags & EN_LMIN_EST), b[4], 24);
         for (int k = 0; k < 5; k++) cv_text(cv, n1 + k * step, row, b[k], step - 1, rgb, 0);
         row++;
+        /* with --val-frac: the same three numbers on the validation rows, dim, labelled "val" */
+        if (s && s->val_rows > 0 && row < y + h) {
+            cv_text(cv, n0, row, "  val", 6, rgb, CV_DIM);
+            tui_fmt_pct(s, s->val_acc, b[0], 24);
+            tui_fmt_pct(s, s->val_head_acc, b[1], 24);
+            tui_fmt_pct(s, s->val_tail_acc, b[2], 24);
+            for (int k = 0; k < 3; k++) cv_text(cv, n1 + k * step, row, b[k], step - 1, rgb, CV_DIM);
+            row++;
+        }
     }
     /* Δ against the baseline (accuracy points), when pinned and there is room */
     for (int i = 0; i < 2 && v->base && row < y + h; i++) {

@@ -126,6 +126,19 @@ int main(void)
     CHECK(strstr(s, "1.2e4") != NULL, "κ in compact scientific form");
     CHECK(strstr(s, "tasks 3–5 pending") != NULL, "pending tasks named in the chart note");
     CHECK(strstr(s, "Space") && strstr(s, "quit"), "hint bar");
+    CHECK(strstr(s, "  val ") == NULL, "no validation row without a split");
+    /* with a validation split: a dim "val" row under the method with its three numbers */
+    {
+        en_snap *vs = &r.m[0].snaps[1];
+        vs->val_rows = 30;
+        vs->val_acc = 55.5; vs->val_head_acc = 77.25; vs->val_tail_acc = 12.5;
+        tui_draw(&cv, &v);
+        s = dump(&cv);
+        CHECK(strstr(s, "  val  55.5   77.2   12.5") != NULL, "validation numbers under GACL");
+        vs->val_rows = 0;
+        tui_draw(&cv, &v);
+        s = dump(&cv);
+    }
     /* the current task pending: numbers show "…", never 0 */
     v.task = 4;
     tui_draw(&cv, &v);
