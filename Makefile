@@ -4,7 +4,7 @@ DESTDIR ?=
 CC ?= cc
 BUILD ?= build
 
-PKGS := ncursesw gsl openblas lapacke libpng cairo pangocairo zlib
+PKGS := ncursesw gsl openblas lapacke libpng cairo pangocairo zlib libzip
 # These flags are computed when make reads this file. On a fresh machine the packages are not
 # there yet, so `run` and `check` install them first and only then build, in a second make
 # that reads this file again (see below); tests/t_first_contact.sh keeps it that way.

@@ -13,6 +13,7 @@
 #include "gs_npy.h"
 #include "gs_opts.h"
 #include "gs_session.h"
+#include "../src/load_int.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -82,6 +83,48 @@ static inline int fz_idx(const uint8_t *d, size_t n)
     (void)s;
     idx_free(&a);
     return 0;
+}
+
+/* An .npz archive: each of the four arrays a run reads, by name (a missing one is skipped); an
+ * array whose header is accepted is then read whole (labels) or row by row in reverse (features),
+ * up to FZ_MAX_BYTES. Accepted when at least one array reads cleanly. */
+static inline int fz_npz(const uint8_t *d, size_t n)
+{
+    static const char *const member[4] = {"train_features.npy", "train_labels.npy", "test_features.npy",
+                                          "test_labels.npy"};
+    int accepted = 0, refused = 0;
+    for (int m = 0; m < 4; m++) {
+        ld_src *s;
+        gs_clear_error();
+        int st = ld_src_open_npz_mem("fuzz.npz", d, n, member[m], 1, &s);
+        if (st) { fz_refused(st, "fuzz.npz"); refused = 1; continue; }
+        if (!s) continue;
+        const npy_array *a = ld_src_info(s);
+        fz_assert(a->ndim == 1 || a->ndim == 2);
+        fz_assert(a->shape[0] >= 0 && a->shape[1] >= 0 && a->data == NULL);
+        size_t cnt = (size_t)a->shape[0] * (size_t)a->shape[1];
+        if (cnt * 8 > FZ_MAX_BYTES || (uint64_t)a->shape[0] * 8 > FZ_MAX_BYTES) { ld_src_close(s); continue; }
+        if (a->ndim == 1) {
+            void *buf = malloc(cnt * a->itemsize + 1);
+            fz_assert(buf != NULL);
+            st = ld_src_read_all(s, buf);
+            free(buf);
+        } else {
+            long r = a->shape[0];
+            long *idx = malloc(sizeof(long) * (size_t)(r + 1));
+            double *out = malloc(sizeof(double) * (cnt + 1));
+            fz_assert(idx && out);
+            for (long k = 0; k < r; k++) idx[k] = r - 1 - k;
+            st = ld_src_rows(s, idx, r, out);
+            for (size_t k = 0; st == GS_OK && k < cnt; k++) fz_assert(isfinite(out[k]));
+            free(idx);
+            free(out);
+        }
+        ld_src_close(s);
+        if (st) { fz_refused(st, "fuzz.npz"); refused = 1; }
+        else accepted = 1;
+    }
+    return !accepted || refused;
 }
 
 static inline int fz_session(const uint8_t *d, size_t n)

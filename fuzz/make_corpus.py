@@ -51,6 +51,28 @@ put("npy", "bad_dupkey", raw_npy("{'descr': '<f8', 'descr': '<f8', 'fortran_orde
 put("npy", "bad_struct", raw_npy("{'descr': [('a', '<f8')], 'fortran_order': False, 'shape': (1,), }", b"\0" * 8))
 put("npy", "nan", npy_bytes(np.array([[np.nan, np.inf]])))
 
+# .npz: np.savez (stored) and np.savez_compressed (deflated) of small arrays, then damaged copies
+def npz_bytes(compressed, **arrays):
+    b = io.BytesIO()
+    (np.savez_compressed if compressed else np.savez)(b, **arrays)
+    return b.getvalue()
+four = dict(train_features=x, train_labels=np.array([0, 1, 0]), test_features=x[:2].astype("<f2"),
+            test_labels=np.array([1, 0], dtype="<i4"))
+stored, deflated = npz_bytes(False, **four), npz_bytes(True, **four)
+put("npz", "savez", stored)
+put("npz", "savez_compressed", deflated)
+put("npz", "fortran", npz_bytes(True, train_features=np.asfortranarray(x), train_labels=np.array([0, 1, 0])))
+put("npz", "one_member", npz_bytes(False, test_labels=np.array([3, 1], dtype="|u1")))
+put("npz", "bad_truncated", deflated[:len(deflated) // 2])
+put("npz", "bad_truncated_tail", stored[:-10])
+put("npz", "bad_not_zip", npy_bytes(x))
+put("npz", "bad_member_not_npy", npz_bytes(False, train_features=np.zeros(3)).replace(b"\x93NUMPY", b"NOTNPY"))
+put("npz", "bad_member_bigendian", npz_bytes(True, train_features=x.astype(">f8")))
+put("npz", "bad_member_object", npz_bytes(False, train_labels=np.array([1, "a"], dtype=object)))
+put("npz", "bad_member_short", npz_bytes(False, train_labels=np.zeros(4)).replace(b"'shape': (4,)", b"'shape': (5,)"))
+at = stored.find(np.array([0, 1, 0]).tobytes()) + 8  # a byte of train_labels: its CRC no longer matches
+put("npz", "bad_crc", stored[:at] + bytes([stored[at] ^ 1]) + stored[at + 1:])
+
 put("csv", "plain", b"1,2,0\n3.5,-4e-2,1\n")
 put("csv", "header_crlf", b"a,b,label\r\n1,2,0\r\n3,4,1\r\n")
 put("csv", "quoted", b"\"x\",\"y\"\n\"1.5\",2\n")

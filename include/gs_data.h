@@ -25,10 +25,14 @@ typedef struct {
      * when train_x.v (or test_x.v) is NULL, its rows/cols still give the shape and rows come
      * from lazy_rows(lazy_ctx, split, idx, n, out): rows idx[0..n-1] of the split into n
      * consecutive rows of out (n × cols). It must be reentrant (prepare calls it from two
-     * threads). ds_free calls lazy_free(lazy_ctx). Loaders leave these NULL. */
+     * threads). ds_free calls lazy_free(lazy_ctx). The loaders leave .npy/.npz features on
+     * disk this way (only the rows a run uses are ever read). */
     int (*lazy_rows)(void *ctx, int split, const long *idx, long n, double *out);
     void *lazy_ctx;
     void (*lazy_free)(void *ctx);
+    /* Set when lazy_rows works best given every row of a split in one call (a file read once,
+     * in order); readers of many rows should then ask for them together. */
+    int lazy_bulk;
 } ds_data;
 
 enum { DS_TRAIN = 0, DS_TEST = 1 };

@@ -39,6 +39,13 @@ int npy_parse(const char *name, const unsigned char *buf, size_t n, npy_array *a
 /* Read and validate only the header of `path` (the file size must match it); a->data stays NULL.
  * Used to check the memory a file needs before reading it. */
 int npy_probe(const char *path, npy_array *a);
+/* Validate a header held in buf[0..n) (the first n bytes of an array of `total` bytes, n may be
+ * less than total): fills a (data NULL) and *data_off, where the data begins. The same checks
+ * as npy_read, including data size == shape × itemsize. Used to read rows on demand. */
+int npy_header(const char *name, const unsigned char *buf, size_t n, uint64_t total, npy_array *a,
+               size_t *data_off);
+/* The most header bytes npy_header needs to see (it reads no further). */
+#define NPY_HEADER_MAX (65536u + 12u)
 void npy_array_free(npy_array *a);
 /* One IEEE 754 binary16 value (the bits of a '<f2' element) as a double. Exact for every
  * value, subnormals included; infinities and NaNs come out as infinities and NaNs. */

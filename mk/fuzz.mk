@@ -1,19 +1,19 @@
-# mk/fuzz.mk — libFuzzer targets for the .npy, CSV, IDX and session-file parsers (issues #3, #8).
-#   make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS="npy csv idx session"]
+# mk/fuzz.mk — libFuzzer targets for the .npy, .npz, CSV, IDX and session-file parsers.
+#   make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS="npy npz csv idx session"]
 # Builds build/fuzz/fuzz_<t> with clang -fsanitize=fuzzer,address,undefined and runs each for
 # FUZZ_SECONDS, starting from the committed corpus fuzz/corpus/<t>/ (read only); new inputs go
 # to build/fuzz/corpus-<t>/, crashes to build/fuzz/crash-*. `make check` replays the committed
 # corpus through the same entry points (tests/test_fuzz_replay.c) without clang.
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= npy csv idx session
-FUZZ_SRC := src/npy_read.c src/csv.c src/idx.c src/common.c src/session.c src/opts.c src/io.c
+FUZZ_TARGETS ?= npy npz csv idx session
+FUZZ_SRC := src/npy_read.c src/load_src.c src/csv.c src/idx.c src/common.c src/session.c src/opts.c src/io.c
 FUZZ_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 -Iinclude -Ifuzz \
   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 
 $(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_targets.h $(FUZZ_SRC) $(wildcard include/*.h)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRC) -lz -lm -lpthread
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRC) $(shell pkg-config --libs libzip) -lz -lm -lpthread
 
 fuzz: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
 	@set -e; for t in $(FUZZ_TARGETS); do \

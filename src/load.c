@@ -12,6 +12,7 @@
 #include "gs_idx.h"
 #include "gs_npy.h"
 #include "gs_synth.h"
+#include "load_int.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -71,60 +72,60 @@ static int ends_with(const char *s, const char *suf)
     return n >= m && strcmp(s + n - m, suf) == 0;
 }
 
-/* .npy by content (magic) or name; .csv/.txt by name. */
-static int is_npy(const char *path)
+/* .npy / .npz by content (magic) or name; .csv/.txt by name. */
+static int has_magic(const char *path, const char *ext, const char *magic, size_t n)
 {
-    if (ends_with(path, ".npy")) return 1;
+    if (ends_with(path, ext)) return 1;
     FILE *f = fopen(path, "rb");
     if (!f) return 0;
-    unsigned char m[6] = {0};
-    size_t got = fread(m, 1, 6, f);
+    unsigned char m[8] = {0};
+    size_t got = fread(m, 1, n, f);
     fclose(f);
-    return got == 6 && memcmp(m, "\x93NUMPY", 6) == 0;
+    return got == n && memcmp(m, magic, n) == 0;
+}
+static int is_npy(const char *path) { return has_magic(path, ".npy", "\x93NUMPY", 6); }
+static int is_npz(const char *path) { return has_magic(path, ".npz", "PK\x03\x04", 4); }
+
+static const char *const role_name[4] = {"train_features", "train_labels", "test_features", "test_labels"};
+
+/* The array for `role` (0..3, role_name) in a .npy file or an .npz archive: the member
+ * ROLE.npy, or the archive's only array. */
+static int open_array(const char *path, int role, ld_src **s)
+{
+    if (!is_npz(path)) return ld_src_open_npy(path, s);
+    char member[64];
+    snprintf(member, sizeof member, "%s.npy", role_name[role]);
+    int st = ld_src_open_npz(path, member, 1, s);
+    if (st || *s) return st;
+    char names[2][256];
+    int n = 0;
+    if ((st = ld_src_npz_members(path, names, 2, &n))) return st;
+    if (n == 1) return ld_src_open_npz(path, names[0], 0, s);
+    return ld_src_open_npz(path, member, 0, s); /* refused, naming what it holds */
 }
 
-static int check_finite(const char *path, const gm_mat *x)
-{
-    size_t n = (size_t)x->rows * (size_t)x->cols;
-    for (size_t k = 0; k < n; k++)
-        if (!isfinite(x->v[k]))
-            return gs_error(GS_EINPUT, "%s: row %ld, column %ld: value is %s", path,
-                            (long)(k / (size_t)x->cols) + 1, (long)(k % (size_t)x->cols) + 1,
-                            isnan(x->v[k]) ? "NaN" : "infinite");
-    return GS_OK;
-}
+/* ---- .npy / .npz features: validated now, read later (only the rows a run uses) ---- */
 
-/* ---- .npy ---- */
-
-static int npy_features(const char *path, budget *b, gm_mat *x)
+static int npy_features(const char *path, int role, gm_mat *x, ld_src **src)
 {
-    npy_array a;
-    int st = npy_probe(path, &a);
+    int st = open_array(path, role, src);
     if (st) return st;
-    if (a.ndim != 2)
-        return gs_error(GS_EINPUT, "%s: features must be a 2-D array (rows × dimensions), this one "
-                        "is 1-D with %ld values", path, a.shape[0]);
-    if (a.dtype == NPY_I4 || a.dtype == NPY_I8)
-        return gs_error(GS_EINPUT, "%s: features are integers (%s); save them as float16, float32, "
-                        "float64 or uint8", path, a.dtype == NPY_I4 ? "<i4" : "<i8");
-    long r = a.shape[0], c = a.shape[1];
-    if (r == 0 || c == 0) return gs_error(GS_EINPUT, "%s: features array is empty (%ld × %ld)", path, r, c);
-    uint64_t raw = (uint64_t)r * (uint64_t)c * a.itemsize;
-    if ((st = budget_take(b, path, raw + (uint64_t)r * (uint64_t)c * 8))) return st;
-    if ((st = npy_read(path, &a))) return st;
-    x->v = gs_malloc((size_t)r * (size_t)c, sizeof(double), path);
-    if (!x->v) { npy_array_free(&a); return GS_ENOMEM; }
+    const npy_array *a = ld_src_info(*src);
+    const char *nm = ld_src_name(*src);
+    long r = a->shape[0], c = a->shape[1];
+    if (a->ndim != 2)
+        st = gs_error(GS_EINPUT, "%s: features must be a 2-D array (rows × dimensions), this one "
+                      "is 1-D with %ld values", nm, r);
+    else if (a->dtype == NPY_I4 || a->dtype == NPY_I8)
+        st = gs_error(GS_EINPUT, "%s: features are integers (%s); save them as float16, float32, "
+                      "float64 or uint8", nm, a->dtype == NPY_I4 ? "<i4" : "<i8");
+    else if (r == 0 || c == 0)
+        st = gs_error(GS_EINPUT, "%s: features array is empty (%ld × %ld)", nm, r, c);
+    if (st) { ld_src_close(*src); *src = NULL; return st; }
+    x->v = NULL;
     x->rows = r;
     x->cols = c;
-    const unsigned char *p = a.data;
-    for (long i = 0; i < r; i++)
-        for (long j = 0; j < c; j++) {
-            size_t k = a.fortran ? (size_t)j * (size_t)r + (size_t)i : (size_t)i * (size_t)c + (size_t)j;
-            x->v[(size_t)i * (size_t)c + (size_t)j] = npy_value(a.dtype, p, k);
-        }
-    npy_array_free(&a);
-    b->used -= raw;
-    return check_finite(path, x);
+    return GS_OK;
 }
 
 static int label_value(const char *path, long row, double v, int *out)
@@ -140,27 +141,31 @@ static int label_value(const char *path, long row, double v, int *out)
     return GS_OK;
 }
 
-static int npy_labels(const char *path, budget *b, int **y, long *n)
+static int npy_labels(const char *path, int role, budget *b, int **y, long *n)
 {
-    npy_array a;
-    int st = npy_probe(path, &a);
+    ld_src *s;
+    int st = open_array(path, role, &s);
     if (st) return st;
-    if (a.ndim == 2 && a.shape[1] != 1 && a.shape[0] != 1)
-        return gs_error(GS_EINPUT, "%s: labels must be a 1-D array, this one is %ld × %ld", path,
-                        a.shape[0], a.shape[1]);
-    long m = a.ndim == 1 ? a.shape[0] : a.shape[0] * a.shape[1];
-    if ((st = budget_take(b, path, (uint64_t)m * (a.itemsize + sizeof(int))))) return st;
-    if ((st = npy_read(path, &a))) return st;
-    *y = gs_malloc(m ? (size_t)m : 1, sizeof(int), path);
-    if (!*y) { npy_array_free(&a); return GS_ENOMEM; }
-    const unsigned char *p = a.data;
+    const npy_array *a = ld_src_info(s);
+    const char *nm = ld_src_name(s);
+    long m = a->ndim == 1 ? a->shape[0] : a->shape[0] * a->shape[1];
+    uint64_t raw = (uint64_t)m * a->itemsize;
+    void *data = NULL;
+    if (a->ndim == 2 && a->shape[1] != 1 && a->shape[0] != 1)
+        st = gs_error(GS_EINPUT, "%s: labels must be a 1-D array, this one is %ld × %ld", nm,
+                      a->shape[0], a->shape[1]);
+    if (!st) st = budget_take(b, nm, raw + (uint64_t)m * sizeof(int));
+    if (!st && !(data = gs_malloc(raw ? raw : 1, 1, nm))) st = GS_ENOMEM;
+    if (!st && !(*y = gs_malloc(m ? (size_t)m : 1, sizeof(int), nm))) st = GS_ENOMEM;
+    if (!st) st = ld_src_read_all(s, data);
     for (long i = 0; i < m && st == GS_OK; i++) {
-        double v = npy_value(a.dtype, p, (size_t)i); /* <i8 beyond 2^53 rounds: still too large */
-        if (isinf(v)) st = gs_error(GS_EINPUT, "%s: row %ld: label is infinite", path, i + 1);
-        else st = label_value(path, i, v, &(*y)[i]);
+        double v = npy_value(a->dtype, data, (size_t)i); /* <i8 beyond 2^53 rounds: still too large */
+        if (isinf(v)) st = gs_error(GS_EINPUT, "%s: row %ld: label is infinite", nm, i + 1);
+        else st = label_value(nm, i, v, &(*y)[i]);
     }
-    b->used -= (uint64_t)m * a.itemsize;
-    npy_array_free(&a);
+    if (data) b->used -= raw;
+    free(data);
+    ld_src_close(s);
     if (st) { free(*y); *y = NULL; return st; }
     *n = m;
     return GS_OK;
@@ -212,27 +217,44 @@ static int csv_labels(const char *path, int label_col, budget *b, int **y, long 
 
 /* ---- one split from a features file and a labels file ---- */
 
-static int load_split(const char *fpath, const char *lpath, int label_col, budget *b, gm_mat *x,
-                      int **y, long *ny)
+/* split: 0 train, 1 test. Features from .npy/.npz stay on disk (*src set, x->v NULL). */
+static int load_split(int split, const char *fpath, const char *lpath, int label_col, budget *b,
+                      gm_mat *x, ld_src **src, int **y, long *ny)
 {
     if (!is_file(fpath) && access(fpath, F_OK) != 0)
         return gs_error(GS_EINPUT, "%s: cannot open: %s", fpath, strerror(errno));
     int st;
-    if (is_npy(fpath)) {
-        st = npy_features(fpath, b, x);
+    if (is_npy(fpath) || is_npz(fpath)) {
+        st = npy_features(fpath, 2 * split, x, src);
     } else if (ends_with(fpath, ".csv") || ends_with(fpath, ".txt")) {
         int combined = strcmp(fpath, lpath) == 0;
         st = csv_features(fpath, label_col, b, x, combined ? y : NULL, ny);
         if (st || combined) return st;
     } else {
-        return gs_error(GS_EINPUT, "%s: unknown format (features must be .npy or .csv)", fpath);
+        return gs_error(GS_EINPUT, "%s: unknown format (features must be .npy, .npz or .csv)", fpath);
     }
     if (st) return st;
     if (!is_file(lpath) && access(lpath, F_OK) != 0)
         return gs_error(GS_EINPUT, "%s: cannot open: %s", lpath, strerror(errno));
-    if (is_npy(lpath)) return npy_labels(lpath, b, y, ny);
+    if (is_npy(lpath) || is_npz(lpath)) return npy_labels(lpath, 2 * split + 1, b, y, ny);
     if (ends_with(lpath, ".csv") || ends_with(lpath, ".txt")) return csv_labels(lpath, label_col, b, y, ny);
-    return gs_error(GS_EINPUT, "%s: unknown format (labels must be .npy or .csv)", lpath);
+    return gs_error(GS_EINPUT, "%s: unknown format (labels must be .npy, .npz or .csv)", lpath);
+}
+
+/* ds_data.lazy_rows for features left on disk: one source per split. */
+typedef struct { ld_src *src[2]; } lazy_files;
+
+static int lazy_rows(void *ctx, int split, const long *idx, long n, double *out)
+{
+    return ld_src_rows(((lazy_files *)ctx)->src[split], idx, n, out);
+}
+
+static void lazy_free(void *ctx)
+{
+    lazy_files *l = ctx;
+    ld_src_close(l->src[0]);
+    ld_src_close(l->src[1]);
+    free(l);
 }
 
 /* ---- IDX ---- */
@@ -286,6 +308,22 @@ static int idx_split(const char *dir, const char *img, const char *lab, budget *
 
 /* ---- validation shared by every source ---- */
 
+/* Features in memory: every value. Features left on disk: their shape, type and order, and
+ * the values of their first row (reading all of them is what we avoid). */
+static uint64_t hash_features(uint64_t h, const gm_mat *x, ld_src *src)
+{
+    if (x->v) return gs_fnv1a(h, x->v, (size_t)x->rows * (size_t)x->cols * sizeof(double));
+    const npy_array *a = ld_src_info(src);
+    long facts[4] = {a->shape[0], a->shape[1], (long)a->dtype, a->fortran};
+    h = gs_fnv1a(h, facts, sizeof facts);
+    double *row = malloc((size_t)x->cols * sizeof(double));
+    long first = 0;
+    if (row && ld_src_rows(src, &first, 1, row) == GS_OK) h = gs_fnv1a(h, row, (size_t)x->cols * sizeof(double));
+    free(row);
+    gs_clear_error();
+    return h;
+}
+
 static int finish(ds_data *d, const char *trf, const char *trl, long ntrl, const char *tef,
                   const char *tel, long ntel, ld_warn_fn warn, void *user)
 {
@@ -328,9 +366,9 @@ static int finish(ds_data *d, const char *trf, const char *trl, long ntrl, const
     if (st) return st;
     d->n_classes = C;
     uint64_t h = GS_FNV_INIT;
-    h = gs_fnv1a(h, d->train_x.v, (size_t)d->train_x.rows * (size_t)d->train_x.cols * sizeof(double));
+    h = hash_features(h, &d->train_x, d->lazy_ctx ? ((lazy_files *)d->lazy_ctx)->src[0] : NULL);
     h = gs_fnv1a(h, d->train_y, (size_t)ntrl * sizeof(int));
-    h = gs_fnv1a(h, d->test_x.v, (size_t)d->test_x.rows * (size_t)d->test_x.cols * sizeof(double));
+    h = hash_features(h, &d->test_x, d->lazy_ctx ? ((lazy_files *)d->lazy_ctx)->src[1] : NULL);
     h = gs_fnv1a(h, d->test_y, (size_t)ntel * sizeof(int));
     d->checksum = h;
     return GS_OK;
@@ -349,8 +387,14 @@ static int load_files(const char *trf, const char *trl, const char *tef, const c
                       int label_col, budget *b, ds_data *d, ld_warn_fn warn, void *user)
 {
     long ntr = 0, nte = 0;
-    int st = load_split(trf, trl, label_col, b, &d->train_x, &d->train_y, &ntr);
-    if (!st) st = load_split(tef, tel, label_col, b, &d->test_x, &d->test_y, &nte);
+    lazy_files *l = gs_calloc(1, sizeof *l, "data sources");
+    if (!l) return GS_ENOMEM;
+    d->lazy_rows = lazy_rows;
+    d->lazy_ctx = l;
+    d->lazy_free = lazy_free;
+    d->lazy_bulk = 1;
+    int st = load_split(0, trf, trl, label_col, b, &d->train_x, &l->src[0], &d->train_y, &ntr);
+    if (!st) st = load_split(1, tef, tel, label_col, b, &d->test_x, &l->src[1], &d->test_y, &nte);
     if (!st) st = finish(d, trf, trl, ntr, tef, tel, nte, warn, user);
     if (!st) {
         int n = snprintf(d->source, sizeof d->source, "%s %s %s %s", trf, trl, tef, tel);
@@ -360,9 +404,18 @@ static int load_files(const char *trf, const char *trl, const char *tef, const c
     return st;
 }
 
-/* --data DIR: four .npy files, or train.csv and test.csv with a label column. */
+/* --data DIR: four .npy files, or train.csv and test.csv with a label column; --data FILE.npz:
+ * the four arrays of one archive. */
 static int load_dir(const char *dir, int label_col, budget *b, ds_data *d, ld_warn_fn warn, void *user)
 {
+    if (is_file(dir) && is_npz(dir)) {
+        int st = load_files(dir, dir, dir, dir, label_col, b, d, warn, user);
+        if (!st) {
+            snprintf(d->source, sizeof d->source, "%s", dir);
+            base_name(dir, d->name, sizeof d->name);
+        }
+        return st;
+    }
     char p[4][4096];
     snprintf(p[0], sizeof p[0], "%s/train_features.npy", dir);
     if (!is_file(p[0])) {
@@ -374,8 +427,9 @@ static int load_dir(const char *dir, int label_col, budget *b, ds_data *d, ld_wa
         if (stat(dir, &sb) != 0)
             return gs_error(GS_EINPUT, "%s: cannot open: %s", dir, strerror(errno));
         if (!S_ISDIR(sb.st_mode))
-            return gs_error(GS_EINPUT, "%s: not a directory (--data takes a folder holding "
-                            "train_features.npy, train_labels.npy, test_features.npy, test_labels.npy)", dir);
+            return gs_error(GS_EINPUT, "%s: not a directory or an .npz archive (--data takes a folder "
+                            "holding train_features.npy, train_labels.npy, test_features.npy, "
+                            "test_labels.npy, or an .npz archive of those four arrays)", dir);
         return gs_error(GS_EINPUT, "%s: cannot open: No such file or directory (--data DIR needs "
                         "train_features.npy, train_labels.npy, test_features.npy, test_labels.npy, "
                         "or train.csv and test.csv)", p[0]);

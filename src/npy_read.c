@@ -234,6 +234,12 @@ static int parse_header(const char *name, const unsigned char *buf, size_t n, ui
     return GS_OK;
 }
 
+int npy_header(const char *name, const unsigned char *buf, size_t n, uint64_t total, npy_array *a,
+               size_t *data_off)
+{
+    return parse_header(name, buf, n, total, a, data_off);
+}
+
 static size_t data_bytes(const npy_array *a)
 {
     return (size_t)a->shape[0] * (size_t)(a->ndim == 2 ? a->shape[1] : 1) * a->itemsize;

@@ -73,6 +73,7 @@ typedef struct {
     long lo, hi;
     int rc;
     char err[256];
+    int have_rows; /* rows already in M (read in one call: a source with lazy_bulk) */
 } prep_job;
 
 #define PREP_CHUNK 32
@@ -84,7 +85,7 @@ static void *prep_rows(void *arg)
     const char *what = j->split == DS_TEST ? "test features" : "training features";
     for (long k0 = j->lo; k0 < j->hi && !j->rc; k0 += PREP_CHUNK) {
         long nb = j->hi - k0 < PREP_CHUNK ? j->hi - k0 : PREP_CHUNK;
-        j->rc = ds_rows(j->data, j->split, j->src + k0, nb, gm_row(j->M, k0));
+        if (!j->have_rows) j->rc = ds_rows(j->data, j->split, j->src + k0, nb, gm_row(j->M, k0));
         for (long k = k0; k < k0 + nb && !j->rc; k++) {
             double *z = gm_row(j->M, k);
             /* Σx² finite ⇒ every value finite (a NaN or ±∞ makes it non-finite): one vectorized
@@ -107,8 +108,13 @@ static int prep_all_rows(gm_mat *M, const ds_data *data, int split, const long *
                          double *fn)
 {
     long n = M->rows;
-    prep_job job[2] = {{data, split, src, M, normalize, f, fn, 0, n, 0, ""},
-                       {data, split, src, M, normalize, f, fn, n, n, 0, ""}};
+    int bulk = data->lazy_bulk && !(split == DS_TEST ? data->test_x.v : data->train_x.v);
+    if (bulk && n > 0) {
+        int rc = ds_rows(data, split, src, n, M->v);
+        if (rc) return rc;
+    }
+    prep_job job[2] = {{data, split, src, M, normalize, f, fn, 0, n, 0, "", bulk},
+                       {data, split, src, M, normalize, f, fn, n, n, 0, "", bulk}};
     if (n >= 512) {
         job[0].hi = job[1].lo = n / 2 / PREP_CHUNK * PREP_CHUNK;
         int nb = gs_blas_serial_begin(); /* two threads of our own: OpenBLAS at one inside them */

@@ -156,10 +156,14 @@ EOF
     expect_bad "--idx missing" "$T/nodir/train-images-idx3-ubyte" --idx "$T/nodir"
     expect_bad "--label-col out of range" "--label-col 40" --label-col 40 --train-features "$T/train.csv" \
         --train-labels "$T/train.csv" --test-features "$T/test.csv" --test-labels "$T/test.csv"
-    # memory limit: refused (exit 1, GS_ENOMEM), message names the file and the option
+    # memory limit: labels (read whole) refused by name; features (read by rows) by the run's
+    # estimate of what it keeps; exit status non-zero and nothing on stdout either way
     $RUN --data "$F8" --max-memory 1K >"$T/bo" 2>"$T/be"; rc=$?
-    if [ "$rc" -ne 0 ] && [ ! -s "$T/bo" ] && grep -q "train_features.npy: needs .* but --max-memory leaves only" "$T/be"; then ok
+    if [ "$rc" -ne 0 ] && [ ! -s "$T/bo" ] && grep -q "train_labels.npy: needs .* but --max-memory leaves only" "$T/be"; then ok
     else bad "--max-memory 1K: exit $rc: $(cat "$T/be")"; fi
+    $RUN --data "$F8" --max-memory 20K >"$T/bo" 2>"$T/be"; rc=$?
+    if [ "$rc" -ne 0 ] && [ ! -s "$T/bo" ] && grep -q "this run needs about .* allowed by --max-memory" "$T/be"; then ok
+    else bad "--max-memory 20K: exit $rc: $(cat "$T/be")"; fi
 else
     echo "# NumPy not available (install python3-numpy): format and bad-input checks skipped"
 fi
