@@ -61,7 +61,8 @@ static int check_finite_row(const double *x, long d, const char *what, long row)
 /* Rows of a split into a matrix on two threads: destination row k (lo ≤ k < hi) is source row
  * src[k], checked finite and normalized. Rows are independent (a lazy generator is reentrant,
  * synth.c; a stored row is a copy), so the values do not depend on the split between threads;
- * rows go through ds_rows in chunks (the synthetic source shares work within a chunk). */
+ * rows go through ds_rows in chunks (the synthetic source shares work within a chunk), or all
+ * in one call first for a source with lazy_bulk (files read once, in order: load_src.c). */
 typedef struct {
     const ds_data *data;
     int split;
