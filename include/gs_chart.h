@@ -57,6 +57,8 @@ typedef struct {
     ch_series series[CH_MAX_SERIES];
     double mark_x;                 /* current task marker, NaN for none */
     char note[128];                /* e.g. "tasks 7–10 pending" */
+    char ghost_label[24];          /* legend of the faint curves: "" = the pinned baseline; the τ
+                                    * sweep's faint curves are the validation accuracy */
 } ch_chart;
 
 /* Style of method `name` (color, dash, marker, letter); the first two methods of a view use

@@ -30,11 +30,15 @@ typedef struct {
     double *acc;         /* n: sample-weighted accuracy over seen classes, % (NaN: not PD) */
     double *head_acc;    /* n: mean per-class accuracy of seen head classes, % (NaN if none) */
     double *tail_acc;    /* n: same for tail classes */
+    double *val_acc;     /* n: the three on the validation rows (--val-frac), NaN without a split */
+    double *val_head_acc, *val_tail_acc;
     double *stable_rank; /* n: sr(G + τ_eff I) = Σ(λ+τ)²/(λ₁+τ)² */
     double *lambda;      /* D: eigenvalues of G (no τ), descending */
     long D;
     int task;            /* 1-based */
-    int best;            /* index of the highest acc (first one), -1 if none */
+    int best;            /* index of the highest validation acc with a split (best_by_val = 1),
+                          * else of the highest test acc (first one); -1 if none */
+    int best_by_val;
     char method[32];
 } ts_curve;
 

@@ -383,6 +383,7 @@ static int lg_items(const cv_canvas *cv, const ch_chart *c, int compact, int col
     }
     if (ghost) {
         it[n] = (lg_item){cv->glyphs == CV_ASCII ? L':' : 0x2508, "", "baseline", CV_RGB_DEFAULT, CV_DIM};
+        if (c->ghost_label[0]) snprintf(it[n].name, sizeof it[n].name, "%s", c->ghost_label);
         n++;
     }
     return n;

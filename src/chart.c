@@ -657,12 +657,26 @@ int ch_build_tau_sweep(ch_chart *c, const ts_curve *a, const ts_curve *b, double
                 s->y[j] = isfinite(y[j]) ? y[j] : NAN;
             }
         }
+    /* with a validation split: the overall validation accuracy, drawn faint next to the test
+     * curve, and the best τ is chosen on it */
+    for (int i = 0; i < ncv; i++) {
+        if (!cv[i]->best_by_val || !cv[i]->val_acc) continue;
+        ch_series *s = add_series(c, cv[i]->n, cv[i]->method, sl[i], i, 1, CH_KIND_OVERALL, "");
+        if (!s) { ch_free(c); return GS_ENOMEM; }
+        snprintf(s->name, sizeof s->name, "%s validation", s->method_name);
+        snprintf(c->ghost_label, sizeof c->ghost_label, "validation");
+        for (int j = 0; j < cv[i]->n; j++) {
+            s->x[j] = cv[i]->tau[j];
+            s->y[j] = isfinite(cv[i]->val_acc[j]) ? cv[i]->val_acc[j] : NAN;
+        }
+    }
     ch_axis_linear(&c->y, 0, 100, 6, 1);
     snprintf(c->y.label, sizeof c->y.label, "accuracy (%%)");
     char b0[48], b1[48] = "";
     best_tau_text(a, b0, sizeof b0);
     if (b) best_tau_text(b, b1, sizeof b1);
-    snprintf(c->note, sizeof c->note, "task %d; best \u03c4: %s%s%s", a->task, b0, b ? ", " : "", b1);
+    snprintf(c->note, sizeof c->note, "task %d; best \u03c4 %s: %s%s%s", a->task,
+             a->best_by_val ? "by validation" : "on test (no --val-frac)", b0, b ? ", " : "", b1);
     return GS_OK;
 }
 

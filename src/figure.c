@@ -587,8 +587,9 @@ static void draw_legend(fz *z, const ch_chart *c, const ch_chart *c2, double cx,
         fz_size(z, m, FS_LEGEND, &widths[i], NULL);
         total += sample + gap_in + widths[i] + (i ? gap_out : 0);
     }
+    const char *glabel = c->ghost_label[0] ? c->ghost_label : c2 && c2->ghost_label[0] ? c2->ghost_label : "pinned baseline";
     if (ghost) {
-        fz_size(z, "pinned baseline", FS_LEGEND, &widths[n], NULL);
+        fz_size(z, glabel, FS_LEGEND, &widths[n], NULL);
         total += gap_out + sample + gap_in + widths[n];
     }
     double x = cx - total / 2, ym = y + h / 2;
@@ -612,7 +613,7 @@ static void draw_legend(fz *z, const ch_chart *c, const ch_chart *c2, double cx,
         if (i < n) draw_marker(z->cr, e[i]->marker, x + sample / 2, ym, 2.3, e[i]->rgb, 1);
         x += sample + gap_in;
         if (i < n) esc(e[i]->method_name, m, sizeof m);
-        else snprintf(m, sizeof m, "pinned baseline");
+        else snprintf(m, sizeof m, "%s", glabel);
         fz_text(z, x, ym, m, FS_LEGEND, 0x000000, 0, VA_CENTER, 0);
         x += widths[i];
     }

@@ -19,6 +19,7 @@ void ts_free(ts_curve *c)
 {
     free(c->tau); free(c->tau_eff); free(c->acc); free(c->head_acc); free(c->tail_acc);
     free(c->stable_rank); free(c->lambda);
+    free(c->val_acc); free(c->val_head_acc); free(c->val_tail_acc);
     memset(c, 0, sizeof *c);
 }
 
@@ -35,11 +36,29 @@ static int curve_alloc(ts_curve *c, int n, long D)
     c->tail_acc = gs_malloc((size_t)n, sizeof(double), "τ sweep");
     c->stable_rank = gs_malloc((size_t)n, sizeof(double), "τ sweep");
     c->lambda = gs_malloc((size_t)D, sizeof(double), "τ sweep");
-    if (!c->tau || !c->tau_eff || !c->acc || !c->head_acc || !c->tail_acc || !c->stable_rank || !c->lambda) {
+    c->val_acc = gs_malloc((size_t)n, sizeof(double), "τ sweep");
+    c->val_head_acc = gs_malloc((size_t)n, sizeof(double), "τ sweep");
+    c->val_tail_acc = gs_malloc((size_t)n, sizeof(double), "τ sweep");
+    if (!c->tau || !c->tau_eff || !c->acc || !c->head_acc || !c->tail_acc || !c->stable_rank || !c->lambda ||
+        !c->val_acc || !c->val_head_acc || !c->val_tail_acc) {
         ts_free(c);
         return GS_ENOMEM;
     }
     return GS_OK;
+}
+
+/* pred[i] = the seen class of the largest score of row i of XU·Pt (first maximum wins). */
+static void predict(const gm_mat *XU, long n, const gm_mat *Pt, int Cs, const st_stream *st, double *sc, int *pred)
+{
+    long D = XU->cols;
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, Cs, (int)D, 1.0, XU->v, (int)D, Pt->v, Cs, 0.0,
+                sc, Cs);
+    for (long i = 0; i < n; i++) {
+        const double *r = sc + (size_t)i * Cs;
+        int best = 0;
+        for (int k = 1; k < Cs; k++) if (r[k] > r[best]) best = k;
+        pred[i] = st->class_order[best];
+    }
 }
 
 int ts_compute_gq(const gm_mat *G, const gm_mat *Q, const en_problem *p, int task, const double *taus,
@@ -61,16 +80,19 @@ int ts_compute_gq(const gm_mat *G, const gm_mat *Q, const en_problem *p, int tas
     int rc = curve_alloc(out, n, D);
     if (rc) return rc;
     out->task = task;
-    gm_mat U = {0}, Qs = {0}, P = {0}, Pt = {0}, XU = {0};
+    gm_mat U = {0}, Qs = {0}, P = {0}, Pt = {0}, XU = {0}, VU = {0};
     double *sc = NULL;
     int *pred = NULL;
+    long nv = p->val_h.rows ? p->val_task_end[t] : 0; /* the seen validation rows */
+    out->best_by_val = nv > 0;
     if ((rc = sp_eig(G, out->lambda, &U))) goto fail;
     if (cancel && *cancel) { rc = GS_ECANCEL; goto fail; }
     if ((rc = gm_alloc(&Qs, D, Cs ? Cs : 1, "τ sweep")) || (rc = gm_alloc(&P, D, Cs ? Cs : 1, "τ sweep")) ||
-        (rc = gm_alloc(&Pt, D, Cs ? Cs : 1, "τ sweep")) || (rc = gm_alloc(&XU, nt ? nt : 1, D, "τ sweep")))
+        (rc = gm_alloc(&Pt, D, Cs ? Cs : 1, "τ sweep")) || (rc = gm_alloc(&XU, nt ? nt : 1, D, "τ sweep")) || (rc = gm_alloc(&VU, nv ? nv : 1, D, "τ sweep")))
         goto fail;
-    sc = gs_malloc((size_t)(nt ? nt : 1) * (size_t)(Cs ? Cs : 1), sizeof(double), "τ sweep");
-    pred = gs_malloc((size_t)(nt ? nt : 1), sizeof(int), "τ sweep");
+    long nmax = nt > nv ? nt : nv;
+    sc = gs_malloc((size_t)(nmax ? nmax : 1) * (size_t)(Cs ? Cs : 1), sizeof(double), "τ sweep");
+    pred = gs_malloc((size_t)(nmax ? nmax : 1), sizeof(int), "τ sweep");
     if (!sc || !pred) { rc = GS_ENOMEM; goto fail; }
     for (long i = 0; i < D; i++)
         for (int k = 0; k < Cs; k++) Qs.v[i * Cs + k] = Q->v[i * C + st->class_order[k]];
@@ -80,6 +102,9 @@ int ts_compute_gq(const gm_mat *G, const gm_mat *Q, const en_problem *p, int tas
         if (nt > 0)
             cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)nt, (int)D, (int)D, 1.0, p->test_h.v, (int)D,
                         U.v, (int)D, 0.0, XU.v, (int)D);
+        if (nv > 0)
+            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)nv, (int)D, (int)D, 1.0, p->val_h.v, (int)D,
+                        U.v, (int)D, 0.0, VU.v, (int)D);
     }
     double bestacc = -1;
     for (int g = 0; g < n; g++) {
@@ -96,29 +121,31 @@ int ts_compute_gq(const gm_mat *G, const gm_mat *Q, const en_problem *p, int tas
         }
         out->stable_rank[g] = l1 != 0 ? s2 / (l1 * l1) : NAN;
         out->acc[g] = out->head_acc[g] = out->tail_acc[g] = NAN;
+        out->val_acc[g] = out->val_head_acc[g] = out->val_tail_acc[g] = NAN;
         if (!pd || Cs == 0 || nt == 0) continue;
         for (long i = 0; i < D; i++) {
             double f = 1.0 / (out->lambda[i] + te);
             for (int k = 0; k < Cs; k++) Pt.v[i * Cs + k] = P.v[i * Cs + k] * f;
         }
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)nt, Cs, (int)D, 1.0, XU.v, (int)D, Pt.v, Cs, 0.0,
-                    sc, Cs);
-        for (long i = 0; i < nt; i++) {
-            const double *r = sc + (size_t)i * Cs;
-            int best = 0;
-            for (int k = 1; k < Cs; k++) if (r[k] > r[best]) best = k;
-            pred[i] = st->class_order[best];
-        }
+        predict(&XU, nt, &Pt, Cs, st, sc, pred);
         if ((rc = en_accuracy(p, task, pred, nt, &out->acc[g], &out->head_acc[g], &out->tail_acc[g], NULL)))
             goto fail;
-        if (out->acc[g] > bestacc) { bestacc = out->acc[g]; out->best = g; }
+        if (nv > 0) {
+            predict(&VU, nv, &Pt, Cs, st, sc, pred);
+            if ((rc = en_accuracy_of(p, task, p->val_y, pred, nv, &out->val_acc[g], &out->val_head_acc[g],
+                                     &out->val_tail_acc[g], NULL)))
+                goto fail;
+        }
+        /* the best τ: by validation when there is a split, never by test then */
+        double a = nv > 0 ? out->val_acc[g] : out->acc[g];
+        if (a > bestacc) { bestacc = a; out->best = g; }
     }
     rc = GS_OK;
     goto done;
 fail:
     ts_free(out);
 done:
-    gm_free(&U); gm_free(&Qs); gm_free(&P); gm_free(&Pt); gm_free(&XU);
+    gm_free(&U); gm_free(&Qs); gm_free(&P); gm_free(&Pt); gm_free(&XU); gm_free(&VU);
     free(sc); free(pred);
     return rc;
 }

@@ -289,6 +289,38 @@ static void test_tau_sweep(void)
     tp_free(&tp);
 }
 
+/* With a validation split the τ sweep also scores the validation rows, equal to the engine's
+ * validation accuracy at each τ, and its best τ is the best by validation. */
+static void test_tau_sweep_val(void)
+{
+    tp_problem tp;
+    CHECK(tp_make_val(&tp, 6, 12, 6, 6, 9, 3, 8, 0, 0.3) == 0, "problem with a split");
+    const en_problem *p = &tp.prob;
+    CHECK(p->val_h.rows > 0, "validation rows (%ld)", p->val_h.rows);
+    const char *names[] = {"gsr"};
+    op_params q = defaults();
+    en_engine *e = engine(p, names, 1, 1, &q);
+    double taus[4] = {1e-3, 0.3, 10, 300};
+    ts_curve cv;
+    int rc = ts_compute(e, p, 0, p->T, taus, 4, &cv, NULL);
+    CHECK(rc == GS_OK && cv.best_by_val, "ts_compute with validation rows");
+    double bestv = -1;
+    int best = -1;
+    for (int g = 0; !rc && g < 4; g++) {
+        op_params qq = q;
+        qq.tau = taus[g];
+        CHECK(en_update(e, &qq, 1, NULL, NULL, NULL) == GS_OK, "update");
+        const en_snap *s = &en_get_results(e)->m[0].snaps[p->T - 1];
+        CHECK_NEAR(cv.val_acc[g], s->val_acc, 1e-9, "τ sweep validation acc = engine");
+        CHECK_NEAR(cv.acc[g], s->acc, 1e-9, "τ sweep test acc = engine");
+        if (s->val_acc > bestv) { bestv = s->val_acc; best = g; }
+    }
+    CHECK(!rc && cv.best == best, "best τ by validation (%d, want %d)", cv.best, best);
+    if (!rc) ts_free(&cv);
+    en_destroy(e);
+    tp_free(&tp);
+}
+
 /* λ_max of symmetric A by power iteration (independent of LAPACK). */
 static double power_lmax(const double *A, long D)
 {
@@ -383,6 +415,7 @@ int main(void)
     test_air_per_class();
     test_ncm_slda();
     test_tau_sweep();
+    test_tau_sweep_val();
     test_theorem1();
     test_determinism();
     return tap_done();

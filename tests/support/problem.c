@@ -7,6 +7,12 @@
 
 int tp_make(tp_problem *tp, int C, long d, long base, long step, long nt, int T, uint64_t seed, long expand)
 {
+    return tp_make_val(tp, C, d, base, step, nt, T, seed, expand, 0);
+}
+
+int tp_make_val(tp_problem *tp, int C, long d, long base, long step, long nt, int T, uint64_t seed, long expand,
+                double val_frac)
+{
     memset(tp, 0, sizeof *tp);
     long n = 0;
     for (int c = 0; c < C; c++) n += base + c * step;
@@ -37,6 +43,7 @@ int tp_make(tp_problem *tp, int C, long d, long base, long step, long nt, int T,
     p.profile = OP_PROFILE_NONE;
     p.head_frac = 0.3;
     p.tail_shots = 5;
+    p.val_frac = val_frac;
     if (st_build(&tp->st, ds->train_y, n, C, &p, seed)) return 1;
     op_data od = {0};
     od.expand = expand;

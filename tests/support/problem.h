@@ -15,6 +15,9 @@ typedef struct {
  * T tasks, profile none (the pool is the stream). Rows: class mean + noise (seeded). */
 int tp_make(tp_problem *tp, int C, long d, long base, long step, long nt, int T, uint64_t seed,
             long expand);
+/* The same with a validation split (--val-frac val_frac). */
+int tp_make_val(tp_problem *tp, int C, long d, long base, long step, long nt, int T, uint64_t seed,
+                long expand, double val_frac);
 void tp_free(tp_problem *tp);
 
 #endif
