@@ -1,10 +1,13 @@
 /* load.c — build a ds_data from the data options (see gs_load.h).
  *
- * Each source (files, --data, --idx, the bundled sample) reads features and labels through the
- * strict readers (npy_read.c, csv.c, idx.c), converts features to row-major doubles and labels
- * to int, and then one function validates the pair of splits and fills names and checksum.
- * Memory: every file's claimed size is checked against a budget (the --max-memory limit, or
- * what /proc/meminfo says is available) before its arrays are allocated.
+ * Each source (files, --data, --idx, the bundled sample) reads labels through the strict readers
+ * (npy_read.c for .npy and .npz members via load_src.c, csv.c, idx.c) as ints; CSV and IDX
+ * features become row-major doubles now, .npy/.npz features stay on disk as an ld_src per split
+ * (load_src.c) behind ds_data.lazy_rows. Then one function validates the pair of splits and
+ * fills names and checksum.
+ * Memory: every file read whole has its claimed size checked against a budget (the --max-memory
+ * limit, or what /proc/meminfo says is available) before its arrays are allocated; features
+ * left on disk are counted by the run's estimate of the rows it keeps (pipeline.c).
  */
 #include "gs_load.h"
 #include "gs_common.h"

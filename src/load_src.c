@@ -269,6 +269,23 @@ int ld_src_open_npz_mem(const char *name, const void *buf, size_t n, const char 
     return member_open(name, za, member, missing_ok, out);
 }
 
+/* The size a member claims must be one its compressed bytes can give: equal for a stored
+ * member, at most 1032 to 1 (deflate's limit) for a deflated one. A forged size (a "zip bomb",
+ * or a header that no longer fits its data) is refused here, before the size is used. */
+static int check_sizes(const ld_src *s, const zip_stat_t *zs)
+{
+    if (!(zs->valid & ZIP_STAT_COMP_SIZE) || !(zs->valid & ZIP_STAT_COMP_METHOD)) return GS_OK;
+    char a[32], b[32];
+    gs_fmt_bytes(zs->size, a, sizeof a);
+    gs_fmt_bytes(zs->comp_size, b, sizeof b);
+    if (zs->comp_method == ZIP_CM_STORE && zs->size != zs->comp_size)
+        return gs_error(GS_EINPUT, "%s: stored member claims %s but holds %s (damaged archive)", s->name, a, b);
+    if (zs->comp_method == ZIP_CM_DEFLATE && zs->size / 1032 > zs->comp_size + 1)
+        return gs_error(GS_EINPUT, "%s: claims %s from %s of compressed data, more than deflate can give "
+                        "(damaged or forged archive)", s->name, a, b);
+    return GS_OK;
+}
+
 /* Takes ownership of za. */
 static int member_open(const char *path, zip_t *za, const char *member, int missing_ok, ld_src **out)
 {
@@ -294,6 +311,8 @@ static int member_open(const char *path, zip_t *za, const char *member, int miss
         st = gs_error(GS_EINPUT, "%s: cannot read the member's size: %s", s->name, zip_strerror(za));
     } else if ((zs.valid & ZIP_STAT_ENCRYPTION_METHOD) && zs.encryption_method != ZIP_EM_NONE) {
         st = gs_error(GS_EINPUT, "%s: the member is encrypted", s->name);
+    } else if ((st = check_sizes(s, &zs))) {
+        /* refused before anything is allocated or inflated */
     } else {
         s->seekable = (zs.valid & ZIP_STAT_COMP_METHOD) && zs.comp_method == ZIP_CM_STORE;
         size_t want = zs.size < NPY_HEADER_MAX ? (size_t)zs.size : NPY_HEADER_MAX;

@@ -74,6 +74,20 @@ idx(f"{t}/idx/t10k-images-idx3-ubyte", Ti.reshape(-1, 4, 6), False)
 idx(f"{t}/idx/t10k-labels-idx1-ubyte", yt.astype(np.uint8), True)
 np.save(f"{t}/u1/train_features.npy", Xi); np.save(f"{t}/u1/train_labels.npy", y.astype(np.uint8))
 np.save(f"{t}/u1/test_features.npy", Ti); np.save(f"{t}/u1/test_labels.npy", yt)
+# rows in a shuffled order (the rows a run keeps are scattered through the file) as .npy in C and
+# Fortran order, .npz stored and compressed, one-array .npz files, and CSV (read whole)
+p = r.permutation(len(y)); Xs, ys = X[p], y[p]
+for name, f in (("sh", lambda a: a), ("shfo", np.asfortranarray)):
+    os.makedirs(f"{t}/{name}")
+    np.save(f"{t}/{name}/train_features.npy", f(Xs)); np.save(f"{t}/{name}/train_labels.npy", ys)
+    np.save(f"{t}/{name}/test_features.npy", f(T)); np.save(f"{t}/{name}/test_labels.npy", yt)
+np.savez(f"{t}/sh.npz", train_features=Xs, train_labels=ys, test_features=T, test_labels=yt)
+np.savez_compressed(f"{t}/shc.npz", train_features=np.asfortranarray(Xs), train_labels=ys,
+                    test_features=np.asfortranarray(T), test_labels=yt.astype("|u1"))
+np.savez_compressed(f"{t}/sh_trf.npz", Xs.astype("<f2")); np.savez(f"{t}/sh_trl.npz", ys)
+np.savez_compressed(f"{t}/sh_tef.npz", T.astype("<f2")); np.savez(f"{t}/sh_tel.npz", yt)
+np.save(f"{t}/sh_trf2.npy", Xs.astype("<f2")); np.save(f"{t}/sh_tef2.npy", T.astype("<f2"))
+csv(f"{t}/sh_train.csv", Xs, ys, True); csv(f"{t}/sh_test.csv", T, yt, False)
 # bad inputs
 B = f"{t}/bad"; os.makedirs(B)
 good = open(f"{t}/f8/train_features.npy", "rb").read()
@@ -121,6 +135,23 @@ EOF
     if $RUN --data "$T/u1" >"$T/o_u1.csv" 2>"$T/e"; then ok; else bad "--data u1: $(cat "$T/e")"; fi
     if [ "$(strip_time "$T/o_idx.csv")" = "$(strip_time "$T/o_u1.csv")" ]; then ok
     else bad "--idx output differs from the same pixels as |u1 .npy"; fi
+
+    # shuffled rows: every container gives the numbers of the CSV files (which are read whole)
+    if $RUN --train-features "$T/sh_train.csv" --train-labels "$T/sh_train.csv" --test-features "$T/sh_test.csv" \
+            --test-labels "$T/sh_test.csv" >"$T/o_shcsv.csv" 2>"$T/e"; then ok; else bad "shuffled CSV: $(cat "$T/e")"; fi
+    for src in sh shfo sh.npz shc.npz; do
+        if $RUN --data "$T/$src" >"$T/o_$src.csv" 2>"$T/e" && [ "$(wc -l <"$T/o_$src.csv")" -ge 4 ] &&
+           [ "$(strip_time "$T/o_$src.csv")" = "$(strip_time "$T/o_shcsv.csv")" ]; then ok
+        else bad "shuffled rows, --data $src: output differs from CSV: $(cat "$T/e")"; fi
+    done
+    # one array per .npz (np.savez's arr_0), <f2: the same numbers as the same <f2 values as .npy
+    if $RUN --train-features "$T/sh_trf.npz" --train-labels "$T/sh_trl.npz" --test-features "$T/sh_tef.npz" \
+            --test-labels "$T/sh_tel.npz" >"$T/o_sh1.csv" 2>"$T/e" &&
+       $RUN --train-features "$T/sh_trf2.npy" --train-labels "$T/sh/train_labels.npy" --test-features "$T/sh_tef2.npy" \
+            --test-labels "$T/sh/test_labels.npy" >"$T/o_sh2.csv" 2>"$T/e" &&
+       [ "$(strip_time "$T/o_sh1.csv")" = "$(strip_time "$T/o_sh2.csv")" ]; then ok
+    else bad "one-array .npz files differ from the same .npy files: $(cat "$T/e")"; fi
+    if msg=$(acc_close "$T/o_sh1.csv" "$T/o_shcsv.csv"); then ok; else bad "<f2 accuracies differ from <f8: $msg"; fi
 
     # ---- bad inputs: exit 2, message names the file, nothing on stdout ----
     B="$T/bad"; F8="$T/f8"

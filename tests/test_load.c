@@ -260,6 +260,9 @@ static void numpy_sets(void)
              "    os.makedirs(name, exist_ok=True)\n"
              "    np.save(name + '/train_features.npy', f(X)); np.save(name + '/test_features.npy', f(T))\n"
              "    np.save(name + '/train_labels.npy', y.astype('<i4')); np.save(name + '/test_labels.npy', t.astype('|u1'))\n"
+             "np.savez('np_z.npz', train_features=X, train_labels=y.astype('<i4'), test_features=T, test_labels=t.astype('|u1'))\n"
+             "f2 = lambda a: np.asfortranarray((a * 3e-4).astype('<f2'))\n"
+             "np.savez_compressed('np_zc.npz', train_features=f2(X), train_labels=y, test_features=f2(T), test_labels=t)\n"
              "np.concatenate([X.ravel(), T.ravel()]).astype('<f8').tofile('np_ref.bin')\n"
              "np.concatenate([X.astype('<f4').ravel(), T.astype('<f4').ravel()]).astype('<f8').tofile('np_ref4.bin')\n"
              "np.concatenate([(X * 255).astype(np.uint8).ravel(), (T * 255).astype(np.uint8).ravel()]).astype('<f8').tofile('np_refu.bin')\n"
@@ -268,8 +271,9 @@ static void numpy_sets(void)
     CHECK(system(cmd) == 0, "NumPy wrote the datasets");
     static const struct { const char *dir, *ref; } sets[] = {
         {"np_f8", "np_ref.bin"}, {"np_fo", "np_ref.bin"}, {"np_f4", "np_ref4.bin"}, {"np_u1", "np_refu.bin"},
-        {"np_f2", "np_ref2.bin"}, {"np_f2f", "np_ref2.bin"}}; /* × 3e-4: many float16 subnormals */
-    for (int s = 0; s < 6; s++) {
+        {"np_f2", "np_ref2.bin"}, {"np_f2f", "np_ref2.bin"}, /* × 3e-4: many float16 subnormals */
+        {"np_z.npz", "np_ref.bin"}, {"np_zc.npz", "np_ref2.bin"}}; /* np.savez, np.savez_compressed */
+    for (int s = 0; s < 8; s++) {
         size_t rn = 0;
         double *ref = (double *)tap_slurp(tpath(sets[s].ref), &rn);
         op_data o = opts();
