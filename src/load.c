@@ -320,8 +320,7 @@ static uint64_t hash_features(uint64_t h, const gm_mat *x, ld_src *src)
     long facts[4] = {a->shape[0], a->shape[1], (long)a->dtype, a->fortran};
     h = gs_fnv1a(h, facts, sizeof facts);
     double *row = malloc((size_t)x->cols * sizeof(double));
-    long first = 0;
-    if (row && ld_src_rows(src, &first, 1, row) == GS_OK) h = gs_fnv1a(h, row, (size_t)x->cols * sizeof(double));
+    if (row && ld_src_first_row(src, row) == GS_OK) h = gs_fnv1a(h, row, (size_t)x->cols * sizeof(double));
     free(row);
     gs_clear_error();
     return h;

@@ -39,5 +39,7 @@ int ld_src_read_all(ld_src *s, void *buf);
  * array, the needed part of each column for a Fortran-order one. A NaN or infinity is refused
  * with the source, row and column (the first such row in file order). */
 int ld_src_rows(ld_src *s, const long *idx, long n, double *out);
+/* The first row (for a checksum), without inflating the rest of a compressed member. */
+int ld_src_first_row(ld_src *s, double *out);
 
 #endif

@@ -395,7 +395,18 @@ static int rows_f(ld_src *s, const want_row *w, long n, double *out, unsigned ch
     return GS_OK;
 }
 
-int ld_src_rows(ld_src *s, const long *idx, long n, double *out)
+static int src_rows(ld_src *s, const long *idx, long n, double *out, int to_end);
+
+int ld_src_rows(ld_src *s, const long *idx, long n, double *out) { return src_rows(s, idx, n, out, 1); }
+
+int ld_src_first_row(ld_src *s, double *out)
+{
+    long first = 0;
+    return src_rows(s, &first, s->a.shape[0] > 0 ? 1 : 0, out, 0);
+}
+
+/* to_end: a compressed member is inflated to its end afterwards (CRC check). */
+static int src_rows(ld_src *s, const long *idx, long n, double *out, int to_end)
 {
     long R = s->a.shape[0];
     size_t c = (size_t)s->a.shape[1];
@@ -413,7 +424,7 @@ int ld_src_rows(ld_src *s, const long *idx, long n, double *out)
         qsort(w, (size_t)n, sizeof *w, cmp_want);
         src_lock(s);
         st = s->a.fortran ? rows_f(s, w, n, out, buf) : rows_c(s, w, n, out, buf);
-        if (!st && s->za && !s->seekable) st = zip_finish(s); /* inflated anyway: check it all */
+        if (!st && to_end && s->za && !s->seekable) st = zip_finish(s); /* inflated anyway: check it all */
         src_unlock(s);
     }
     /* the first non-finite value in file order */
