@@ -36,7 +36,8 @@ typedef enum {
     TA_UP, TA_DOWN, TA_INC, TA_DEC, TA_EDIT, TA_BASELINE, TA_UNDO, TA_EXPORT, TA_SAVE,
     TA_PRESET, TA_GLYPHS, TA_HELP, TA_REDRAW, TA_QUIT,
     TA_VIEW, /* cycle the lower-left panel's view (issue #7) */
-    TA_METHOD0, TA_METHOD1 /* cycle the first / second shown method (issue #7) */
+    TA_METHOD0, TA_METHOD1, /* cycle the first / second shown method (issue #7) */
+    TA_TUNE    /* tune the selected parameter on the validation rows */
 } tui_action;
 
 #define TUI_KEY_ALIASES 4

@@ -314,6 +314,47 @@ static void do_preset(ui *u)
     message(u, 0, "%s", b);
 }
 
+/* `t`: tune the selected parameter on the validation rows, for the second shown method when it
+ * uses the parameter (GSR in the default pair), else the first. */
+static void do_tune(ui *u)
+{
+    tui_param p = (tui_param)u->sel;
+    if (p == TP_SEED) { message(u, 1, "%s", "t tunes α_base, ξ, β or τ (select one with ↑/↓)"); return; }
+    if (!(u->opts.proto.val_frac > 0)) {
+        message(u, 1, "%s", "t needs a validation split: --val-frac 0.2");
+        return;
+    }
+    if (!u->res) return;
+    int ms[2] = {u->m1 < u->res->n_methods ? u->m1 : -1, u->m0}, m = -1;
+    for (int i = 0; i < 2 && m < 0; i++)
+        if (ms[i] >= 0 && en_method_uses(u->res->m[ms[i]].name, tui_param_name(p))) m = ms[i];
+    if (m < 0) { message(u, 1, "neither shown method uses %s", tui_param_label(p)); return; }
+    tw_tune(u->w, p, m);
+    char b[160];
+    snprintf(b, sizeof b, "tuning %s for %s on the validation rows…", tui_param_label(p), u->res->m[m].name);
+    message(u, 0, "%s", b);
+}
+
+/* A tuning result from the worker: applied as a parameter change (u undoes it), unless the
+ * parameters changed since it started. */
+static void apply_tune(ui *u, int p, double v, double obj, uint64_t gen)
+{
+    if (gen != u->gen) { message(u, 0, "%s", "tuning result dropped: the parameters changed meanwhile"); return; }
+    char b[200], val[32];
+    tui_param_format((tui_param)p, v, val, sizeof val);
+    if (v != tui_param_get(&u->opts.params, (tui_param)p)) {
+        op_opts tmp = u->opts;
+        char num[40];
+        snprintf(num, sizeof num, "%.17g", v);
+        if (op_set(&tmp, tui_param_name((tui_param)p), num) != GS_OK) { message(u, 1, "%s", gs_last_error()); return; }
+        push_undo(u);
+        u->opts = tmp;
+        params_changed(u);
+    }
+    snprintf(b, sizeof b, "%s = %s chosen on validation (accuracy %.1f %%); u undoes", tui_param_label((tui_param)p), val, obj);
+    message(u, 0, "%s", b);
+}
+
 /* Returns 1 to quit. */
 static int dispatch(ui *u, int ch, double now)
 {
@@ -370,6 +411,7 @@ static int dispatch(ui *u, int ch, double now)
         message(u, 0, "%s", "undone");
         break;
     case TA_EXPORT: do_export(u); break;
+    case TA_TUNE: do_tune(u); break;
     case TA_SAVE: do_save(u); break;
     case TA_PRESET: do_preset(u); break;
     case TA_GLYPHS:
@@ -559,6 +601,12 @@ int tui_main(op_opts *o)
                 tui_extra_free(x);
                 free(x);
             }
+        }
+        {
+            int tp;
+            double tv, tobj;
+            uint64_t tg;
+            if (tw_take_tune(&w, &tp, &tv, &tobj, &tg)) { apply_tune(&u, tp, tv, tobj, tg); dirty = 1; }
         }
         char wm[512];
         int werr = 0, wbusy;

@@ -100,6 +100,11 @@ typedef struct {
     int export_req;             /* 1: export the dashboard to export_path */
     char export_path[4096];
     en_results *export_base;    /* owned copy of the baseline for the export, or NULL */
+    int tune_req;               /* 1: tune parameter tune_param of method tune_m on validation */
+    int tune_param, tune_m;     /* tui_param, index into the results */
+    int tune_done;              /* 1: the result below is new (taken by tw_take_tune) */
+    uint64_t tune_gen;          /* generation the tuning started from */
+    double tune_value, tune_obj;
     volatile int cancel;
     int req_view;               /* tui_lower_view the UI shows */
     volatile int ex_cancel;     /* stop the running view computation (task/view/gen changed) */
@@ -137,6 +142,12 @@ void tw_export(tui_worker *w, const char *path, const en_results *baseline);
 void tw_set_view(tui_worker *w, int view);
 /* The shown pair of methods (indices into the results; m1 may be -1). */
 void tw_set_pair(tui_worker *w, int m0, int m1);
+/* Tune parameter `param` (tui_param, not the seed) of method m on the validation rows, from the
+ * current parameters (the objective: validation accuracy after the last task, as `tune`). */
+void tw_tune(tui_worker *w, int param, int m);
+/* 1 when a tuning result is new: the parameter, its chosen value, the validation accuracy there
+ * and the generation it started from (the caller drops it if the parameters changed since). */
+int tw_take_tune(tui_worker *w, int *param, double *value, double *obj, uint64_t *gen);
 /* Newest view computation (ownership passes to the caller; free with tui_extra_free + free). */
 tui_extra *tw_take_extra(tui_worker *w);
 /* Newest results (ownership passes to the caller), or NULL. */

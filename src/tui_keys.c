@@ -22,6 +22,7 @@ static const tui_key KEYS[] = {
     {TA_EDIT, {'\n', '\r', KEY_ENTER, 0}, "Enter", "type a value for the parameter (Esc cancels)", "type"},
     {TA_BASELINE, {'b', 0}, "b", "pin the current results as baseline (ghost curves, Δ column)", "baseline"},
     {TA_UNDO, {'u', 0}, "u", "undo the last parameter change", "undo"},
+    {TA_TUNE, {'t', 0}, "t", "tune the selected parameter on the validation rows (needs --val-frac; u undoes)", NULL},
     {TA_EXPORT, {'e', 0}, "e", "export the dashboard PNG (gsrscope-dashboard-NNN.png)", "export"},
     {TA_SAVE, {'s', 0}, "s", "save the session (parameters, protocol, data paths)", "save"},
     {TA_PRESET, {'P', 0}, "P", "cycle presets (paper defaults, teaching demo)", "preset"},

@@ -3,6 +3,7 @@
  * generation, and wakes the UI through a self-pipe. Never calls curses. */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "gs_common.h"
 #include "gs_chart.h"
 #include "gs_figure.h"
+#include "gs_tune.h"
 #include "tui_int.h"
 
 
@@ -257,6 +259,34 @@ static void do_sweep(tui_worker *w, uint64_t gen, int task)
     pthread_mutex_unlock(&w->mu);
 }
 
+/* `t`: search one parameter on the validation rows (gs_tune.h), then bring the engine back to
+ * the current parameters (the tuning leaves it at its last evaluation) and hand the value to the
+ * UI, which applies it as a parameter change (undoable). */
+static void do_tune(tui_worker *w, int param, int m, const op_params *cur, int task, uint64_t gen)
+{
+    const tn_space *sp = tn_space_find(tui_param_name((tui_param)param));
+    op_params q = *cur;
+    double best = NAN;
+    int evals = 0;
+    int st = sp ? tn_search(w->ctx->eng, m, &q, sp, OP_OBJ_ACC, &w->cancel, &best, &evals)
+                : gs_error(GS_EINPUT, "this parameter is not tuned");
+    int st2 = en_update(w->ctx->eng, cur, task, NULL, NULL, NULL);
+    if (st == GS_ECANCEL) { set_msg(w, 0, "tuning stopped%s%s", "", NULL); return; }
+    if (st || st2) {
+        char e[400];
+        snprintf(e, sizeof e, "%s", gs_last_error());
+        set_msg(w, 1, "tuning failed: %s%s", e, NULL);
+        return;
+    }
+    pthread_mutex_lock(&w->mu);
+    w->tune_done = 1;
+    w->tune_param = param;
+    w->tune_value = tn_get(&q, sp);
+    w->tune_obj = best;
+    w->tune_gen = gen;
+    pthread_mutex_unlock(&w->mu);
+}
+
 static void *worker_main(void *arg)
 {
     tui_worker *w = arg;
@@ -269,12 +299,26 @@ static void *worker_main(void *arg)
     pthread_sigmask(SIG_BLOCK, &set, NULL);
     pthread_mutex_lock(&w->mu);
     for (;;) {
-        while (!w->quit && !w->export_req && w->done_gen == w->req_gen && w->spec_task == w->req_task &&
+        while (!w->quit && !w->export_req && !w->tune_req && w->done_gen == w->req_gen && w->spec_task == w->req_task &&
                !need_extra(w) && !need_sweep(w)) {
             w->busy = 0;
             pthread_cond_wait(&w->cv, &w->mu);
         }
         if (w->quit) break;
+        if (w->tune_req && w->done_gen == w->req_gen) {
+            int param = w->tune_param, m = w->tune_m;
+            uint64_t gen = w->req_gen;
+            op_params q = w->req_opts.params;
+            int task = w->req_task;
+            w->tune_req = 0;
+            w->cancel = 0;
+            w->busy = 1;
+            pthread_mutex_unlock(&w->mu);
+            do_tune(w, param, m, &q, task, gen);
+            wake(w);
+            pthread_mutex_lock(&w->mu);
+            continue;
+        }
         if (w->export_req && w->done_gen == w->req_gen) {
             char path[4096];
             snprintf(path, sizeof path, "%s", w->export_path);
@@ -426,6 +470,26 @@ void tw_set_pair(tui_worker *w, int m0, int m1)
     pthread_mutex_unlock(&w->mu);
 }
 
+void tw_tune(tui_worker *w, int param, int m)
+{
+    pthread_mutex_lock(&w->mu);
+    w->tune_req = 1;
+    w->tune_param = param;
+    w->tune_m = m;
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+}
+
+int tw_take_tune(tui_worker *w, int *param, double *value, double *obj, uint64_t *gen)
+{
+    pthread_mutex_lock(&w->mu);
+    int fresh = w->tune_done;
+    if (fresh) { *param = w->tune_param; *value = w->tune_value; *obj = w->tune_obj; *gen = w->tune_gen; }
+    w->tune_done = 0;
+    pthread_mutex_unlock(&w->mu);
+    return fresh;
+}
+
 tui_extra *tw_take_extra(tui_worker *w)
 {
     pthread_mutex_lock(&w->mu);
@@ -447,7 +511,7 @@ en_results *tw_take(tui_worker *w)
 int tw_status(tui_worker *w, int *busy, double *progress, char *msg, int n, int *is_error)
 {
     pthread_mutex_lock(&w->mu);
-    *busy = w->busy || w->done_gen != w->req_gen || w->spec_task != w->req_task;
+    *busy = w->busy || w->tune_req || w->done_gen != w->req_gen || w->spec_task != w->req_task;
     *progress = w->progress;
     int fresh = w->msg_new;
     if (fresh) {
