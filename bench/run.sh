@@ -17,12 +17,15 @@
 #                    `run --synthetic` in NumPy (it generates its data and GSR's rows itself).
 #   end_to_end_process  the same gsrscope time against NumPy's whole process (interpreter
 #                    start, import, loading its inputs, one replay; median of REPS).
+#   torch_gacl_D / ref_*  the reference configuration at D = BENCH_EXPAND (see that section).
 # Usage: bench/run.sh [BUILD_DIR]    Environment: BENCH_REPS (default 5), BENCH_EXPAND (default
-# 5000; 0 skips that run), BENCH_NP_REPS (default 5), PYTHON (default /usr/bin/python3: Debian's NumPy on the same OpenBLAS).
+# 5000; 0 skips that part), BENCH_REF_REPS (interactive repetitions there, default 2), BENCH_NP_REPS (default 5), PYTHON (default /usr/bin/python3: Debian's NumPy on the same OpenBLAS).
 set -eu
 BUILD=${1:-build}
 REPS=${BENCH_REPS:-5}
 EXPAND=${BENCH_EXPAND:-5000}
+# τ = 1e4 for a Gaussian N(0, 1) projection is τ = 4.34 for the uniform U(±1/√d) one (d = 768)
+REF_PROJ=${BENCH_REF_PROJ:---tau 4.34}
 PY=${PYTHON:-/usr/bin/python3}
 GS=$BUILD/gsrscope
 BE=$BUILD/bench/bench_engine
@@ -117,9 +120,31 @@ echo "bench: data_files $fdat s, $(ratio "$fdat" "$fsyn") × run --synthetic ($f
 echo "bench: peak_rss_data_files $(peak_mb "$GS" run --data "$TMP/synth" --quiet --format csv) MB (target ≤ 300)"
 rm -rf "$TMP/synth"
 
+# The reference configuration (a Gaussian random ReLU expansion to D = EXPAND, τ = 1e4 in those
+# units): gsrscope's whole process against a PyTorch float32 GACL doing the same replay on the
+# same rows (torch_gacl.py reads the unexpanded --save-state written above; its compute time
+# includes its projection but not its loading), then GACL + GSR, the bundled sample, and the
+# interactive engine at that size (bench_engine: first task, τ of the current task, GSR knobs).
 if [ "$EXPAND" -gt 0 ]; then
-    /usr/bin/time -f '%e %M' -o "$TMP/x.time" "$GS" run --synthetic --quiet --format csv --expand "$EXPAND" > /dev/null
+    REF="--expand $EXPAND $REF_PROJ"
+    "$PY" -c 'import torch' 2>/dev/null || { echo "bench: needs PyTorch for $PY (Debian: python3-torch; make bench installs it)" >&2; exit 1; }
+    /usr/bin/time -f '%e %M' -o "$TMP/t.time" "$PY" "$HERE/torch_gacl.py" "$TMP/state" --expand "$EXPAND" --reg 1e4 > "$TMP/torch.txt"
+    t_comp=$(awk '/torch: compute/ {print $3}' "$TMP/torch.txt")
+    t_rss=$(awk '{printf "%.1f", $2 / 1024}' "$TMP/t.time")
+    echo "bench: torch_gacl_${EXPAND} $t_comp s (PyTorch float32, replay with its projection, loading excluded; peak RSS $t_rss MB; $(awk '/torch: a_last/ {print "A_last", $3}' "$TMP/torch.txt"))"
+    # shellcheck disable=SC2086
+    /usr/bin/time -f '%e %M' -o "$TMP/x.time" "$GS" run --synthetic --quiet --format csv $REF --methods gacl > "$TMP/xg.csv"
     read -r xs xm < "$TMP/x.time"
-    echo "bench: expand_${EXPAND} $xs s"
-    echo "bench: peak_rss_expand_${EXPAND} $(awk -v m="$xm" 'BEGIN {printf "%.1f", m / 1024}') MB"
+    echo "bench: ref_gacl_${EXPAND} $xs s ratio $(ratio "$t_comp" "$xs") (whole process vs PyTorch's replay; target ratio >= 1.5; peak RSS $(awk -v m="$xm" 'BEGIN {printf "%.1f", m / 1024}') MB; A_last $(awk -F, '$1 == "gacl" {a = $6} END {print a}' "$TMP/xg.csv"))"
+    # shellcheck disable=SC2086
+    /usr/bin/time -f '%e %M' -o "$TMP/x.time" "$GS" run --synthetic --quiet --format csv $REF > "$TMP/xs.csv"
+    read -r xs xm < "$TMP/x.time"
+    echo "bench: ref_gacl_gsr_${EXPAND} $xs s (target <= 20 s; A_last gacl $(awk -F, '$1 == "gacl" {a = $6} END {print a}' "$TMP/xs.csv") gsr $(awk -F, '$1 == "gsr" {a = $6} END {print a}' "$TMP/xs.csv"))"
+    echo "bench: peak_rss_ref_gacl_gsr_${EXPAND} $(awk -v m="$xm" 'BEGIN {printf "%.1f", m / 1024}') MB (target <= 1536 MB)"
+    # shellcheck disable=SC2086
+    /usr/bin/time -f '%e %M' -o "$TMP/x.time" "$GS" run --quiet --format csv $REF > /dev/null
+    read -r xs xm < "$TMP/x.time"
+    echo "bench: ref_sample_${EXPAND} $xs s (bundled sample, GACL + GSR; target <= 3 s; peak RSS $(awk -v m="$xm" 'BEGIN {printf "%.1f", m / 1024}') MB)"
+    # shellcheck disable=SC2086
+    "$BE" "${BENCH_REF_REPS:-2}" --interactive-only -- --synthetic $REF | sed -n 's/^bench: \([a-z_]*\)/bench: ref_\1/p'
 fi

@@ -1,9 +1,14 @@
-# bench.mk — `make bench` (issue #6): paper-scale timings vs a NumPy reference. Not part of check.
+# bench.mk — `make bench`: paper-scale timings vs NumPy and PyTorch references. Not part of check.
+# Its Debian packages (tools/deps.sh bench: PyTorch) are installed by `make bench` only.
+.PHONY: deps-bench
 BENCH_BIN := $(BUILD)/bench/bench_engine
 
 $(BUILD)/bench/bench_engine: bench/bench_engine.c $(BUILD)/libgsrscope.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libgsrscope.a $(LDLIBS)
 
-bench: $(BUILD)/gsrscope $(BENCH_BIN)
+deps-bench:
+	@sh tools/deps.sh bench
+
+bench: deps-bench $(BUILD)/gsrscope $(BENCH_BIN)
 	@sh bench/run.sh $(BUILD)
