@@ -1,0 +1,69 @@
+/* gs_rsolve.h — ridge solves for large D (prefix rs_): the dual for fewer rows than columns, and
+ * a single-precision Cholesky refined to double accuracy.
+ *
+ * The dual. With N weighted rows X (N × D, row i already multiplied by √ω_i) and weighted
+ * one-hot labels Y (row i: √ω_i at its class), G = XᵀX and Q = XᵀY, and
+ *     W = (G + τI)⁻¹ Q = Xᵀ (K + τI)⁻¹ Y,   K = X Xᵀ (N × N),
+ * so when N < D the work is N-dimensional: G + τI has D − N eigenvalues equal to τ (so
+ * λ_min(G + τI) = τ exactly), and the other N are those of K plus τ; ‖G‖_F = ‖K‖_F, tr G = tr K.
+ * Rows are appended in task order, so the kernel of tasks 1..t is the leading N_t × N_t block
+ * of K, and the Cholesky factor of K_t + τI is the leading block of the factor of K + τI: one
+ * factorization serves every task (rs_dual_factor extends it as rows arrive, or refactors once
+ * when τ changes).
+ *
+ * Storage: K and its factor U (K + τI = UᵀU) are column-major with leading dimension cap,
+ * upper triangles. Ownership: rs_dual owns K and U; X stays the caller's.
+ * Thread safety: an rs_dual is used by one thread at a time.
+ */
+#ifndef GS_RSOLVE_H
+#define GS_RSOLVE_H
+
+typedef struct {
+    long D;        /* columns of the rows */
+    long n;        /* rows whose kernel columns are in K */
+    long cap;      /* leading dimension of K and U */
+    double *K;     /* cap × cap, upper triangle of X Xᵀ (columns 0..n-1) */
+    double *U;     /* cap × cap, upper Cholesky factor of K + τI (columns 0..nf-1) */
+    long nf;       /* factored columns */
+    double tau;    /* τ of the factor */
+} rs_dual;
+
+/* Empty state for rows of D columns (no allocation yet). */
+void rs_dual_init(rs_dual *k, long D);
+void rs_dual_free(rs_dual *k);
+/* Forget every row (keeps the memory). */
+void rs_dual_reset(rs_dual *k);
+/* Append rows n..n1-1 of X (n1 × D, row-major: every row so far, in order) to the kernel: the new
+ * columns K(0:n1, n:n1) in one matrix product. GS_OK or GS_ENOMEM (capacity grows as needed). */
+int rs_dual_append(rs_dual *k, const double *X, long n1);
+/* Make U the factor of the leading m × m block of K + τI (m ≤ n): extends the factor when τ is
+ * that of the factor (bordered Cholesky: a triangular solve, a rank update and a Cholesky of the
+ * new block), else refactors from column 0. GS_OK, or GS_ERUN when K + τI is not positive
+ * definite (with the reason in gs_last_error). */
+int rs_dual_factor(rs_dual *k, long m, double tau);
+/* W for the first m rows (m ≤ nf): Wt (cs × D, row-major: row c = column c of W) =
+ * αᵀ X with α = (K_m + τI)⁻¹ Y, where Y's row i is sw[i] at column col[i] (col[i] < 0 or ≥ cs:
+ * a zero row). X as given to rs_dual_append. work: m × cs doubles. GS_OK or GS_ERUN. */
+int rs_dual_solve(const rs_dual *k, long m, const double *X, const int *col, const double *sw, int cs,
+                  double *Wt, double *work);
+/* Statistics of G_m = X_mᵀ X_m from the leading m × m block of K: ‖G‖_F², tr G. */
+void rs_dual_stats(const rs_dual *k, long m, double *fro2, double *trace);
+/* Eigenvalues of G_m (D of them, descending: those of K_m, then D − m zeros when m < D) into
+ * w[D]. Allocates an m × m copy. GS_OK, GS_ENOMEM, GS_ERUN. */
+int rs_dual_eigvals(const rs_dual *k, long m, double *w);
+/* λ_max(G_m) by Lanczos on K_m (see sp_lanczos_op), with its error bound. */
+int rs_dual_lmax(const rs_dual *k, long m, int maxit, double tol, double *lmax, double *err);
+
+/* Single-precision Cholesky, refined to double accuracy. Solves A X = B for symmetric positive
+ * definite A (n × n, column-major, upper triangle read; not modified) and nrhs right-hand sides
+ * B (column-major n × nrhs) into X: factor fl32(A) = ÛᵀÛ (spotrf, into fwork: n × n floats),
+ * X₀ = Û⁻¹Û⁻ᵀB, then refine X += Û⁻¹Û⁻ᵀ(B − A X) with the residual in double until every column
+ * satisfies ‖b − A x‖∞ ≤ ‖x‖∞ ‖A‖∞ ε √n (ε = DBL_EPSILON/2: LAPACK dsposv's test, the accuracy
+ * of a double-precision Cholesky solve), at most 30 steps. *iters gets the steps taken.
+ * rwork: n × nrhs doubles. GS_OK; RS_NOCONV when fl32(A) is not positive definite or the
+ * refinement does not converge (κ(A) too large for single precision): solve in double then. */
+enum { RS_NOCONV = 100 };
+int rs_solve_mixed(const double *A, long n, const double *B, int nrhs, double *X, float *fwork, double *rwork,
+                   int *iters);
+
+#endif
