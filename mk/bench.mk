@@ -10,5 +10,8 @@ $(BUILD)/bench/bench_engine: bench/bench_engine.c $(BUILD)/libgsrscope.a
 deps-bench:
 	@sh tools/deps.sh bench
 
-bench: deps-bench $(BUILD)/gsrscope $(BENCH_BIN)
+# First the packages, then the build in a new make (as `make check` does).
+bench:
+	@sh tools/deps.sh bench
+	@$(MAKE) --no-print-directory $(BUILD)/gsrscope $(BENCH_BIN)
 	@sh bench/run.sh $(BUILD)
