@@ -132,6 +132,7 @@ typedef struct {
     int *class_task;       /* C */
     long *class_kept;      /* C train rows per class */
     uint64_t generation;   /* set by the caller (TUI) to drop stale results */
+    int spectra_on_request;/* exact spectra only where asked (en_spectrum_default is 0) */
 } en_results;
 
 int en_results_copy(en_results *dst, const en_results *src);
@@ -178,6 +179,13 @@ int en_update(en_engine *e, const op_params *params, int first_task,
 /* Compute the exact spectrum (eigenvalues of G+τI) for task t (1-based) of every ridge method
  * if not yet there. */
 int en_ensure_spectrum(en_engine *e, int task, const volatile int *cancel);
+/* Largest D whose exact spectrum --spectrum auto computes without being asked: LAPACK dsyevd
+ * costs about D³ (measured on one core: 1 s at D = 2048, 16 s at D = 5000). */
+#define EN_SPECTRUM_AUTO_MAX 2048
+/* 1 when the update computes exact spectra by itself (the last task, and the task the user looks
+ * at): --spectrum final or all, or auto with D ≤ EN_SPECTRUM_AUTO_MAX. Otherwise λ_max and λ_min
+ * are estimates and a view that shows the spectrum asks with en_ensure_spectrum. */
+int en_spectrum_default(const en_engine *e);
 const en_results *en_get_results(const en_engine *e);
 
 /* Access for --save-state, sweeps and the Theorem 1 check (final state or task t, 1-based).

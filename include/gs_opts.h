@@ -17,7 +17,9 @@ typedef enum { OP_PROFILE_STEP, OP_PROFILE_EXP, OP_PROFILE_NONE } op_profile;
 typedef enum { OP_ORDER_SHUFFLED, OP_ORDER_ORDERED } op_order;
 typedef enum { OP_PAIRS_ALL, OP_PAIRS_RANDOM } op_pairs;
 typedef enum { OP_AUG_ALL, OP_AUG_TAIL } op_augment;
-typedef enum { OP_SPECTRUM_FINAL, OP_SPECTRUM_ALL } op_spectrum;
+/* AUTO (default): FINAL when the exact spectrum is cheap (D ≤ EN_SPECTRUM_AUTO_MAX), else exact
+ * spectra only where asked (en_ensure_spectrum: figures, --save-state, the TUI's views). */
+typedef enum { OP_SPECTRUM_FINAL, OP_SPECTRUM_ALL, OP_SPECTRUM_AUTO } op_spectrum;
 typedef enum { OP_OBJ_ACC, OP_OBJ_TAIL, OP_OBJ_BALANCED } op_objective;
 
 /* The tunable hyperparameters and method options (what the TUI edits). */

@@ -513,7 +513,10 @@ int ch_build_spectrum(ch_chart *c, const en_results *r, const en_results *baseli
         }
         memset(c->series, 0, sizeof c->series);
         c->nseries = 0;
-        snprintf(c->note, sizeof c->note, "spectrum pending");
+        if (r->spectra_on_request)
+            snprintf(c->note, sizeof c->note, "not computed at D = %ld (costly): --spectrum final or all", r->D);
+        else
+            snprintf(c->note, sizeof c->note, "spectrum pending");
     } else if (missing) {
         snprintf(c->note, sizeof c->note, "task %d/%d, some spectra pending", task, r->T);
     } else {
@@ -697,7 +700,7 @@ int ch_build_erank_cond(ch_chart *c, const en_results *r, int m0, int m1, int ta
             double v = NAN;
             if (sn->state == EN_DONE && !(sn->flags & EN_NO_GRAM)) {
                 v = which == CH_COND ? sn->cond : sn->erank;
-                if (which == CH_COND && (sn->flags & EN_LMIN_EST) && isfinite(v)) est = 1;
+                if (which == CH_COND && (sn->flags & (EN_LMAX_EST | EN_LMIN_EST)) && isfinite(v)) est = 1;
             }
             s->x[t] = t + 1;
             s->y[t] = isfinite(v) && (which == CH_ERANK || v > 0) ? v : NAN;

@@ -206,6 +206,7 @@ int en_create(en_engine **out, const en_problem *p, const en_config *cfg)
     /* results skeleton */
     en_results *r = &e->res;
     r->T = T; r->C = C; r->D = D; r->n_methods = e->nm;
+    r->spectra_on_request = !en_spectrum_default(e);
     r->m = gs_calloc((size_t)e->nm, sizeof *r->m, "results");
     r->is_head = gs_malloc((size_t)C, 1, "results");
     r->class_task = gs_malloc((size_t)C, sizeof(int), "results");
@@ -751,6 +752,11 @@ int en_update(en_engine *e, const op_params *q, int first_task, const volatile i
         e->ms[m].dirty = 0;
     }
     return GS_OK;
+}
+
+int en_spectrum_default(const en_engine *e)
+{
+    return e->cfg.spectrum != OP_SPECTRUM_AUTO || e->p->D <= EN_SPECTRUM_AUTO_MAX;
 }
 
 int en_ensure_spectrum(en_engine *e, int task, const volatile int *cancel)

@@ -71,7 +71,8 @@ struct mstate {
     op_params xparams;       /* params E / fit were computed with */
     double weight;           /* w used for the cached statistics */
     int *stats_valid;        /* T */
-    int *lmin_ref;           /* T: lmin[t] comes from the Cholesky factor (converged) */
+    int *lmin_ref;           /* T: lmin[t] came from the Cholesky factor (1) or is exact, 0, for
+                              * fewer rows than columns (2); 0: not yet refined */
     double *fro2, *tr, *lmax, *lmaxe, *lmin, *lmine; /* T, statistics of G_t */
     double **eigG;           /* T, exact eigenvalues of G_t (descending, no τ), or NULL */
     en_snap *stage;          /* T snapshots the jobs of an update write; a task's REPORT swaps

@@ -36,7 +36,7 @@ void op_defaults(op_opts *o)
     o->methods[1] = "gsr";
     o->n_methods = 2;
     o->format = OP_FMT_TABLE;
-    o->spectrum = OP_SPECTRUM_FINAL;
+    o->spectrum = OP_SPECTRUM_AUTO;
     o->dpi = 300;
     o->width_in = 0;
 }
@@ -106,7 +106,7 @@ static const char *const ORDER_NAMES[] = {"shuffled", "ordered"};
 static const char *const PAIRS_NAMES[] = {"all", "random"};
 static const char *const AUG_NAMES[] = {"all", "tail"};
 static const char *const FMT_NAMES[] = {"table", "csv", "json"};
-static const char *const SPEC_NAMES[] = {"final", "all"};
+static const char *const SPEC_NAMES[] = {"final", "all", "auto"};
 static const char *const OBJ_NAMES[] = {"acc", "tail", "balanced"};
 
 /* Assign one named hyperparameter / protocol value. Names are the long option names without
@@ -318,7 +318,7 @@ int op_parse(op_opts *o, int argc, char **argv)
         }
         case O_FORMAT: { int e; st = parse_enum("--format", optarg, FMT_NAMES, 3, &e); o->format = e; break; }
         case O_SAVE: o->save_state = optarg; break;
-        case O_SPECTRUM: { int e; st = parse_enum("--spectrum", optarg, SPEC_NAMES, 2, &e); o->spectrum = e; break; }
+        case O_SPECTRUM: { int e; st = parse_enum("--spectrum", optarg, SPEC_NAMES, 3, &e); o->spectrum = e; break; }
         case O_THEOREM: o->theorem = 1; break;
         case O_SPLIT:
             if ((st = parse_long("--split", optarg, &l))) break;

@@ -215,7 +215,7 @@ static void write_table(FILE *f, const en_results *r, const en_problem *p, const
                 tnum(f, s->val_tail_acc, 7, 2, 0);
             }
             tnum(f, s->stable_rank, 10, 3, !!(s->flags & EN_LMAX_EST));
-            tsci(f, s->cond, 11, !!(s->flags & EN_LMIN_EST));
+            tsci(f, s->cond, 11, !!(s->flags & (EN_LMAX_EST | EN_LMIN_EST)));
             tnum(f, s->erank, 8, 1, 0);
             fputc('\n', f);
             if (s->flags & (EN_LMAX_EST | EN_LMIN_EST)) est = 1;

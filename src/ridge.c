@@ -51,12 +51,25 @@ static int apply_G(const double *x, double *y, void *user)
     return GS_OK;
 }
 
+/* Rows in G_t: real and synthetic; G_t has rank at most that many. */
+static long gram_rows(const en_engine *e, const mstate *ms, int t)
+{
+    return e->p->task_row_start[t + 1] + (ms->E ? ms->aug_rows[t] : 0);
+}
+
 /* λ_min(G_t) from the Cholesky factor of G_t + τI left in ms->A by solve_seen: Lanczos on the
  * inverse converges fast. Stored τ-independent (λ_min(G) = λ_min(G+τI) − τ), so a τ change
- * does not recompute it. */
+ * does not recompute it. With fewer rows than columns, G_t (a sum of that many rank-one terms)
+ * is singular: λ_min(G_t) = 0 exactly, λ_min(G_t + τI) = τ, and no iteration is needed. */
 static int refine_lmin(en_engine *e, mstate *ms, int t, double tau)
 {
     if (ms->eigG[t] || ms->lmin_ref[t]) return GS_OK;
+    if (gram_rows(e, ms, t) < e->p->D) {
+        ms->lmin[t] = 0;
+        ms->lmine[t] = 0;
+        ms->lmin_ref[t] = 2; /* exact */
+        return GS_OK;
+    }
     double lm, le;
     int rc = sp_lmin_from_cholesky(&ms->A, LANCZOS_MAXIT, LANCZOS_TOL, &lm, &le);
     if (rc) return rc;
@@ -120,7 +133,8 @@ void en_fill_spectral(en_engine *e, mstate *ms, en_snap *sn, int t, double tau)
             sn->stable_rank = sp_stable_rank_eig(sn->eig, D);
         }
     } else {
-        sn->flags |= EN_LMAX_EST | EN_LMIN_EST;
+        sn->flags |= EN_LMAX_EST;
+        if (ms->lmin_ref[t] != 2) sn->flags |= EN_LMIN_EST;
     }
 }
 
@@ -180,9 +194,10 @@ int en_job_solve(en_engine *e, mstate *ms, en_snap *sn, int t, const op_params *
 {
     const en_problem *p = e->p;
     /* Exact spectrum: every task (--spectrum all), the last task, and the task the user is
-     * looking at (so an interactive view fills in without waiting for the whole stream). */
-    int want_spec = e->cfg.spectrum == OP_SPECTRUM_ALL || t == p->T - 1 ||
-                    (e->keep && t == e->focus_task);
+     * looking at (so an interactive view fills in without waiting for the whole stream); the
+     * last and the looked-at task only while that is cheap (en_spectrum_default). */
+    int want_spec = e->cfg.spectrum == OP_SPECTRUM_ALL ||
+                    (en_spectrum_default(e) && (t == p->T - 1 || (e->keep && t == e->focus_task)));
     en_assemble(e, ms, t, q, &ms->A);
     int rc = en_ensure_stats(e, ms, t, want_spec);
     if (rc) return rc;

@@ -389,7 +389,7 @@ static void params_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
         tui_fmt_pct(s, s ? s->head_acc : NAN, b[1], 24);
         tui_fmt_pct(s, s ? s->tail_acc : NAN, b[2], 24);
         fmt_sci(s, s ? s->stable_rank : NAN, s && (s->flags & EN_LMAX_EST), b[3], 24);
-        fmt_sci(s, s ? s->cond : NAN, s && (s->flags & EN_LMIN_EST), b[4], 24);
+        fmt_sci(s, s ? s->cond : NAN, s && (s->flags & (EN_LMAX_EST | EN_LMIN_EST)), b[4], 24);
         for (int k = 0; k < 5; k++) cv_text(cv, n1 + k * step, row, b[k], step - 1, rgb, 0);
         row++;
         /* with --val-frac: the same three numbers on the validation rows, dim, labelled "val" */

@@ -359,7 +359,8 @@ static void *worker_main(void *arg)
                 st = en_update(w->ctx->eng, &o.params, task, &w->cancel, on_progress, w);
             }
         }
-        if (st == GS_OK) st = en_ensure_spectrum(w->ctx->eng, task, &w->cancel);
+        /* the shown task's exact spectrum, unless that is costly (large D, --spectrum auto) */
+        if (st == GS_OK && en_spectrum_default(w->ctx->eng)) st = en_ensure_spectrum(w->ctx->eng, task, &w->cancel);
         if (st != GS_ECANCEL && fresh) {
             if (st != GS_OK) {
                 char e[400];

@@ -589,6 +589,55 @@ static void test_screen_synthetic(void)
     pl_free(&c);
 }
 
+/* Fewer rows than columns: λ_min(G + τI) = τ exactly (G is singular), with no Lanczos and no
+ * estimate flag, checked against LAPACK's spectrum; --spectrum auto above EN_SPECTRUM_AUTO_MAX
+ * leaves the exact spectrum to a request (en_ensure_spectrum), below it computes the last task's. */
+static void test_rank_and_auto_spectrum(void)
+{
+    tp_problem tp;
+    long D = EN_SPECTRUM_AUTO_MAX + 52;
+    CHECK(tp_make(&tp, 4, 6, 5, 3, 4, 2, 9, D) == 0, "problem with D = %ld", D);
+    const char *names[] = {"gsr"};
+    en_config cfg = {0};
+    cfg.methods = names; cfg.n_methods = 1; cfg.spectrum = OP_SPECTRUM_AUTO;
+    en_engine *e = NULL;
+    CHECK(en_create(&e, &tp.prob, &cfg) == GS_OK, "en_create: %s", gs_last_error());
+    op_params q = defaults();
+    q.tau = 0.25;
+    CHECK(en_update(e, &q, 0, NULL, NULL, NULL) == GS_OK, "update: %s", gs_last_error());
+    const en_results *r = en_get_results(e);
+    CHECK(r->spectra_on_request == 1, "auto at D = %ld: spectra on request", D);
+    int T = r->T;
+    for (int t = 0; t < T; t++) {
+        const en_snap *s = &r->m[0].snaps[t];
+        CHECK(s->state == EN_DONE && s->rows_seen + s->aug_rows < D, "task %d: %ld + %ld rows < D", t + 1,
+              s->rows_seen, s->aug_rows);
+        CHECK(s->lambda_min == q.tau && s->lmin_err == 0 && !(s->flags & EN_LMIN_EST),
+              "task %d: λ_min = τ exactly, not an estimate (%.17g)", t + 1, s->lambda_min);
+        CHECK(!(s->flags & EN_SPECTRUM) && (s->flags & EN_LMAX_EST), "task %d: no exact spectrum by default", t + 1);
+    }
+    double lmax_est = r->m[0].snaps[T - 1].lambda_max;
+    CHECK(en_ensure_spectrum(e, T, NULL) == GS_OK, "spectrum on request: %s", gs_last_error());
+    const en_snap *s = &r->m[0].snaps[T - 1];
+    CHECK((s->flags & EN_SPECTRUM) && s->eig, "exact spectrum after the request");
+    if (s->eig) {
+        CHECK(fabs(s->eig[D - 1] - q.tau) <= 1e-12 * s->eig[0], "LAPACK: λ_min(G+τI) %.17g = τ", s->eig[D - 1]);
+        CHECK_REL(s->eig[0], lmax_est, 1e-9, "LAPACK λ_max vs the Lanczos estimate");
+    }
+    en_destroy(e);
+    tp_free(&tp);
+
+    /* small D: auto computes the last task's spectrum; more rows than columns: λ_min estimated */
+    CHECK(tp_make(&tp, 4, 6, 5, 3, 4, 2, 9, 0) == 0, "problem with D = 6");
+    CHECK(en_create(&e, &tp.prob, &cfg) == GS_OK, "en_create: %s", gs_last_error());
+    CHECK(en_update(e, &q, 0, NULL, NULL, NULL) == GS_OK, "update: %s", gs_last_error());
+    r = en_get_results(e);
+    CHECK(r->spectra_on_request == 0 && (r->m[0].snaps[r->T - 1].flags & EN_SPECTRUM), "auto at D = 6: last task exact");
+    CHECK(r->m[0].snaps[0].flags & EN_LMIN_EST, "D = 6, 13 rows: λ_min is a Lanczos estimate");
+    en_destroy(e);
+    tp_free(&tp);
+}
+
 int main(void)
 {
     test_argmax_ties();
@@ -601,5 +650,6 @@ int main(void)
     test_choose();
     test_determinism();
     test_expand();
+    test_rank_and_auto_spectrum();
     return tap_done();
 }
