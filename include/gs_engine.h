@@ -36,6 +36,10 @@ typedef struct {
     long *task_row_start;/* T+1 */
     gm_mat R;            /* D × d expansion matrix (empty without --expand) */
     gm_mat test_h;       /* nt × D test rows, ordered by the task of their class (prefix = seen) */
+    gm_mat test_z;       /* nt × d the same rows before the map (test_z.v == test_h.v without one) */
+    gm_mat val_z;        /* nv × d validation rows before the map (val_z.v == val_h.v without one) */
+    int projection;      /* OP_PROJ_* R is drawn with */
+    uint64_t seed;       /* the run's seed (other maps draw from it) */
     float *test_f;       /* nt × D fl32(test_h) and test_fn[nt] its rows' norms, for the screened
                           * predictions (converted once); NULL beyond EN_TEST_F_MAX bytes */
     double *test_fn;
@@ -70,6 +74,9 @@ int en_accuracy_of(const en_problem *p, int task, const int *y, const int *pred,
 int en_prepare(en_problem *p, const ds_data *data, const st_stream *st, const op_data *o,
                uint64_t seed);
 void en_problem_free(en_problem *p);
+/* R (D × d) drawn as --projection says (N(0,1) or U(−1/√d, 1/√d) entries) from the seed's
+ * expansion stream: equal (D, d, projection, seed) give the same R whoever draws it. */
+int en_draw_projection(gm_mat *R, long D, long d, int projection, uint64_t seed);
 /* Map n rows X (n × d) to the classifier inputs H (n × D): ReLU(X Rᵀ) with one matrix product,
  * or a copy without --expand. */
 void en_expand_rows(const en_problem *p, const double *X, long n, double *H);

@@ -49,6 +49,9 @@ typedef struct {
     double val_frac;     /* [0, 1): per-class held-out fraction of the kept training rows, 0 = none */
 } op_protocol;
 
+/* How random projections (--expand, ranpac) are drawn. */
+enum { OP_PROJ_GAUSSIAN = 0, OP_PROJ_UNIFORM = 1 };
+
 /* Where the data comes from (SPEC §4). */
 typedef struct {
     int synthetic;
@@ -58,6 +61,7 @@ typedef struct {
     int label_col;       /* CSV label column, -1 = last */
     int no_normalize;
     long expand;         /* 0 = none, else D */
+    int projection;      /* OP_PROJ_GAUSSIAN (default: N(0,1) entries) or OP_PROJ_UNIFORM */
     double max_memory;   /* bytes, 0 = what the machine has */
 } op_data;
 

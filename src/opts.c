@@ -103,6 +103,7 @@ static int parse_enum(const char *opt, const char *s, const char *const *names, 
 
 static const char *const PROFILE_NAMES[] = {"step", "exp", "none"};
 static const char *const ORDER_NAMES[] = {"shuffled", "ordered"};
+static const char *const PROJ_NAMES[] = {"gaussian", "uniform"};
 static const char *const PAIRS_NAMES[] = {"all", "random"};
 static const char *const AUG_NAMES[] = {"all", "tail"};
 static const char *const FMT_NAMES[] = {"table", "csv", "json"};
@@ -145,6 +146,7 @@ int op_set(op_opts *o, const char *name_in, const char *v)
     else if (!strcmp(name, "val-frac")) { if ((st = parse_double(opt, v, &d))) return st; o->proto.val_frac = d; }
     else if (!strcmp(name, "order")) { if ((st = parse_enum(opt, v, ORDER_NAMES, 2, &e))) return st; o->proto.order = e; }
     else if (!strcmp(name, "expand")) { if ((st = parse_long(opt, v, &l))) return st; o->data.expand = l; }
+    else if (!strcmp(name, "projection")) { if ((st = parse_enum(opt, v, PROJ_NAMES, 2, &e))) return st; o->data.projection = e; }
     else return gs_error(GS_EINPUT, "unknown parameter '%s'", name_in);
     return op_validate(o);
 }
@@ -178,7 +180,7 @@ int op_validate(const op_opts *o)
 }
 
 enum {
-    O_SYNTH = 1000, O_DATA, O_IDX, O_TRF, O_TRL, O_TEF, O_TEL, O_LABELCOL, O_NONORM, O_EXPAND,
+    O_SYNTH = 1000, O_DATA, O_IDX, O_TRF, O_TRL, O_TEF, O_TEL, O_LABELCOL, O_NONORM, O_EXPAND, O_PROJ,
     O_MAXMEM, O_METHODS, O_FORMAT, O_SAVE, O_SPECTRUM, O_THEOREM, O_SPLIT, O_QUIET, O_FIGURE,
     O_DPI, O_TASK, O_WIDTH, O_CSV, O_PARAM, O_SEEDS, O_OUTDIR, O_ASCII, O_PRESET, O_SESSION,
     O_HELP, O_VERSION, O_SET, O_OBJECTIVE
@@ -195,6 +197,7 @@ static const struct option LONG[] = {
     {"label-col", required_argument, 0, O_LABELCOL},
     {"no-normalize", no_argument, 0, O_NONORM},
     {"expand", required_argument, 0, O_EXPAND},
+    {"projection", required_argument, 0, O_PROJ},
     {"max-memory", required_argument, 0, O_MAXMEM},
     {"tasks", required_argument, 0, O_SET},
     {"profile", required_argument, 0, O_SET},
@@ -298,6 +301,7 @@ int op_parse(op_opts *o, int argc, char **argv)
             if (l < 0) { st = gs_error(GS_EINPUT, "--expand: must be ≥ 0, got %ld", l); break; }
             o->data.expand = l;
             break;
+        case O_PROJ: st = parse_enum("--projection", optarg, PROJ_NAMES, 2, &o->data.projection); break;
         case O_MAXMEM: st = parse_bytes("--max-memory", optarg, &o->data.max_memory); break;
         case O_METHODS: {
             if (!user_methods) { o->n_methods = 0; user_methods = 1; }

@@ -13,8 +13,10 @@
 void en_problem_free(en_problem *p)
 {
     if (p->h.v == p->z.v) p->h.v = NULL;
-    gm_free(&p->z); gm_free(&p->h); gm_free(&p->R); gm_free(&p->test_h);
-    gm_free(&p->val_h); free(p->val_y); free(p->val_task_end);
+    if (p->test_h.v == p->test_z.v) p->test_h.v = NULL;
+    if (p->val_h.v == p->val_z.v) p->val_h.v = NULL;
+    gm_free(&p->z); gm_free(&p->h); gm_free(&p->R); gm_free(&p->test_h); gm_free(&p->test_z);
+    gm_free(&p->val_h); gm_free(&p->val_z); free(p->val_y); free(p->val_task_end);
     free(p->test_f); free(p->test_fn);
     free(p->y); free(p->task_row_start); free(p->test_y); free(p->test_task_end); free(p->class_test);
     memset(p, 0, sizeof *p);
@@ -143,10 +145,10 @@ static int prepare_val(en_problem *p, const ds_data *data, const st_stream *st)
     gm_mat vz = {0};
     if ((rc = gm_alloc(&vz, nv, p->d, "validation rows"))) return rc;
     if ((rc = prep_all_rows(&vz, data, DS_TRAIN, st->val_index, p->normalized, NULL, NULL))) { gm_free(&vz); return rc; }
+    p->val_z = vz;
     if (p->D == p->d) { p->val_h = vz; return GS_OK; }
     rc = gm_alloc(&p->val_h, nv, p->D, "validation rows");
     if (!rc) en_expand_rows(p, vz.v, nv, p->val_h.v);
-    gm_free(&vz);
     return rc;
 }
 
@@ -162,6 +164,8 @@ int en_prepare(en_problem *p, const ds_data *data, const st_stream *st, const op
     p->d = d;
     p->D = o->expand > 0 ? o->expand : d;
     p->normalized = !o->no_normalize;
+    p->projection = o->projection;
+    p->seed = seed;
     p->st = st;
     snprintf(p->data_name, sizeof p->data_name, "%s", data->name);
     snprintf(p->data_source, sizeof p->data_source, "%s", data->source);
@@ -177,12 +181,7 @@ int en_prepare(en_problem *p, const ds_data *data, const st_stream *st, const op
     for (long i = 0; i < n; i++) p->y[i] = st->row_label[i];
     if ((rc = prep_all_rows(&p->z, data, DS_TRAIN, st->row_index, p->normalized, NULL, NULL))) goto fail;
     if (p->D != d) {
-        if ((rc = gm_alloc(&p->R, p->D, d, "expansion matrix"))) goto fail;
-        gsl_rng *r = rng_new(seed, RNG_EXPAND, 0);
-        if (!r) { rc = GS_ENOMEM; goto fail; }
-        double a = 1.0 / sqrt((double)d);
-        for (size_t i = 0; i < (size_t)p->D * d; i++) p->R.v[i] = -a + 2.0 * a * gsl_rng_uniform(r);
-        gsl_rng_free(r);
+        if ((rc = en_draw_projection(&p->R, p->D, d, o->projection, seed))) goto fail;
         if ((rc = gm_alloc(&p->h, n, p->D, "expanded rows"))) goto fail;
         gs_advise_huge(p->h.v, (size_t)p->h.rows * (size_t)p->h.cols * sizeof(double));
         if (n) en_expand_rows(p, p->z.v, n, p->h.v);
@@ -234,11 +233,11 @@ int en_prepare(en_problem *p, const ds_data *data, const st_stream *st, const op
         if ((rc = gm_alloc(&p->test_h, nt, p->D, "expanded test rows"))) { gm_free(&tz); goto fail; }
         gs_advise_huge(p->test_h.v, (size_t)p->test_h.rows * (size_t)p->test_h.cols * sizeof(double));
         if (nt) en_expand_rows(p, tz.v, nt, p->test_h.v);
-        gm_free(&tz);
+        p->test_z = tz;
         for (long i = 0; p->test_f && i < nt; i++)
             p->test_fn[i] = gm_to_float(gm_row(&p->test_h, i), p->D, p->test_f + (size_t)i * (size_t)p->D);
     } else {
-        p->test_h = tz;
+        p->test_h = p->test_z = tz;
     }
     return GS_OK;
 fail:

@@ -60,8 +60,9 @@ char *rp_params_json(const en_problem *p, const op_opts *o)
     fprintf(f, "  \"tasks\": %d, \"profile\": \"%s\", \"head_frac\": %.17g, \"tail_shots\": %ld, \"head_shots\": %ld, \"rho\": %.17g, \"order\": \"%s\",\n",
             p ? p->T : o->proto.tasks, profile_name(o->proto.profile), o->proto.head_frac, o->proto.tail_shots,
             o->proto.head_shots, o->proto.rho, o->proto.order == OP_ORDER_ORDERED ? "ordered" : "shuffled");
-    fprintf(f, "  \"normalize\": %s, \"expand\": %ld, \"val_frac\": %.17g,\n", o->data.no_normalize ? "false" : "true",
-            o->data.expand, o->proto.val_frac);
+    fprintf(f, "  \"normalize\": %s, \"expand\": %ld, \"projection\": \"%s\", \"val_frac\": %.17g,\n",
+            o->data.no_normalize ? "false" : "true", o->data.expand,
+            o->data.projection == OP_PROJ_UNIFORM ? "uniform" : "gaussian", o->proto.val_frac);
     fputs("  \"methods\": [", f);
     for (int m = 0; m < o->n_methods; m++) { if (m) fputs(", ", f); json_str(f, o->methods[m]); }
     fputs("],\n", f);

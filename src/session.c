@@ -67,6 +67,7 @@ int ss_save(const char *path, const op_opts *o)
     for (int i = 0; i < o->n_methods; i++) fprintf(f, "%s%s", i ? "," : "", o->methods[i]);
     fprintf(f, "\n");
     fprintf(f, "expand=%ld\n", o->data.expand);
+    fprintf(f, "projection=%s\n", o->data.projection == OP_PROJ_UNIFORM ? "uniform" : "gaussian");
     fprintf(f, "synthetic=%d\n", o->data.synthetic ? 1 : 0);
     fprintf(f, "no_normalize=%d\n", o->data.no_normalize ? 1 : 0);
     fprintf(f, "label_col=%d\n", o->data.label_col);
@@ -137,6 +138,12 @@ static int apply(op_opts *o, ss_store *store, const char *name, const char *v)
         if (parse_flag(v, &f)) return gs_error(GS_EINPUT, "%s must be 0 or 1, got '%s'", name, v);
         if (name[0] == 's') o->data.synthetic = f;
         else o->data.no_normalize = f;
+        return GS_OK;
+    }
+    if (!strcmp(name, "projection")) {
+        if (strcmp(v, "gaussian") && strcmp(v, "uniform"))
+            return gs_error(GS_EINPUT, "projection must be gaussian or uniform, got '%s'", v);
+        o->data.projection = !strcmp(v, "uniform") ? OP_PROJ_UNIFORM : OP_PROJ_GAUSSIAN;
         return GS_OK;
     }
     if (!strcmp(name, "label_col")) {
