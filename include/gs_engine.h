@@ -113,7 +113,8 @@ typedef struct {
                                                  * without --val-frac) */
     double stable_rank, cond, erank, lambda_max, lambda_min; /* of G+τI; erank NaN unless EN_SPECTRUM */
     double lmax_err, lmin_err; /* error bounds of the Lanczos estimates (0 when exact) */
-    double *eig;           /* D values, descending, of G+τI (owned), NULL unless EN_SPECTRUM */
+    double *eig;           /* D values (the method's D), descending, of G+τI (owned), NULL unless
+                            * EN_SPECTRUM */
     double *class_acc;     /* C per-class accuracy % (owned), NaN for classes not seen */
     double seconds;        /* compute time for this task */
     char error[192];       /* EN_FAILED: what went wrong */
@@ -124,6 +125,7 @@ typedef struct {
     char learner[16];      /* its learner ("gacl" for gsr) */
     char augmenter[24];    /* its augmenter ("gsr"), "" for the learner alone */
     int ridge;             /* has G, Q, W */
+    long D;                /* its feature space's dimension (eig has D values) */
     en_snap *snaps;        /* T */
     double a_last, a_avg;  /* % (NaN until every task is done) */
     double val_a_last, val_a_avg; /* the same on the validation rows (NaN without --val-frac) */

@@ -37,8 +37,11 @@
  *      destroy()                     frees en_mctx.priv (the learner's state).
  *    ncm and slda are this family.
  *
- * Rows are given in the learner's feature space, D = p->D columns (the run's map: identity, or
- * ReLU(R z) with --expand). `deps` lists the parameters (EN_DEP_*, gs_methods.h) whose change
+ * Rows are given in the learner's feature space: `map` (EN_MAP_RUN: identity, or ReLU(R z) with
+ * --expand; EN_MAP_RELU: its own random ReLU projection, ranpac; EN_MAP_IDENTITY: z). The hooks'
+ * en_mctx.p is the problem seen through that map: p->D columns, p->h the training rows, p->test_h
+ * the test rows (p->z, p->test_z the rows before it). Learners whose maps are equal share the
+ * mapped rows and, for ridge, the Gram of the real rows. `deps` lists the parameters (EN_DEP_*, gs_methods.h) whose change
  * invalidates what the learner accumulated: the engine then resets and refits it. `bytes` is the
  * learner's memory beyond the rows the engine holds, for the estimate made before allocating.
  *
@@ -76,11 +79,21 @@ typedef struct {
 
 typedef enum { EN_RIDGE = 0, EN_STATS = 1 } en_family;
 
+/* The feature map of a learner: how its rows h are made from the normalized rows z. */
+typedef enum {
+    EN_MAP_RUN = 0,      /* the run's map: identity, or ReLU(R z) with --expand (the default) */
+    EN_MAP_IDENTITY,     /* the rows z themselves, whatever --expand says */
+    EN_MAP_RELU          /* ReLU(R z), R (D × d) drawn by --projection from the seed's expansion
+                          * stream; D = --expand when given, else map_dim */
+} en_map_kind;
+
 typedef struct en_learner {
     const char *name;        /* "gacl" */
     const char *summary;     /* one line for --help */
     en_family family;
     unsigned deps;           /* EN_DEP_* bits that invalidate its statistics */
+    en_map_kind map;         /* its feature map (EN_MAP_RUN = 0 unless set) */
+    long map_dim;            /* EN_MAP_RELU: D without --expand */
     /* EN_RIDGE */
     double (*class_weight)(en_mctx *m, int c);
     double (*tau_eff)(en_mctx *m, int t, double tau);

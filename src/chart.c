@@ -457,10 +457,11 @@ static int add_spectrum_series(ch_chart *c, const en_results *src, int m, int sl
                                int task, double *lo, double *hi)
 {
     const en_snap *sn = spectrum_snap(src, m, task);
-    if (!sn || src->D < 1) return GS_OK;
-    ch_series *s = add_series(c, (int)src->D, src->m[m].name, slot, m, ghost, CH_KIND_NONE, "");
+    long D = src->m[m].D;
+    if (!sn || D < 1) return GS_OK;
+    ch_series *s = add_series(c, (int)D, src->m[m].name, slot, m, ghost, CH_KIND_NONE, "");
     if (!s) return GS_ENOMEM;
-    for (long i = 0; i < src->D; i++) {
+    for (long i = 0; i < D; i++) {
         s->x[i] = (double)(i + 1);
         double v = sn->eig[i];
         s->y[i] = isfinite(v) && v > 0 ? v : NAN;
@@ -497,7 +498,8 @@ int ch_build_spectrum(ch_chart *c, const en_results *r, const en_results *baseli
         if (c->nseries > before) live++;
         else if (r->m[ms[i]].ridge) missing++;
     }
-    long D = r->D > 1 ? r->D : 2;
+    long D = 2;
+    for (int i = 0; i < nm; i++) if (r->m[ms[i]].D > D) D = r->m[ms[i]].D;
     ch_axis_integer(&c->x, 1, (double)D, 6, 0);
     c->x.lo = 1;
     c->x.hi = (double)D;
@@ -826,16 +828,22 @@ int ch_build_eig_ratio(ch_chart *c, const en_results *r, int m0, int m1, int tas
     task = clamp_task(r, task);
     int ms[2], nm = collect_methods(r, m0, m1, ms), sl[2];
     style_slots(r, ms, nm, sl);
-    long D = r->D > 1 ? r->D : 2;
-    ch_axis_integer(&c->x, 1, (double)D, 6, 0);
-    c->x.lo = 1;
-    c->x.hi = (double)D;
-    snprintf(c->x.label, sizeof c->x.label, "index i");
     int ref = 0, aug = 1;
-    if (nm == 2 && strcmp(r->m[ms[1]].name, "gacl") == 0) { ref = 1; aug = 0; }
+    /* the reference is the method without an augmenter (the same learner alone) */
+    if (nm == 2 && !r->m[ms[1]].augmenter[0] && r->m[ms[0]].augmenter[0]) { ref = 1; aug = 0; }
+    long D = nm == 2 ? r->m[ms[aug]].D : 2;
+    ch_axis_integer(&c->x, 1, (double)(D > 1 ? D : 2), 6, 0);
+    c->x.lo = 1;
+    c->x.hi = (double)(D > 1 ? D : 2);
+    snprintf(c->x.label, sizeof c->x.label, "index i");
     const en_snap *sr = nm == 2 ? spectrum_snap(r, ms[ref], task) : NULL;
     const en_snap *sa = nm == 2 ? spectrum_snap(r, ms[aug], task) : NULL;
-    if (!sr || !sa || r->D < 1) {
+    if (nm == 2 && r->m[ms[ref]].D != D) {
+        ch_axis_log10(&c->y, 0.5, 2, 6);
+        snprintf(c->note, sizeof c->note, "the two methods have different feature spaces");
+        return GS_OK;
+    }
+    if (!sr || !sa || D < 1) {
         ch_axis_log10(&c->y, 0.5, 2, 6);
         snprintf(c->y.label, sizeof c->y.label, "\u03bb\u0303\u1d62/\u03bb\u1d62");
         snprintf(c->note, sizeof c->note, nm == 2 ? "spectrum pending" : "needs two ridge methods");
@@ -843,10 +851,10 @@ int ch_build_eig_ratio(ch_chart *c, const en_results *r, int m0, int m1, int tas
     }
     char dn[32];
     ch_display_name(r->m[ms[aug]].name, dn, sizeof dn);
-    ch_series *s = add_series(c, (int)r->D, r->m[ms[aug]].name, sl[aug], ms[aug], 0, CH_KIND_NONE, "");
+    ch_series *s = add_series(c, (int)D, r->m[ms[aug]].name, sl[aug], ms[aug], 0, CH_KIND_NONE, "");
     if (!s) { ch_free(c); return GS_ENOMEM; }
     double lo = INFINITY, hi = -INFINITY;
-    for (long i = 0; i < r->D; i++) {
+    for (long i = 0; i < D; i++) {
         double a = sa->eig[i], b = sr->eig[i];
         double v = a > 0 && b > 0 && isfinite(a) && isfinite(b) ? a / b : NAN;
         s->x[i] = (double)(i + 1);

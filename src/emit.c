@@ -40,7 +40,7 @@ static int rowbuf_push(en_rowbuf *b, const double *h, long D, int c, double w, i
 
 static int emit_flush(en_emitter *em)
 {
-    long D = em->e->p->D;
+    long D = em->ms->p->D;
     if (em->n == 0) return GS_OK;
     if (!em->E) { /* a stats learner: the rows are handed to its fit */
         for (long k = 0; k < em->n; k++)
@@ -85,9 +85,9 @@ static int rowbuf_push(en_rowbuf *b, const double *h, long D, int c, double w, i
 /* One row h (D values, the learner's space) with label c and weight ω (class weight included). */
 static int emit_h(en_emitter *em, const double *h, int c, double omega)
 {
-    long D = em->e->p->D;
+    long D = em->ms->p->D;
     if (!(omega >= 0) || !isfinite(omega)) return gs_error(GS_ERUN, "%s: invalid row weight", em->ms->name);
-    if (c < 0 || c >= em->e->p->C) return gs_error(GS_ERUN, "%s: label %d out of range", em->ms->name, c);
+    if (c < 0 || c >= em->ms->p->C) return gs_error(GS_ERUN, "%s: label %d out of range", em->ms->name, c);
     for (long j = 0; j < D; j++)
         if (!isfinite(h[j])) return gs_error(GS_ERUN, "%s: a synthetic row is not finite", em->ms->name);
     if (em->n == em->cap && emit_flush(em)) return GS_ERUN;
@@ -104,7 +104,7 @@ static int emit_h(en_emitter *em, const double *h, int c, double omega)
 static int emit_x_flush(en_emitter *em)
 {
     if (em->xn == 0) return GS_OK;
-    const en_problem *p = em->e->p;
+    const en_problem *p = em->ms->p;
     en_expand_rows(p, em->xbuf.v, em->xn, em->hbuf.v);
     long n = em->xn;
     em->xn = 0;
@@ -124,12 +124,12 @@ static void emit_x_free(en_emitter *em)
 /* The learner's class weight of class c (1 without class_weight). */
 static double class_w(const en_emitter *em, int c)
 {
-    return em->ms->cw && c >= 0 && c < em->e->p->C ? em->ms->cw[c] : 1.0;
+    return em->ms->cw && c >= 0 && c < em->ms->p->C ? em->ms->cw[c] : 1.0;
 }
 
 int en_emit_x(en_emitter *em, const double *x, int c, double omega)
 {
-    const en_problem *p = em->e->p;
+    const en_problem *p = em->ms->p;
     omega *= class_w(em, c);
     if (p->D == p->d && !p->R.v) return emit_h(em, x, c, omega);
     if (!em->xbuf.v) {
@@ -149,7 +149,7 @@ int en_emit_x(en_emitter *em, const double *x, int c, double omega)
 
 int en_emit_mix_ok(const en_emitter *em)
 {
-    const en_problem *p = em->e->p;
+    const en_problem *p = em->ms->p;
     return em->E && p->D == p->d && !p->R.v && p->h.v == p->z.v;
 }
 
@@ -158,7 +158,7 @@ int en_emit_mix_ok(const en_emitter *em)
  * A pair outside the task's rows goes the row way (en_emit). */
 int en_emit_mix(en_emitter *em, long i, long j, double a, double b, int c, double omega, const double *h)
 {
-    const en_problem *p = em->e->p;
+    const en_problem *p = em->ms->p;
     long D = p->D;
     if (!en_emit_mix_ok(em)) return gs_error(GS_ERUN, "%s: row pairs need a ridge learner in the unexpanded feature space", em->ms->name);
     if (!h) return gs_error(GS_ERUN, "%s: en_emit_mix needs the mixed row", em->ms->name);
@@ -224,7 +224,7 @@ static void pair_blocks(long D, int part, long *lo, long *hi)
 
 void en_pair_flush_part(en_emitter *em, int part)
 {
-    const en_problem *p = em->e->p;
+    const en_problem *p = em->ms->p;
     long D = p->D, nr = em->yhi - em->ylo, lo, hi;
     if (!em->Y || em->ny == 0 || !em->E) return;
     const double *Z = gm_row(&p->z, em->ylo);
@@ -246,7 +246,7 @@ void en_emit_skip(en_emitter *em, long classes, long pairs)
 
 static int emitter_open(en_engine *e, mstate *ms, int t, gm_mat *E, gm_mat *QE)
 {
-    const en_problem *p = e->p;
+    const en_problem *p = ms->p;
     en_emitter *em = &ms->em;
     memset(em, 0, sizeof *em);
     em->e = e; em->ms = ms; em->E = E; em->QE = QE;
@@ -282,7 +282,7 @@ static void slot_begin(en_engine *e, gm_mat *M, gm_mat *QM, int t)
  * (emitted one class at a time, in stream order). */
 static int own_base_rows(en_engine *e, mstate *ms, int t)
 {
-    const en_problem *p = e->p;
+    const en_problem *p = ms->p;
     const st_stream *st = p->st;
     int s = en_slot(e, t);
     slot_begin(e, ms->OB, ms->OQB, t);
@@ -320,7 +320,7 @@ void en_extra_end(en_engine *e, mstate *ms, int t)
 {
     en_emitter *em = &ms->em;
     em->Y = NULL;
-    if (t == e->p->T - 1) { /* the last task: give the memory back before its spectrum */
+    if (t == ms->p->T - 1) { /* the last task: give the memory back before its spectrum */
         free(ms->ybuf);
         ms->ybuf = NULL;
         ms->ybytes = 0;

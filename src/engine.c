@@ -68,8 +68,9 @@ int en_results_copy(en_results *dst, const en_results *src)
             *b = *a;
             b->eig = b->class_acc = NULL;
             if (a->eig) {
-                if (!(b->eig = gs_malloc((size_t)src->D, sizeof(double), "results"))) goto fail;
-                memcpy(b->eig, a->eig, (size_t)src->D * sizeof(double));
+                long D = src->m[m].D;
+                if (!(b->eig = gs_malloc((size_t)D, sizeof(double), "results"))) goto fail;
+                memcpy(b->eig, a->eig, (size_t)D * sizeof(double));
             }
             if (a->class_acc) {
                 if (!(b->class_acc = gs_malloc((size_t)C, sizeof(double), "results"))) goto fail;
@@ -111,8 +112,12 @@ void en_destroy(en_engine *e)
     int T = e->p->T;
     if (e->ms) for (int m = 0; m < e->nm; m++) mstate_free(&e->ms[m], e->nslots, T);
     free(e->ms);
-    for (int s = 0; e->B && s < e->nslots; s++) { gm_free(&e->B[s]); gm_free(&e->QB[s]); }
-    free(e->B); free(e->QB);
+    for (int k = 0; k < e->nsp; k++) {
+        en_space *sp = &e->sp[k];
+        for (int s = 0; sp->B && s < e->nslots; s++) { gm_free(&sp->B[s]); gm_free(&sp->QB[s]); }
+        free(sp->B); free(sp->QB);
+        en_space_free(sp);
+    }
     gm_free(&e->G); gm_free(&e->Qext);
     en_results_free(&e->res);
     free(e);
@@ -138,8 +143,11 @@ static int mstate_init(en_engine *e, mstate *ms, const char *name)
 {
     const en_problem *p = e->p;
     int T = p->T, C = p->C, rc;
-    long D = p->D, nt = p->test_task_end[T - 1];
+    long D, nt = p->test_task_end[T - 1];
     if ((rc = en_method_parse(name, &ms->L, &ms->aug_def))) return rc;
+    if ((rc = en_space_find(e, ms->L, &ms->space))) return rc;
+    p = ms->p = &e->sp[ms->space].pm;
+    D = p->D;
     ms->name = name;
     ms->lctx.p = ms->actx.p = p;
     ms->aug_rows = gs_calloc((size_t)T, sizeof(long), "engine");
@@ -196,12 +204,12 @@ int en_create(en_engine **out, const en_problem *p, const en_config *cfg)
     e->ms = gs_calloc((size_t)e->nm, sizeof(mstate), "engine");
     if (!e->ms) goto fail;
     e->workers = engine_workers(cfg);
-    int shared = 0;
     for (int m = 0; m < e->nm; m++) {
-        if ((rc = mstate_init(e, &e->ms[m], e->names[m]))) goto fail;
-        shared |= en_shares_base(&e->ms[m]);
+        mstate *ms = &e->ms[m];
+        if ((rc = mstate_init(e, ms, e->names[m]))) goto fail;
+        en_space *sp = &e->sp[ms->space];
+        if (en_shares_base(ms) && !sp->B && (rc = alloc_slots(&sp->B, &sp->QB, e->nslots, sp->pm.D, C))) goto fail;
     }
-    if (shared && (rc = alloc_slots(&e->B, &e->QB, e->nslots, D, C))) goto fail;
     rc = GS_ENOMEM;
     /* results skeleton */
     en_results *r = &e->res;
@@ -217,6 +225,7 @@ int en_create(en_engine **out, const en_problem *p, const en_config *cfg)
     memcpy(r->class_kept, p->st->class_kept, (size_t)C * sizeof(long));
     for (int m = 0; m < e->nm; m++) {
         snprintf(r->m[m].name, sizeof r->m[m].name, "%s", e->ms[m].name);
+        r->m[m].D = e->ms[m].p->D;
         r->m[m].ridge = en_is_ridge(&e->ms[m]);
         snprintf(r->m[m].learner, sizeof r->m[m].learner, "%s", e->ms[m].L->name);
         snprintf(r->m[m].augmenter, sizeof r->m[m].augmenter, "%s", e->ms[m].aug_def ? e->ms[m].aug_def->name : "");
@@ -299,7 +308,7 @@ static void fill_val_accuracy(en_engine *e, en_snap *sn, const int *vpred, long 
 
 int en_predict_val(en_engine *e, mstate *ms, en_snap *sn, int t)
 {
-    const en_problem *p = e->p;
+    const en_problem *p = ms->p;
     long nv = p->val_h.rows ? p->val_task_end[t] : 0;
     if (nv > 0) {
         int rc;
@@ -380,7 +389,7 @@ typedef struct {
  * w·ω (w = β: the augmenter's weight, ω the row's own). */
 static int fit_stats(en_engine *e, mstate *ms, int t)
 {
-    const en_problem *p = e->p;
+    const en_problem *p = ms->p;
     long a = p->task_row_start[t], b = p->task_row_start[t + 1];
     en_rowset real = {gm_row(&p->h, a), p->y + a, NULL, b - a};
     en_rowset aug = {ms->aug.X.v, ms->aug.y, ms->aug.w, ms->aug.n};
@@ -395,7 +404,7 @@ static int fit_stats(en_engine *e, mstate *ms, int t)
 
 static int eval_custom(en_engine *e, mstate *ms, en_snap *sn, int t)
 {
-    const en_problem *p = e->p;
+    const en_problem *p = ms->p;
     long n = p->test_task_end[t];
     sn->flags = EN_NO_GRAM;
     sn->stable_rank = sn->cond = sn->erank = sn->lambda_max = sn->lambda_min = NAN;
@@ -423,7 +432,8 @@ static int run_job(en_plan *pl, en_job *j)
     en_snap *sn = j->m >= 0 ? &e->ms[j->m].stage[t] : NULL;
     switch (j->kind) {
     case J_BASE:
-        if (e->B) en_base_task(e, t);
+        for (int k = 0; k < e->nsp; k++)
+            if (e->sp[k].B) en_base_task(e, &e->sp[k], t);
         e->base_valid = t + 1;
         break;
     case J_EXTRA: rc = en_extra_rows(e, ms, t); break;
@@ -794,11 +804,12 @@ int en_gram(en_engine *e, int m, int task, const gm_mat **G, const gm_mat **Q)
 {
     int t, rc = ridge_method(e, m, task, &t);
     if (rc) return rc;
-    long D = e->p->D;
+    mstate *ms = &e->ms[m];
+    long D = ms->p->D;
     int C = e->p->C;
+    if (e->G.v && e->G.rows != D) { gm_free(&e->G); gm_free(&e->Qext); }
     if (!e->G.v && (rc = gm_alloc(&e->G, D, D, "G"))) return rc;
     if (!e->Qext.v && (rc = gm_alloc(&e->Qext, D, C, "Q"))) return rc;
-    mstate *ms = &e->ms[m];
     en_assemble(e, ms, t, &e->cur, &e->G);
     for (int c = 0; c < C; c++)
         for (long i = 0; i < D; i++) e->Qext.v[i * C + c] = ms->Qw.v[(size_t)c * D + i];
@@ -825,7 +836,7 @@ int en_solve_w(en_engine *e, int m, int task, gm_mat *W)
     char why[160];
     if (en_solve_seen(e, ms, t, en_tau_for(e, ms, t, e->cur.tau), why, sizeof why))
         return gs_error(GS_ERUN, "%s, task %d: %s", ms->name, task, why);
-    long D = e->p->D;
+    long D = ms->p->D;
     int C = e->p->C, Cs = e->p->st->task_class_start[t + 1];
     if ((rc = gm_alloc(W, D, C, "W"))) return rc;
     for (int k = 0; k < Cs; k++) {
@@ -845,7 +856,7 @@ int en_predictions(en_engine *e, int m, int task, int **pred, long *n_out)
     if (!en_is_ridge(ms)) {
         if (ms->fit_valid != t + 1 && !(t == e->p->T - 1 && ms->fit_valid == e->p->T))
             return gs_error(GS_EINPUT, "%s: predictions are only available for the last fitted task", ms->name);
-        if ((rc = ms->L->predict(&ms->lctx, t, e->p->test_h.v, n, ms->pred))) return rc;
+        if ((rc = ms->L->predict(&ms->lctx, t, ms->p->test_h.v, n, ms->pred))) return rc;
     } else {
         if ((rc = ridge_method(e, m, task, &t))) return rc;
         en_assemble(e, ms, t, &e->cur, &ms->A);

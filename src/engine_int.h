@@ -13,9 +13,10 @@
  * Q), so the rows of a class are contiguous and, seen column-major, the block is the D×C right
  * hand side LAPACK wants: no transposed copies on the hot path.
  *
- * A ridge method's G_t = B_t + w·E_t: B_t the Gram of the real rows (shared by every learner
- * without class weights; a learner with class weights, AIR, keeps its own in OB), E_t the Gram of
- * its augmenter's rows, w = the augmenter's weight (β).
+ * A ridge method's G_t = B_t + w·E_t: B_t the Gram of the real rows (shared by every learner of
+ * the same feature space without class weights; a learner with class weights, AIR, keeps its own
+ * in OB), E_t the Gram of its augmenter's rows, w = the augmenter's weight (β).
+ * Every method works in its space's problem ms->p (D, h, test rows); e->p is the run's.
  */
 #ifndef GS_ENGINE_INT_H
 #define GS_ENGINE_INT_H
@@ -57,8 +58,21 @@ typedef struct {
     long n, cap;
 } en_rowbuf;
 
+/* A feature space: the problem seen through one feature map (identity, the run's --expand, or a
+ * learner's own), shared by every method whose learner maps the rows the same way. pm is a
+ * shallow copy of the problem with this map's D, R, h, test_h, test_f/test_fn and val_h. */
+typedef struct {
+    en_problem pm;
+    int own_rows;            /* pm's R, h, test_h, val_h, test_f, test_fn are this space's */
+    gm_mat *B, *QB;          /* nslots each: Gram of the real rows (NULL when no learner shares it) */
+} en_space;
+
+#define EN_MAX_SPACES 4
+
 struct mstate {
     const char *name;        /* the method's name as given */
+    const en_problem *p;     /* the problem in its learner's feature space (e->sp[space].pm) */
+    int space;
     const en_learner *L;
     const en_augmenter *aug_def; /* NULL: the learner alone */
     en_mctx lctx, actx;      /* the learner's and the augmenter's context (each its own priv) */
@@ -99,8 +113,9 @@ struct en_engine {
     const char *names[OP_MAX_METHODS];
     int nm, nslots, keep;
     mstate *ms;
-    gm_mat *B, *QB;          /* the shared base Gram (NULL when no learner uses it) */
-    int base_valid;
+    en_space sp[EN_MAX_SPACES];
+    int nsp;
+    int base_valid;          /* tasks 0..base_valid-1 of every space's B are up to date */
     gm_mat G, Qext;          /* en_gram's copies (allocated on first use) */
     int workers;             /* threads per task: 1 sequential, 2 parallel methods */
     en_results res;
@@ -113,6 +128,10 @@ static inline int en_slot(const en_engine *e, int t) { return e->keep ? t : 0; }
 static inline int en_is_ridge(const mstate *ms) { return ms->L->family == EN_RIDGE; }
 /* The learner uses the shared base Gram (ridge, no class weights). */
 static inline int en_shares_base(const mstate *ms) { return en_is_ridge(ms) && !ms->L->class_weight; }
+
+/* space.c: the space of learner L's feature map, found or built (index into e->sp). */
+int en_space_find(en_engine *e, const en_learner *L, int *k);
+void en_space_free(en_space *s);
 
 /* common matrix helpers (emit.c) */
 void en_symmetrize(gm_mat *M);
@@ -129,7 +148,7 @@ void en_extra_end(en_engine *e, mstate *ms, int t);
 double en_method_weight(const mstate *ms, const op_params *q);
 
 /* ridge.c */
-void en_base_task(en_engine *e, int t);
+void en_base_task(en_engine *e, en_space *sp, int t);
 void en_assemble(en_engine *e, mstate *ms, int t, const op_params *q, gm_mat *G);
 int en_ensure_stats(en_engine *e, mstate *ms, int t, int want_spectrum);
 void en_fill_spectral(en_engine *e, mstate *ms, en_snap *sn, int t, double tau);

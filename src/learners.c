@@ -1,8 +1,8 @@
-/* learners.c — the learner table, and gacl, the first learner (see gs_learner.h).
+/* learners.c — the learner table, and the learners that are only a name and a feature map over
+ * the engine's ridge core (src/ridge.c): gacl and ranpac (see gs_learner.h).
  *
- * gacl is ridge on the real rows (and its augmenter's rows): every row weighs 1, τ as given.
- * Its statistics are the engine's ridge core (src/ridge.c), so the learner itself is only a
- * name. Learners of other files are declared here as they are added. */
+ * gacl is ridge on the real rows (and its augmenter's rows) in the run's feature space: every row
+ * weighs 1, τ as given. Learners of other files are declared here as they are added. */
 #include "gs_learner.h"
 
 #include <string.h>
@@ -11,9 +11,17 @@ static const en_learner L_GACL = {
     .name = "gacl", .summary = "GACL: ridge regression W = (G + τI)⁻¹ Q on the rows", .family = EN_RIDGE,
 };
 
+/* RanPAC: a Gaussian random ReLU projection to M dimensions (--projection draws it; M = --expand
+ * when given, else 10000), then the same ridge. The reference picks λ on held-out training rows;
+ * without a validation split τ is used as given. */
+static const en_learner L_RANPAC = {
+    .name = "ranpac", .summary = "RanPAC: random ReLU projection to M (10000, or --expand), then ridge",
+    .family = EN_RIDGE, .map = EN_MAP_RELU, .map_dim = 10000,
+};
+
 extern const en_learner en_learner_air, en_learner_ncm, en_learner_slda;
 
-const en_learner *const en_learners[] = {&L_GACL, &en_learner_air, &en_learner_ncm, &en_learner_slda, NULL};
+const en_learner *const en_learners[] = {&L_GACL, &en_learner_air, &L_RANPAC, &en_learner_ncm, &en_learner_slda, NULL};
 
 const en_learner *en_learner_find(const char *name)
 {

@@ -13,13 +13,13 @@
 #include <string.h>
 
 /* B_t = B_{t-1} + H_tᵀ H_t, QB likewise. */
-void en_base_task(en_engine *e, int t)
+void en_base_task(en_engine *e, en_space *sp, int t)
 {
-    const en_problem *p = e->p;
+    const en_problem *p = &sp->pm;
     long D = p->D;
-    gm_mat *B = &e->B[en_slot(e, t)], *QB = &e->QB[en_slot(e, t)];
+    gm_mat *B = &sp->B[en_slot(e, t)], *QB = &sp->QB[en_slot(e, t)];
     if (t == 0) { en_zero_mat(B); en_zero_mat(QB); }
-    else if (e->keep) { en_copy_mat(B, &e->B[t - 1]); en_copy_mat(QB, &e->QB[t - 1]); }
+    else if (e->keep) { en_copy_mat(B, &sp->B[t - 1]); en_copy_mat(QB, &sp->QB[t - 1]); }
     long a = p->task_row_start[t], b = p->task_row_start[t + 1];
     if (b > a)
         cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)(b - a), 1.0, gm_row(&p->h, a),
@@ -33,9 +33,10 @@ void en_base_task(en_engine *e, int t)
 void en_assemble(en_engine *e, mstate *ms, int t, const op_params *q, gm_mat *G)
 {
     int s = en_slot(e, t);
-    size_t nG = (size_t)e->p->D * (size_t)e->p->D, nQ = (size_t)e->p->C * (size_t)e->p->D;
+    size_t nG = (size_t)ms->p->D * (size_t)ms->p->D, nQ = (size_t)ms->p->C * (size_t)ms->p->D;
     double w = en_method_weight(ms, q);
-    const gm_mat *B = ms->OB ? &ms->OB[s] : &e->B[s], *QB = ms->OB ? &ms->OQB[s] : &e->QB[s];
+    const en_space *sp = &e->sp[ms->space];
+    const gm_mat *B = ms->OB ? &ms->OB[s] : &sp->B[s], *QB = ms->OB ? &ms->OQB[s] : &sp->QB[s];
     memcpy(G->v, B->v, nG * sizeof(double));
     memcpy(ms->Qw.v, QB->v, nQ * sizeof(double));
     if (ms->E && w != 0) {
@@ -82,7 +83,7 @@ static int refine_lmin(en_engine *e, mstate *ms, int t, double tau)
 /* τ-independent statistics of G_t (assembled in ms->A). */
 int en_ensure_stats(en_engine *e, mstate *ms, int t, int want_spectrum)
 {
-    long D = e->p->D;
+    long D = ms->p->D;
     if (!ms->stats_valid[t]) {
         free(ms->eigG[t]);
         ms->eigG[t] = NULL;
@@ -112,7 +113,7 @@ int en_ensure_stats(en_engine *e, mstate *ms, int t, int want_spectrum)
 
 void en_fill_spectral(en_engine *e, mstate *ms, en_snap *sn, int t, double tau)
 {
-    long D = e->p->D;
+    long D = ms->p->D;
     sn->flags &= ~(unsigned)(EN_SPECTRUM | EN_LMAX_EST | EN_LMIN_EST | EN_NO_GRAM);
     double lmax = ms->lmax[t], lmin = ms->lmin[t];
     sn->lambda_max = lmax + tau;
@@ -143,7 +144,7 @@ void en_fill_spectral(en_engine *e, mstate *ms, en_snap *sn, int t, double tau)
  * GS_ERUN with the reason in `why`. */
 int en_solve_seen(en_engine *e, mstate *ms, int t, double tau, char *why, size_t nwhy)
 {
-    const en_problem *p = e->p;
+    const en_problem *p = ms->p;
     long D = p->D;
     int Cs = p->st->task_class_start[t + 1];
     for (long i = 0; i < D; i++) ms->A.v[i * D + i] += tau;
@@ -166,7 +167,7 @@ int en_solve_seen(en_engine *e, mstate *ms, int t, double tau, char *why, size_t
 /* Predictions of test rows lo..hi-1 of the first n (the seen classes' rows) into ms->pred. */
 int en_predict_rows(en_engine *e, mstate *ms, int t, long n, long lo, long hi)
 {
-    const en_problem *p = e->p;
+    const en_problem *p = ms->p;
     int Cs = p->st->task_class_start[t + 1];
     int rc = en_argmax_range(p->test_h.v, p->test_f, p->test_fn, n, lo, hi, p->D, ms->Wt.v, Cs,
                           e->cfg.exact_scores ? EN_SCORES_DOUBLE : EN_SCORES_SCREEN, ms->pred, NULL);
@@ -192,7 +193,7 @@ double en_tau_for(en_engine *e, mstate *ms, int t, double tau)
 
 int en_job_solve(en_engine *e, mstate *ms, en_snap *sn, int t, const op_params *q)
 {
-    const en_problem *p = e->p;
+    const en_problem *p = ms->p;
     /* Exact spectrum: every task (--spectrum all), the last task, and the task the user is
      * looking at (so an interactive view fills in without waiting for the whole stream); the
      * last and the looked-at task only while that is cheap (en_spectrum_default). */
@@ -226,7 +227,7 @@ int en_job_lmin(en_engine *e, mstate *ms, en_snap *sn, int t, const op_params *q
 int en_job_pred(en_engine *e, mstate *ms, int t, int part)
 {
     if (ms->solve_failed) return GS_OK;
-    long n = e->p->test_task_end[t], lo, hi;
+    long n = ms->p->test_task_end[t], lo, hi;
     pred_half(n, part, &lo, &hi);
     return en_predict_rows(e, ms, t, n, lo, hi);
 }

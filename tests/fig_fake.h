@@ -29,6 +29,9 @@ static void fake_results(en_results *r, int done, long D, double scale)
     strcpy(r->m[1].name, "gsr");
     for (int m = 0; m < 2; m++) {
         r->m[m].ridge = 1;
+        r->m[m].D = r->D;
+        strcpy(r->m[m].learner, "gacl");
+        strcpy(r->m[m].augmenter, m ? "gsr" : "");
         r->m[m].snaps = calloc((size_t)r->T, sizeof(en_snap));
         r->m[m].a_last = r->m[m].a_avg = NAN;
         for (int t = 0; t < r->T; t++) {

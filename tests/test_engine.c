@@ -293,10 +293,19 @@ static void test_expand(void)
     for (int j = 0; j < 24; j++) { same &= fabs(h[j] - gm_row(&tp.prob.h, 3)[j]) < 1e-12; relu &= h[j] >= 0; }
     CHECK(same, "expanded rows = ReLU(R z)");
     CHECK(relu, "ReLU output is non-negative");
-    double a = 1 / sqrt(6.0);
-    int inrange = 1;
-    for (long i = 0; i < 24 * 6; i++) inrange &= fabs(tp.prob.R.v[i]) <= a;
-    CHECK(inrange, "R entries in U(−1/√d, 1/√d)");
+    /* --projection gaussian (default): N(0,1) entries; the same draw from en_draw_projection */
+    double s1 = 0, s2 = 0;
+    for (long i = 0; i < 24 * 6; i++) { s1 += tp.prob.R.v[i]; s2 += tp.prob.R.v[i] * tp.prob.R.v[i]; }
+    double mean = s1 / 144, var = s2 / 144 - mean * mean;
+    CHECK(fabs(mean) < 0.3 && var > 0.6 && var < 1.5, "R entries N(0,1): mean %.3f, variance %.3f of 144", mean, var);
+    gm_mat Rg = {0}, Ru = {0};
+    CHECK(en_draw_projection(&Rg, 24, 6, OP_PROJ_GAUSSIAN, tp.prob.seed) == GS_OK &&
+          memcmp(Rg.v, tp.prob.R.v, sizeof(double) * 144) == 0, "the same seed draws the same R");
+    CHECK(en_draw_projection(&Ru, 24, 6, OP_PROJ_UNIFORM, tp.prob.seed) == GS_OK, "uniform draw");
+    double a = 1 / sqrt(6.0), umax = 0;
+    for (long i = 0; i < 24 * 6; i++) umax = fmax(umax, fabs(Ru.v[i]));
+    CHECK(umax <= a && umax > 0.8 * a, "--projection uniform: entries in U(−1/√d, 1/√d) (max |r| %.3f)", umax);
+    gm_free(&Rg); gm_free(&Ru);
     /* a block of rows, against a plain loop */
     long n = tp.prob.z.rows;
     double *H = malloc(sizeof(double) * (size_t)n * 24);

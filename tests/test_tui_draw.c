@@ -41,6 +41,9 @@ static void make_results(en_results *r, int T, int done, double tail_gacl)
     for (int m = 0; m < 2; m++) {
         snprintf(r->m[m].name, sizeof r->m[m].name, "%s", names[m]);
         r->m[m].ridge = 1;
+        r->m[m].D = r->D;
+        strcpy(r->m[m].learner, "gacl");
+        strcpy(r->m[m].augmenter, m ? "gsr" : "");
         r->m[m].snaps = calloc((size_t)T, sizeof(en_snap));
         r->m[m].a_last = r->m[m].a_avg = NAN;
         for (int t = 0; t < T; t++) {
