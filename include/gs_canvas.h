@@ -83,11 +83,18 @@ void cv_box(cv_canvas *cv, int x, int y, int w, int h, const char *title, uint32
 /* Chart drawing options. */
 typedef struct {
     int color;           /* 0: every cell uses CV_RGB_DEFAULT (NO_COLOR / monochrome) */
-    int legend;          /* draw the legend line (first row) */
-    int markers;         /* letter markers at data points when they are sparse */
+    int legend;          /* 1: the legend line (first row: y label and series); 2: the first row
+                          * holds the y label only (small multiples share one legend); 0: none */
+    int markers;         /* a marker per series at its data points (every point when they fit
+                          * three cells apart, else a subsample): the shape of ch_series.marker
+                          * (○ ■ ▲ ◆ ✚, ASCII o # ^ * x), or the letter when kinds are mixed */
+    int only_kind;       /* 0: every series; else draw only series of this ch_kind (and the
+                          * legend names the method only): small multiples of one chart */
+    int hide_yticks;     /* no y tick labels (a small multiple right of one that has them) */
 } cv_chart_opts;
 
-/* Minimal size (cells) cv_draw_chart needs to draw a plot area. */
+/* Minimal size (cells) cv_draw_chart needs to draw a plot area (half the width without y tick
+ * labels). */
 #define CV_CHART_MIN_W 16
 #define CV_CHART_MIN_H 5
 
@@ -107,6 +114,13 @@ void cv_chart_area(const cv_canvas *cv, int x, int y, int w, int h, const ch_cha
 
 /* The glyph a series uses in ASCII mode and as its legend sample. */
 wchar_t cv_series_glyph(const ch_series *s, cv_glyphs g);
+/* The marker glyph of a series (0 = none); mixed_kinds: the plot mixes overall/head/tail series,
+ * which then are told apart by their letters. */
+wchar_t cv_series_marker(const ch_series *s, cv_glyphs g, int mixed_kinds);
+
+/* The legend items of c (as cv_draw_chart's first row, without the y label) at (x, y) in at
+ * most w cells; items that do not fit are left out whole. Returns the cells used. */
+int cv_draw_legend(cv_canvas *cv, int x, int y, int w, const ch_chart *c, const cv_chart_opts *o);
 
 /* Copy row y as UTF-8 into buf (for tests and dumps). Returns buf. */
 char *cv_row_utf8(const cv_canvas *cv, int y, char *buf, size_t n);

@@ -78,6 +78,9 @@ void ch_axis_log10(ch_axis *ax, double lo, double hi, int maxn);
 double ch_axis_frac(const ch_axis *ax, double v);
 /* Like ch_axis_linear but ticks only at whole numbers (sets ax->integer). */
 void ch_axis_integer(ch_axis *ax, double lo, double hi, int maxn, int snap);
+/* The y axis from the finite y values of the chart's series, as the builders choose it: linear
+ * snapped to nice ticks, or log10 (allow_log) when the values span more than a decade. */
+void ch_axis_auto_y(ch_chart *c, int allow_log);
 /* Recompute the ticks of an axis for at most maxn ticks inside its current [lo, hi]
  * (keeps lo/hi, scale and integer); used by renderers to avoid overlapping labels. */
 void ch_axis_retick(ch_axis *ax, int maxn);

@@ -22,13 +22,16 @@ typedef struct {
     tui_rect spectrum;   /* panel "Eigenspectrum" */
     tui_rect stable;     /* panel "Stable rank" */
     tui_rect params;     /* panel "Parameters" */
-    tui_rect hint;       /* bottom line: main keys */
+    tui_rect message;    /* the line(s) above the hint bar: messages, word-wrapped, never cut */
+    tui_rect hint;       /* bottom line: main keys; "? help" and "q quit" always at its right */
 } tui_layout;
 
 /* Split a cols×rows terminal into the panels. 0, or -1 when smaller than
  * TUI_MIN_COLS × TUI_MIN_ROWS (the caller shows "need at least WxH"). Panels never overlap
  * and together with the two bars cover the screen. */
 int tui_layout_compute(int cols, int rows, tui_layout *l);
+/* The same with msg_rows (1..3) lines for the message (a long message wraps onto them). */
+int tui_layout_compute_msg(int cols, int rows, int msg_rows, tui_layout *l);
 
 /* ---- keys (src/tui_keys.c) ------------------------------------------------------------- */
 typedef enum {
@@ -36,8 +39,10 @@ typedef enum {
     TA_UP, TA_DOWN, TA_INC, TA_DEC, TA_EDIT, TA_BASELINE, TA_UNDO, TA_EXPORT, TA_SAVE,
     TA_PRESET, TA_GLYPHS, TA_HELP, TA_REDRAW, TA_QUIT,
     TA_VIEW, /* cycle the lower-left panel's view (issue #7) */
-    TA_METHOD0, TA_METHOD1, /* cycle the first / second shown method (issue #7) */
-    TA_TUNE    /* tune the selected parameter on the validation rows */
+    TA_METHOD0, TA_METHOD1, /* cycle the first / second shown method */
+    TA_TUNE,                /* tune the selected parameter on the validation rows */
+    TA_FUTURE,              /* show / hide the tasks after the current one */
+    TA_UNPIN                /* drop the pinned baseline */
 } tui_action;
 
 #define TUI_KEY_ALIASES 4
@@ -53,9 +58,10 @@ typedef struct {
 const tui_key *tui_keys(int *n);
 /* Action bound to a key code (TA_NONE if unbound). */
 tui_action tui_key_action(int key);
-/* Help text generated from the table: one line per key, "KEYS  help". Returns line count;
- * lines[i] is at most `width` bytes including the NUL. */
-int tui_help_lines(char (*lines)[128], int max);
+/* Help text: one line per key from the table ("KEYS  help"), then what every number on the
+ * screen means. Returns the line count; lines are at most 255 bytes (the help box wraps them). */
+#define TUI_HELP_MAX 160
+int tui_help_lines(char (*lines)[256], int max);
 
 /* ---- parameters (src/tui_params.c) ----------------------------------------------------- */
 typedef enum { TP_ALPHA = 0, TP_XI, TP_BETA, TP_TAU, TP_SEED, TP_COUNT } tui_param;

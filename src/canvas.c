@@ -310,6 +310,41 @@ wchar_t cv_series_glyph(const ch_series *s, cv_glyphs g)
     }
 }
 
+/* Marker glyphs by shape: hollow circle, filled square, triangle, diamond, cross (UTF-8), or
+ * o # ^ * x in ASCII. A series whose marker is CH_MARK_NONE, or a chart that mixes kinds
+ * (overall/head/tail of two methods in one plot), uses its letter instead. */
+wchar_t cv_series_marker(const ch_series *s, cv_glyphs g, int mixed_kinds)
+{
+    if (mixed_kinds || s->marker == CH_MARK_NONE) return s->letter ? (wchar_t)(unsigned char)s->letter : 0;
+    int a = g == CV_ASCII;
+    switch (s->marker) {
+    case CH_MARK_CIRCLE: return a ? L'o' : 0x25CB;   /* ○ */
+    case CH_MARK_SQUARE: return a ? L'#' : 0x25A0;   /* ■ */
+    case CH_MARK_TRIANGLE: return a ? L'^' : 0x25B2; /* ▲ */
+    case CH_MARK_DIAMOND: return a ? L'*' : 0x25C6;  /* ◆ */
+    case CH_MARK_CROSS: return a ? L'x' : 0x271A;    /* ✚ */
+    default: return s->letter ? (wchar_t)(unsigned char)s->letter : 0;
+    }
+}
+
+/* Does the chart draw series of more than one kind (overall/head/tail) together? */
+static int drawn(const ch_series *s, const cv_chart_opts *o)
+{
+    return !o || !o->only_kind || (int)s->kind == o->only_kind;
+}
+
+static int mixed_kinds(const ch_chart *c, const cv_chart_opts *o)
+{
+    int seen = -1;
+    for (int i = 0; i < c->nseries; i++) {
+        const ch_series *s = &c->series[i];
+        if (s->ghost || !drawn(s, o) || s->kind == CH_KIND_NONE) continue;
+        if (seen >= 0 && seen != (int)s->kind) return 1;
+        seen = (int)s->kind;
+    }
+    return 0;
+}
+
 typedef struct {
     int legend_rows;
     int compact;       /* compact legend (per method + marker key) */
@@ -332,7 +367,7 @@ typedef struct {
 
 static int lg_width(const cv_canvas *cv, const lg_item *it)
 {
-    return (it->sample ? 1 : 0) + (int)strlen(it->letters) + (it->letters[0] || it->sample ? 1 : 0)
+    return (it->sample ? 1 : 0) + cv_text_width(cv, it->letters) + (it->letters[0] || it->sample ? 1 : 0)
            + cv_text_width(cv, it->name) + 2;
 }
 
@@ -341,16 +376,35 @@ static const char *kind_name(ch_kind k)
     return k == CH_KIND_OVERALL ? "overall" : k == CH_KIND_HEAD ? "head" : k == CH_KIND_TAIL ? "tail" : "";
 }
 
-static int lg_items(const cv_canvas *cv, const ch_chart *c, int compact, int color, lg_item *it)
+static void wc_utf8(wchar_t wc, char *out, size_t n)
 {
-    int n = 0, ghost = 0;
+    uint32_t cp = (uint32_t)wc;
+    if (n < 5) { if (n) out[0] = 0; return; }
+    if (!cp) out[0] = 0;
+    else if (cp < 0x80) { out[0] = (char)cp; out[1] = 0; }
+    else if (cp < 0x800) { out[0] = (char)(0xC0 | (cp >> 6)); out[1] = (char)(0x80 | (cp & 0x3F)); out[2] = 0; }
+    else {
+        out[0] = (char)(0xE0 | (cp >> 12)); out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        out[2] = (char)(0x80 | (cp & 0x3F)); out[3] = 0;
+    }
+}
+
+static int lg_items(const cv_canvas *cv, const ch_chart *c, int compact, int color,
+                    const cv_chart_opts *o, lg_item *it)
+{
+    int n = 0, ghost = 0, mixed = mixed_kinds(c, o);
     for (int i = 0; i < c->nseries && n < LG_MAX - 1; i++) {
         const ch_series *s = &c->series[i];
+        if (!drawn(s, o)) continue;
         if (s->ghost) { ghost = 1; continue; }
         uint32_t rgb = color ? s->rgb : CV_RGB_DEFAULT;
         if (!compact || s->kind == CH_KIND_NONE) {
-            it[n] = (lg_item){cv_series_glyph(s, cv->glyphs), {s->letter ? s->letter : '?', 0}, "", rgb, 0};
-            snprintf(it[n].name, sizeof it[n].name, "%s", s->name);
+            it[n] = (lg_item){cv_series_glyph(s, cv->glyphs), "", "", rgb, 0};
+            wchar_t mk = cv_series_marker(s, cv->glyphs, mixed);
+            wc_utf8(mk ? mk : L'?', it[n].letters, sizeof it[n].letters);
+            /* one kind drawn: the legend names the method only ("GSR", not "GSR tail") */
+            const char *nm = !mixed && s->kind != CH_KIND_NONE && s->method_name[0] ? s->method_name : s->name;
+            snprintf(it[n].name, sizeof it[n].name, "%s", nm);
             n++;
             continue;
         }
@@ -367,7 +421,7 @@ static int lg_items(const cv_canvas *cv, const ch_chart *c, int compact, int col
             char let[8] = "";
             for (int i = 0; i < c->nseries; i++) {
                 const ch_series *s = &c->series[i];
-                if (s->ghost || (int)s->kind != kd || !s->letter || strchr(let, s->letter)) continue;
+                if (s->ghost || !drawn(s, o) || (int)s->kind != kd || !s->letter || strchr(let, s->letter)) continue;
                 size_t L = strlen(let);
                 if (L + 3 > sizeof let) break;
                 if (L) let[L++] = '/';
@@ -411,17 +465,19 @@ static void chart_geometry(const cv_canvas *cv, int x, int y, int w, int h, cons
         if (tw > lw) lw = tw;
     }
     if (lw > w / 3) lw = w / 3;
+    if (o && o->hide_yticks) lw = 0;
     g->lw = lw;
     int rows = 0;
     g->compact = 0;
-    if (!o || o->legend) {
+    if (o && o->legend == 2) rows = 1;
+    else if (!o || o->legend) {
         int allowed = h >= 9 ? 2 : 1;
         lg_item it[LG_MAX];
-        int n = lg_items(cv, c, 0, 1, it);
+        int n = lg_items(cv, c, 0, 1, o, it);
         rows = lg_rows(cv, c, it, n, w);
         if (rows > allowed) {
             g->compact = 1;
-            n = lg_items(cv, c, 1, 1, it);
+            n = lg_items(cv, c, 1, 1, o, it);
             rows = lg_rows(cv, c, it, n, w);
         }
         if (rows > allowed) rows = allowed;
@@ -437,7 +493,7 @@ void cv_chart_area(const cv_canvas *cv, int x, int y, int w, int h, const ch_cha
                    cv_rect *area)
 {
     chart_geom g;
-    cv_chart_opts o = {1, 1, 1};
+    cv_chart_opts o = {1, 1, 1, 0, 0};
     chart_geometry(cv, x, y, w, h, c, &o, &g);
     *area = g.area;
 }
@@ -464,9 +520,9 @@ static double clampd(double v, double lo, double hi)
 int cv_draw_chart(cv_canvas *cv, int x, int y, int w, int h, const ch_chart *c,
                   const cv_chart_opts *o)
 {
-    cv_chart_opts def = {1, 1, 1};
+    cv_chart_opts def = {1, 1, 1, 0, 0};
     if (!o) o = &def;
-    if (w < CV_CHART_MIN_W || h < CV_CHART_MIN_H) {
+    if (w < (o->hide_yticks ? CV_CHART_MIN_W / 2 : CV_CHART_MIN_W) || h < CV_CHART_MIN_H) {
         cv_text(cv, x, y, "(too small)", w, CV_RGB_DEFAULT, CV_DIM);
         return gs_error(GS_EINPUT, "chart: %dx%d cells is too small (need %dx%d)", w, h,
                         CV_CHART_MIN_W, CV_CHART_MIN_H);
@@ -487,7 +543,7 @@ int cv_draw_chart(cv_canvas *cv, int x, int y, int w, int h, const ch_chart *c,
         lx += cv_text(cv, lx, ly, c->y.label, w, axis_rgb, CV_BOLD);
         lx += 2;
         lg_item it[LG_MAX];
-        int n = lg_items(cv, c, g.compact, o->color, it);
+        int n = o->legend == 2 ? 0 : lg_items(cv, c, g.compact, o->color, o, it);
         for (int i = 0; i < n; i++) {
             int ew = lg_width(cv, &it[i]);
             if (lx + ew - 2 > x + w) {
@@ -512,7 +568,7 @@ int cv_draw_chart(cv_canvas *cv, int x, int y, int w, int h, const ch_chart *c,
         int py = (int)lround((1 - clampd(f, 0, 1)) * (PH - 1));
         int row = a->y0 + py / sy;
         int tw = cv_text_width(cv, c->y.tick_labels[i]);
-        cv_text(cv, axcol - tw < x ? x : axcol - tw, row, c->y.tick_labels[i], g.lw, axis_rgb, 0);
+        if (g.lw > 0) cv_text(cv, axcol - tw < x ? x : axcol - tw, row, c->y.tick_labels[i], g.lw, axis_rgb, 0);
         cv_fill(cv, axcol, row, 1, 1, ascii ? L'+' : 0x2524, axis_rgb, 0);
     }
     /* x axis */
@@ -548,10 +604,11 @@ int cv_draw_chart(cv_canvas *cv, int x, int y, int w, int h, const ch_chart *c,
     }
 
     /* series: ghosts first, then the others */
+    int mixed = mixed_kinds(c, o), nth = 0;
     for (int pass = 0; pass < 2; pass++) {
         for (int i = 0; i < c->nseries; i++) {
             const ch_series *s = &c->series[i];
-            if ((pass == 0) != (s->ghost != 0)) continue;
+            if ((pass == 0) != (s->ghost != 0) || !drawn(s, o)) continue;
             uint32_t rgb = o->color ? s->rgb : CV_RGB_DEFAULT;
             unsigned char attr = s->ghost ? CV_DIM : 0;
             wchar_t glyph = cv_series_glyph(s, cv->glyphs);
@@ -578,29 +635,53 @@ int cv_draw_chart(cv_canvas *cv, int x, int y, int w, int h, const ch_chart *c,
                 ppx = px;
                 ppy = py;
             }
-            /* letter markers at sparse data points */
-            if (o->markers && !s->ghost && s->letter && nvalid > 0 && nvalid * 3 <= pw) {
-                char lt[2] = {s->letter, 0};
+            /* markers: at every point when they fit 3 cells apart, else every few cells with a
+             * phase per series so two series' markers do not fall on the same cells */
+            wchar_t mk = cv_series_marker(s, cv->glyphs, mixed);
+            if (o->markers && !s->ghost && mk && nvalid > 0) {
+                /* up to one point per cell: a marker per point (two cells apart at least);
+                 * denser series (spectra): one marker every `period` cells, phase per series */
+                int dense = nvalid > pw, last = -1000, period = 6;
+                int phase = (nth * 3) % period;
                 for (int k = 0; k < s->n; k++) {
                     double fx = axis_frac(&c->x, s->x[k]);
                     double fy = axis_frac(&c->y, s->y[k]);
                     if (!isfinite(s->y[k]) || !isfinite(fx) || !isfinite(fy)) continue;
-                    if (fx < 0 || fx > 1 || fy < 0 || fy > 1) continue;
-                    int col = a->x0 + (int)lround(fx * (PW - 1)) / sx;
-                    int row = a->y0 + (int)lround((1 - fy) * (PH - 1)) / sy;
-                    cv_text(cv, col, row, lt, 1, rgb, CV_BOLD);
+                    if (fx < -1e-9 || fx > 1 + 1e-9 || fy < -1e-9 || fy > 1 + 1e-9) continue;
+                    int col = a->x0 + (int)lround(clampd(fx, 0, 1) * (PW - 1)) / sx;
+                    int row = a->y0 + (int)lround((1 - clampd(fy, 0, 1)) * (PH - 1)) / sy;
+                    if (dense ? (col - last < period || ((col - a->x0) % period) != phase) : col - last < 2) continue;
+                    cv_fill(cv, col, row, 1, 1, mk, rgb, CV_BOLD);
+                    last = col;
                 }
             }
+            nth++;
         }
     }
 
     /* note (e.g. pending tasks) at the top right of the plot area */
-    if (c->note[0]) {
+    if (c->note[0]) { /* whole or not at all: a cut note would say something else */
         int nw = cv_text_width(cv, c->note);
-        if (nw > pw) nw = pw;
-        cv_text(cv, a->x1 - nw, a->y0, c->note, nw, axis_rgb, CV_DIM);
+        if (nw <= pw) cv_text(cv, a->x1 - nw, a->y0, c->note, nw, axis_rgb, CV_DIM);
     }
     return GS_OK;
+}
+
+int cv_draw_legend(cv_canvas *cv, int x, int y, int w, const ch_chart *c, const cv_chart_opts *o)
+{
+    lg_item it[LG_MAX];
+    int n = lg_items(cv, c, 0, o ? o->color : 1, o, it), lx = x, k;
+    for (int i = 0; i < n; i++) {
+        int ew = lg_width(cv, &it[i]);
+        if (lx + ew - 2 > x + w) break;
+        k = lx;
+        if (it[i].sample) cv_fill(cv, k++, y, 1, 1, it[i].sample, it[i].rgb, it[i].attr);
+        k += cv_text(cv, k, y, it[i].letters, -1, it[i].rgb, it[i].attr | CV_BOLD);
+        if (it[i].sample || it[i].letters[0]) k++;
+        cv_text(cv, k, y, it[i].name, x + w - k, it[i].rgb, it[i].attr);
+        lx += ew;
+    }
+    return lx - x;
 }
 
 char *cv_row_utf8(const cv_canvas *cv, int y, char *buf, size_t n)

@@ -576,7 +576,8 @@ int ch_build_stable_rank(ch_chart *c, const en_results *r, const en_results *bas
 }
 
 
-/* ---- more views (issue #7) ---------------------------------------------------------------- */
+/* ---- more views ---------------------------------------------------------------------------- */
+static void y_auto(ch_chart *c, int allow_log);
 
 /* Slots for two method names: "gacl" -> GACL style, "gsr" -> GSR style, others what is free. */
 static void name_slots(const char *n0, const char *n1, int *sl)
@@ -593,6 +594,8 @@ static void name_slots(const char *n0, const char *n1, int *sl)
     }
     if (cnt == 2 && sl[0] == sl[1]) sl[1] = 2;
 }
+
+void ch_axis_auto_y(ch_chart *c, int allow_log) { y_auto(c, allow_log); }
 
 static void y_auto(ch_chart *c, int allow_log)
 {

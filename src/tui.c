@@ -58,6 +58,8 @@ typedef struct {
     int editing;
     char edit[48];
     int help;
+    int help_scroll;
+    int future;              /* show the tasks after the current one (key f) */
     en_results *res, *base;
     op_params base_params;
     op_opts undo[UNDO_MAX];
@@ -168,6 +170,8 @@ static void draw(ui *u, cv_canvas *cv, int busy, double progress)
     v.m0 = u->m0;
     v.m1 = u->res && u->m1 < u->res->n_methods ? u->m1 : -1;
     v.lower = u->view;
+    v.future = u->future;
+    v.help_scroll = u->help_scroll;
     /* only numbers of exactly these parameters, task, view and pair: never stale ones */
     v.ex = u->ex && u->ex->gen == u->gen && u->ex->task == u->task && u->ex->view == u->view &&
                    u->ex->m0 == u->m0 && u->ex->m1 == u->m1
@@ -264,10 +268,11 @@ static void editor_key(ui *u, int ch)
 
 static void do_export(ui *u)
 {
-    char path[64];
+    const char *fig = tui_view_figure(u->view);
+    char path[96];
     int fd = -1;
     for (int k = 1; k <= 999; k++) {
-        snprintf(path, sizeof path, "gsrscope-dashboard-%03d.png", k);
+        snprintf(path, sizeof path, "gsrscope-%s-%03d.png", fig, k);
         fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
         if (fd >= 0 || errno != EEXIST) break;
     }
@@ -278,7 +283,7 @@ static void do_export(ui *u)
         return;
     }
     close(fd); /* reserved; the export replaces it atomically */
-    tw_export(u->w, path, u->base);
+    tw_export(u->w, path, fig, u->base);
     message(u, 0, "exporting %s…", path);
 }
 
@@ -355,10 +360,45 @@ static void apply_tune(ui *u, int p, double v, double obj, uint64_t gen)
     message(u, 0, "%s", b);
 }
 
+/* "undid τ 10 → 1, β 10 → 1" (every parameter the undo changed back). */
+static void undo_text(const op_params *from, const op_params *to, char *buf, size_t n)
+{
+    snprintf(buf, n, "undid");
+    int k = 0;
+    for (int p = 0; p < TP_COUNT; p++) {
+        double a = tui_param_get(from, (tui_param)p), b = tui_param_get(to, (tui_param)p);
+        if (a == b) continue;
+        char fa[32], fb[32];
+        tui_param_format((tui_param)p, a, fa, sizeof fa);
+        tui_param_format((tui_param)p, b, fb, sizeof fb);
+        size_t L = strlen(buf);
+        snprintf(buf + L, n - L, "%s %s %s → %s", k++ ? "," : "", tui_param_label((tui_param)p), fa, fb);
+    }
+    if (!k) {
+        size_t L = strlen(buf);
+        snprintf(buf + L, n - L, " a change of the protocol (the parameters are the same)");
+    }
+}
+
 /* Returns 1 to quit. */
 static int dispatch(ui *u, int ch, double now)
 {
-    if (u->help) { u->help = 0; return 0; }
+    if (u->help) {
+        /* the help scrolls; any other key closes it */
+        int page = LINES - 6 > 1 ? LINES - 6 : 1;
+        if (ch == KEY_DOWN || ch == 'j') u->help_scroll++;
+        else if (ch == KEY_UP || ch == 'k') u->help_scroll--;
+        else if (ch == KEY_NPAGE || ch == ' ') u->help_scroll += page;
+        else if (ch == KEY_PPAGE) u->help_scroll -= page;
+        else if (ch == KEY_HOME) u->help_scroll = 0;
+        else if (ch != KEY_RESIZE) u->help = 0;
+        static char rows[400][256];
+        int bw = (COLS - 2 > 100 ? 100 : COLS - 2) - 4;
+        int most = tui_help_rows(NULL, bw, rows, 400) - (LINES - 5);
+        if (u->help_scroll > most) u->help_scroll = most;
+        if (u->help_scroll < 0) u->help_scroll = 0;
+        return 0;
+    }
     if (u->editing) { editor_key(u, ch); return 0; }
     tui_action a = tui_key_action(ch);
     switch (a) {
@@ -402,14 +442,30 @@ static int dispatch(ui *u, int ch, double now)
             break;
         }
         u->base_params = u->res->params;
-        message(u, 0, "%s", "baseline pinned (ghost curves, Δ column)");
+        message(u, 0, "%s", "baseline pinned (ghost curves, Δ column); B unpins it");
         break;
-    case TA_UNDO:
+    case TA_UNPIN:
+        if (!u->base) { message(u, 0, "%s", "no baseline pinned (b pins one)"); break; }
+        en_results_free(u->base);
+        free(u->base);
+        u->base = NULL;
+        message(u, 0, "%s", "baseline unpinned");
+        break;
+    case TA_FUTURE:
+        u->future = !u->future;
+        message(u, 0, "%s", u->future ? "showing every task (f hides the tasks after the current one)"
+                                      : "showing tasks up to the current one (f shows the rest)");
+        break;
+    case TA_UNDO: {
         if (!u->nundo) { message(u, 0, "%s", "nothing to undo"); break; }
+        op_opts before = u->opts;
         u->opts = u->undo[--u->nundo];
         params_changed(u);
-        message(u, 0, "%s", "undone");
+        char b[400];
+        undo_text(&before.params, &u->opts.params, b, sizeof b);
+        message(u, 0, "%s", b);
         break;
+    }
     case TA_EXPORT: do_export(u); break;
     case TA_TUNE: do_tune(u); break;
     case TA_SAVE: do_save(u); break;
@@ -442,7 +498,7 @@ static int dispatch(ui *u, int ch, double now)
         message(u, 0, "%s", b);
         break;
     }
-    case TA_HELP: u->help = 1; break;
+    case TA_HELP: u->help = 1; u->help_scroll = 0; break;
     case TA_REDRAW: clearok(curscr, TRUE); break;
     case TA_QUIT: return 1;
     default: break;

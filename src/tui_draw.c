@@ -53,6 +53,16 @@ static const char *const VIEW_TITLES[TV_COUNT] = {
     "Effective rank & condition", "Per-class accuracy (classes by training rows)",
     "Eigenvalue ratio λ(GSR)/λ(GACL)"};
 
+static const char *const VIEW_SHORT[TV_COUNT] = {"Stable rank", "τ sweep", "Theorem 1", "erank & κ",
+                                                  "Per-class acc.", "λ ratio"};
+
+static const char *const VIEW_FIGURE[TV_COUNT] = {"dashboard", "tau-sweep", "theorem", "erank-cond",
+                                                   "class-acc", "eig-ratio"};
+
+const char *tui_view_figure(int view) { return view >= 0 && view < TV_COUNT ? VIEW_FIGURE[view] : "dashboard"; }
+
+const char *tui_view_short(int view) { return view >= 0 && view < TV_COUNT ? VIEW_SHORT[view] : "?"; }
+
 const char *tui_view_title(int view)
 {
     return view >= 0 && view < TV_COUNT ? VIEW_TITLES[view] : "?";
@@ -125,16 +135,66 @@ static int no_spectrum_note(cv_canvas *cv, int x, int y, int w, int h, const tui
     return 1;
 }
 
-/* Re-tick for the cell grid and rasterize a built chart into (x, y, w, h). */
-static void draw_built(cv_canvas *cv, int x, int y, int w, int h, ch_chart *c, const tui_view *v)
+/* Re-tick for the cell grid and rasterize a built chart into (x, y, w, h); o may be NULL (full
+ * legend, markers). */
+static void draw_built_o(cv_canvas *cv, int x, int y, int w, int h, ch_chart *c, const tui_view *v,
+                         const cv_chart_opts *o)
 {
     int maxx = w / 8, maxy = (h - 3) / 2 + 1;
     if (maxx < 2) maxx = 2;
     if (maxy < 2) maxy = 2;
     if (c->x.nticks > maxx) ch_axis_retick(&c->x, maxx);
     if (c->y.nticks > maxy) ch_axis_retick(&c->y, maxy);
-    cv_chart_opts o = {v->color, 1, 1};
-    cv_draw_chart(cv, x, y, w, h, c, &o);
+    cv_chart_opts def = {v->color, 1, 1, 0, 0};
+    cv_draw_chart(cv, x, y, w, h, c, o ? o : &def);
+}
+
+static void draw_built(cv_canvas *cv, int x, int y, int w, int h, ch_chart *c, const tui_view *v)
+{
+    draw_built_o(cv, x, y, w, h, c, v, NULL);
+}
+
+/* Live stepping: a task-axis chart shows tasks up to the current one; the later points become
+ * gaps unless the future is shown (key f), and the y axis fits the points shown (its range would
+ * tell the future too). y: 0 fixed axis (accuracy), 1 automatic (log when it spans a decade),
+ * 2 linear, 3 log. The note says what is hidden. */
+enum { Y_FIXED = 0, Y_AUTO, Y_LINEAR, Y_LOG };
+static void hide_future(ch_chart *c, const tui_view *v, int y)
+{
+    if (v->future || v->task >= v->T) return;
+    int any = 0;
+    for (int i = 0; i < c->nseries; i++)
+        for (int k = 0; k < c->series[i].n; k++)
+            if (c->series[i].x[k] > v->task + 0.5 && isfinite(c->series[i].y[k])) {
+                c->series[i].y[k] = NAN;
+                any = 1;
+            }
+    if (!any) return;
+    if (y != Y_FIXED) {
+        ch_axis_auto_y(c, y != Y_LINEAR);
+        if (y == Y_LOG && c->y.scale != CH_LOG10) {
+            double lo = c->y.lo > 0 ? c->y.lo : 1, hi = c->y.hi > lo ? c->y.hi : lo * 10;
+            ch_axis_log10(&c->y, lo, hi, 8);
+        }
+    }
+    if (v->task + 1 == v->T) snprintf(c->note, sizeof c->note, "%d hidden (f)", v->T);
+    else snprintf(c->note, sizeof c->note, "%d\u2013%d hidden (f)", v->task + 1, v->T);
+}
+
+/* A frame whose title is the first of the candidates that fits whole (the last one is cut if
+ * none does). */
+static int title_pick(const cv_canvas *cv, const tui_rect *rc, const char *const *titles, int n, int reserve)
+{
+    int room = rc->w - 6 - reserve, k = 0;
+    while (k + 1 < n && cv_text_width(cv, titles[k]) > room) k++;
+    return k;
+}
+
+static void box_fit(cv_canvas *cv, const tui_rect *rc, const char *const *titles, int n)
+{
+    int room = rc->w - 6, k = 0;
+    while (k + 1 < n && cv_text_width(cv, titles[k]) > room) k++;
+    cv_box(cv, rc->x, rc->y, rc->w, rc->h, titles[k], FG, 0);
 }
 
 /* Head, tail and overall of one method share its color and dash: tell them apart by the
@@ -148,11 +208,57 @@ static void kind_letters(ch_chart *c, int second)
     }
 }
 
+/* The accuracy panel as three small multiples (overall, head, tail; the two methods and the
+ * pinned baseline in each) sharing the y axis; the legend sits in the panel's top edge. */
+static void accuracy_multiples(cv_canvas *cv, int x, int y, int w, int h, ch_chart *c, const tui_view *v,
+                               const tui_rect *rc, int title_w)
+{
+    cv_chart_opts lo = {v->color, 1, 1, CH_KIND_OVERALL, 0};
+    int lx = rc->x + 3 + title_w + 2, room = rc->x + rc->w - 2 - lx;
+    if (room > 8) {
+        cv_fill(cv, lx - 1, rc->y, room + 1, 1, L' ', FG, 0);
+        int used = cv_draw_legend(cv, lx, rc->y, room, c, &lo);
+        /* the frame's edge again after the legend (one space after its last item) */
+        int end = lx + (used > 1 ? used - 1 : 0);
+        cv_fill(cv, end, rc->y, rc->x + rc->w - 1 - end, 1, cv->glyphs == CV_ASCII ? L'-' : 0x2500, FG, 0);
+    }
+    static const ch_kind kinds[3] = {CH_KIND_OVERALL, CH_KIND_HEAD, CH_KIND_TAIL};
+    static const char *names[3] = {"overall", "head (mean per class)", "tail (mean per class)"};
+    static const char *shortn[3] = {"overall", "head", "tail"};
+    /* the first multiple also holds the y tick labels (4 cells: "100┤") */
+    int lw = 4, pw = (w - lw) / 3;
+    if (pw < 8) {
+        /* too narrow for three: the overall chart only, with the letters of all kinds */
+        draw_built(cv, x, y, w, h, c, v);
+        return;
+    }
+    for (int k = 0; k < 3; k++) {
+        int cx = k == 0 ? x : x + lw + k * pw, cw = k == 0 ? lw + pw : (k == 2 ? w - lw - 2 * pw : pw);
+        cv_chart_opts o = {v->color, 2, 1, kinds[k], k > 0};
+        snprintf(c->y.label, sizeof c->y.label, "%s", cv_text_width(cv, names[k]) <= cw - 1 ? names[k] : shortn[k]);
+        char note[sizeof c->note];
+        memcpy(note, c->note, sizeof note);
+        if (k < 2) c->note[0] = 0; /* one note (pending / hidden tasks) for the three */
+        /* the multiples are narrow: tick marks only at the ends and the middle */
+        draw_built_o(cv, cx, y, cw, h, c, v, &o);
+        memcpy(c->note, note, sizeof note);
+    }
+}
+
 /* Draw a chart panel: frame, title, chart with ticks re-picked for the panel size. */
-static void chart_panel(cv_canvas *cv, const tui_rect *rc, const char *title, int which,
+static void chart_panel(cv_canvas *cv, const tui_rect *rc, const char *const *titles, int ntitles, int which,
                         const tui_view *v)
 {
-    cv_box(cv, rc->x, rc->y, rc->w, rc->h, title, FG, 0);
+    /* the accuracy panel keeps room in its top edge for the legend */
+    int reserve = 0;
+    if (which == 0 && v->r) {
+        int ms[2] = {v->m0, v->m1};
+        for (int i = 0; i < 2; i++)
+            if (shown(v->r, ms[i]) && (i == 0 || ms[1] != ms[0])) reserve += (int)strlen(v->r->m[ms[i]].name) + 4;
+        if (v->base) reserve += 12;
+    }
+    int tk = title_pick(cv, rc, titles, ntitles, reserve);
+    cv_box(cv, rc->x, rc->y, rc->w, rc->h, titles[tk], FG, 0);
     int x = rc->x + 1, y = rc->y + 1, w = rc->w - 2, h = rc->h - 2;
     if (!v->r) {
         cv_text(cv, x + 1, y + h / 2, v->busy ? "computing…" : "pending", w - 2, FG, CV_DIM);
@@ -172,32 +278,60 @@ static void chart_panel(cv_canvas *cv, const tui_rect *rc, const char *title, in
         cv_text(cv, x + 1, y + 1, gs_last_error(), w - 2, FG, CV_DIM);
         return;
     }
-    if (which == 0) kind_letters(&c, v->m1);
-    draw_built(cv, x, y, w, h, &c, v);
+    if (which != 1) hide_future(&c, v, which == 0 ? Y_FIXED : Y_AUTO);
+    if (which == 0) {
+        kind_letters(&c, v->m1);
+        int tw = cv_text_width(cv, titles[tk]);
+        accuracy_multiples(cv, x, y, w, h, &c, v, rc, tw < rc->w - 6 ? tw : rc->w - 6);
+    } else
+        draw_built(cv, x, y, w, h, &c, v);
     ch_free(&c);
 }
 
-/* Word-wrapped text from (x, y) in w cells and at most h rows (messages in panels). */
-static void wrap_text(cv_canvas *cv, int x, int y, int w, int h, const char *text, unsigned char attr)
+/* Word-wrapped text from (x, y) in w cells and at most h rows (messages in panels); a word
+ * longer than the line is split. Returns the rows used (with h < 0: rows needed, nothing drawn). */
+static int wrap_text(cv_canvas *cv, int x, int y, int w, int h, const char *text, unsigned char attr)
 {
-    char line[512] = "", cand[512];
-    int row = 0;
+    char line[1024] = "", cand[1024];
+    int row = 0, measure = h < 0;
     const char *p = text;
-    while (*p && row < h) {
+    if (w < 1) return 0;
+    while (*p && (measure || row < h)) {
         while (*p == ' ') p++;
         const char *e = p;
         while (*e && *e != ' ') e++;
         if (e == p) break;
         snprintf(cand, sizeof cand, "%s%s%.*s", line, line[0] ? " " : "", (int)(e - p), p);
-        if (line[0] && cv_text_width(cv, cand) > w) {
-            cv_text(cv, x, y + row++, line, w, FG, attr);
+        if (cv_text_width(cv, cand) > w) {
+            if (line[0]) {
+                if (!measure) cv_text(cv, x, y + row, line, w, FG, attr);
+                row++;
+                line[0] = 0;
+                continue; /* the word starts the next line */
+            }
+            /* one word wider than the line: cut it at w cells (whole UTF-8 sequences) */
+            int cells = 0;
+            const char *q = p;
+            while (q < e && cells < w) {
+                q++;
+                while (q < e && (*(const unsigned char *)q & 0xC0) == 0x80) q++;
+                cells++;
+            }
+            snprintf(line, sizeof line, "%.*s", (int)(q - p), p);
+            if (!measure) cv_text(cv, x, y + row, line, w, FG, attr);
+            row++;
             line[0] = 0;
-            continue; /* the word starts the next line */
+            p = q;
+            continue;
         }
         snprintf(line, sizeof line, "%s", cand);
         p = e;
     }
-    if (line[0] && row < h) cv_text(cv, x, y + row, line, w, FG, attr);
+    if (line[0] && (measure || row < h)) {
+        if (!measure) cv_text(cv, x, y + row, line, w, FG, attr);
+        row++;
+    }
+    return row;
 }
 
 /* Numbers for the Theorem 1 panel: 4 significant digits, compact exponents. */
@@ -228,9 +362,9 @@ static void theorem_text(cv_canvas *cv, int x, int y, int w, int h, const tui_ex
     snprintf(l[6], 200, "sr change: %+.4g (%s the stable rank)", t->sr_after - t->sr_before,
              t->sr_after > t->sr_before ? "raises" : "does not raise");
     int row = y;
-    for (int i = 0; i < 7 && row < y + h; i++, row++) {
+    for (int i = 0; i < 7 && row < y + h; i++) {
         unsigned char at = i == 4 || i == 5 ? CV_BOLD : 0;
-        cv_text(cv, x + 1, row, l[i], w - 2, FG, at);
+        row += wrap_text(cv, x + 1, row, w - 2, y + h - row, l[i], at);
     }
     (void)v;
 }
@@ -238,7 +372,7 @@ static void theorem_text(cv_canvas *cv, int x, int y, int w, int h, const tui_ex
 /* The lower-left panel: the view chosen with `v`. */
 static void lower_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
 {
-    char title[160];
+    char title[200], shorter[160];
     if (v->lower == TV_RATIO) {
         /* λ(augmenting)/λ(reference): the reference is GACL when shown, else the first slot */
         char a[32] = "?", b[32] = "?";
@@ -246,14 +380,16 @@ static void lower_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
         if (shown(v->r, v->m1) && !strcmp(v->r->m[v->m1].name, "gacl")) { ref = v->m1; aug = v->m0; }
         if (shown(v->r, aug)) ch_display_name(v->r->m[aug].name, a, sizeof a);
         if (shown(v->r, ref)) ch_display_name(v->r->m[ref].name, b, sizeof b);
-        snprintf(title, sizeof title, "Eigenvalue ratio λ(%s)/λ(%s)  (v: next view)", a, b);
+        snprintf(shorter, sizeof shorter, "Eigenvalue ratio λ(%s)/λ(%s)", a, b);
     } else
-        snprintf(title, sizeof title, "%s  (v: next view)", tui_view_title(v->lower));
+        snprintf(shorter, sizeof shorter, "%s", tui_view_title(v->lower));
+    snprintf(title, sizeof title, "%s  (v: next view)", shorter);
+    const char *titles[3] = {title, shorter, tui_view_short(v->lower)};
     if (v->lower == TV_STABLE) {
-        chart_panel(cv, rc, title, 2, v);
+        chart_panel(cv, rc, titles, 3, 2, v);
         return;
     }
-    cv_box(cv, rc->x, rc->y, rc->w, rc->h, title, FG, 0);
+    box_fit(cv, rc, titles, 3);
     int x = rc->x + 1, y = rc->y + 1, w = rc->w - 2, h = rc->h - 2;
     if (!v->r) {
         cv_text(cv, x + 1, y + h / 2, v->busy ? "computing…" : "pending", w - 2, FG, CV_DIM);
@@ -311,6 +447,8 @@ static void lower_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
         wrap_text(cv, x + 1, y + 1, w - 2, h - 1, gs_last_error(), CV_DIM);
         return;
     }
+    if (v->lower == TV_ERANK)
+        for (int i = 0; i < n; i++) hide_future(&c[i], v, i == 0 ? Y_LINEAR : Y_LOG);
     if (n == 1) draw_built(cv, x, y, w, h, &c[0], v);
     else {
         draw_built(cv, x, y, w / 2, h, &c[0], v);
@@ -427,26 +565,74 @@ static void params_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
     }
 }
 
+/* The status line: the parts that fit, most important first (task, play state, computing
+ * mark, data, preset, speed, the name of the program); never a part cut in the middle. */
 static void status_bar(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
 {
     cv_fill(cv, rc->x, rc->y, rc->w, 1, L' ', FG, CV_REVERSE);
-    char b[512];
     static const char *spin[4] = {"⟳", "◴", "◷", "◶"};
-    char comp[64] = "";
-    if (v->busy) snprintf(comp, sizeof comp, "  %s computing %.0f%%", spin[v->spinner & 3], 100 * v->progress);
-    snprintf(b, sizeof b, " gsrscope │ Task %d/%d │ %s %.3g task/s%s │ data: %s%s%s", v->task, v->T,
-             v->playing ? "▶ playing" : "⏸ paused", v->speed, comp, v->data_name ? v->data_name : "?",
-             v->preset && *v->preset ? " │ preset: " : "", v->preset ? v->preset : "");
-    int n = cv_text(cv, rc->x, rc->y, b, rc->w, FG, CV_REVERSE | CV_BOLD);
-    if (v->message && *v->message) {
-        int mw = cv_text_width(cv, v->message);
-        int room = rc->w - n - 3;
-        if (room > 8) {
-            if (mw > room) mw = room;
-            cv_text(cv, rc->x + rc->w - mw - 1, rc->y, v->message, mw, FG,
-                    CV_REVERSE | (v->message_error ? CV_BOLD : 0));
-        }
+    char part[8][160];
+    int keep[8] = {0}, np = 0;
+    snprintf(part[np++], 160, "gsrscope");                                            /* 0 */
+    snprintf(part[np++], 160, "Task %d/%d", v->task, v->T);                           /* 1 */
+    snprintf(part[np++], 160, "%s", v->playing ? "▶ playing" : "⏸ paused");           /* 2 */
+    snprintf(part[np++], 160, "%.3g task/s", v->speed);                               /* 3 */
+    if (v->busy) snprintf(part[np], 160, "%s computing %.0f%%", spin[v->spinner & 3], 100 * v->progress);
+    else part[np][0] = 0;
+    np++;                                                                             /* 4 */
+    snprintf(part[np++], 160, "data: %s", v->data_name ? v->data_name : "?");         /* 5 */
+    if (v->preset && *v->preset) snprintf(part[np], 160, "preset: %s", v->preset);
+    else part[np][0] = 0;
+    np++;                                                                             /* 6 */
+    if (v->tour_name && *v->tour_name) snprintf(part[np], 160, "tour: %s", v->tour_name);
+    else part[np][0] = 0;
+    np++;                                                                             /* 7 */
+    static const int order[8] = {1, 2, 4, 7, 5, 6, 3, 0};
+    int used = 1;
+    for (int k = 0; k < 8; k++) {
+        int i = order[k];
+        if (!part[i][0]) continue;
+        int need = cv_text_width(cv, part[i]) + 3;
+        if (used + need <= rc->w) { keep[i] = 1; used += need; }
     }
+    int x = rc->x + 1, first = 1;
+    for (int i = 0; i < np; i++) {
+        if (!keep[i]) continue;
+        if (!first) x += cv_text(cv, x, rc->y, " │ ", -1, FG, CV_REVERSE | CV_BOLD);
+        x += cv_text(cv, x, rc->y, part[i], -1, FG, CV_REVERSE | CV_BOLD);
+        first = 0;
+    }
+}
+
+/* Rows the message needs at width w (0 when there is none). */
+static int message_rows(const cv_canvas *cv, const tui_view *v, int w)
+{
+    if (!v->message || !*v->message) return 0;
+    char b[600];
+    snprintf(b, sizeof b, " %s", v->message);
+    return wrap_text((cv_canvas *)cv, 0, 0, w - 2, -1, b, 0);
+}
+
+static void message_area(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
+{
+    cv_fill(cv, rc->x, rc->y, rc->w, rc->h, L' ', FG, 0);
+    if (!v->message || !*v->message) return;
+    char b[600];
+    snprintf(b, sizeof b, "%s%s", v->message_error ? "✗ " : "", v->message);
+    wrap_text(cv, rc->x + 1, rc->y, rc->w - 2, rc->h, b, v->message_error ? CV_BOLD : 0);
+}
+
+static int hint_item(cv_canvas *cv, int x, int y, const char *key, const char *label)
+{
+    int n = cv_text(cv, x, y, key, -1, FG, CV_REVERSE | CV_BOLD);
+    n += 1;
+    n += cv_text(cv, x + n, y, label, -1, FG, 0);
+    return n + 2;
+}
+
+static int hint_width(const cv_canvas *cv, const char *key, const char *label)
+{
+    return cv_text_width(cv, key) + 1 + cv_text_width(cv, label) + 2;
 }
 
 static void hint_bar(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
@@ -458,56 +644,98 @@ static void hint_bar(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
         cv_text(cv, rc->x, rc->y, b, rc->w, FG, CV_BOLD);
         return;
     }
-    /* A method that failed at this task (e.g. τ = 0 with a singular G) says why, in place of
-     * the key hints: "gacl, task 1: G + τI is not positive definite ...; raise --tau". */
-    if (v->r && v->task >= 1 && v->task <= v->r->T)
-        for (int m = 0; m < v->r->n_methods; m++) {
-            const en_snap *sn = &v->r->m[m].snaps[v->task - 1];
-            if (sn->state == EN_FAILED && sn->error[0]) {
-                char b[256];
-                snprintf(b, sizeof b, " ✗ %s", sn->error);
-                cv_text(cv, rc->x, rc->y, b, rc->w, FG, CV_BOLD);
-                return;
-            }
-        }
+    /* "? help" and "q quit" always at the right end */
+    int right = hint_width(cv, "?", "help") + hint_width(cv, "q", "quit");
+    int rx = rc->x + rc->w - right + 1;
+    rx += hint_item(cv, rx, rc->y, "?", "help");
+    hint_item(cv, rx, rc->y, "q", "quit");
+    int x = rc->x + 1, end = rc->x + rc->w - right;
+    if (v->tour_step > 0) {
+        x += hint_item(cv, x, rc->y, "n", "next step");
+        x += hint_item(cv, x, rc->y, "p", "back");
+        hint_item(cv, x, rc->y, "Esc", "leave tour");
+        return;
+    }
     int n;
     const tui_key *k = tui_keys(&n);
-    int x = rc->x + 1;
     for (int i = 0; i < n; i++) {
-        if (!k[i].hint) continue;
+        if (!k[i].hint || k[i].act == TA_HELP || k[i].act == TA_QUIT) continue;
         /* first alias name only: "→ n" shows "→" */
         char key[16];
         snprintf(key, sizeof key, "%s", k[i].keyname);
         char *sp = strchr(key, ' ');
         if (sp && k[i].act != TA_PLAY) *sp = 0;
-        int need = cv_text_width(cv, key) + 1 + cv_text_width(cv, k[i].hint) + 2;
-        if (x + need > rc->x + rc->w) break;
-        x += cv_text(cv, x, rc->y, key, -1, FG, CV_REVERSE | CV_BOLD);
-        x += 1;
-        x += cv_text(cv, x, rc->y, k[i].hint, -1, FG, 0);
-        x += 2;
+        if (x + hint_width(cv, key, k[i].hint) > end) break;
+        x += hint_item(cv, x, rc->y, key, k[i].hint);
     }
+}
+
+/* A failed method at this task (e.g. τ = 0 with a singular G) says why on the message line:
+ * "gacl, task 1: G + τI is not positive definite ...; raise --tau". */
+static const char *failure_text(const tui_view *v)
+{
+    if (v->r && v->task >= 1 && v->task <= v->r->T)
+        for (int m = 0; m < v->r->n_methods; m++) {
+            const en_snap *sn = &v->r->m[m].snaps[v->task - 1];
+            if (sn->state == EN_FAILED && sn->error[0]) return sn->error;
+        }
+    return NULL;
+}
+
+/* Help: the key table and what every number means, word-wrapped to the box and scrolled with
+ * ↑ ↓ PgUp PgDn (any other key closes it). Returns the number of wrapped rows. */
+int tui_help_rows(const cv_canvas *cv, int w, char (*out)[256], int max)
+{
+    char lines[TUI_HELP_MAX][256];
+    int n = tui_help_lines(lines, TUI_HELP_MAX), m = 0;
+    for (int i = 0; i < n && m < max; i++) {
+        /* continuation rows of a key line are indented under its text (9 cells) */
+        const char *p = lines[i];
+        int indent = lines[i][0] && lines[i][0] != ' ' && strstr(lines[i], "  ") ? 9 : 0;
+        if (!*p) { out[m++][0] = 0; continue; }
+        int first = 1;
+        while (*p && m < max) {
+            int room = first ? w : w - indent;
+            /* take as many whole words as fit in room cells */
+            const char *q = p, *cut = NULL;
+            int cells = 0;
+            while (*q) {
+                if (*q == ' ') cut = q;
+                q++;
+                while (*q && (*(const unsigned char *)q & 0xC0) == 0x80) q++;
+                if (++cells > room) break;
+            }
+            if (!*q && cells <= room) cut = q;
+            else if (!cut || cut == p) cut = q; /* one long word: split */
+            snprintf(out[m], 256, "%*s%.*s", first ? 0 : indent, "", (int)(cut - p), p);
+            m++;
+            p = cut;
+            while (*p == ' ') p++;
+            first = 0;
+        }
+    }
+    (void)cv;
+    return m;
 }
 
 static void help_overlay(cv_canvas *cv, const tui_view *v)
 {
-    char lines[64][128];
-    int n = tui_help_lines(lines, 64);
-    int w = 0;
-    for (int i = 0; i < n; i++) {
-        int lw = cv_text_width(cv, lines[i]);
-        if (lw > w) w = lw;
-    }
-    w += 4;
-    int h = n + 4;
-    if (w > cv->w - 2) w = cv->w - 2;
-    if (h > cv->h - 2) h = cv->h - 2;
+    int w = cv->w - 2 > 100 ? 100 : cv->w - 2, h = cv->h - 2;
+    static char rows[400][256];
+    int n = tui_help_rows(cv, w - 4, rows, 400);
+    int shown = h - 3;
+    int top = v->help_scroll;
+    if (top > n - shown) top = n - shown;
+    if (top < 0) top = 0;
     int x = (cv->w - w) / 2, y = (cv->h - h) / 2;
     cv_fill(cv, x, y, w, h, L' ', FG, 0);
-    cv_box(cv, x, y, w, h, "Help — keys", FG, CV_BOLD);
-    int shown = h - 4;
-    for (int i = 0; i < n && i < shown; i++) cv_text(cv, x + 2, y + 1 + i, lines[i], w - 4, FG, 0);
-    const char *foot = shown < n ? "(more: enlarge the terminal)  any key closes" : "any key closes";
+    cv_box(cv, x, y, w, h, "Help — keys and numbers", FG, CV_BOLD);
+    for (int i = 0; i < shown && top + i < n; i++) cv_text(cv, x + 2, y + 1 + i, rows[top + i], w - 4, FG, 0);
+    char foot[160];
+    if (shown < n)
+        snprintf(foot, sizeof foot, "lines %d–%d of %d · ↑ ↓ PgUp PgDn scroll · any other key closes", top + 1,
+                 top + shown < n ? top + shown : n, n);
+    else snprintf(foot, sizeof foot, "any key closes");
     cv_text(cv, x + 2, y + h - 2, foot, w - 4, FG, CV_DIM);
 }
 
@@ -515,7 +743,16 @@ void tui_draw(cv_canvas *cv, const tui_view *v)
 {
     cv_clear(cv);
     tui_layout l;
-    if (tui_layout_compute(cv->w, cv->h, &l) != 0) {
+    char msgbuf[600] = "";
+    tui_view vv = *v;
+    const char *fail = failure_text(v);
+    if (fail && !(v->message && *v->message)) {
+        snprintf(msgbuf, sizeof msgbuf, "%s", fail);
+        vv.message = msgbuf;
+        vv.message_error = 1;
+    }
+    v = &vv;
+    if (tui_layout_compute_msg(cv->w, cv->h, message_rows(cv, v, cv->w), &l) != 0) {
         /* Word-wrapped so that even a 10-column terminal shows the size it needs first. */
         char b[256];
         snprintf(b, sizeof b, "need at least %dx%d (terminal too small: %dx%d). Enlarge it, or press q to quit.",
@@ -539,14 +776,21 @@ void tui_draw(cv_canvas *cv, const tui_view *v)
         return;
     }
     status_bar(cv, &l.status, v);
-    char at[160], pn[80], sp[200];
-    tui_accuracy_title(v->r, v->m0, v->m1, at, sizeof at);
+    char pn[80], at[160], sp[200], sp2[120];
     pair_names(v->r, v->m0, v->m1, pn, sizeof pn);
+    tui_accuracy_title(v->r, v->m0, v->m1, at, sizeof at);
+    char a1[120];
+    snprintf(a1, sizeof a1, "Accuracy (%%)%s%s", pn[0] ? " — " : "", pn);
+    const char *atitles[3] = {a1, "Accuracy (%)", "Accuracy"};
+    (void)at;
     snprintf(sp, sizeof sp, "Eigenspectrum — %s%slog10 λ of G+τI", pn, pn[0] ? ": " : "");
-    chart_panel(cv, &l.accuracy, at, 0, v);
-    chart_panel(cv, &l.spectrum, sp, 1, v);
+    snprintf(sp2, sizeof sp2, "Eigenspectrum%s%s", pn[0] ? " — " : "", pn);
+    const char *stitles[4] = {sp, sp2, "Eigenspectrum of G+τI", "Spectrum"};
+    chart_panel(cv, &l.accuracy, atitles, 3, 0, v);
+    chart_panel(cv, &l.spectrum, stitles, 4, 1, v);
     lower_panel(cv, &l.stable, v);
     params_panel(cv, &l.params, v);
+    message_area(cv, &l.message, v);
     hint_bar(cv, &l.hint, v);
     if (v->help) help_overlay(cv, v);
 }

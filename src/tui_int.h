@@ -27,6 +27,10 @@ typedef enum {
 } tui_lower_view;
 /* Panel title of a view ("Stable rank", "τ sweep", ...). */
 const char *tui_view_title(int view);
+/* The figure `e` exports for the view (gs_figure.h name; the stable-rank view: "dashboard"). */
+const char *tui_view_figure(int view);
+/* Its short name ("τ sweep", "erank & κ") for narrow panels. */
+const char *tui_view_short(int view);
 /* Does the view need a computation in the worker (τ sweep, Theorem 1)? */
 int tui_view_needs_worker(int view);
 
@@ -70,6 +74,10 @@ typedef struct {
     int m0, m1;
     int lower;                  /* tui_lower_view of the lower-left panel */
     const tui_extra *ex;        /* worker result for exactly this generation/task/view, or NULL */
+    int future;                 /* 1: task-axis charts show the tasks after the current one too */
+    int help_scroll;            /* first help row shown */
+    const char *tour_name;      /* the tour being played, or NULL */
+    int tour_step;              /* 1-based step of the tour, 0 = no tour */
 } tui_view;
 
 /* Title of the Accuracy panel for the shown pair: "Accuracy — GACL vs AIR (head, tail,
@@ -82,6 +90,8 @@ int tui_cycle_method(int cur, int other, int n);
 /* Compose the frame into cv (cleared first). Screens smaller than TUI_MIN_COLS × TUI_MIN_ROWS
  * get the "need at least WxH" message. */
 void tui_draw(cv_canvas *cv, const tui_view *v);
+/* Help rows wrapped to w cells (keys, then what the numbers mean); returns the count. */
+int tui_help_rows(const cv_canvas *cv, int w, char (*out)[256], int max);
 /* Numbers of one method at one task for the parameters panel, e.g. "81.2" or "…" (pending). */
 void tui_fmt_pct(const en_snap *s, double v, char *buf, int n);
 
@@ -97,8 +107,9 @@ typedef struct {
     op_opts req_opts;
     int req_task;
     int quit;
-    int export_req;             /* 1: export the dashboard to export_path */
+    int export_req;             /* 1: export export_figure to export_path */
     char export_path[4096];
+    char export_figure[32];     /* a gs_figure.h name ("dashboard", "tau-sweep", ...) */
     en_results *export_base;    /* owned copy of the baseline for the export, or NULL */
     int tune_req;               /* 1: tune parameter tune_param of method tune_m on validation */
     int tune_param, tune_m;     /* tui_param, index into the results */
@@ -136,8 +147,8 @@ typedef struct {
 int tw_start(tui_worker *w, pl_ctx *ctx, const en_config *cfg, const op_opts *o);
 /* New parameters/options (gen bumps: a running computation is cancelled) and current task. */
 void tw_request(tui_worker *w, const op_opts *o, uint64_t gen, int task);
-/* Ask for an export of the current results (baseline copied). */
-void tw_export(tui_worker *w, const char *path, const en_results *baseline);
+/* Ask for an export of figure (gs_figure.h name) from the current results (baseline copied). */
+void tw_export(tui_worker *w, const char *path, const char *figure, const en_results *baseline);
 /* The view shown in the lower-left panel (the worker computes what it needs for the task). */
 void tw_set_view(tui_worker *w, int view);
 /* The shown pair of methods (indices into the results; m1 may be -1). */

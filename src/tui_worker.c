@@ -62,7 +62,7 @@ static int same_stream(const op_opts *a, const op_opts *b)
     return a->params.seed == b->params.seed && !memcmp(&a->proto, &b->proto, sizeof a->proto);
 }
 
-static void do_export(tui_worker *w, const char *path, en_results *base, int m0, int m1)
+static void do_export(tui_worker *w, const char *path, const char *figure, en_results *base, int m0, int m1)
 {
     fig_request q;
     memset(&q, 0, sizeof q);
@@ -74,9 +74,9 @@ static void do_export(tui_worker *w, const char *path, en_results *base, int m0,
     q.m1 = m1 >= 0 && m1 < q.r->n_methods && m1 != q.m0 ? m1 : -1;
     q.task = w->spec_task;
     q.dpi = 300;
-    q.width_in = 7.0;
+    q.width_in = strcmp(figure, "dashboard") ? 0 : 7.0;
     q.eng = w->ctx->eng;
-    int st = fig_export(&q, "dashboard", path, NULL);
+    int st = fig_export(&q, figure, path, NULL);
     if (st == GS_OK) set_msg(w, 0, "exported %.400s%s", path, NULL);
     else {
         unlink(path); /* the reserved empty file */
@@ -320,14 +320,15 @@ static void *worker_main(void *arg)
             continue;
         }
         if (w->export_req && w->done_gen == w->req_gen) {
-            char path[4096];
+            char path[4096], fig[32];
             snprintf(path, sizeof path, "%s", w->export_path);
+            snprintf(fig, sizeof fig, "%s", w->export_figure);
             en_results *base = w->export_base;
             int e0 = w->req_m0, e1 = w->req_m1;
             w->export_base = NULL;
             w->export_req = 0;
             pthread_mutex_unlock(&w->mu);
-            do_export(w, path, base, e0, e1);
+            do_export(w, path, fig, base, e0, e1);
             if (base) { en_results_free(base); free(base); }
             wake(w);
             pthread_mutex_lock(&w->mu);
@@ -435,7 +436,7 @@ void tw_request(tui_worker *w, const op_opts *o, uint64_t gen, int task)
     pthread_mutex_unlock(&w->mu);
 }
 
-void tw_export(tui_worker *w, const char *path, const en_results *baseline)
+void tw_export(tui_worker *w, const char *path, const char *figure, const en_results *baseline)
 {
     en_results *b = NULL;
     if (baseline) {
@@ -444,6 +445,7 @@ void tw_export(tui_worker *w, const char *path, const en_results *baseline)
     }
     pthread_mutex_lock(&w->mu);
     snprintf(w->export_path, sizeof w->export_path, "%s", path);
+    snprintf(w->export_figure, sizeof w->export_figure, "%s", figure);
     if (w->export_base) { en_results_free(w->export_base); free(w->export_base); }
     w->export_base = b;
     w->export_req = 1;

@@ -9,7 +9,9 @@ TUI_TEST=tui
 # start ARGS...: run gsrscope in a fresh 120x40 tmux session, exit code to $TMPD/rc
 start() {
     rm -f "$TMPD/rc"
-    T kill-session -t tui >/dev/null 2>&1
+    # a fresh server each time: killing the last session of a server races with the next start
+    T kill-server >/dev/null 2>&1
+    sleep 0.2
     T new-session -d -s tui -x 120 -y 40 \
         "cd '$TMPD' && env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=tmux-256color $ENVX '$GSRSCOPE' $*; echo \$? > '$TMPD/rc'; sleep 30"
 }

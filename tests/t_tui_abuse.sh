@@ -18,7 +18,9 @@ ESC=$(printf '\033')
 start() {
     w=$1; h=$2; shift 2
     rm -f "$TMPD/rc" "$TMPD/stty" "$TMPD/err"
-    T kill-session -t tui >/dev/null 2>&1
+    # a fresh server each time: killing the last session of a server races with the next start
+    T kill-server >/dev/null 2>&1
+    sleep 0.2
     T new-session -d -s tui -x "$w" -y "$h" \
         "cd '$TMPD' && env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=tmux-256color $ENVX '$GSRSCOPE' $* 2>err; echo \$? > rc; stty -a > stty; sleep 30"
 }

@@ -45,20 +45,20 @@ T kill-session -t tui >/dev/null 2>&1
 rm -f "$TMPD/rc"
 T new-session -d -s tui -x 120 -y 40 \
     "cd '$TMPD' && env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=tmux-256color '$GSRSCOPE' --methods gacl,gsr,air; echo \$? > '$TMPD/rc'; sleep 30"
-if wait_for '─ Accuracy — GACL vs GSR \(head' 20; then ok "default pair: GACL vs GSR"; else bad "default pair" "$(screen)"; fi
+if wait_for '─ Accuracy \(%\) — GACL vs GSR ' 20; then ok "default pair: GACL vs GSR"; else bad "default pair" "$(screen)"; fi
 T send-keys -t tui M
-if wait_for '─ Accuracy — GACL vs AIR \(head' 5 && wait_for 'Eigenspectrum — GACL vs AIR' 5; then
+if wait_for '─ Accuracy \(%\) — GACL vs AIR ' 5 && wait_for 'Eigenspectrum — GACL vs AIR' 5; then
     ok "M: second method AIR"; else bad "M: AIR" "$(screen)"; fi
 if wait_for 'AIR +[0-9…]' 20; then ok "parameters panel shows the AIR row"; else bad "AIR row" "$(screen)"; fi
 T send-keys -t tui M
-if wait_for '─ Accuracy — GACL vs GSR \(head' 5; then ok "M again wraps to GSR (never GACL twice)"; else bad "M wraps" "$(screen)"; fi
+if wait_for '─ Accuracy \(%\) — GACL vs GSR ' 5; then ok "M again wraps to GSR (never GACL twice)"; else bad "M wraps" "$(screen)"; fi
 T send-keys -t tui m
-if wait_for '─ Accuracy — AIR vs GSR \(head' 5; then ok "m: first method AIR"; else bad "m: AIR" "$(screen)"; fi
+if wait_for '─ Accuracy \(%\) — AIR vs GSR ' 5; then ok "m: first method AIR"; else bad "m: AIR" "$(screen)"; fi
 T send-keys -t tui v v
 if wait_for '─ Theorem 1' 5 && wait_for 'show GACL' 30 && wait_for 'keys m / M' 5; then
     ok "Theorem 1 without GACL shown says so"; else bad "Theorem 1 pair message" "$(screen)"; fi
 T send-keys -t tui m
-if wait_for '─ Accuracy — GACL vs GSR \(head' 5 && wait_for 'GSR vs GACL · task 1' 30; then
+if wait_for '─ Accuracy \(%\) — GACL vs GSR ' 5 && wait_for 'GSR vs GACL · task 1' 30; then
     ok "m wraps to GACL; Theorem 1 recomputed for GSR vs GACL"; else bad "m wraps / Theorem 1" "$(screen)"; fi
 T send-keys -t tui '?'
 if wait_for 'cycle the first shown method' 5 && wait_for 'cycle the second shown method' 5; then

@@ -178,9 +178,34 @@ int main(void)
     s = dump(&cv);
     int n;
     const tui_key *k = tui_keys(&n);
-    int all = 1;
-    for (int i = 0; i < n; i++) all &= strstr(s, k[i].help) != NULL;
-    CHECK(all, "help overlay lists every key of the table");
+    CHECK(strstr(s, k[0].help) && strstr(s, "lines 1–") && strstr(s, "scroll"), "help overlay: first key, scroll note");
+    /* every key and every number's explanation is in the wrapped help rows, at 80 columns too */
+    {
+        static char rows[400][256], joined[400 * 256];
+        int nr = tui_help_rows(&cv, 74, rows, 400), over = 0;
+        size_t L = 0;
+        for (int i = 0; i < nr; i++) {
+            const char *q = rows[i];
+            over += cv_text_width(&cv, rows[i]) > 74;
+            if (i && rows[i][0] == ' ') { while (*q == ' ') q++; joined[L++] = ' '; }
+            else if (i) joined[L++] = '\n';
+            L += (size_t)snprintf(joined + L, sizeof joined - L, "%s", q);
+        }
+        int all = 1;
+        for (int i = 0; i < n; i++) all &= strstr(joined, k[i].help) != NULL;
+        CHECK(all && over == 0, "help rows at 74 cells: every key's whole text, no row wider (%d wider)", over);
+        static const char *terms[] = {"stable rank", "effective rank", "condition number", "Lanczos estimate", "ε ",
+                                      "η:", "m̄", "Λ₊", "Claims", "Collapse"};
+        int known = 1;
+        for (size_t i = 0; i < sizeof terms / sizeof terms[0]; i++) known &= strstr(joined, terms[i]) != NULL;
+        CHECK(known, "help explains every number on screen");
+        /* scrolled to the end: the last explanation is visible */
+        v.help_scroll = 1000;
+        tui_draw(&cv, &v);
+        s = dump(&cv);
+        CHECK(strstr(s, "every direction.") && !strstr(s, k[0].help), "help scrolls to its last line");
+        v.help_scroll = 0;
+    }
     v.help = 0;
     cv_free(&cv);
     /* 80x24 still shows everything */
@@ -248,13 +273,13 @@ int main(void)
         cv_init(&cv, 120, 40, CV_BRAILLE);
         tui_draw(&cv, &v);
         s = dump(&cv);
-        CHECK(strstr(s, "Accuracy — GACL vs GSR") && strstr(s, "Eigenspectrum — GACL vs GSR") &&
+        CHECK(strstr(s, "Accuracy (%) — GACL vs GSR") && strstr(s, "Eigenspectrum — GACL vs GSR") &&
                   !strstr(s, "no spectrum"), "default pair GACL vs GSR");
         v.m0 = 1;
         v.m1 = 2;
         tui_draw(&cv, &v);
         s = dump(&cv);
-        CHECK(strstr(s, "Accuracy — GSR vs SLDA") && strstr(s, "Eigenspectrum — GSR vs SLDA"), "titles follow m0/m1");
+        CHECK(strstr(s, "Accuracy (%) — GSR vs SLDA") && strstr(s, "Eigenspectrum — GSR vs SLDA"), "titles follow m0/m1");
         CHECK(strstr(s, "SLDA: no spectrum (not a ridge method)") != NULL, "non-ridge method: no spectrum note");
         CHECK(strstr(s, "SLDA   66.5") && strstr(s, "GSR    71.0") && !strstr(s, "GACL   70.0"),
               "parameter rows follow the pair");
@@ -264,7 +289,7 @@ int main(void)
         v.lower = TV_ERANK;
         tui_draw(&cv, &v);
         s = dump(&cv);
-        CHECK(strstr(s, "Accuracy — SLDA (head") != NULL, "single non-ridge method title");
+        CHECK(strstr(s, "Accuracy (%) — SLDA") != NULL, "single non-ridge method title");
         const char *a = strstr(s, "no spectrum (not a ridge method)");
         CHECK(a && strstr(a + 1, "no spectrum (not a ridge method)"), "spectrum and erank panels both say no spectrum");
         CHECK(!strstr(s, "index i"), "no eigenspectrum chart for a non-ridge method");
@@ -301,6 +326,94 @@ int main(void)
         CHECK(strstr(s, "THEOREM-MSG") != NULL, "same pair's result shown");
         cv_free(&cv);
         en_results_free(&r3);
+    }
+    /* live stepping: at task 2 of 5 with every task computed, the task-axis charts draw exactly
+     * the dots of results where tasks 3..5 are not computed yet; f (future = 1) shows them */
+    {
+        en_results all, two;
+        make_results(&all, 5, 5, 0.0);
+        make_results(&two, 5, 2, 0.0);
+        /* GSR's curves apart from GACL's, so that both markers show */
+        for (int t = 0; t < 5; t++) all.m[1].snaps[t].stable_rank += 1;
+        for (int t = 0; t < 2; t++) two.m[1].snaps[t].stable_rank += 1;
+        for (int i = 0; i < 4; i++) all.m[1].snaps[0].eig[i] *= 3;
+        for (int lower = 0; lower < 2; lower++) {
+            cv_canvas a, b;
+            cv_init(&a, 120, 40, CV_BRAILLE);
+            cv_init(&b, 120, 40, CV_BRAILLE);
+            view_defaults(&v, &all, &p);
+            v.lower = lower ? TV_ERANK : TV_STABLE;
+            tui_draw(&a, &v);
+            v.r = &two;
+            tui_draw(&b, &v);
+            int diff = 0, dots = 0;
+            for (int i = 0; i < a.w * a.h; i++) {
+                diff += a.cells[i].dots != b.cells[i].dots;
+                dots += a.cells[i].dots != 0;
+            }
+            CHECK(diff == 0 && dots > 0, "view %d, task 2: the future is hidden (%d cells differ, %d with dots)",
+                  v.lower, diff, dots);
+            v.r = &all;
+            v.future = 1;
+            tui_draw(&b, &v);
+            diff = 0;
+            for (int i = 0; i < a.w * a.h; i++) diff += a.cells[i].dots != b.cells[i].dots;
+            CHECK(diff > 0, "view %d: f shows the later tasks (%d cells differ)", v.lower, diff);
+            s = dump(&a);
+            CHECK(strstr(s, "3–5 hidden (f)") != NULL, "the note says which tasks are hidden");
+            v.future = 0;
+            v.task = 5;
+            tui_draw(&a, &v);
+            v.future = 1;
+            tui_draw(&b, &v);
+            diff = 0;
+            for (int i = 0; i < a.w * a.h; i++) diff += a.cells[i].dots != b.cells[i].dots || a.cells[i].ch != b.cells[i].ch;
+            CHECK(diff == 0, "at the last task nothing is hidden (%d cells differ)", diff);
+            cv_free(&a);
+            cv_free(&b);
+        }
+        /* without colour the two methods differ by their markers in every chart: ○ GACL, ■ GSR */
+        cv_canvas m;
+        cv_init(&m, 120, 40, CV_BRAILLE);
+        view_defaults(&v, &all, &p);
+        v.color = 0;
+        v.task = 5;
+        tui_draw(&m, &v);
+        tui_layout l;
+        tui_layout_compute(120, 40, &l);
+        const tui_rect *pr[3] = {&l.accuracy, &l.spectrum, &l.stable};
+        for (int k = 0; k < 3; k++) {
+            if (k == 1) { v.task = 1; v.future = 1; tui_draw(&m, &v); } /* the spectrum is known at task 1 */
+            int circ = 0, sq = 0;
+            for (int y = pr[k]->y + 2; y < pr[k]->y + pr[k]->h - 1; y++)
+                for (int x = pr[k]->x + 1; x < pr[k]->x + pr[k]->w - 1; x++) {
+                    circ += cv_cat(&m, x, y)->ch == 0x25CB;
+                    sq += cv_cat(&m, x, y)->ch == 0x25A0;
+                }
+            CHECK(circ >= 1 && sq >= 1, "panel %d without colour: GACL ○ (%d) and GSR ■ (%d) markers", k, circ, sq);
+        }
+        v.task = 5;
+        v.future = 0;
+        /* the footer keeps "? help" and "q quit", the status line never cuts a part */
+        v.message = "exported gsrscope-dashboard-001.png (a long message that has to wrap onto a second line at "
+                    "eighty columns, every word of it kept)";
+        for (int W = 72; W <= 200; W += 4) {
+            cv_canvas f;
+            cv_init(&f, W, 24, CV_BRAILLE);
+            tui_draw(&f, &v);
+            char last[1024], top[1024];
+            cv_row_utf8(&f, 23, last, sizeof last);
+            cv_row_utf8(&f, 0, top, sizeof top);
+            CHECK(strstr(last, "? help") && strstr(last, "q quit"), "%d cols: footer has help and quit: %s", W, last);
+            CHECK(strstr(top, "Task 5/5") && (!strstr(top, "data") || strstr(top, "data: unit-data")),
+                  "%d cols: status parts whole: %s", W, top);
+            const char *d = dump(&f);
+            CHECK(strstr(d, "exported gsrscope") && strstr(d, "kept)"), "%d cols: the whole message is on screen\n%s", W, d);
+            cv_free(&f);
+        }
+        cv_free(&m);
+        en_results_free(&all);
+        en_results_free(&two);
     }
     /* nothing computed yet */
     view_defaults(&v, NULL, &p);

@@ -1,0 +1,69 @@
+#!/bin/sh
+# t_tui_teach.sh — teaching in the real TUI (tmux, private socket), at 80×24 and 120×40 with
+# --preset teaching: live stepping (at task 1 no curve point right of the task mark in any
+# task-axis chart; after End every chart reaches the last task; f shows the future), and nothing
+# cut: the footer keeps "? help" and "q quit", messages (pin, unpin, undo, export) appear whole,
+# help scrolls to its last line. Skips (0 passed, 0 failed) only when tmux or $GSRSCOPE is missing.
+TUI_TEST=teach
+. "$(dirname "$0")/tui_lib.sh"
+HERE=$(cd "$(dirname "$0")" && pwd)
+future() { screen | python3 "$HERE/support/future_check.py" "$1"; }
+
+for size in 80x24 120x40; do
+    W=${size%x*}; H=${size#*x}
+    T kill-server >/dev/null 2>&1
+    sleep 0.2
+    rm -f "$TMPD/rc"
+    mkdir -p "$TMPD/$size"
+    T new-session -d -s tui -x "$W" -y "$H" \
+        "cd '$TMPD/$size' && env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=tmux-256color '$GSRSCOPE' --preset teaching; echo \$? > '$TMPD/rc'; sleep 30"
+    if wait_for 'Task 1/10' 20 && wait_gone 'computing' 60 && wait_for 'GSR +100' 20; then ok "$size: dashboard at task 1"
+    else bad "$size: dashboard" "$(screen)"; fi
+    out=$(future none-right)
+    n=$(printf '%s\n' "$out" | sed -n 's/^\([0-9]*\) charts checked$/\1/p')
+    if [ $? -eq 0 ] && [ "${n:-0}" -ge 4 ] && ! printf '%s\n' "$out" | grep -q 'right of the mark'; then
+        ok "$size: task 1: no curve point right of task 1 in $n task-axis charts"
+    else bad "$size: future hidden at task 1" "$out
+$(screen)"; fi
+    if screen | grep -q '2–10 hidden (f)'; then ok "$size: the charts say tasks 2–10 are hidden"; else bad "$size: hidden note" "$(screen)"; fi
+    T send-keys -t tui End
+    if wait_for 'Task 10/10' 5 && wait_gone 'computing' 60 && future reach-end >/dev/null; then
+        ok "$size: after End every task-axis chart reaches task 10"; else bad "$size: End" "$(future reach-end; screen)"; fi
+    T send-keys -t tui Home
+    wait_for 'Task 1/10' 5
+    T send-keys -t tui f
+    if wait_for 'showing every task' 5 && future reach-end >/dev/null; then ok "$size: f shows the later tasks"
+    else bad "$size: f" "$(future reach-end; screen)"; fi
+    T send-keys -t tui f
+    if wait_for 'showing tasks up to the current one \(f shows the rest\)' 5 && future none-right >/dev/null; then
+        ok "$size: f again hides them"; else bad "$size: f again" "$(screen)"; fi
+    # ---- nothing cut --------------------------------------------------------------------------
+    if screen | tail -n 1 | grep -q '? help' && screen | tail -n 1 | grep -q 'q quit'; then
+        ok "$size: footer shows ? help and q quit"; else bad "$size: footer" "$(screen | tail -n 2)"; fi
+    T send-keys -t tui b
+    if wait_for 'baseline pinned \(ghost curves, Δ column\); B unpins it' 5; then ok "$size: pin message whole"
+    else bad "$size: pin message" "$(screen | tail -n 3)"; fi
+    T send-keys -t tui B
+    if wait_for 'baseline unpinned' 5 && ! screen | grep -q '┈ baseline'; then ok "$size: B unpins (no ghost legend)"
+    else bad "$size: unpin" "$(screen)"; fi
+    T send-keys -t tui Down Down Down +
+    wait_for 'τ = 17.78' 5
+    T send-keys -t tui u
+    if wait_for 'undid τ 17.78 → 10' 5; then ok "$size: undo says what it undid"; else bad "$size: undo" "$(screen | tail -n 3)"; fi
+    wait_gone 'computing' 60
+    T send-keys -t tui e
+    if wait_for 'exported gsrscope-dashboard-001.png' 60 && [ -s "$TMPD/$size/gsrscope-dashboard-001.png" ]; then
+        ok "$size: export message whole, file written"; else bad "$size: export" "$(screen | tail -n 3; ls "$TMPD/$size")"; fi
+    T send-keys -t tui '?'
+    if wait_for 'lines 1–[0-9]+ of [0-9]+' 5 && ! screen | grep -q 'enlarge'; then ok "$size: help pages scroll"
+    else bad "$size: help" "$(screen)"; fi
+    T send-keys -t tui NPage NPage NPage NPage NPage NPage NPage NPage
+    if wait_for 'every direction\.' 5; then ok "$size: help scrolls to its last line"; else bad "$size: help end" "$(screen)"; fi
+    T send-keys -t tui x
+    wait_gone 'Help — keys' 5
+    T send-keys -t tui q
+    if wait_file "$TMPD/rc" 10 && [ "$(cat "$TMPD/rc")" = 0 ]; then ok "$size: q exits 0"; else bad "$size: q" "$(cat "$TMPD/rc" 2>&1)"; fi
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
