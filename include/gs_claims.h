@@ -1,0 +1,56 @@
+/* gs_claims.h — the paper's claims checked against the numbers of one run (prefix cl_).
+ *
+ * Pure computation from results the views already hold (en_results of the task, the Theorem 1
+ * check and a τ sweep of the reference method): no curses, no cairo, no printing. Each claim
+ * gets a verdict (✔ the data supports it, ✗ it does not, ? not known yet), the numbers it
+ * rests on and a one-line reason built from those numbers only (never from the paper).
+ * The claims, in order (CL_*): stable rank 1.02 → 2.80; strictly higher stable rank by
+ * Theorem 1; smallest eigenvalues inflated; tail accuracy up; head preserved; the isotropic
+ * dilemma (a large τ stabilizes the tail but over-shrinks the head).
+ * Ownership: cl_report is a plain value (fixed-size strings).
+ */
+#ifndef GS_CLAIMS_H
+#define GS_CLAIMS_H
+
+#include "gs_engine.h"
+#include "gs_spectral.h"
+#include "gs_tausweep.h"
+
+enum { CL_SR = 0, CL_THEOREM, CL_SMALLEST, CL_TAIL, CL_HEAD, CL_DILEMMA, CL_COUNT };
+typedef enum { CL_UNKNOWN = -1, CL_FAILS = 0, CL_HOLDS = 1 } cl_verdict;
+
+/* Thresholds (documented in the man page): a change counts when it passes them. */
+#define CL_TAIL_GAIN 1.0     /* tail accuracy up: at least +1 point */
+#define CL_HEAD_LOSS 1.0     /* head preserved: at most 1 point lost */
+#define CL_INFLATE 1.10      /* smallest eigenvalues inflated: bottom-decile mean ×1.1 at least */
+#define CL_SHRINK 2.0        /* dilemma: the head loses 2 points or more at the τ best for the tail */
+
+typedef struct {
+    char claim[96];      /* the paper's claim, short */
+    cl_verdict verdict;
+    char numbers[200];   /* what this data shows (UTF-8) */
+    char reason[240];    /* why, from the numbers */
+} cl_row;
+
+typedef struct {
+    int task;
+    char ref[32], aug[32]; /* display names of the reference (GACL) and the augmenting method */
+    int n;
+    cl_row row[CL_COUNT];
+} cl_report;
+
+typedef struct {
+    const en_results *r;
+    int ref, aug;             /* method indices: the reference (plain ridge) and the augmenting one */
+    int task;                 /* 1-based */
+    const sp_theorem *th;     /* Theorem 1 at the task for (ref, aug), or NULL (not computed) */
+    const ts_curve *sweep;    /* τ sweep of the reference at the task, or NULL */
+} cl_input;
+
+/* Fill the report. GS_OK, or GS_EINPUT (no results, bad indices). Rows whose numbers are not
+ * available yet are CL_UNKNOWN with the reason saying what is missing. */
+int cl_claims(const cl_input *in, cl_report *out);
+/* "✔", "✗" or "?" */
+const char *cl_mark(cl_verdict v);
+
+#endif
