@@ -87,6 +87,7 @@ if wait_file "$TMPD/gsrscope-dashboard-001.png" 30 && wait_for 'exported' 30 &&
     ok "e exports gsrscope-dashboard-001.png"; else bad "export" "$(screen | head -n 2; ls -la "$TMPD")"; fi
 T send-keys -t tui e
 if wait_file "$TMPD/gsrscope-dashboard-002.png" 30; then ok "a second export does not overwrite the first"; else bad "export 002" "$(ls "$TMPD")"; fi
+wait_for 'exported gsrscope-dashboard-002.png' 30 # its message would replace the preset's
 T send-keys -t tui P
 if wait_for 'preset paper' 5 && wait_for '│▸τ +0.01 ' 5; then ok "P applies the paper preset"; else bad "preset" "$(screen)"; fi
 T send-keys -t tui q
