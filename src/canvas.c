@@ -650,7 +650,9 @@ int cv_draw_chart(cv_canvas *cv, int x, int y, int w, int h, const ch_chart *c,
                     if (fx < -1e-9 || fx > 1 + 1e-9 || fy < -1e-9 || fy > 1 + 1e-9) continue;
                     int col = a->x0 + (int)lround(clampd(fx, 0, 1) * (PW - 1)) / sx;
                     int row = a->y0 + (int)lround((1 - clampd(fy, 0, 1)) * (PH - 1)) / sy;
-                    if (dense ? (col - last < period || ((col - a->x0) % period) != phase) : col - last < 2) continue;
+                    /* letters (mixed kinds) need more room than shapes to stay readable */
+                    if (dense ? (col - last < period || ((col - a->x0) % period) != phase) : col - last < (mixed ? 4 : 2))
+                        continue;
                     cv_fill(cv, col, row, 1, 1, mk, rgb, CV_BOLD);
                     last = col;
                 }

@@ -210,39 +210,54 @@ static void kind_letters(ch_chart *c, int second)
 
 /* The accuracy panel as three small multiples (overall, head, tail; the two methods and the
  * pinned baseline in each) sharing the y axis; the legend sits in the panel's top edge. */
-static void accuracy_multiples(cv_canvas *cv, int x, int y, int w, int h, ch_chart *c, const tui_view *v,
-                               const tui_rect *rc, int title_w)
+static void multiples(cv_canvas *cv, int x, int y, int w, int h, ch_chart *c, const tui_view *v,
+                      const tui_rect *rc, int title_w, const ch_kind *kinds, int nk)
 {
-    cv_chart_opts lo = {v->color, 1, 1, CH_KIND_OVERALL, 0};
-    int lx = rc->x + 3 + title_w + 2, room = rc->x + rc->w - 2 - lx;
-    if (room > 8) {
-        cv_fill(cv, lx - 1, rc->y, room + 1, 1, L' ', FG, 0);
-        int used = cv_draw_legend(cv, lx, rc->y, room, c, &lo);
-        /* the frame's edge again after the legend (one space after its last item) */
-        int end = lx + (used > 1 ? used - 1 : 0);
-        cv_fill(cv, end, rc->y, rc->x + rc->w - 1 - end, 1, cv->glyphs == CV_ASCII ? L'-' : 0x2500, FG, 0);
+    cv_chart_opts lo = {v->color, 1, 1, kinds[0], 0};
+    if (rc) {
+        /* the legend in the frame's top edge, after the title */
+        int lx = rc->x + 3 + title_w + 2, room = rc->x + rc->w - 2 - lx;
+        if (room > 8) {
+            cv_fill(cv, lx - 1, rc->y, room + 1, 1, L' ', FG, 0);
+            int used = cv_draw_legend(cv, lx, rc->y, room, c, &lo);
+            /* the frame's edge again after the legend (one space after its last item) */
+            int end = lx + (used > 1 ? used - 1 : 0);
+            cv_fill(cv, end, rc->y, rc->x + rc->w - 1 - end, 1, cv->glyphs == CV_ASCII ? L'-' : 0x2500, FG, 0);
+        }
+    } else {
+        cv_draw_legend(cv, x + 1, y, w - 1, c, &lo);
+        y++;
+        h--;
     }
-    static const ch_kind kinds[3] = {CH_KIND_OVERALL, CH_KIND_HEAD, CH_KIND_TAIL};
-    static const char *names[3] = {"overall", "head (mean per class)", "tail (mean per class)"};
-    static const char *shortn[3] = {"overall", "head", "tail"};
+    static const char *names[4] = {"", "overall", "head (mean per class)", "tail (mean per class)"};
+    static const char *shortn[4] = {"", "overall", "head", "tail"};
     /* the first multiple also holds the y tick labels (4 cells: "100┤") */
-    int lw = 4, pw = (w - lw) / 3;
+    int lw = 4, pw = (w - lw) / nk;
     if (pw < 8) {
-        /* too narrow for three: the overall chart only, with the letters of all kinds */
+        /* too narrow: one chart with the letters of all kinds */
         draw_built(cv, x, y, w, h, c, v);
         return;
     }
-    for (int k = 0; k < 3; k++) {
-        int cx = k == 0 ? x : x + lw + k * pw, cw = k == 0 ? lw + pw : (k == 2 ? w - lw - 2 * pw : pw);
+    for (int k = 0; k < nk; k++) {
+        int cx = k == 0 ? x : x + lw + k * pw, cw = k == 0 ? lw + pw : (k == nk - 1 ? w - lw - k * pw : pw);
         cv_chart_opts o = {v->color, 2, 1, kinds[k], k > 0};
-        snprintf(c->y.label, sizeof c->y.label, "%s", cv_text_width(cv, names[k]) <= cw - 1 ? names[k] : shortn[k]);
+        snprintf(c->y.label, sizeof c->y.label, "%s",
+                 cv_text_width(cv, names[kinds[k]]) <= cw - 1 ? names[kinds[k]] : shortn[kinds[k]]);
         char note[sizeof c->note];
         memcpy(note, c->note, sizeof note);
-        if (k < 2) c->note[0] = 0; /* one note (pending / hidden tasks) for the three */
-        /* the multiples are narrow: tick marks only at the ends and the middle */
+        if (k < nk - 1) c->note[0] = 0; /* one note (pending / hidden tasks) for all */
         draw_built_o(cv, cx, y, cw, h, c, v, &o);
         memcpy(c->note, note, sizeof note);
     }
+}
+
+/* The accuracy panel as three small multiples (overall, head, tail; the two methods and the
+ * pinned baseline in each) sharing the y axis; the legend sits in the panel's top edge. */
+static void accuracy_multiples(cv_canvas *cv, int x, int y, int w, int h, ch_chart *c, const tui_view *v,
+                               const tui_rect *rc, int title_w)
+{
+    static const ch_kind kinds[3] = {CH_KIND_OVERALL, CH_KIND_HEAD, CH_KIND_TAIL};
+    multiples(cv, x, y, w, h, c, v, rc, title_w, kinds, 3);
 }
 
 /* Draw a chart panel: frame, title, chart with ticks re-picked for the panel size. */
@@ -413,13 +428,27 @@ static void lower_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
         }
         ch_chart a, b;
         int wl = w * 3 / 5;
+        if (w - wl - 1 < CV_CHART_MIN_W + 8) wl = w; /* narrow: accuracy against τ only */
+        /* head and tail against τ as small multiples (overall too when there is room) */
+        static const ch_kind k3[3] = {CH_KIND_OVERALL, CH_KIND_HEAD, CH_KIND_TAIL};
+        int nk = wl >= 60 ? 3 : 2;
+        int hc = h;
         if (ch_build_tau_sweep(&a, &ex->ts[0], ex->nts > 1 ? &ex->ts[1] : NULL, ex->tau, CH_TS_ACCURACY) == GS_OK) {
-            kind_letters(&a, 1);
-            draw_built(cv, x, y, wl, h, &a, v);
+            /* the note (task, best τ) is long: whole, word-wrapped under the two charts */
+            char note[sizeof a.note];
+            memcpy(note, a.note, sizeof note);
+            a.note[0] = 0;
+            int nr = wrap_text(cv, 0, 0, w - 2, -1, note, 0);
+            if (nr > 0 && h - nr >= CV_CHART_MIN_H + 2) {
+                hc = h - nr;
+                wrap_text(cv, x + 1, y + hc, w - 2, nr, note, CV_DIM);
+            }
+            multiples(cv, x, y, wl, hc, &a, v, NULL, 0, k3 + 3 - nk, nk);
             ch_free(&a);
         }
-        if (ch_build_tau_sweep(&b, &ex->ts[0], ex->nts > 1 ? &ex->ts[1] : NULL, ex->tau, CH_TS_STABLE_RANK) == GS_OK) {
-            draw_built(cv, x + wl + 1, y, w - wl - 1, h, &b, v);
+        if (wl < w &&
+            ch_build_tau_sweep(&b, &ex->ts[0], ex->nts > 1 ? &ex->ts[1] : NULL, ex->tau, CH_TS_STABLE_RANK) == GS_OK) {
+            draw_built(cv, x + wl + 1, y + 1, w - wl - 1, hc - 1, &b, v);
             ch_free(&b);
         }
         return;
