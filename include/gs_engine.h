@@ -219,7 +219,12 @@ int en_predictions(en_engine *e, int method, int task, int **pred, long *n_out);
 enum { EN_SCORES_SCREEN = 0, EN_SCORES_DOUBLE = 1 };
 int en_argmax_scores(const double *X, long n, long D, const double *Wt, int Cs, int mode, int *best,
                      long *n_double);
-/* Augmented rows (classifier space, D columns) and labels of the last update, if collect_aug. */
-int en_aug_rows(en_engine *e, int method, const gm_mat **rows, const int **labels);
+/* The augmenter's rows of the last update as it emitted them (row space, d columns, before the
+ * learner's map), their labels and own weights ω (the learner gives each β·ω, times its class
+ * weight), if collect_aug. */
+int en_aug_rows(en_engine *e, int method, const gm_mat **rows, const int **labels, const double **weights);
+/* The problem as method `method` sees it: its feature map's D, R (empty for the identity), h,
+ * test_h (owned by the engine, valid while it lives). */
+int en_method_space(const en_engine *e, int method, const en_problem **pm);
 
 #endif

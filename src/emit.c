@@ -96,8 +96,14 @@ static int emit_h(en_emitter *em, const double *h, int c, double omega)
     em->w[em->n] = omega;
     em->n++;
     em->rows++;
-    if (em->e->cfg.collect_aug && !em->base) return rowbuf_push(&em->ms->collect, h, D, c, 0, 0);
     return GS_OK;
+}
+
+/* --save-state: the augmenter's row x (row space, d values) as emitted, with its own weight ω. */
+static int collect_x(en_emitter *em, const double *x, int c, double omega)
+{
+    if (!em->e->cfg.collect_aug || em->base) return GS_OK;
+    return rowbuf_push(&em->ms->collect, x, em->ms->p->d, c, omega, 1);
 }
 
 /* The staged feature-space rows: one product R·X per block (en_expand_rows), then en_emit. */
@@ -130,6 +136,8 @@ static double class_w(const en_emitter *em, int c)
 int en_emit_x(en_emitter *em, const double *x, int c, double omega)
 {
     const en_problem *p = em->ms->p;
+    int rc = collect_x(em, x, c, omega);
+    if (rc) return rc;
     omega *= class_w(em, c);
     if (p->D == p->d && !p->R.v) return emit_h(em, x, c, omega);
     if (!em->xbuf.v) {
@@ -165,6 +173,8 @@ int en_emit_mix(en_emitter *em, long i, long j, double a, double b, int c, doubl
     if (!(omega >= 0) || !isfinite(omega) || !isfinite(a) || !isfinite(b))
         return gs_error(GS_ERUN, "%s: invalid mixing weights", em->ms->name);
     if (c < 0 || c >= p->C) return gs_error(GS_ERUN, "%s: label %d out of range", em->ms->name, c);
+    int rc = collect_x(em, h, c, omega);
+    if (rc) return rc;
     omega *= class_w(em, c);
     if (i < em->ylo || j < em->ylo || i >= em->yhi || j >= em->yhi) return emit_h(em, h, c, omega);
     if (!isfinite(cblas_ddot((int)D, h, 1, h, 1))) /* Σh² finite ⇔ no NaN/∞ (short of overflow) */
@@ -195,7 +205,6 @@ int en_emit_mix(en_emitter *em, long i, long j, double a, double b, int c, doubl
     cblas_daxpy((int)D, omega, h, 1, gm_row(em->QE, c), 1);
     em->ny++;
     em->rows++;
-    if (em->e->cfg.collect_aug) return rowbuf_push(&em->ms->collect, h, D, c, 0, 0);
     return GS_OK;
 }
 

@@ -818,6 +818,13 @@ int en_gram(en_engine *e, int m, int task, const gm_mat **G, const gm_mat **Q)
     return GS_OK;
 }
 
+int en_method_space(const en_engine *e, int m, const en_problem **pm)
+{
+    if (m < 0 || m >= e->nm) return gs_error(GS_EINPUT, "no method %d", m);
+    *pm = e->ms[m].p;
+    return GS_OK;
+}
+
 double en_method_tau(en_engine *e, int m, int task, double tau)
 {
     if (m < 0 || m >= e->nm || !en_is_ridge(&e->ms[m]) || task < 1 || task > e->p->T) return NAN;
@@ -872,11 +879,12 @@ int en_predictions(en_engine *e, int m, int task, int **pred, long *n_out)
     return GS_OK;
 }
 
-int en_aug_rows(en_engine *e, int m, const gm_mat **rows, const int **labels)
+int en_aug_rows(en_engine *e, int m, const gm_mat **rows, const int **labels, const double **weights)
 {
     if (m < 0 || m >= e->nm || !e->ms[m].aug_def) return gs_error(GS_EINPUT, "method has no augmented rows");
     if (!e->cfg.collect_aug) return gs_error(GS_EINPUT, "augmented rows were not collected");
     *rows = &e->ms[m].collect.X;
     *labels = e->ms[m].collect.y;
+    if (weights) *weights = e->ms[m].collect.w;
     return GS_OK;
 }

@@ -285,7 +285,7 @@ static int save_val(const char *dir, const en_problem *p)
     int rc = save_index(dir, "rows_index.npy", st->row_index, st->n);
     if (rc || !has_val(p)) return rc;
     if ((rc = path_in(path, sizeof path, dir, NULL, "val_rows.npy")) ||
-        (rc = npy_write_f8(path, p->val_h.v, p->val_h.rows, p->D)) ||
+        (rc = npy_write_f8(path, p->val_z.v, p->val_z.rows, p->d)) ||
         (rc = path_in(path, sizeof path, dir, NULL, "val_labels.npy")) ||
         (rc = npy_write_labels(path, p->val_y, p->val_h.rows)))
         return rc;
@@ -303,14 +303,14 @@ int rp_save_state(const char *dir, en_engine *e, const en_problem *p, const op_o
     if (!tmp) return GS_ENOMEM;
 #define TRY(x) do { if ((rc = (x))) goto out; } while (0)
     TRY(path_in(path, sizeof path, dir, NULL, "rows.npy"));
-    TRY(npy_write_f8(path, p->h.v, n, p->D));
+    TRY(npy_write_f8(path, p->z.v, n, p->d));
     TRY(path_in(path, sizeof path, dir, NULL, "rows_labels.npy"));
     TRY(npy_write_labels(path, p->y, n));
     for (long i = 0; i < n; i++) tmp[i] = st->row_task[i];
     TRY(path_in(path, sizeof path, dir, NULL, "rows_task.npy"));
     TRY(npy_write_i8(path, tmp, n));
     TRY(path_in(path, sizeof path, dir, NULL, "test_rows.npy"));
-    TRY(npy_write_f8(path, p->test_h.v, p->test_h.rows, p->D));
+    TRY(npy_write_f8(path, p->test_z.v, p->test_z.rows, p->d));
     TRY(path_in(path, sizeof path, dir, NULL, "test_labels.npy"));
     TRY(npy_write_labels(path, p->test_y, p->test_h.rows));
     TRY(save_val(dir, p));
@@ -329,48 +329,7 @@ int rp_save_state(const char *dir, en_engine *e, const en_problem *p, const op_o
         free(js);
         if (rc) goto out;
     }
-    const en_results *r = en_get_results(e);
-    for (int m = 0; m < r->n_methods; m++) {
-        const char *name = r->m[m].name;
-        TRY(path_in(path, sizeof path, dir, name, ""));
-        TRY(io_mkdirs(path));
-        if (r->m[m].ridge) {
-            const gm_mat *G, *Q;
-            TRY(en_gram(e, m, p->T, &G, &Q));
-            TRY(path_in(path, sizeof path, dir, name, "G.npy"));
-            TRY(npy_write_f8(path, G->v, G->rows, G->cols));
-            TRY(path_in(path, sizeof path, dir, name, "Q.npy"));
-            TRY(npy_write_f8(path, Q->v, Q->rows, Q->cols));
-            gm_mat W = {0};
-            TRY(en_solve_w(e, m, p->T, &W));
-            rc = path_in(path, sizeof path, dir, name, "W.npy");
-            if (!rc) rc = npy_write_f8(path, W.v, W.rows, W.cols);
-            gm_free(&W);
-            if (rc) goto out;
-            TRY(en_ensure_spectrum(e, p->T, NULL));
-            const en_snap *s = &r->m[m].snaps[p->T - 1];
-            if (s->eig) {
-                TRY(path_in(path, sizeof path, dir, name, "eigvals.npy"));
-                TRY(npy_write_f8(path, s->eig, p->D, 0));
-            }
-            const gm_mat *A;
-            const int *ay;
-            if (en_aug_rows(e, m, &A, &ay) == GS_OK) {
-                TRY(path_in(path, sizeof path, dir, name, "aug_rows.npy"));
-                TRY(npy_write_f8(path, A->v, A->rows, p->D));
-                TRY(path_in(path, sizeof path, dir, name, "aug_labels.npy"));
-                TRY(npy_write_labels(path, ay, A->rows));
-            }
-            gs_clear_error();
-        }
-        int *pred = NULL;
-        long np = 0;
-        TRY(en_predictions(e, m, p->T, &pred, &np));
-        rc = path_in(path, sizeof path, dir, name, "pred.npy");
-        if (!rc) rc = npy_write_labels(path, pred, np);
-        free(pred);
-        if (rc) goto out;
-    }
+    for (int m = 0; m < en_get_results(e)->n_methods; m++) TRY(rp_save_method(dir, e, p, m));
 #undef TRY
 out:
     free(tmp);

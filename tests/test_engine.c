@@ -126,7 +126,7 @@ static void test_gsr_delta(void)
     en_gram(e, 1, tp.prob.T, &G, &Q);
     const gm_mat *A;
     const int *ay;
-    CHECK(en_aug_rows(e, 1, &A, &ay) == GS_OK, "aug rows collected");
+    CHECK(en_aug_rows(e, 1, &A, &ay, NULL) == GS_OK, "aug rows collected");
     double *Dl = calloc((size_t)D * D, sizeof(double));
     for (long i = 0; i < A->rows; i++) {
         const double *a = gm_row(A, i);
