@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include "gs_engine.h"
 #include "gs_tausweep.h"
+#include "gs_collapse.h"
 
 #define CH_MAX_TICKS 24
 #define CH_MAX_SERIES 16
@@ -127,6 +128,11 @@ int ch_build_theorem(ch_chart *c, const en_results *r, int ref, int aug, const d
 /* Order of the seen classes at `task` by training rows, most first (ties by id) into out[C];
  * returns the count. */
 int ch_class_order(const en_results *r, int task, int *out);
+
+/* Collapse (gs_collapse.h): the energy uᵀ(G+τI)u along each seen class's own direction, x = class
+ * rank by training rows (1 = most), log y, both methods, and the ridge floor τ as a dotted line;
+ * mark_x = the head/tail boundary; the note gives the tail's median energy in units of τ. */
+int ch_build_collapse(ch_chart *c, const co_result *co);
 
 /* Write the numbers behind a chart as CSV (series,x,y; NaN rows omitted) to an open FILE*.
  * Columns: chart,series,x,y with a header line (so several charts can share one file:

@@ -401,7 +401,7 @@ static int lg_items(const cv_canvas *cv, const ch_chart *c, int compact, int col
         if (!compact || s->kind == CH_KIND_NONE) {
             it[n] = (lg_item){cv_series_glyph(s, cv->glyphs), "", "", rgb, 0};
             wchar_t mk = cv_series_marker(s, cv->glyphs, mixed);
-            wc_utf8(mk ? mk : L'?', it[n].letters, sizeof it[n].letters);
+            wc_utf8(mk, it[n].letters, sizeof it[n].letters);
             /* one kind drawn: the legend names the method only ("GSR", not "GSR tail") */
             const char *nm = !mixed && s->kind != CH_KIND_NONE && s->method_name[0] ? s->method_name : s->name;
             snprintf(it[n].name, sizeof it[n].name, "%s", nm);

@@ -6,6 +6,8 @@
  * through pango with hinting off and unrounded glyph positions so PNG and PDF lay out alike.
  */
 #include "gs_figure.h"
+#include "gs_claims.h"
+#include "gs_collapse.h"
 #include "gs_spectral.h"
 #include "gs_chart.h"
 #include "gs_common.h"
@@ -36,9 +38,10 @@
 #define PDF_DATE "2020-01-01T00:00:00Z"
 
 static const char *const figure_names[] = {"accuracy", "spectrum", "stable-rank", "dashboard",
-                                           "tau-sweep", "erank-cond", "class-acc", "eig-ratio", "theorem"};
+                                           "tau-sweep", "erank-cond", "class-acc", "eig-ratio", "theorem",
+                                           "claims", "collapse"};
 enum { FIG_ACCURACY, FIG_SPECTRUM, FIG_STABLE_RANK, FIG_DASHBOARD, FIG_TAU_SWEEP, FIG_ERANK_COND,
-       FIG_CLASS_ACC, FIG_EIG_RATIO, FIG_THEOREM, FIG_COUNT };
+       FIG_CLASS_ACC, FIG_EIG_RATIO, FIG_THEOREM, FIG_CLAIMS, FIG_COLLAPSE, FIG_COUNT };
 
 int fig_known(const char *figure)
 {
@@ -50,7 +53,8 @@ int fig_known(const char *figure)
 
 const char *fig_list(void)
 {
-    return "accuracy, spectrum, stable-rank, dashboard, tau-sweep, erank-cond, class-acc, eig-ratio, theorem";
+    return "accuracy, spectrum, stable-rank, dashboard, tau-sweep, erank-cond, class-acc, eig-ratio, theorem, "
+           "claims, collapse";
 }
 
 static int figure_id(const char *figure)
@@ -721,6 +725,7 @@ typedef struct {
     int have_acc, have_spec, have_sr;
     ch_chart ex[2];            /* the issue #7 figures: one or two charts */
     int nex;
+    cl_report *claims;         /* the "claims" figure (owned) */
 } charts;
 
 static void charts_free(charts *cs)
@@ -729,6 +734,7 @@ static void charts_free(charts *cs)
     if (cs->have_spec) ch_free(&cs->spec);
     if (cs->have_sr) ch_free(&cs->sr);
     for (int i = 0; i < cs->nex; i++) ch_free(&cs->ex[i]);
+    free(cs->claims);
     memset(cs, 0, sizeof *cs);
 }
 
@@ -808,6 +814,133 @@ static int theorem_charts(charts *cs, const fig_request *req, int task)
     return st;
 }
 
+/* ---- teaching figures: claims and collapse ------------------------------------------------- */
+
+/* The reference (gacl when shown, else m0) and the other shown method. */
+static void teach_pair(const fig_request *req, int *ref, int *aug)
+{
+    const en_results *r = req->r;
+    int ok0 = req->m0 >= 0 && req->m0 < r->n_methods, ok1 = req->m1 >= 0 && req->m1 < r->n_methods && req->m1 != req->m0;
+    *ref = ok0 ? req->m0 : -1;
+    *aug = ok0 && ok1 ? req->m1 : -1;
+    if (ok0 && ok1 && !strcmp(r->m[req->m1].name, "gacl") && strcmp(r->m[req->m0].name, "gacl")) {
+        *ref = req->m1;
+        *aug = req->m0;
+    }
+}
+
+/* The claims at `task`: Theorem 1 (GACL's G, Δ = the other method's G − G, split r = head
+ * classes seen) and the reference's τ sweep, computed here from the engine, then cl_claims. */
+static int claims_report(charts *cs, const fig_request *req, int task)
+{
+    const en_results *r = req->r;
+    int ref, aug, st = GS_OK;
+    teach_pair(req, &ref, &aug);
+    if (ref < 0 || aug < 0 || !req->eng || !req->prob)
+        return gs_error(GS_EINPUT, "claims figure: needs two methods (e.g. --methods gacl,gsr) and the engine");
+    cs->claims = gs_calloc(1, sizeof *cs->claims, "claims figure");
+    if (!cs->claims) return GS_ENOMEM;
+    sp_theorem th;
+    int have_th = 0;
+    if (!strcmp(r->m[ref].name, "gacl") && r->m[ref].ridge && r->m[aug].ridge) {
+        gm_mat G = {0}, Dl = {0};
+        const gm_mat *Gp, *Qp;
+        if (!(st = en_gram(req->eng, ref, task, &Gp, &Qp)) && !(st = gm_copy(&G, Gp, "claims figure")) &&
+            !(st = en_gram(req->eng, aug, task, &Gp, &Qp)) && !(st = gm_copy(&Dl, Gp, "claims figure"))) {
+            for (size_t i = 0; i < (size_t)G.rows * (size_t)G.cols; i++) Dl.v[i] -= G.v[i];
+            int rs = 0;
+            for (int c = 0; c < r->C; c++) rs += r->is_head[c] && r->class_task[c] >= 0 && r->class_task[c] < task;
+            if (rs < 1) rs = 1;
+            if (rs >= G.rows) rs = (int)G.rows - 1;
+            if ((st = sp_theorem1(&G, &Dl, rs, r->params.tau, &th)) == GS_OK) have_th = 1;
+        }
+        gm_free(&G);
+        gm_free(&Dl);
+        if (st != GS_OK) return st;
+    }
+    ts_curve sw;
+    int have_sw = 0;
+    memset(&sw, 0, sizeof sw);
+    if (r->m[ref].ridge) {
+        double taus[TS_DEFAULT_N];
+        ts_log_grid(1e-4, 1e4, TS_DEFAULT_N, taus);
+        if ((st = ts_compute(req->eng, req->prob, ref, task, taus, TS_DEFAULT_N, &sw, NULL)) != GS_OK) return st;
+        have_sw = 1;
+    }
+    cl_input in = {r, ref, aug, task, have_th ? &th : NULL, have_sw ? &sw : NULL};
+    st = cl_claims(&in, cs->claims);
+    if (have_sw) ts_free(&sw);
+    return st;
+}
+
+static int collapse_chart(charts *cs, const fig_request *req, int task)
+{
+    int ref, aug;
+    teach_pair(req, &ref, &aug);
+    if (!req->eng || !req->prob) return gs_error(GS_EINPUT, "collapse figure: needs the engine (export computes it)");
+    co_result co;
+    int st = co_compute(req->eng, req->prob, ref, aug, task, &co);
+    if (st == GS_OK && (st = ch_build_collapse(&cs->ex[0], &co)) == GS_OK) cs->nex = 1;
+    co_free(&co);
+    return st;
+}
+
+/* The claims as a table of paragraphs: mark and claim in bold with the numbers, the reason
+ * under it. */
+static void draw_claims(fz *z, const cl_report *rep, box b)
+{
+    char title[200], ref[64], aug[64];
+    snprintf(title, sizeof title, "<b>The paper's claims on this data</b> (task %d: %s against %s)", rep->task,
+             esc(rep->aug, aug, sizeof aug), esc(rep->ref, ref, sizeof ref));
+    double y = b.y;
+    PangoLayout *l = fz_layout(z, title, FS_TITLE);
+    pango_layout_set_width(l, (int)(b.w * PANGO_SCALE));
+    pango_layout_set_wrap(l, PANGO_WRAP_WORD);
+    PangoRectangle log;
+    cairo_move_to(z->cr, b.x, y);
+    set_rgb(z->cr, 0x1a1a1a, 1);
+    pango_cairo_update_layout(z->cr, l);
+    pango_cairo_show_layout(z->cr, l);
+    pango_layout_get_extents(l, NULL, &log);
+    y += (double)log.height / PANGO_SCALE + 4.0;
+    g_object_unref(l);
+    for (int i = 0; i < rep->n; i++) {
+        const cl_row *c = &rep->row[i];
+        char e1[300], e2[420], e3[520], m[1400];
+        uint32_t col = c->verdict == CL_HOLDS ? 0x2e7d32 : c->verdict == CL_FAILS ? 0xc62828 : 0x555555;
+        snprintf(m, sizeof m, "<span foreground=\"#%06x\"><b>%s</b></span> <b>%s</b>%s%s\n<span size=\"%d\">%s</span>",
+                 col, cl_mark(c->verdict), esc(c->claim, e1, sizeof e1), c->numbers[0] ? ": " : "",
+                 esc(c->numbers, e2, sizeof e2), (int)(FS_TICK * PANGO_SCALE), esc(c->reason, e3, sizeof e3));
+        l = fz_layout(z, m, FS_LABEL);
+        pango_layout_set_width(l, (int)(b.w * PANGO_SCALE));
+        pango_layout_set_wrap(l, PANGO_WRAP_WORD);
+        cairo_move_to(z->cr, b.x, y);
+        set_rgb(z->cr, 0x1a1a1a, 1);
+        pango_cairo_update_layout(z->cr, l);
+        pango_cairo_show_layout(z->cr, l);
+        pango_layout_get_extents(l, NULL, &log);
+        y += (double)log.height / PANGO_SCALE + 3.0;
+        g_object_unref(l);
+    }
+}
+
+static int write_claims_csv(const cl_report *rep, FILE *f)
+{
+    if (fputs("claim,verdict,numbers,reason\n", f) == EOF) return -1;
+    for (int i = 0; i < rep->n; i++) {
+        const cl_row *c = &rep->row[i];
+        const char *v = c->verdict == CL_HOLDS ? "holds" : c->verdict == CL_FAILS ? "fails" : "unknown";
+        const char *cols[4] = {c->claim, v, c->numbers, c->reason};
+        for (int k = 0; k < 4; k++) {
+            if (fputc('"', f) == EOF) return -1;
+            for (const char *p = cols[k]; *p; p++)
+                if ((*p == '"' && fputc('"', f) == EOF) || fputc(*p, f) == EOF) return -1;
+            if (fputs(k < 3 ? "\"," : "\"\n", f) == EOF) return -1;
+        }
+    }
+    return 0;
+}
+
 static int charts_build(charts *cs, const fig_request *req, int fig, int task)
 {
     memset(cs, 0, sizeof *cs);
@@ -840,6 +973,8 @@ static int charts_build(charts *cs, const fig_request *req, int fig, int task)
         cs->nex = 1;
     }
     if (fig == FIG_THEOREM && (st = theorem_charts(cs, req, task))) goto fail;
+    if (fig == FIG_CLAIMS && (st = claims_report(cs, req, task))) goto fail;
+    if (fig == FIG_COLLAPSE && (st = collapse_chart(cs, req, task))) goto fail;
     return GS_OK;
 fail:
     charts_free(cs);
@@ -869,6 +1004,7 @@ static double figure_aspect(int fig, double w_in)
     case FIG_DASHBOARD: return w_in >= DASH_WIDE_IN ? 0.70 : 1.75;
     case FIG_TAU_SWEEP: return 1.15;
     case FIG_ERANK_COND: return 0.55;
+    case FIG_CLAIMS: return 1.25;
     default: return 0.72;
     }
 }
@@ -960,6 +1096,10 @@ static void draw_figure(fz *z, const fig_request *req, int fig, const charts *cs
     cairo_paint(cr);
     const double pad = 4.0;
     double lh = legend_h(z);
+    if (fig == FIG_CLAIMS) {
+        draw_claims(z, cs->claims, (box){pad + 2, pad, W - 2 * pad - 4, H - 2 * pad});
+        return;
+    }
     const ch_chart *first = cs->nex ? &cs->ex[0] : cs->have_acc ? &cs->acc : cs->have_spec ? &cs->spec : &cs->sr;
     draw_legend(z, first, cs->have_spec ? &cs->spec : NULL, W / 2, pad, lh);
     box body = {pad, pad + lh + 2.0, W - 2 * pad, H - 2 * pad - lh - 2.0};
@@ -989,6 +1129,7 @@ static void draw_figure(fz *z, const fig_request *req, int fig, const charts *cs
     case FIG_CLASS_ACC:
     case FIG_EIG_RATIO:
     case FIG_THEOREM:
+    case FIG_COLLAPSE:
         panel_init(&p, &cs->ex[0], -1, NULL);
         layout_row(z, &p, 1, body, 0, 0);
         draw_panel(z, &p);
@@ -1225,7 +1366,9 @@ static int write_csv(const charts *cs, const char *path)
     io_atomic a;
     int st = io_atomic_open(&a, path);
     if (st) return st;
-    if (fputs("chart,series,x,y\n", a.f) == EOF) st = gs_error(GS_ERUN, "%s: write failed", path);
+    if (cs->claims) {
+        if (write_claims_csv(cs->claims, a.f)) st = gs_error(GS_ERUN, "%s: write failed", path);
+    } else if (fputs("chart,series,x,y\n", a.f) == EOF) st = gs_error(GS_ERUN, "%s: write failed", path);
     if (!st && cs->have_acc) st = ch_write_csv_rows(&cs->acc, a.f);
     if (!st && cs->have_spec) st = ch_write_csv_rows(&cs->spec, a.f);
     if (!st && cs->have_sr) st = ch_write_csv_rows(&cs->sr, a.f);

@@ -60,6 +60,7 @@ typedef struct {
     int help;
     int help_scroll;
     int future;              /* show the tasks after the current one (key f) */
+    int scroll;              /* first row of the claims view */
     en_results *res, *base;
     op_params base_params;
     op_opts undo[UNDO_MAX];
@@ -171,6 +172,7 @@ static void draw(ui *u, cv_canvas *cv, int busy, double progress)
     v.m1 = u->res && u->m1 < u->res->n_methods ? u->m1 : -1;
     v.lower = u->view;
     v.future = u->future;
+    v.scroll = u->scroll;
     v.help_scroll = u->help_scroll;
     /* only numbers of exactly these parameters, task, view and pair: never stale ones */
     v.ex = u->ex && u->ex->gen == u->gen && u->ex->task == u->task && u->ex->view == u->view &&
@@ -475,7 +477,10 @@ static int dispatch(ui *u, int ch, double now)
         u->glyphs = (cv_glyphs)((u->glyphs + 1) % 3);
         message(u, 0, "glyphs: %s", u->glyphs == CV_BRAILLE ? "braille" : u->glyphs == CV_BLOCK ? "block" : "ASCII");
         break;
+    case TA_SCROLL_DOWN: if (u->scroll < 200) u->scroll += 3; break;
+    case TA_SCROLL_UP: u->scroll = u->scroll > 3 ? u->scroll - 3 : 0; break;
     case TA_VIEW:
+        u->scroll = 0;
         u->view = (u->view + 1) % TV_COUNT;
         tw_set_view(u->w, u->view);
         message(u, 0, "view: %s", tui_view_title(u->view));

@@ -51,13 +51,14 @@ static const en_snap *snap_at(const en_results *r, int m, int task)
 static const char *const VIEW_TITLES[TV_COUNT] = {
     "Stable rank", "τ sweep — accuracy and stable rank vs τ", "Theorem 1",
     "Effective rank & condition", "Per-class accuracy (classes by training rows)",
-    "Eigenvalue ratio λ(GSR)/λ(GACL)"};
+    "Eigenvalue ratio λ(GSR)/λ(GACL)", "Claims — the paper against this data",
+    "Collapse — energy of G+τI along each class's direction"};
 
 static const char *const VIEW_SHORT[TV_COUNT] = {"Stable rank", "τ sweep", "Theorem 1", "erank & κ",
-                                                  "Per-class acc.", "λ ratio"};
+                                                  "Per-class acc.", "λ ratio", "Claims", "Collapse"};
 
 static const char *const VIEW_FIGURE[TV_COUNT] = {"dashboard", "tau-sweep", "theorem", "erank-cond",
-                                                   "class-acc", "eig-ratio"};
+                                                   "class-acc", "eig-ratio", "claims", "collapse"};
 
 const char *tui_view_figure(int view) { return view >= 0 && view < TV_COUNT ? VIEW_FIGURE[view] : "dashboard"; }
 
@@ -68,7 +69,20 @@ const char *tui_view_title(int view)
     return view >= 0 && view < TV_COUNT ? VIEW_TITLES[view] : "?";
 }
 
-int tui_view_needs_worker(int view) { return view == TV_TAU || view == TV_THEOREM; }
+int tui_view_needs_worker(int view)
+{
+    return view == TV_TAU || view == TV_THEOREM || view == TV_CLAIMS || view == TV_COLLAPSE;
+}
+
+int tui_view_wide(int view) { return view == TV_CLAIMS || view == TV_COLLAPSE; }
+
+void tui_ref_aug(const en_results *r, int m0, int m1, int *ref, int *aug)
+{
+    int ok0 = r && m0 >= 0 && m0 < r->n_methods, ok1 = r && m1 >= 0 && m1 < r->n_methods && m1 != m0;
+    *ref = ok0 ? m0 : ok1 ? m1 : -1;
+    *aug = ok0 && ok1 ? m1 : -1;
+    if (ok0 && ok1 && !strcmp(r->m[m1].name, "gacl") && strcmp(r->m[m0].name, "gacl")) { *ref = m1; *aug = m0; }
+}
 
 static int shown(const en_results *r, int m) { return r && m >= 0 && m < r->n_methods; }
 
@@ -384,6 +398,56 @@ static void theorem_text(cv_canvas *cv, int x, int y, int w, int h, const tui_ex
     (void)v;
 }
 
+/* The claims view: each claim with ✔ / ✗ / ? and its numbers on one line (wrapped), the reason
+ * indented under it; scrolled with PgUp / PgDn when it does not fit. */
+static void claims_text(cv_canvas *cv, int x, int y, int w, int h, const tui_extra *ex, const tui_view *v)
+{
+    int ref, aug;
+    tui_ref_aug(v->r, v->m0, v->m1, &ref, &aug);
+    cl_input in = {v->r, ref, aug, v->task, ex->have_th ? &ex->th : NULL, ex->nts > 0 ? &ex->ts[0] : NULL};
+    cl_report rep;
+    if (cl_claims(&in, &rep) != GS_OK) {
+        wrap_text(cv, x + 1, y + 1, w - 2, h - 1, gs_last_error(), CV_DIM);
+        return;
+    }
+    if (!ex->have_th && ex->th_error[0]) {
+        snprintf(rep.row[CL_THEOREM].reason, sizeof rep.row[CL_THEOREM].reason, "%.230s", ex->th_error);
+    }
+    /* lay the rows out on a scratch canvas of the panel's width, then copy the visible part */
+    cv_canvas sc;
+    if (cv_init(&sc, w, 200, cv->glyphs) != GS_OK) return;
+    int row = 0;
+    char head[400];
+    snprintf(head, sizeof head, "task %d: %s against %s; ✔ the numbers support the claim, ✗ they do not", v->task,
+             rep.aug, rep.ref);
+    row += wrap_text(&sc, 1, row, w - 2, 200 - row, head, CV_DIM);
+    for (int i = 0; i < rep.n && row < 190; i++) {
+        const cl_row *c = &rep.row[i];
+        char l1[600];
+        snprintf(l1, sizeof l1, "%s %s%s%s", cl_mark(c->verdict), c->claim, c->numbers[0] ? ": " : "", c->numbers);
+        row += wrap_text(&sc, 1, row, w - 2, 200 - row, l1, c->verdict == CL_UNKNOWN ? CV_DIM : CV_BOLD);
+        row += wrap_text(&sc, 4, row, w - 5, 200 - row, c->reason, 0);
+    }
+    int top = v->scroll, shown = h;
+    if (row > h) {
+        shown = h - 1;
+        if (top > row - shown) top = row - shown;
+    } else top = 0;
+    if (top < 0) top = 0;
+    for (int r = 0; r < shown && top + r < row; r++)
+        for (int c = 0; c < w; c++) {
+            const cv_cell *src = cv_cat(&sc, c, top + r);
+            cv_cell *dst = cv_at(cv, x + c, y + r);
+            if (src && dst) *dst = *src;
+        }
+    if (row > h) {
+        char more[96];
+        snprintf(more, sizeof more, "rows %d–%d of %d · PgUp PgDn scroll", top + 1, top + shown, row);
+        cv_text(cv, x + 1, y + h - 1, more, w - 2, FG, CV_DIM);
+    }
+    cv_free(&sc);
+}
+
 /* The lower-left panel: the view chosen with `v`. */
 static void lower_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
 {
@@ -424,6 +488,29 @@ static void lower_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
         }
         if (v->lower == TV_THEOREM) {
             theorem_text(cv, x, y, w, h, ex, v);
+            return;
+        }
+        if (v->lower == TV_CLAIMS) {
+            claims_text(cv, x, y, w, h, ex, v);
+            return;
+        }
+        if (v->lower == TV_COLLAPSE) {
+            ch_chart c;
+            if (!ex->have_co || ch_build_collapse(&c, &ex->co) != GS_OK) {
+                wrap_text(cv, x + 1, y + 1, w - 2, h - 1, ex->have_co ? gs_last_error() : "no collapse data", CV_DIM);
+                return;
+            }
+            /* the note (tail median in units of τ) whole, under the chart */
+            char note[sizeof c.note];
+            memcpy(note, c.note, sizeof note);
+            c.note[0] = 0;
+            int nr = wrap_text(cv, 0, 0, w - 2, -1, note, 0), hc = h;
+            if (nr > 0 && h - nr >= CV_CHART_MIN_H + 2) {
+                hc = h - nr;
+                wrap_text(cv, x + 1, y + hc, w - 2, nr, note, CV_DIM);
+            }
+            draw_built(cv, x, y, w, hc, &c, v);
+            ch_free(&c);
             return;
         }
         ch_chart a, b;
@@ -817,8 +904,14 @@ void tui_draw(cv_canvas *cv, const tui_view *v)
     const char *stitles[4] = {sp, sp2, "Eigenspectrum of G+τI", "Spectrum"};
     chart_panel(cv, &l.accuracy, atitles, 3, 0, v);
     chart_panel(cv, &l.spectrum, stitles, 4, 1, v);
-    lower_panel(cv, &l.stable, v);
-    params_panel(cv, &l.params, v);
+    if (tui_view_wide(v->lower)) {
+        /* claims and collapse take the whole lower row */
+        tui_rect wide = {l.stable.x, l.stable.y, l.stable.w + l.params.w, l.stable.h};
+        lower_panel(cv, &wide, v);
+    } else {
+        lower_panel(cv, &l.stable, v);
+        params_panel(cv, &l.params, v);
+    }
     message_area(cv, &l.message, v);
     hint_bar(cv, &l.hint, v);
     if (v->help) help_overlay(cv, v);

@@ -8,6 +8,8 @@
 #include <stdint.h>
 
 #include "gs_canvas.h"
+#include "gs_claims.h"
+#include "gs_collapse.h"
 #include "gs_engine.h"
 #include "gs_opts.h"
 #include "gs_pipeline.h"
@@ -23,6 +25,8 @@ typedef enum {
     TV_ERANK,      /* effective rank and condition number over tasks */
     TV_CLASS,      /* per-class accuracy by class size at the task */
     TV_RATIO,      /* λ̃ᵢ/λᵢ at the task */
+    TV_CLAIMS,     /* the paper's claims against this data (worker: Theorem 1, τ sweep of GACL) */
+    TV_COLLAPSE,   /* energy of G+τI along each class's direction (worker: co_compute) */
     TV_COUNT
 } tui_lower_view;
 /* Panel title of a view ("Stable rank", "τ sweep", ...). */
@@ -48,7 +52,15 @@ typedef struct {
     char th_method[32];         /* the augmenting method compared with GACL */
     long D;
     int m0, m1;                 /* the shown pair it was computed for */
+    co_result co;               /* TV_COLLAPSE */
+    int have_co;
+    char th_error[256];         /* TV_CLAIMS: why Theorem 1 is missing ("" when computed) */
 } tui_extra;
+/* The reference (plain ridge: "gacl" when shown, else m0) and the compared method of the shown
+ * pair; *aug = -1 when there is no second method. */
+void tui_ref_aug(const en_results *r, int m0, int m1, int *ref, int *aug);
+/* Does the view take the whole lower row (claims, collapse)? */
+int tui_view_wide(int view);
 void tui_extra_free(tui_extra *x);
 
 /* ---- what one frame shows (tui_draw.c) ---- */
@@ -78,6 +90,7 @@ typedef struct {
     int help_scroll;            /* first help row shown */
     const char *tour_name;      /* the tour being played, or NULL */
     int tour_step;              /* 1-based step of the tour, 0 = no tour */
+    int scroll;                 /* first row of a scrolled view (claims) */
 } tui_view;
 
 /* Title of the Accuracy panel for the shown pair: "Accuracy — GACL vs AIR (head, tail,

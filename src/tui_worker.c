@@ -91,6 +91,8 @@ void tui_extra_free(tui_extra *x)
     if (!x) return;
     for (int i = 0; i < x->nts; i++) ts_free(&x->ts[i]);
     x->nts = 0;
+    co_free(&x->co);
+    x->have_co = 0;
 }
 
 static int find_method(const en_results *r, const char *name)
@@ -173,6 +175,37 @@ static int extra_tau(tui_worker *w, int task, tui_extra *x)
     return rc;
 }
 
+/* The claims view: Theorem 1 for the shown pair (when it fits: GACL and a ridge method; else
+ * th_error says why and that claim stays '?') and the τ sweep of the reference method. */
+static int extra_claims(tui_worker *w, int task, const op_params *pp, tui_extra *x)
+{
+    const en_results *r = en_get_results(w->ctx->eng);
+    int ref, aug;
+    tui_ref_aug(r, x->m0, x->m1, &ref, &aug);
+    if (ref < 0 || aug < 0)
+        return gs_error(GS_EINPUT, "the claims compare two methods: run with --methods gacl,gsr and show both (m / M)");
+    int rc = extra_theorem(w, task, pp, x);
+    if (rc == GS_ECANCEL) return rc;
+    if (rc != GS_OK) snprintf(x->th_error, sizeof x->th_error, "%s", gs_last_error());
+    if (w->ex_cancel) return GS_ECANCEL;
+    if (!r->m[ref].ridge) return GS_OK;
+    double taus[TS_DEFAULT_N];
+    ts_log_grid(1e-4, 1e4, TS_DEFAULT_N, taus);
+    rc = ts_compute(w->ctx->eng, &w->ctx->prob, ref, task, taus, TS_DEFAULT_N, &x->ts[0], &w->ex_cancel);
+    if (rc == GS_OK) x->nts = 1;
+    return rc == GS_ECANCEL ? rc : GS_OK;
+}
+
+static int extra_collapse(tui_worker *w, int task, tui_extra *x)
+{
+    const en_results *r = en_get_results(w->ctx->eng);
+    int ref, aug;
+    tui_ref_aug(r, x->m0, x->m1, &ref, &aug);
+    int rc = co_compute(w->ctx->eng, &w->ctx->prob, ref, aug, task, &x->co);
+    if (rc == GS_OK) x->have_co = 1;
+    return rc;
+}
+
 /* Compute what `view` needs at `task` and publish it (not on cancel). */
 static void do_extra(tui_worker *w, uint64_t gen, int task, int view, int m0, int m1, const op_params *pp)
 {
@@ -184,7 +217,10 @@ static void do_extra(tui_worker *w, uint64_t gen, int task, int view, int m0, in
     x->m0 = m0;
     x->m1 = m1;
     x->tau = pp->tau;
-    int rc = view == TV_TAU ? extra_tau(w, task, x) : extra_theorem(w, task, pp, x);
+    int rc = view == TV_TAU       ? extra_tau(w, task, x)
+             : view == TV_CLAIMS  ? extra_claims(w, task, pp, x)
+             : view == TV_COLLAPSE ? extra_collapse(w, task, x)
+                                   : extra_theorem(w, task, pp, x);
     if (rc == GS_ECANCEL) { tui_extra_free(x); free(x); return; }
     x->st = rc;
     if (rc) snprintf(x->error, sizeof x->error, "%s", gs_last_error());

@@ -57,7 +57,7 @@ const char *op_usage(void)
 "  --quiet                  no progress on stderr\n"
 "Figures (export):\n"
 "  --figure NAME            accuracy, spectrum, stable-rank, dashboard, tau-sweep, erank-cond,\n"
-"                           class-acc, eig-ratio, theorem\n"
+"                           class-acc, eig-ratio, theorem, claims, collapse\n"
 "  -o, --output FILE        output file; .png, .svg or .pdf\n"
 "  --dpi N                  PNG resolution (default 300)\n"
 "  --task K                 task to show (default: last)\n"

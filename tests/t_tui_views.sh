@@ -34,9 +34,13 @@ if wait_for '─ Per-class accuracy' 5; then ok "v: Per-class accuracy"; else ba
 T send-keys -t tui v
 if wait_for '─ Eigenvalue ratio' 5; then ok "v: Eigenvalue ratio"; else bad "v: ratio" "$(screen)"; fi
 T send-keys -t tui v
+if wait_for '─ Claims' 5; then ok "v: Claims"; else bad "v: claims" "$(screen)"; fi
+T send-keys -t tui v
+if wait_for '─ Collapse' 5; then ok "v: Collapse"; else bad "v: collapse" "$(screen)"; fi
+T send-keys -t tui v
 if wait_for '─ Stable rank  \(v: next view\)' 5; then ok "v wraps to Stable rank"; else bad "v wraps" "$(screen)"; fi
 T send-keys -t tui '?'
-if wait_for 'next lower-left view' 5; then ok "help lists v"; else bad "help lists v" "$(screen)"; fi
+if wait_for 'next lower view' 5; then ok "help lists v"; else bad "help lists v" "$(screen)"; fi
 T send-keys -t tui x q
 if wait_file "$TMPD/rc" 10 && [ "$(cat "$TMPD/rc")" = 0 ]; then ok "q exits 0"; else bad "q exit" "$(cat "$TMPD/rc" 2>&1)"; fi
 
