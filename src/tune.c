@@ -179,6 +179,13 @@ static const char *const OBJ_DESC[] = {
     "mean of validation head and tail accuracy after the last task"};
 static const char *const OBJ_NAME[] = {"acc", "tail", "balanced"};
 
+/* -1 / +1 when the chosen value is the low / high end of the search range, else 0. */
+static int at_edge(const tn_row *r, const tn_space *sp)
+{
+    double v = tn_get(&r->q, sp);
+    return v <= sp->lo ? -1 : v >= sp->hi ? 1 : 0;
+}
+
 static void write_out(FILE *f, const op_opts *o, const pl_ctx *c, const tn_row *rows, int nm,
                       const tn_space *const *sp, int np)
 {
@@ -219,6 +226,10 @@ static void write_out(FILE *f, const op_opts *o, const pl_ctx *c, const tn_row *
             first = 1;
             for (int k = 0; k < np; k++)
                 if (!r->used[k]) { fprintf(f, "%s\"%s\"", first ? "" : ", ", sp[k]->name); first = 0; }
+            fputs("], \"at_range_edge\": [", f);
+            first = 1;
+            for (int k = 0; k < np; k++)
+                if (r->used[k] && at_edge(r, sp[k])) { fprintf(f, "%s\"%s\"", first ? "" : ", ", sp[k]->name); first = 0; }
             fputs("],\n   \"validation\": {", f);
             json_num(f, "objective", r->objective, 1);
             json_num(f, "acc", r->val_acc, 1);
@@ -261,6 +272,11 @@ static void write_out(FILE *f, const op_opts *o, const pl_ctx *c, const tn_row *
         fprintf(f, " | %5d\n", r->evals);
     }
     fputs("\nval: the objective on the validation rows; A_last, A_avg, head%, tail%: test accuracy at the chosen values.\n", f);
+    for (int m = 0; m < nm; m++)
+        for (int k = 0; k < np; k++)
+            if (rows[m].used[k] && at_edge(&rows[m], sp[k]))
+                fprintf(f, "note: %s's %s is at the %s end of its range (%g): the best value may lie beyond it.\n",
+                        rows[m].name, sp[k]->name, at_edge(&rows[m], sp[k]) < 0 ? "low" : "high", tn_get(&rows[m].q, sp[k]));
 }
 
 /* Tune one method on its own engine (so a τ change re-solves this method only). */
