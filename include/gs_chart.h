@@ -47,6 +47,7 @@ typedef struct {
     int method;                    /* index into en_results.m, -1 if none */
     int n;
     double *x, *y;                 /* owned; y NaN = gap */
+    double *ylo, *yhi;             /* owned band around y (mean ± std over seeds), or NULL */
     ch_kind kind;                  /* overall / head / tail (accuracy), NONE elsewhere */
     char method_name[32];          /* display name for legends: "GACL", "GSR" */
 } ch_series;
@@ -92,6 +93,11 @@ void ch_display_name(const char *name, char *out, size_t n);
 
 /* Build the charts from results. m0, m1: the two methods shown (indices into r->m; m1 may be -1).
  * baseline: pinned results drawn as ghost curves (may be NULL). task: 1-based current task. */
+/* Several seeds: every live accuracy series of c (overall/head/tail of a method) becomes the
+ * mean over runs[0..n) at each task, with a band of ± the sample standard deviation (ylo/yhi;
+ * NaN where fewer than two runs have the task done); the note says so. The runs must have the
+ * methods of the results c was built from, in the same order. GS_OK or GS_ENOMEM. */
+int ch_add_seed_bands(ch_chart *c, const en_results *const *runs, int n);
 int ch_build_accuracy(ch_chart *c, const en_results *r, const en_results *baseline, int m0, int m1,
                       int task);
 int ch_build_spectrum(ch_chart *c, const en_results *r, const en_results *baseline, int m0, int m1,

@@ -219,6 +219,10 @@ int en_predictions(en_engine *e, int method, int task, int **pred, long *n_out);
 enum { EN_SCORES_SCREEN = 0, EN_SCORES_DOUBLE = 1 };
 int en_argmax_scores(const double *X, long n, long D, const double *Wt, int Cs, int mode, int *best,
                      long *n_double);
+/* pred[i] = the class (st->class_order[k]) of the largest of the Cs scores sc[i·Cs + k] of row
+ * i, the first maximum winning: how every learner and the τ sweep turn seen-class scores into
+ * predictions. */
+void en_argmax_seen(const st_stream *st, const double *sc, long n, int Cs, int *pred);
 /* The augmenter's rows of the last update as it emitted them (row space, d columns, before the
  * learner's map), their labels and own weights ω (the learner gives each β·ω, times its class
  * weight), if collect_aug. */

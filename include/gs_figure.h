@@ -26,6 +26,9 @@ typedef struct {
     en_engine *eng;            /* the engine the results came from (may be NULL); the "tau-sweep"
                                   figure needs it (and prob): it solves again from en_gram at
                                   `task` (issue #7) */
+    const en_results *const *runs; /* several seeds (export --seeds): the accuracy curves are
+                                  their mean with a ± std band; r is runs[0]. NULL = one run */
+    int nruns;
 } fig_request;
 
 /* Known figure name? */

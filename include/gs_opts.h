@@ -114,6 +114,8 @@ const char *op_usage(void);
 /* Parse one "name=value" hyperparameter/protocol assignment onto o (used by sweep, sessions
  * and the TUI editor). GS_OK or GS_EINPUT. */
 int op_set(op_opts *o, const char *name, const char *value);
+/* --seeds "1,2,3": at most max seeds into out, *n of them. GS_OK or GS_EINPUT (message set). */
+int op_parse_seeds(const char *s, uint64_t *out, int max, int *n);
 /* Validate ranges after parsing (also after op_set). */
 int op_validate(const op_opts *o);
 

@@ -267,6 +267,8 @@ void ch_free(ch_chart *c)
     for (int i = 0; i < c->nseries; i++) {
         free(c->series[i].x);
         free(c->series[i].y);
+        free(c->series[i].ylo);
+        free(c->series[i].yhi);
     }
     memset(c, 0, sizeof *c);
     c->mark_x = NAN;
@@ -407,6 +409,42 @@ static int add_task_series(ch_chart *c, const en_results *src, int method, int s
         double v = snap_value(&src->m[method].snaps[t], kind);
         s->y[t] = isfinite(v) ? v : NAN;
     }
+    return GS_OK;
+}
+
+int ch_add_seed_bands(ch_chart *c, const en_results *const *runs, int n)
+{
+    for (int i = 0; i < c->nseries; i++) {
+        ch_series *s = &c->series[i];
+        if (s->ghost || s->kind == CH_KIND_NONE || s->method < 0) continue;
+        s->ylo = gs_malloc(s->n > 0 ? (size_t)s->n : 1, sizeof(double), "chart band");
+        s->yhi = gs_malloc(s->n > 0 ? (size_t)s->n : 1, sizeof(double), "chart band");
+        if (!s->ylo || !s->yhi) return GS_ENOMEM;
+        for (int k = 0; k < s->n; k++) {
+            int t = (int)s->x[k] - 1, cnt = 0;
+            double sum = 0, sq = 0;
+            for (int j = 0; j < n; j++) {
+                const en_results *r = runs[j];
+                if (s->method >= r->n_methods || t < 0 || t >= r->T) continue;
+                const en_snap *sn = &r->m[s->method].snaps[t];
+                double v = sn->state == EN_DONE ? snap_value(sn, s->kind) : NAN;
+                if (isfinite(v)) { sum += v; cnt++; }
+            }
+            double mean = cnt ? sum / cnt : NAN;
+            for (int j = 0; j < n && cnt >= 2; j++) {
+                const en_results *r = runs[j];
+                if (s->method >= r->n_methods || t < 0 || t >= r->T) continue;
+                const en_snap *sn = &r->m[s->method].snaps[t];
+                double v = sn->state == EN_DONE ? snap_value(sn, s->kind) : NAN;
+                if (isfinite(v)) sq += (v - mean) * (v - mean);
+            }
+            double sd = cnt >= 2 ? sqrt(sq / (cnt - 1)) : NAN;
+            s->y[k] = mean;
+            s->ylo[k] = mean - sd;
+            s->yhi[k] = mean + sd;
+        }
+    }
+    snprintf(c->note, sizeof c->note, "mean \u00b1 std over %d seeds", n);
     return GS_OK;
 }
 
@@ -901,6 +939,16 @@ int ch_write_csv_rows(const ch_chart *c, FILE *f)
                         ch_fmt_double(s->y[k], by, sizeof by)) < 0)
                 return gs_error(GS_ERUN, "CSV: write failed: %s", strerror(errno));
         }
+        /* a band: its two edges as the series "NAME −std" and "NAME +std" */
+        for (int e = 0; s->ylo && e < 2; e++)
+            for (int k = 0; k < s->n; k++) {
+                double v = e ? s->yhi[k] : s->ylo[k];
+                if (!isfinite(v) || !isfinite(s->x[k])) continue;
+                if (csv_field(f, c->title) || fprintf(f, ",\"%s %s\",%s,%s\n", s->name, e ? "+std" : "\u2212std",
+                                                      ch_fmt_double(s->x[k], bx, sizeof bx),
+                                                      ch_fmt_double(v, by, sizeof by)) < 0)
+                    return gs_error(GS_ERUN, "CSV: write failed: %s", strerror(errno));
+            }
     }
     return GS_OK;
 }

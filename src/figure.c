@@ -350,6 +350,26 @@ static void draw_series(fz *z, const panel *p, const ch_series *s, int slot)
     cairo_set_line_width(cr, w);
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
     cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+    if (s->ylo && s->yhi) { /* mean ± std over seeds: a translucent band under the line */
+        set_rgb(cr, s->rgb, 0.15);
+        int i = 0;
+        while (i < s->n) {
+            int a = i;
+            while (a < s->n && !(isfinite(s->ylo[a]) && isfinite(s->yhi[a]))) a++;
+            int e = a;
+            while (e < s->n && isfinite(s->ylo[e]) && isfinite(s->yhi[e])) e++;
+            if (e - a >= 2) {
+                cairo_new_path(cr);
+                for (int k = a; k < e; k++)
+                    cairo_line_to(cr, px_f(p, ch_axis_frac(&p->x, s->x[k])), py_f(p, ch_axis_frac(&p->y, s->yhi[k])));
+                for (int k = e - 1; k >= a; k--)
+                    cairo_line_to(cr, px_f(p, ch_axis_frac(&p->x, s->x[k])), py_f(p, ch_axis_frac(&p->y, s->ylo[k])));
+                cairo_close_path(cr);
+                cairo_fill(cr);
+            }
+            i = e > a ? e : a + 1;
+        }
+    }
     dash_for(cr, s->dash, w);
     set_rgb(cr, s->rgb, alpha);
     cairo_new_path(cr);
@@ -665,6 +685,7 @@ static void build_meta(meta *md, const fig_request *req, const char *figure, int
     meta_add(md, "beta", "%s", num(pp->beta, b));
     meta_add(md, "tau", "%s", num(pp->tau, b));
     meta_add(md, "seed", "%llu", (unsigned long long)pp->seed);
+    if (req->nruns > 1 && o && o->seeds) meta_add(md, "seeds", "%s (accuracy: mean \u00b1 std)", o->seeds);
     meta_add(md, "pairs", "%s", pp->pairs == OP_PAIRS_RANDOM ? "random" : "all");
     meta_add(md, "max_aug", "%ld", pp->max_aug);
     meta_add(md, "augment", "%s", pp->augment == OP_AUG_TAIL ? "tail" : "all");
@@ -680,6 +701,7 @@ static void build_meta(meta *md, const fig_request *req, const char *figure, int
         meta_add(md, "head_shots", "%ld", pr->head_shots);
         meta_add(md, "rho", "%s", num(pr->rho, b));
         meta_add(md, "order", "%s", pr->order == OP_ORDER_ORDERED ? "ordered" : "shuffled");
+        if (pr->val_frac > 0) meta_add(md, "val_frac", "%s", num(pr->val_frac, b));
         meta_add(md, "normalize", "%s", o->data.no_normalize ? "no" : "yes");
         meta_add(md, "expand", "%ld", o->data.expand);
     }
@@ -948,6 +970,7 @@ static int charts_build(charts *cs, const fig_request *req, int fig, int task)
     if (fig == FIG_ACCURACY || fig == FIG_DASHBOARD) {
         if ((st = ch_build_accuracy(&cs->acc, req->r, req->baseline, req->m0, req->m1, task))) goto fail;
         cs->have_acc = 1;
+        if (req->nruns > 1 && (st = ch_add_seed_bands(&cs->acc, req->runs, req->nruns))) goto fail;
     }
     if (fig == FIG_SPECTRUM || fig == FIG_DASHBOARD) {
         if ((st = ch_build_spectrum(&cs->spec, req->r, req->baseline, req->m0, req->m1, task))) goto fail;

@@ -159,11 +159,24 @@ static int cmd_run(op_opts *o)
     return failed ? 1 : 0;
 }
 
+#define EXPORT_MAX_SEEDS 64
+
 static int cmd_export(op_opts *o)
 {
     /* Refuse an unknown figure, extension or target folder before computing anything. */
     int rc0 = fig_check_output(o->figure, o->output);
     if (rc0) return fail(rc0);
+    /* --seeds: one run per seed (the data loaded once); the accuracy figure draws their mean
+     * with a ± std band */
+    uint64_t seeds[EXPORT_MAX_SEEDS];
+    en_results *runs[EXPORT_MAX_SEEDS];
+    int ns = 0, nruns = 0;
+    if (o->seeds) {
+        rc0 = op_parse_seeds(o->seeds, seeds, EXPORT_MAX_SEEDS, &ns);
+        if (!rc0 && strcmp(o->figure, "accuracy"))
+            rc0 = gs_error(GS_EINPUT, "--seeds: export draws several seeds on the accuracy figure only (mean ± std band)");
+        if (rc0) return fail(rc0);
+    }
     pl_ctx c;
     en_config cfg;
     config_for(o, &cfg, 1);
@@ -174,15 +187,26 @@ static int cmd_export(op_opts *o)
         pl_free(&c);
         return fail(gs_error(GS_EINPUT, "--task: %d is past the last task (%d)", task, c.prob.T));
     }
-    rc = en_update(c.eng, &o->params, task, &g_cancel, NULL, NULL);
+    for (int s = 0; !rc && s < ns; s++) {
+        op_opts w = *o;
+        w.params.seed = seeds[s];
+        if (s > 0 || seeds[0] != o->params.seed) rc = pl_reseed(&c, &w, &cfg);
+        if (!rc) rc = en_update(c.eng, &w.params, task, &g_cancel, NULL, NULL);
+        if (!rc && !(runs[nruns] = calloc(1, sizeof *runs[nruns]))) rc = gs_error(GS_ENOMEM, "export: out of memory");
+        if (!rc && (rc = en_results_copy(runs[nruns], en_get_results(c.eng)))) { free(runs[nruns]); runs[nruns] = NULL; }
+        if (!rc) nruns++;
+    }
+    if (!rc && ns == 0) rc = en_update(c.eng, &o->params, task, &g_cancel, NULL, NULL);
     if (!rc) rc = en_ensure_spectrum(c.eng, task, &g_cancel);
     /* effective rank needs the full spectrum: at every task for the erank-cond figure */
     if (o->figure && !strcmp(o->figure, "erank-cond"))
         for (int t = 1; !rc && t <= c.prob.T; t++) rc = en_ensure_spectrum(c.eng, t, &g_cancel);
     if (!rc) {
-        const en_results *r = en_get_results(c.eng);
+        const en_results *r = nruns ? runs[0] : en_get_results(c.eng);
         fig_request req = {0};
         req.r = r;
+        req.runs = (const en_results *const *)runs;
+        req.nruns = nruns;
         req.prob = &c.prob;
         req.opts = o;
         req.m0 = 0;
@@ -195,6 +219,11 @@ static int cmd_export(op_opts *o)
     }
     /* As with `run`: tasks whose solve failed are drawn as gaps, said on stderr, exit 1. */
     int failed = rc ? 0 : report_failed(en_get_results(c.eng));
+    for (int k = 0; k < nruns; k++) {
+        if (!rc && k + 1 < nruns) failed += report_failed(runs[k]); /* the last: the engine's, above */
+        en_results_free(runs[k]);
+        free(runs[k]);
+    }
     pl_free(&c);
     if (rc == GS_ECANCEL) return interrupted();
     if (rc) return fail(rc);

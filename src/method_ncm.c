@@ -87,12 +87,7 @@ static int ncm_predict(en_mctx *m, int t, const double *X, long n, int *pred)
     /* cos(x, p_k) = x·p_k / ‖x‖; ‖x‖ does not change the argmax over k. */
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, Cs, (int)D, 1.0, X, (int)D, P.v, (int)D, 0.0,
                 sc, Cs);
-    for (long i = 0; i < n; i++) {
-        const double *r = sc + (size_t)i * Cs;
-        int best = 0;
-        for (int k = 1; k < Cs; k++) if (r[k] > r[best]) best = k;
-        pred[i] = st->class_order[best];
-    }
+    en_argmax_seen(st, sc, n, Cs, pred);
     free(sc);
     gm_free(&P);
     return GS_OK;

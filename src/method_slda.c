@@ -185,12 +185,7 @@ static int slda_predict(en_mctx *m, int t, const double *X, long n, int *pred)
     for (long i = 0; i < n; i++) memcpy(sc + (size_t)i * Cs, s->b[t], (size_t)Cs * sizeof(double));
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, Cs, (int)D, 1.0, X, (int)D, s->V[t], (int)D, 1.0,
                 sc, Cs);
-    for (long i = 0; i < n; i++) {
-        const double *r = sc + (size_t)i * Cs;
-        int best = 0;
-        for (int k = 1; k < Cs; k++) if (r[k] > r[best]) best = k;
-        pred[i] = st->class_order[best];
-    }
+    en_argmax_seen(st, sc, n, Cs, pred);
     free(sc);
     return GS_OK;
 }

@@ -399,3 +399,20 @@ int op_parse(op_opts *o, int argc, char **argv)
         return gs_error(GS_EINPUT, "sweep: give at least one --param NAME=v1,v2,...");
     return GS_OK;
 }
+
+int op_parse_seeds(const char *s, uint64_t *out, int max, int *n)
+{
+    *n = 0;
+    char *buf = strdup(s), *p = buf, *tok;
+    if (!buf) return gs_error(GS_ENOMEM, "--seeds: out of memory");
+    while ((tok = strsep(&p, ","))) {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(tok, &end, 10);
+        if (!*tok || *end || tok[0] == '-' || errno) { gs_error(GS_EINPUT, "--seeds: '%s' is not a seed (use e.g. 1,2,3)", tok); free(buf); return GS_EINPUT; }
+        if (*n == max) { free(buf); return gs_error(GS_EINPUT, "--seeds: at most %d seeds", max); }
+        out[(*n)++] = (uint64_t)v;
+    }
+    free(buf);
+    return *n ? GS_OK : gs_error(GS_EINPUT, "--seeds: give at least one seed");
+}

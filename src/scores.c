@@ -166,3 +166,13 @@ int en_argmax_scores(const double *X, long n, long D, const double *Wt, int Cs, 
 {
     return en_argmax_range(X, NULL, NULL, n, 0, n, D, Wt, Cs, mode, best, n_double);
 }
+
+void en_argmax_seen(const st_stream *st, const double *sc, long n, int Cs, int *pred)
+{
+    for (long i = 0; i < n; i++) {
+        const double *r = sc + (size_t)i * Cs;
+        int best = 0;
+        for (int k = 1; k < Cs; k++) if (r[k] > r[best]) best = k;
+        pred[i] = st->class_order[best];
+    }
+}

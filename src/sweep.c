@@ -65,23 +65,6 @@ static int parse_axis(const char *spec, sw_axis *ax, const op_opts *o)
     return GS_OK;
 }
 
-static int parse_seeds(const char *s, uint64_t *out, int *n)
-{
-    *n = 0;
-    char *buf = strdup(s), *p = buf, *tok;
-    if (!buf) return gs_error(GS_ENOMEM, "--seeds: out of memory");
-    while ((tok = strsep(&p, ","))) {
-        char *end;
-        errno = 0;
-        unsigned long long v = strtoull(tok, &end, 10);
-        if (!*tok || *end || tok[0] == '-' || errno) { gs_error(GS_EINPUT, "--seeds: '%s' is not a seed (use e.g. 1,2,3)", tok); free(buf); return GS_EINPUT; }
-        if (*n == SW_MAX_SEEDS) { free(buf); return gs_error(GS_EINPUT, "--seeds: at most %d seeds", SW_MAX_SEEDS); }
-        out[(*n)++] = (uint64_t)v;
-    }
-    free(buf);
-    return *n ? GS_OK : gs_error(GS_EINPUT, "--seeds: give at least one seed");
-}
-
 /* Same stream and problem? (everything but the method parameters) */
 static int same_problem(const op_opts *a, const op_opts *b)
 {
@@ -137,7 +120,7 @@ int sw_main(op_opts *o)
             if (!strcmp(ax[j].name, ax[na].name)) { free(ax[na].buf); rc = gs_error(GS_EINPUT, "--param %s: given twice", ax[na].name); goto out; }
         na++;
     }
-    if (o->seeds) { if ((rc = parse_seeds(o->seeds, seeds, &ns))) goto out; }
+    if (o->seeds) { if ((rc = op_parse_seeds(o->seeds, seeds, SW_MAX_SEEDS, &ns))) goto out; }
     else { seeds[0] = o->params.seed; ns = 1; }
     long npts = 1;
     for (int i = 0; i < na; i++) {

@@ -53,12 +53,7 @@ static void predict(const gm_mat *XU, long n, const gm_mat *Pt, int Cs, const st
     long D = XU->cols;
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, Cs, (int)D, 1.0, XU->v, (int)D, Pt->v, Cs, 0.0,
                 sc, Cs);
-    for (long i = 0; i < n; i++) {
-        const double *r = sc + (size_t)i * Cs;
-        int best = 0;
-        for (int k = 1; k < Cs; k++) if (r[k] > r[best]) best = k;
-        pred[i] = st->class_order[best];
-    }
+    en_argmax_seen(st, sc, n, Cs, pred);
 }
 
 int ts_compute_gq(const gm_mat *G, const gm_mat *Q, const en_problem *p, int task, const double *taus,

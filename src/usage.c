@@ -63,6 +63,7 @@ const char *op_usage(void)
 "  --task K                 task to show (default: last)\n"
 "  --width-in W             figure width in inches (default 3.5; dashboard 7)\n"
 "  --csv FILE, --data FILE.csv   also write the numbers behind the figure\n"
+"  --seeds 1,2,3            accuracy figure: mean over the seeds with a ± std band\n"
 "Sweep:\n"
 "  --param NAME=v1,v2,...   grid over a parameter (repeatable)\n"
 "  --seeds 1,2,3            seeds to average over (mean ± std)\n"
