@@ -157,8 +157,10 @@ int ts_compute(en_engine *e, const en_problem *p, int method, int task, const do
     if (!te) return GS_ENOMEM;
     for (int i = 0; i < n; i++) te[i] = en_method_tau(e, method, task, taus[i]);
     const gm_mat *G, *Q;
-    int rc = en_gram(e, method, task, &G, &Q);
-    if (!rc) rc = ts_compute_gq(G, Q, p, task, taus, te, n, out, cancel);
+    const en_problem *pm = p; /* the rows as this method sees them (its own map, e.g. ranpac's) */
+    int rc = en_method_space(e, method, &pm);
+    if (!rc) rc = en_gram(e, method, task, &G, &Q);
+    if (!rc) rc = ts_compute_gq(G, Q, pm, task, taus, te, n, out, cancel);
     if (!rc) snprintf(out->method, sizeof out->method, "%s", r->m[method].name);
     free(te);
     return rc;
