@@ -146,4 +146,8 @@ int ch_build_collapse(ch_chart *c, const co_result *co);
 int ch_write_csv(const ch_chart *c, FILE *f);
 int ch_write_csv_rows(const ch_chart *c, FILE *f);
 
+/* Eigenvalue ratio λ(aug)/λ(ref) of two shown methods: 1 when m1 is the reference (a method
+ * without an augmenter, the learner alone, before one with; then a ridge one). */
+int ch_ratio_second_ref(const en_results *r, int m0, int m1);
+
 #endif

@@ -145,6 +145,11 @@ typedef struct {
 } en_results;
 
 int en_results_copy(en_results *dst, const en_results *src);
+/* The method the views compare method m with: the one with the same learner and no augmenter
+ * (gacl for gsr, ranpac for ranpac+gsr); -1 if none was run. */
+int en_results_baseline(const en_results *r, int m);
+/* For two shown methods: 1 with *ref, *aug set when one is the other's baseline, else 0. */
+int en_results_pair(const en_results *r, int m0, int m1, int *ref, int *aug);
 void en_results_free(en_results *r);
 
 /* ---- methods ---------------------------------------------------------------------------- */

@@ -491,6 +491,16 @@ static const en_snap *spectrum_snap(const en_results *r, int m, int task)
     return s;
 }
 
+/* The ratio's reference is preferably a method without an augmenter (the learner alone), then a
+ * ridge one: 1 when m1 is a better reference than m0. */
+static int ref_score(const en_results *r, int m) { return 2 * !r->m[m].augmenter[0] + !!r->m[m].ridge; }
+
+int ch_ratio_second_ref(const en_results *r, int m0, int m1)
+{
+    if (!r || m0 < 0 || m1 < 0 || m0 >= r->n_methods || m1 >= r->n_methods) return 0;
+    return ref_score(r, m1) > ref_score(r, m0);
+}
+
 static int add_spectrum_series(ch_chart *c, const en_results *src, int m, int slot, int ghost,
                                int task, double *lo, double *hi)
 {
@@ -870,8 +880,7 @@ int ch_build_eig_ratio(ch_chart *c, const en_results *r, int m0, int m1, int tas
     int ms[2], nm = collect_methods(r, m0, m1, ms), sl[2];
     style_slots(r, ms, nm, sl);
     int ref = 0, aug = 1;
-    /* the reference is the method without an augmenter (the same learner alone) */
-    if (nm == 2 && !r->m[ms[1]].augmenter[0] && r->m[ms[0]].augmenter[0]) { ref = 1; aug = 0; }
+    if (nm == 2 && ch_ratio_second_ref(r, ms[0], ms[1])) { ref = 1; aug = 0; }
     long D = nm == 2 ? r->m[ms[aug]].D : 2;
     ch_axis_integer(&c->x, 1, (double)(D > 1 ? D : 2), 6, 0);
     c->x.lo = 1;

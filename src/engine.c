@@ -84,6 +84,22 @@ fail:
     return GS_ENOMEM;
 }
 
+int en_results_baseline(const en_results *r, int m)
+{
+    if (m < 0 || m >= r->n_methods) return -1;
+    for (int k = 0; k < r->n_methods; k++)
+        if (k != m && !r->m[k].augmenter[0] && !strcmp(r->m[k].learner, r->m[m].learner)) return k;
+    return -1;
+}
+
+int en_results_pair(const en_results *r, int m0, int m1, int *ref, int *aug)
+{
+    if (m0 < 0 || m1 < 0 || m0 >= r->n_methods || m1 >= r->n_methods || m0 == m1) return 0;
+    if (r->m[m1].augmenter[0] && !r->m[m0].augmenter[0] && en_results_baseline(r, m1) == m0) { *ref = m0; *aug = m1; return 1; }
+    if (r->m[m0].augmenter[0] && !r->m[m1].augmenter[0] && en_results_baseline(r, m0) == m1) { *ref = m1; *aug = m0; return 1; }
+    return 0;
+}
+
 static void mstate_free(mstate *ms, int nslots, int T)
 {
     if (ms->lctx.priv && ms->L && ms->L->destroy) ms->L->destroy(&ms->lctx);

@@ -797,13 +797,10 @@ static int theorem_charts(charts *cs, const fig_request *req, int task)
 {
     const en_results *r = req->r;
     if (!req->eng) return gs_error(GS_EINPUT, "theorem figure: needs the engine (export computes it)");
-    int ms[2] = {req->m0, req->m1}, ref = -1, aug = -1;
-    for (int i = 0; i < 2; i++)
-        if (ms[i] >= 0 && ms[i] < r->n_methods && !strcmp(r->m[ms[i]].name, "gacl")) ref = ms[i];
-    for (int i = 0; i < 2; i++)
-        if (ms[i] >= 0 && ms[i] < r->n_methods && ms[i] != ref && r->m[ms[i]].ridge) aug = ms[i];
-    if (ref < 0 || aug < 0)
-        return gs_error(GS_EINPUT, "theorem figure: needs gacl and a ridge method (e.g. --methods gacl,gsr)");
+    int ref = -1, aug = -1;
+    if (!en_results_pair(r, req->m0, req->m1, &ref, &aug) || !r->m[aug].ridge)
+        return gs_error(GS_EINPUT, "theorem figure: needs a ridge learner alone and with an augmenter "
+                                   "(e.g. --methods gacl,gsr)");
     int T = r->T, st = GS_OK;
     double *v = gs_malloc((size_t)3 * T, sizeof(double), "theorem figure");
     if (!v) return GS_ENOMEM;

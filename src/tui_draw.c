@@ -453,10 +453,11 @@ static void lower_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
 {
     char title[200], shorter[160];
     if (v->lower == TV_RATIO) {
-        /* λ(augmenting)/λ(reference): the reference is GACL when shown, else the first slot */
+        /* λ(augmenting)/λ(reference): the reference is the learner alone when shown (as the
+         * chart picks it), else the first slot */
         char a[32] = "?", b[32] = "?";
         int ref = v->m0, aug = v->m1;
-        if (shown(v->r, v->m1) && !strcmp(v->r->m[v->m1].name, "gacl")) { ref = v->m1; aug = v->m0; }
+        if (ch_ratio_second_ref(v->r, v->m0, v->m1)) { ref = v->m1; aug = v->m0; }
         if (shown(v->r, aug)) ch_display_name(v->r->m[aug].name, a, sizeof a);
         if (shown(v->r, ref)) ch_display_name(v->r->m[ref].name, b, sizeof b);
         snprintf(shorter, sizeof shorter, "Eigenvalue ratio λ(%s)/λ(%s)", a, b);

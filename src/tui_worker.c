@@ -16,7 +16,6 @@
 #include "gs_tune.h"
 #include "tui_int.h"
 
-
 static void wake(tui_worker *w)
 {
     char c = 1;
@@ -95,31 +94,18 @@ void tui_extra_free(tui_extra *x)
     x->have_co = 0;
 }
 
-static int find_method(const en_results *r, const char *name)
-{
-    for (int m = 0; m < r->n_methods; m++)
-        if (!strcmp(r->m[m].name, name)) return m;
-    return -1;
-}
-
 static int valid_m(const en_results *r, int m) { return m >= 0 && m < r->n_methods; }
 
-/* Theorem 1 at `task` for the shown pair: G = GACL's Gram matrix (gacl must be one of the two),
- * Δ = G_method − G (method: the other shown one, a ridge method), split r = --split or the
+/* Theorem 1 at `task` for the shown pair: G = the Gram matrix of the learner alone (one of the
+ * two), Δ = G_method − G (the other: the same learner with an augmenter), split r = --split or the
  * number of head classes seen. A pair that does not fit says why (shown in the panel). */
 static int extra_theorem(tui_worker *w, int task, const op_params *pp, tui_extra *x)
 {
     const en_results *r = en_get_results(w->ctx->eng);
     int mb = -1, ma = -1;
-    if (valid_m(r, x->m0) && !strcmp(r->m[x->m0].name, "gacl")) { mb = x->m0; ma = x->m1; }
-    else if (valid_m(r, x->m1) && !strcmp(r->m[x->m1].name, "gacl")) { mb = x->m1; ma = x->m0; }
-    if (mb < 0) {
-        int g = find_method(r, "gacl");
-        return gs_error(GS_EINPUT, g < 0 ? "Theorem 1 compares GACL (G) with a ridge augmenting method: "
-                                           "run with gacl in --methods"
-                                         : "Theorem 1 compares GACL (G) with a ridge augmenting method: "
-                                           "show GACL in one slot (keys m / M)");
-    }
+    if (!en_results_pair(r, x->m0, x->m1, &mb, &ma))
+        return gs_error(GS_EINPUT, "Theorem 1 compares a learner alone (G) with it and an augmenter (G + Δ): "
+                                   "show GACL and GSR, or such a pair (keys m / M)");
     if (!valid_m(r, ma))
         return gs_error(GS_EINPUT, "Theorem 1 needs a second, augmenting ridge method: run with "
                                    "--methods gacl,gsr,...");
