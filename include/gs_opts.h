@@ -102,6 +102,7 @@ typedef struct {
     int ascii;
     const char *preset;
     const char *session;
+    const char *tour;            /* --tour [NAME]: NULL none, "" the default tour for the data */
     int help, version;
 } op_opts;
 

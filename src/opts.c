@@ -182,7 +182,7 @@ int op_validate(const op_opts *o)
 enum {
     O_SYNTH = 1000, O_DATA, O_IDX, O_TRF, O_TRL, O_TEF, O_TEL, O_LABELCOL, O_NONORM, O_EXPAND, O_PROJ,
     O_MAXMEM, O_METHODS, O_FORMAT, O_SAVE, O_SPECTRUM, O_THEOREM, O_SPLIT, O_QUIET, O_FIGURE,
-    O_DPI, O_TASK, O_WIDTH, O_CSV, O_PARAM, O_SEEDS, O_OUTDIR, O_ASCII, O_PRESET, O_SESSION,
+    O_DPI, O_TASK, O_WIDTH, O_CSV, O_PARAM, O_SEEDS, O_OUTDIR, O_ASCII, O_PRESET, O_SESSION, O_TOUR,
     O_HELP, O_VERSION, O_SET, O_OBJECTIVE
 };
 
@@ -238,6 +238,7 @@ static const struct option LONG[] = {
     {"ascii", no_argument, 0, O_ASCII},
     {"preset", required_argument, 0, O_PRESET},
     {"session", required_argument, 0, O_SESSION},
+    {"tour", optional_argument, 0, O_TOUR},
     {"help", no_argument, 0, O_HELP},
     {"version", no_argument, 0, O_VERSION},
     {0, 0, 0, 0}
@@ -361,6 +362,12 @@ int op_parse(op_opts *o, int argc, char **argv)
         case O_ASCII: o->ascii = 1; break;
         case O_PRESET: o->preset = optarg; break;
         case O_SESSION: o->session = optarg; break;
+        case O_TOUR:
+            /* --tour, --tour NAME or --tour=NAME (a following word that is not an option) */
+            if (o->cmd != OP_CMD_TUI) { st = gs_error(GS_EINPUT, "--tour: only for the TUI (gsrscope --tour)"); break; }
+            if (!optarg && optind < ac && av[optind][0] && av[optind][0] != '-') optarg = av[optind++];
+            o->tour = optarg ? optarg : "";
+            break;
         case 'h': case O_HELP: o->help = 1; break;
         case 'V': case O_VERSION: o->version = 1; break;
         case ':':

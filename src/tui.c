@@ -20,6 +20,7 @@
 #include "gs_common.h"
 #include "gs_preset.h"
 #include "gs_session.h"
+#include "gs_tour.h"
 #include "tui_int.h"
 
 #define UNDO_MAX 64
@@ -61,6 +62,10 @@ typedef struct {
     int help_scroll;
     int future;              /* show the tasks after the current one (key f) */
     int scroll;              /* first row of the claims view */
+    tr_tour tour;            /* --tour: the steps (empty without a tour) */
+    int tour_step;           /* 1-based step shown, 0 = no tour */
+    op_opts tour_base;       /* the options when the tour started (steps apply on top) */
+    char tour_name[64];
     en_results *res, *base;
     op_params base_params;
     op_opts undo[UNDO_MAX];
@@ -173,6 +178,12 @@ static void draw(ui *u, cv_canvas *cv, int busy, double progress)
     v.lower = u->view;
     v.future = u->future;
     v.scroll = u->scroll;
+    if (u->tour_step > 0) {
+        v.tour_name = u->tour_name;
+        v.tour_step = u->tour_step;
+        v.tour_n = u->tour.n;
+        v.tour = &u->tour.steps[u->tour_step - 1];
+    }
     v.help_scroll = u->help_scroll;
     /* only numbers of exactly these parameters, task, view and pair: never stale ones */
     v.ex = u->ex && u->ex->gen == u->gen && u->ex->task == u->task && u->ex->view == u->view &&
@@ -382,6 +393,73 @@ static void undo_text(const op_params *from, const op_params *to, char *buf, siz
     }
 }
 
+/* Show step k of the tour: the presets and parameters of steps 1..k applied on the options the
+ * tour started from (so p goes back exactly), then the latest task, view and future setting. */
+static void tour_show(ui *u, int k)
+{
+    op_opts o = u->tour_base;
+    int task = 0, view = -1, future = -1;
+    for (int i = 0; i < k; i++) {
+        const tr_step *s = &u->tour.steps[i];
+        if (s->preset[0]) {
+            if (ps_apply_name(s->preset, &o) != GS_OK) {
+                message(u, 1, "tour: %s", gs_last_error());
+                return;
+            }
+            u->preset = ps_find(s->preset);
+        }
+        for (int j = 0; j < s->nset; j++) {
+            char name[64], *eq;
+            snprintf(name, sizeof name, "%s", s->set[j]);
+            eq = strchr(name, '=');
+            *eq = 0;
+            if (op_set(&o, name, eq + 1) != GS_OK) {
+                message(u, 1, "tour: %s", gs_last_error());
+                return;
+            }
+        }
+        if (s->task) task = s->task;
+        if (s->view >= 0) view = s->view;
+        if (s->future >= 0) future = s->future;
+    }
+    u->tour_step = k;
+    if (memcmp(&o.params, &u->opts.params, sizeof o.params)) {
+        push_undo(u);
+        u->opts.params = o.params;
+        params_changed(u);
+    }
+    if (task) set_task(u, task < 0 ? u->T : task);
+    if (view >= 0 && view < TV_COUNT && view != u->view) {
+        u->view = view;
+        u->scroll = 0;
+        tw_set_view(u->w, u->view);
+    }
+    if (future >= 0) u->future = future;
+    u->msg[0] = 0;
+}
+
+/* Keys of a running tour: n / p move, Esc leaves; 1 when the key was used. */
+static int tour_key(ui *u, int ch)
+{
+    if (u->tour_step <= 0) return 0;
+    if (ch == 'n') {
+        if (u->tour_step < u->tour.n) tour_show(u, u->tour_step + 1);
+        else message(u, 0, "%s", "that was the last step: Esc leaves the tour, p goes back");
+        return 1;
+    }
+    if (ch == 'p') {
+        if (u->tour_step > 1) tour_show(u, u->tour_step - 1);
+        else message(u, 0, "%s", "this is the first step: n goes on, Esc leaves the tour");
+        return 1;
+    }
+    if (ch == 27) {
+        u->tour_step = 0;
+        message(u, 0, "%s", "tour left: every key works as usual (? lists them)");
+        return 1;
+    }
+    return 0;
+}
+
 /* Returns 1 to quit. */
 static int dispatch(ui *u, int ch, double now)
 {
@@ -402,6 +480,7 @@ static int dispatch(ui *u, int ch, double now)
         return 0;
     }
     if (u->editing) { editor_key(u, ch); return 0; }
+    if (tour_key(u, ch)) return 0;
     tui_action a = tui_key_action(ch);
     switch (a) {
     case TA_PLAY:
@@ -523,11 +602,39 @@ static void free_results(en_results **r)
     if (*r) { en_results_free(*r); free(*r); *r = NULL; }
 }
 
+/* --tour [NAME]: find and parse the tour before anything else (a bad tour is exit 2 without
+ * touching the terminal); the synthetic tour needs --synthetic, the bundled one the bundled data. */
+static int load_tour(const op_opts *o, tr_tour *t, char *name_out, size_t n)
+{
+    int plain = !o->data.synthetic && !o->data.data_dir && !o->data.idx_dir && !o->data.train_features;
+    const char *name = *o->tour ? o->tour : o->data.synthetic ? "synthetic" : "bundled";
+    char path[4200];
+    int st;
+    if ((st = tui_asset_find("tours", name, ".tour", path, sizeof path)) != GS_OK || (st = tr_load(path, t)) != GS_OK)
+        return st;
+    if ((!strcmp(t->data, "synthetic") && !o->data.synthetic) || (!strcmp(t->data, "bundled") && !plain)) {
+        st = gs_error(GS_EINPUT, "%s: this tour is written for the %s data: run gsrscope%s --tour %s", path, t->data,
+                      !strcmp(t->data, "synthetic") ? " --synthetic" : "", name);
+        tr_free(t);
+        return st;
+    }
+    snprintf(name_out, n, "%s", name);
+    return GS_OK;
+}
+
 int tui_main(op_opts *o)
 {
+    tr_tour tour;
+    char tour_name[64] = "";
+    memset(&tour, 0, sizeof tour);
+    if (o->tour && load_tour(o, &tour, tour_name, sizeof tour_name) != GS_OK) {
+        fprintf(stderr, "gsrscope: %s\n", gs_last_error());
+        return 2;
+    }
     const char *term = getenv("TERM");
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) || !term || !*term || !strcmp(term, "dumb")) {
         fprintf(stderr, "gsrscope: the TUI needs a terminal (use `gsrscope run` for headless output)\n");
+        tr_free(&tour);
         return 2;
     }
     static ui u; /* large (undo stack): not on the stack */
@@ -552,6 +659,11 @@ int tui_main(op_opts *o)
         u.preset = ps_find(o->preset);
     }
     u.opts = *o;
+    if (o->tour) {
+        u.tour = tour;
+        snprintf(u.tour_name, sizeof u.tour_name, "%s", tour_name);
+        u.tour_base = u.opts;
+    }
 
     en_config cfg;
     memset(&cfg, 0, sizeof cfg);
@@ -590,6 +702,7 @@ int tui_main(op_opts *o)
     }
     u.w = &w;
     tw_request(&w, &u.opts, u.gen, u.task);
+    if (u.tour.n > 0) tour_show(&u, 1);
 
     SCREEN *scr = newterm(NULL, stdout, stdin);
     if (!scr) {
@@ -724,6 +837,7 @@ int tui_main(op_opts *o)
     if (u.ex) { tui_extra_free(u.ex); free(u.ex); u.ex = NULL; }
     pl_free(&ctx);
     ss_store_free(&store);
+    tr_free(&u.tour);
     if (g_quit_signal) {
         int sig = g_quit_signal;
         g_quit_signal = 0;

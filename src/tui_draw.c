@@ -856,6 +856,48 @@ static void help_overlay(cv_canvas *cv, const tui_view *v)
     cv_text(cv, x + 2, y + h - 2, foot, w - 4, FG, CV_DIM);
 }
 
+/* A tour step: the panel it points at gets a reversed top edge; its text goes in a box over the
+ * other half of the screen (below a top panel, above a bottom one), never cut: word-wrapped. */
+static void tour_overlay(cv_canvas *cv, const tui_layout *l, const tui_view *v)
+{
+    const tr_step *s = v->tour;
+    tui_rect pr = {0, 0, 0, 0};
+    int top_half = 1;
+    switch (s->panel) {
+    case TR_PANEL_ACCURACY: pr = l->accuracy; break;
+    case TR_PANEL_SPECTRUM: pr = l->spectrum; break;
+    case TR_PANEL_LOWER:
+        pr = l->stable;
+        if (tui_view_wide(v->lower)) pr.w += l->params.w;
+        top_half = 0;
+        break;
+    case TR_PANEL_PARAMS: pr = l->params; top_half = 0; break;
+    default: top_half = 1; break;
+    }
+    if (pr.w > 0)
+        for (int x = pr.x; x < pr.x + pr.w; x++) {
+            cv_cell *c = cv_at(cv, x, pr.y);
+            if (c) c->attr |= CV_REVERSE | CV_BOLD;
+        }
+    int w = cv->w - 4 > 110 ? 110 : cv->w - 4, inner = w - 4;
+    char title[200], foot[120];
+    snprintf(title, sizeof title, "Tour %s · step %d/%d: %s", v->tour_name ? v->tour_name : "", v->tour_step, v->tour_n,
+             s->title);
+    snprintf(foot, sizeof foot, "n next step · p back · Esc leaves the tour%s",
+             pr.w > 0 ? " · the highlighted panel is the one to look at" : "");
+    int rows = wrap_text(cv, 0, 0, inner, -1, title, 0) + wrap_text(cv, 0, 0, inner, -1, foot, 0);
+    for (int i = 0; i < s->ntext; i++) rows += wrap_text(cv, 0, 0, inner, -1, s->text[i], 0);
+    int h = rows + 2, body_top = l->accuracy.y, body_bot = l->message.y;
+    if (h > body_bot - body_top) h = body_bot - body_top;
+    int x = (cv->w - w) / 2, y = top_half ? body_bot - h : body_top;
+    cv_fill(cv, x, y, w, h, L' ', FG, 0);
+    cv_box(cv, x, y, w, h, NULL, FG, CV_BOLD);
+    int r = y + 1, end = y + h - 1;
+    r += wrap_text(cv, x + 2, r, inner, end - r, title, CV_BOLD);
+    for (int i = 0; i < s->ntext && r < end; i++) r += wrap_text(cv, x + 2, r, inner, end - r, s->text[i], 0);
+    if (r < end) wrap_text(cv, x + 2, r, inner, end - r, foot, CV_DIM);
+}
+
 void tui_draw(cv_canvas *cv, const tui_view *v)
 {
     cv_clear(cv);
@@ -915,5 +957,6 @@ void tui_draw(cv_canvas *cv, const tui_view *v)
     }
     message_area(cv, &l.message, v);
     hint_bar(cv, &l.hint, v);
+    if (v->tour && v->tour_step > 0) tour_overlay(cv, &l, v);
     if (v->help) help_overlay(cv, v);
 }

@@ -15,6 +15,7 @@
 #include "gs_pipeline.h"
 #include "gs_spectral.h"
 #include "gs_tausweep.h"
+#include "gs_tour.h"
 #include "gs_tui.h"
 
 /* ---- the lower-left panel's views (key v) ---- */
@@ -90,6 +91,8 @@ typedef struct {
     int help_scroll;            /* first help row shown */
     const char *tour_name;      /* the tour being played, or NULL */
     int tour_step;              /* 1-based step of the tour, 0 = no tour */
+    int tour_n;                 /* steps in the tour */
+    const tr_step *tour;        /* the step shown (text, panel), NULL without a tour */
     int scroll;                 /* first row of a scrolled view (claims) */
 } tui_view;
 
@@ -107,6 +110,11 @@ void tui_draw(cv_canvas *cv, const tui_view *v);
 int tui_help_rows(const cv_canvas *cv, int w, char (*out)[256], int max);
 /* Numbers of one method at one task for the parameters panel, e.g. "81.2" or "…" (pending). */
 void tui_fmt_pct(const en_snap *s, double v, char *buf, int n);
+
+/* ---- data files (tui_assets.c) ---- */
+/* Path of asset NAME of KIND ("tours", "themes") with extension ext (".tour") into out; a NAME
+ * with '/' is taken as a path. GS_OK, or GS_EINPUT with a message naming where it looked. */
+int tui_asset_find(const char *kind, const char *name, const char *ext, char *out, size_t n);
 
 /* ---- the worker (tui_worker.c) ---- */
 typedef struct {

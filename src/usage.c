@@ -77,6 +77,8 @@ const char *op_usage(void)
 "  --ascii                  ASCII plots even in a UTF-8 terminal\n"
 "  --preset NAME            start from a preset: paper, teaching\n"
 "  --session FILE           start from a saved session\n"
+"  --tour [NAME]            play a guided tour (assets/tours/NAME.tour or a path; default:\n"
+"                           bundled, or synthetic with --synthetic); n / p move, Esc leaves\n"
 "General:\n"
 "  -h, --help               this help\n"
 "  -V, --version            version\n"
