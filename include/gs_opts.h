@@ -35,6 +35,8 @@ typedef struct {
     double gauss_a;      /* gauss-shrink: (1-a)Σ_tail + aI, default 0.1 */
     double gauss_b;      /* gauss-transfer: Σ_tail + bΣ_head, default 1 */
     double slda_eps;     /* slda shrinkage, default 1e-4 */
+    double ranpac_lambda;/* ranpac's ridge λ when chosen on the validation rows (run --val-frac),
+                          * 0 = unset: ranpac uses τ */
 } op_params;
 
 /* The long-tailed protocol (SPEC §3). */

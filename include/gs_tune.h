@@ -21,6 +21,7 @@
 
 #include "gs_engine.h"
 #include "gs_opts.h"
+#include "gs_pipeline.h"
 
 #define TN_GOLDEN_STEPS 10
 
@@ -45,6 +46,15 @@ double tn_objective(const en_results *r, int m, op_objective obj);
  * GS_OK, GS_ECANCEL or an engine error. */
 int tn_search(en_engine *e, int m, op_params *q, const tn_space *sp, op_objective obj,
               const volatile int *cancel, double *best, int *evals);
+
+/* RanPAC's λ on the validation rows: if c's problem has validation rows and o->methods holds a
+ * ranpac method, the first one is run alone (its engine replaces c->eng for the while; cfg is
+ * c's engine configuration, rebuilt after) and λ is the τ of the τ-sweep grid 1e-4 .. 1e5 (four
+ * points a decade, one eigendecomposition at the last task) with the highest validation accuracy
+ * after the last task (the first of equals). *lambda = 0 when nothing was chosen (no split, no
+ * ranpac); *val its validation accuracy. GS_OK or an error. */
+int tn_ranpac_lambda(pl_ctx *c, const op_opts *o, const en_config *cfg, const volatile int *cancel,
+                     double *lambda, double *val);
 
 /* The tune command: prints the result on stdout; returns the exit status. */
 int tn_main(op_opts *o);

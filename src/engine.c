@@ -742,7 +742,8 @@ int en_update(en_engine *e, const op_params *q, int first_task, const volatile i
         if (extra_dirty || w != ms->weight || !e->keep)
             for (int t = 0; t < T; t++) ms->stats_valid[t] = 0;
         ms->weight = w;
-        ms->dirty = first_time || extra_dirty || q->tau != e->cur.tau || w != en_method_weight(ms, &e->cur) ||
+        ms->dirty = first_time || extra_dirty || q->tau != e->cur.tau || q->ranpac_lambda != e->cur.ranpac_lambda ||
+                    w != en_method_weight(ms, &e->cur) ||
                     deps_changed(deps, &e->cur, q) || !e->keep;
         for (int t = 0; t < T; t++) if (e->res.m[m].snaps[t].state != EN_DONE) ms->dirty = 1;
         if (ms->dirty) {

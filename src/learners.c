@@ -12,11 +12,18 @@ static const en_learner L_GACL = {
 };
 
 /* RanPAC: a Gaussian random ReLU projection to M dimensions (--projection draws it; M = --expand
- * when given, else 10000), then the same ridge. The reference picks λ on held-out training rows;
+ * when given, else 10000), then the same ridge. The reference picks λ on held-out training rows:
+ * `run --val-frac` chooses it so (tn_ranpac_lambda, gs_tune.h) into params->ranpac_lambda;
  * without a validation split τ is used as given. */
+static double ranpac_tau(en_mctx *m, int t, double tau)
+{
+    (void)t;
+    return m->params && m->params->ranpac_lambda > 0 ? m->params->ranpac_lambda : tau;
+}
+
 static const en_learner L_RANPAC = {
     .name = "ranpac", .summary = "RanPAC: random ReLU projection to M (10000, or --expand), then ridge",
-    .family = EN_RIDGE, .map = EN_MAP_RELU, .map_dim = 10000,
+    .family = EN_RIDGE, .map = EN_MAP_RELU, .map_dim = 10000, .tau_eff = ranpac_tau,
 };
 
 extern const en_learner en_learner_air, en_learner_ncm, en_learner_slda;

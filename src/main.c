@@ -137,6 +137,17 @@ static int cmd_run(op_opts *o)
     config_for(o, &cfg, 0);
     int rc = pl_open(&c, o, &cfg, warn_cb, NULL);
     if (rc) return fail(rc);
+    /* RanPAC chooses its λ on the validation rows when there are some */
+    double lam, lval;
+    if ((rc = tn_ranpac_lambda(&c, o, &cfg, &g_cancel, &lam, &lval))) {
+        pl_free(&c);
+        return rc == GS_ECANCEL ? interrupted() : fail(rc);
+    }
+    if (lam > 0) {
+        o->params.ranpac_lambda = lam;
+        if (!o->quiet)
+            fprintf(stderr, "gsrscope: ranpac: λ = %g chosen on the validation rows (validation accuracy %.2f %%)\n", lam, lval);
+    }
     progress_state ps = {isatty(2) && !o->quiet, 0};
     rc = en_update(c.eng, &o->params, 1, &g_cancel, progress_cb, &ps);
     if (rc == GS_ECANCEL) { pl_free(&c); return interrupted(); }

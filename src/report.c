@@ -57,6 +57,7 @@ char *rp_params_json(const en_problem *p, const op_opts *o)
     fprintf(f, "  \"pairs\": \"%s\", \"max_aug\": %ld, \"augment\": \"%s\",\n",
             q->pairs == OP_PAIRS_ALL ? "all" : "random", q->max_aug, q->augment == OP_AUG_ALL ? "all" : "tail");
     fprintf(f, "  \"gauss_a\": %.17g, \"gauss_b\": %.17g, \"slda_eps\": %.17g,\n", q->gauss_a, q->gauss_b, q->slda_eps);
+    if (q->ranpac_lambda > 0) fprintf(f, "  \"ranpac_lambda\": %.17g,\n", q->ranpac_lambda); /* chosen on validation */
     fprintf(f, "  \"tasks\": %d, \"profile\": \"%s\", \"head_frac\": %.17g, \"tail_shots\": %ld, \"head_shots\": %ld, \"rho\": %.17g, \"order\": \"%s\",\n",
             p ? p->T : o->proto.tasks, profile_name(o->proto.profile), o->proto.head_frac, o->proto.tail_shots,
             o->proto.head_shots, o->proto.rho, o->proto.order == OP_ORDER_ORDERED ? "ordered" : "shuffled");

@@ -2,6 +2,7 @@
 #include "gs_tune.h"
 #include "gs_common.h"
 #include "gs_pipeline.h"
+#include "gs_tausweep.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -127,6 +128,43 @@ int tn_search(en_engine *e, int m, op_params *q, const tn_space *sp, op_objectiv
     *best = c.best_f;
     *evals = c.evals;
     return GS_OK;
+}
+
+int tn_ranpac_lambda(pl_ctx *c, const op_opts *o, const en_config *cfg, const volatile int *cancel,
+                     double *lambda, double *val)
+{
+    *lambda = 0;
+    *val = NAN;
+    const char *name = NULL;
+    for (int m = 0; m < o->n_methods && !name; m++)
+        if (!strncmp(o->methods[m], "ranpac", 6) && (o->methods[m][6] == '\0' || o->methods[m][6] == '+'))
+            name = o->methods[m];
+    if (!name || c->prob.val_h.rows == 0) return GS_OK;
+    en_config one = *cfg;
+    one.methods = &name;
+    one.n_methods = 1;
+    one.collect_aug = 0;
+    op_params q = o->params;
+    q.ranpac_lambda = 0; /* the search is over τ itself */
+    enum { NG = 37 };
+    double taus[NG];
+    ts_log_grid(1e-4, 1e5, NG, taus);
+    en_destroy(c->eng); /* one engine at a time: ranpac's M×M matrices are large */
+    c->eng = NULL;
+    int rc = en_create(&c->eng, &c->prob, &one);
+    if (!rc) rc = en_update(c->eng, &q, c->prob.T, cancel, NULL, NULL);
+    ts_curve cv;
+    memset(&cv, 0, sizeof cv);
+    if (!rc) rc = ts_compute(c->eng, &c->prob, 0, c->prob.T, taus, NG, &cv, cancel);
+    if (!rc && cv.best_by_val && cv.best >= 0) {
+        *lambda = taus[cv.best];
+        *val = cv.val_acc[cv.best];
+    }
+    ts_free(&cv);
+    en_destroy(c->eng);
+    c->eng = NULL;
+    int rc2 = en_create(&c->eng, &c->prob, cfg);
+    return rc ? rc : rc2;
 }
 
 /* ---- the command -------------------------------------------------------------------------- */
