@@ -225,6 +225,20 @@ static void prefixes(void)
 static const char *python(void) { return tap_numpy_python(); }
 static void half_floats(const char *py);
 
+/* Run `script` (after "import numpy as np") in the temporary folder; it writes its files there
+ * and the reference values to ref.bin, which must hold `bytes` bytes. Returns them (free) or NULL. */
+static double *numpy_ref(const char *py, const char *script, size_t bytes)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "cd '%s' && %s -c \"\nimport numpy as np\n%s\"", tmpdir, py, script);
+    CHECK(system(cmd) == 0, "NumPy wrote the test files");
+    size_t rn = 0;
+    double *ref = (double *)tap_slurp(tpath("ref.bin"), &rn);
+    CHECK(ref && rn == bytes, "reference values (%zu bytes)", rn);
+    if (ref && rn != bytes) { free(ref); ref = NULL; }
+    return ref;
+}
+
 static void numpy_files(void)
 {
     const char *py = python();
@@ -232,10 +246,7 @@ static void numpy_files(void)
         printf("# NumPy not available (install python3-numpy): NumPy-written files not checked\n");
         return;
     }
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd,
-             "cd '%s' && %s -c \"\n"
-             "import numpy as np\n"
+    double *ref = numpy_ref(py,
              "x = (np.arange(12).reshape(4, 3) - 5.5) / 3\n"
              "np.save('n_f8.npy', x.astype('<f8'))\n"
              "np.save('n_f4.npy', x.astype('<f4'))\n"
@@ -248,12 +259,7 @@ static void numpy_files(void)
              "np.save('n_3d.npy', np.zeros((2, 2, 2)))\n"
              "with open('n_v2.npy', 'wb') as f: np.lib.format.write_array(f, x, version=(2, 0))\n"
              "with open('n_v3.npy', 'wb') as f: np.lib.format.write_array(f, x, version=(3, 0))\n"
-             "x.astype('<f8').tofile('ref_f8.bin')\n"
-             "\"", tmpdir, py);
-    CHECK(system(cmd) == 0, "NumPy wrote the test files");
-    size_t rn = 0;
-    double *ref = (double *)tap_slurp(tpath("ref_f8.bin"), &rn);
-    CHECK(ref && rn == 96, "reference values");
+             "x.astype('<f8').tofile('ref.bin')\n", 96);
     if (!ref) return;
     npy_array a;
     CHECK(npy_read(tpath("n_f8.npy"), &a) == GS_OK && a.shape[0] == 4 && a.shape[1] == 3 &&
@@ -297,19 +303,11 @@ static void numpy_files(void)
  * half is a double). Covers ±0, subnormals, the largest finite, ±inf and NaNs. */
 static void half_floats(const char *py)
 {
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd,
-             "cd '%s' && %s -c \"\n"
-             "import numpy as np\n"
+    double *ref = numpy_ref(py,
              "h = np.arange(65536, dtype=np.uint16).view('<f2').reshape(256, 256)\n"
              "np.save('n_f2.npy', h)\n"
              "np.save('n_f2f.npy', np.asfortranarray(h))\n"
-             "h.astype('<f8').tofile('ref_f2.bin')\n"
-             "\"", tmpdir, py);
-    CHECK(system(cmd) == 0, "NumPy wrote the float16 files");
-    size_t rn = 0;
-    double *ref = (double *)tap_slurp(tpath("ref_f2.bin"), &rn);
-    CHECK(ref && rn == 65536 * 8, "float16 reference values");
+             "h.astype('<f8').tofile('ref.bin')\n", 65536 * 8);
     if (!ref) return;
     npy_array a, f;
     int st = npy_read(tpath("n_f2.npy"), &a), stf = npy_read(tpath("n_f2f.npy"), &f);
