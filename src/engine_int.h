@@ -26,6 +26,7 @@
 
 #define LANCZOS_MAXIT 120
 #define LANCZOS_TOL 1e-10
+#define LMIN_WORK 7.5e8          /* λ_min Lanczos: steps × D² at most (see refine_lmin) */
 
 typedef struct mstate mstate;
 struct en_emitter {
