@@ -12,7 +12,8 @@
  *   batch_compute  en_update: Grams, GSR rows, solves, spectra, predictions, every task
  * (medians of REPS). batch_compute is the part comparable with the NumPy reference, which is
  * timed without loading its inputs (and reads GSR's rows instead of generating them).
- * Usage: bench_engine [REPS] [--batch-only | --interactive-only] -- [gsrscope run options]
+ * Usage: bench_engine [REPS] [--batch-only | --interactive-only | --tau-only] -- [gsrscope run options]
+ *        (--tau-only: the interactive part without the GSR parameter changes)
  *        (default: --synthetic)
  * Output: lines "bench: NAME VALUE UNIT". Exit status 0, or 1 with a message on stderr.
  */
@@ -80,11 +81,12 @@ static int timed_update(pl_ctx *c, const op_params *q, int first_task, double *a
 int main(int argc, char **argv)
 {
     int reps = 5, k = 1;
-    int do_batch = 1, do_inter = 1;
+    int do_batch = 1, do_inter = 1, do_knobs = 1;
     if (k < argc && strcmp(argv[k], "--") && strncmp(argv[k], "--", 2)) reps = atoi(argv[k++]);
     if (reps < 1) reps = 1;
     if (k < argc && !strcmp(argv[k], "--batch-only")) { do_inter = 0; k++; }
     else if (k < argc && !strcmp(argv[k], "--interactive-only")) { do_batch = 0; k++; }
+    else if (k < argc && !strcmp(argv[k], "--tau-only")) { do_batch = 0; do_knobs = 0; k++; }
     if (k < argc && !strcmp(argv[k], "--")) k++;
     char *args[64];
     int na = 0;
@@ -156,7 +158,7 @@ int main(int argc, char **argv)
         {"gsr_recompute_beta", &q.beta, q.beta, q.beta * 0.5 + 0.1},
     };
     int kreps = reps < 3 ? reps : 3;
-    for (size_t i = 0; i < sizeof knobs / sizeof knobs[0]; i++) {
+    for (size_t i = 0; do_knobs && i < sizeof knobs / sizeof knobs[0]; i++) {
         for (int r = 0; r < kreps; r++) {
             *knobs[i].field = r % 2 ? knobs[i].a : knobs[i].b;
             if ((rc = timed_update(&c, &q, T, &va[r], &vf[r]))) goto fail;
