@@ -75,13 +75,18 @@ check:
 	@$(MAKE) --no-print-directory tests
 	@sh tests/run_tests.sh $(BUILD)
 
+# assets/ (presets, ...) is installed as $(PREFIX)/share/gsrscope, where gs_assets.h looks.
+$(BUILD)/obj/assets.o: ALL_CFLAGS += -DGS_DATADIR='"$(PREFIX)/share/gsrscope"'
+
 install: $(BUILD)/gsrscope
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/gsrscope $(DESTDIR)$(PREFIX)/bin/gsrscope
 	install -m 644 man/gsrscope.1 $(DESTDIR)$(PREFIX)/share/man/man1/gsrscope.1
+	cd assets && find . -type f | while read -r f; do install -D -m 644 "$$f" "$(DESTDIR)$(PREFIX)/share/gsrscope/$$f"; done
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/gsrscope $(DESTDIR)$(PREFIX)/share/man/man1/gsrscope.1
+	cd assets && find . -type f | while read -r f; do rm -f "$(DESTDIR)$(PREFIX)/share/gsrscope/$$f"; done
 
 clean:
 	rm -rf build build-asan

@@ -3,12 +3,19 @@
  * One struct serves the TUI, `run`, `export`, `sweep` and `synth`, so every data, protocol and
  * method option means the same everywhere. op_parse validates ranges and returns GS_EINPUT with
  * a one-line message (gs_last_error) naming the option and what is wrong.
- * Ownership: strings point into argv (not copied) except where noted; op_opts owns nothing that
- * needs freeing except sweep_params (op_free).
+ *
+ * Two tables in opts.c describe the options: the values (name, type, field; settable as
+ * `--name V`, as `name=V` in sessions and presets, and by sweep's --param) and the other
+ * options; each row says which subcommands it applies to. An option given to a subcommand it
+ * does not apply to is refused: "--seeds: not an option of `run` (it applies to: sweep)".
+ * Values are layered: defaults < --preset < --session < the options on the command line,
+ * and each value set records where it came from (op_changes lists those not at default).
+ * Ownership: strings point into argv (not copied) except where noted; op_opts owns nothing.
  */
 #ifndef GS_OPTS_H
 #define GS_OPTS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 typedef enum { OP_CMD_TUI, OP_CMD_RUN, OP_CMD_EXPORT, OP_CMD_SWEEP, OP_CMD_SYNTH, OP_CMD_TUNE } op_cmd;
@@ -67,6 +74,14 @@ typedef struct {
     double max_memory;   /* bytes, 0 = what the machine has */
 } op_data;
 
+/* Where a value came from: "preset teaching", "session FILE" or "command line". */
+#define OP_MAX_ORIGINS 48
+typedef struct {
+    char name[24];       /* "tau", "methods", "data_dir", ... */
+    char value[160];     /* as given (cut at 159 bytes) */
+    char from[96];
+} op_origin;
+
 #define OP_MAX_METHODS 16
 #define OP_MAX_SWEEP 8
 
@@ -106,12 +121,25 @@ typedef struct {
     const char *session;
     const char *tour;            /* --tour [NAME]: NULL none, "" the default tour for the data */
     int help, version;
+    /* provenance: op_set and op_note record here, labelled with `from` (NULL: command line) */
+    const char *from;
+    op_origin origins[OP_MAX_ORIGINS];
+    int n_origins;
 } op_opts;
+
+/* Applies --preset and --session between the defaults and the command line (op_parse_layered);
+ * GS_OK or an error. main.c gives one that reads the asset and the session file. */
+typedef int (*op_layer_fn)(op_opts *o, void *user);
 
 /* Fill defaults. */
 void op_defaults(op_opts *o);
-/* Parse argv (argv[1] may be a subcommand). GS_OK, or GS_EINPUT with the message set. */
+/* Parse argv (argv[1] may be a subcommand). GS_OK, or GS_EINPUT with the message set.
+ * op_parse ignores --preset/--session values (they are only recorded); op_parse_layered calls
+ * layer after the defaults and before the command line's options. */
 int op_parse(op_opts *o, int argc, char **argv);
+int op_parse_layered(op_opts *o, int argc, char **argv, op_layer_fn layer, void *user);
+/* The subcommand's name ("run", "tui", ...). */
+const char *op_cmd_name(op_cmd c);
 /* Usage text for --help (agrees with man/gsrscope.1). */
 const char *op_usage(void);
 /* Parse one "name=value" hyperparameter/protocol assignment onto o (used by sweep, sessions
@@ -119,6 +147,15 @@ const char *op_usage(void);
 int op_set(op_opts *o, const char *name, const char *value);
 /* --seeds "1,2,3": at most max seeds into out, *n of them. GS_OK or GS_EINPUT (message set). */
 int op_parse_seeds(const char *s, uint64_t *out, int max, int *n);
+/* The current value of a name op_set knows, formatted as op_set reads it. GS_OK or GS_EINPUT. */
+int op_get(const op_opts *o, const char *name, char *buf, size_t cap);
+/* Record that `name` was set to `value` (for options op_set does not handle: data, methods). */
+void op_note(op_opts *o, const char *name, const char *value);
+/* 1 when origins[i]'s value differs from its default; value receives the value now. */
+int op_changed(const op_opts *o, int i, char *value, size_t cap);
+/* "name=value (from); ..." for every recorded value that differs from its default, joined by
+ * sep; "" when all are defaults. Returns buf. */
+const char *op_changes(const op_opts *o, const char *sep, char *buf, size_t cap);
 /* Validate ranges after parsing (also after op_set). */
 int op_validate(const op_opts *o);
 

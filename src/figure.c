@@ -715,6 +715,8 @@ static void build_meta(meta *md, const fig_request *req, const char *figure, int
              req->m1 >= 0 && req->m1 < r->n_methods ? "," : "",
              req->m1 >= 0 && req->m1 < r->n_methods ? r->m[req->m1].name : "");
     meta_add(md, "figure", "%s", figure);
+    char changes[2048];
+    meta_add(md, "not_default", "%s", *op_changes(o, "; ", changes, sizeof changes) ? changes : "(all defaults)");
     meta_add(md, "task", "%d", task);
     meta_add(md, "classes", "%d", r->C);
     meta_add(md, "dim", "%ld", r->D);

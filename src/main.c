@@ -7,7 +7,9 @@
 #include "gs_npy.h"
 #include "gs_opts.h"
 #include "gs_pipeline.h"
+#include "gs_preset.h"
 #include "gs_report.h"
+#include "gs_session.h"
 #include "gs_spectral.h"
 #include "gs_sweep.h"
 #include "gs_synth.h"
@@ -269,12 +271,25 @@ static int cmd_synth(op_opts *o)
     return 0;
 }
 
+/* The session's strings (paths, method names) live as long as the process. */
+static ss_store g_session_store;
+
+/* Between the defaults and the command line: --preset, then --session. */
+static int apply_layers(op_opts *o, void *user)
+{
+    (void)user;
+    int rc = GS_OK;
+    if (o->preset) rc = ps_apply_name(o->preset, o);
+    if (!rc && o->session) rc = ss_load(o->session, o, &g_session_store);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     /* Numbers are always read and written with '.'; only the character type follows the user. */
     setlocale(LC_CTYPE, "");
-    op_opts o;
-    int rc = op_parse(&o, argc, argv);
+    static op_opts o;
+    int rc = op_parse_layered(&o, argc, argv, apply_layers, NULL);
     if (rc) return fail(rc);
     if (o.help) { fputs(op_usage(), stdout); return 0; }
     if (o.version) { printf("gsrscope %s\n", GS_VERSION); return 0; }

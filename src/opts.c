@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <locale.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,45 +111,179 @@ static const char *const FMT_NAMES[] = {"table", "csv", "json"};
 static const char *const SPEC_NAMES[] = {"final", "all", "auto"};
 static const char *const OBJ_NAMES[] = {"acc", "tail", "balanced"};
 
-/* Assign one named hyperparameter / protocol value. Names are the long option names without
- * dashes, with '-' or '_' accepted ("alpha-base", "alpha_base", "tau", "rho", ...). */
-int op_set(op_opts *o, const char *name_in, const char *v)
+/* Which subcommands an option applies to. */
+#define IN_TUI (1u << OP_CMD_TUI)
+#define IN_RUN (1u << OP_CMD_RUN)
+#define IN_EXPORT (1u << OP_CMD_EXPORT)
+#define IN_SWEEP (1u << OP_CMD_SWEEP)
+#define IN_SYNTH (1u << OP_CMD_SYNTH)
+#define IN_TUNE (1u << OP_CMD_TUNE)
+#define IN_REPLAY (IN_TUI | IN_RUN | IN_EXPORT | IN_SWEEP | IN_TUNE) /* every command that replays a stream */
+#define IN_ALL (IN_REPLAY | IN_SYNTH)
+
+static const char *const CMD_NAMES[] = {"tui", "run", "export", "sweep", "synth", "tune"};
+#define N_CMDS ((int)(sizeof CMD_NAMES / sizeof CMD_NAMES[0]))
+const char *op_cmd_name(op_cmd c) { return (int)c >= 0 && (int)c < N_CMDS ? CMD_NAMES[c] : "?"; }
+
+/* The values: `--name V` on the command line, `name=V` in sessions and presets (with '_' for
+ * '-'), `--param name=v1,v2` in sweep. To add one: a field in op_opts, its default in
+ * op_defaults, a row here, its range in op_validate, a line in usage.c and the man page. */
+typedef enum { K_DBL, K_LONG, K_INT, K_SEED, K_ENUM } key_kind;
+typedef struct {
+    const char *name;
+    key_kind kind;
+    size_t off;                  /* offsetof(op_opts, field) */
+    const char *const *names;    /* K_ENUM: the values' names, in enum order */
+    int n_names;
+    unsigned in;                 /* subcommands it applies to */
+} op_key;
+
+#define F(field) offsetof(op_opts, field)
+static const op_key KEYS[] = {
+    {"alpha-base", K_DBL, F(params.alpha_base), NULL, 0, IN_REPLAY},
+    {"xi", K_DBL, F(params.xi), NULL, 0, IN_REPLAY},
+    {"beta", K_DBL, F(params.beta), NULL, 0, IN_REPLAY},
+    {"tau", K_DBL, F(params.tau), NULL, 0, IN_REPLAY},
+    {"seed", K_SEED, F(params.seed), NULL, 0, IN_REPLAY},
+    {"pairs", K_ENUM, F(params.pairs), PAIRS_NAMES, 2, IN_REPLAY},
+    {"max-aug", K_LONG, F(params.max_aug), NULL, 0, IN_REPLAY},
+    {"augment", K_ENUM, F(params.augment), AUG_NAMES, 2, IN_REPLAY},
+    {"gauss-a", K_DBL, F(params.gauss_a), NULL, 0, IN_REPLAY},
+    {"gauss-b", K_DBL, F(params.gauss_b), NULL, 0, IN_REPLAY},
+    {"slda-eps", K_DBL, F(params.slda_eps), NULL, 0, IN_REPLAY},
+    {"tasks", K_INT, F(proto.tasks), NULL, 0, IN_REPLAY},
+    {"profile", K_ENUM, F(proto.profile), PROFILE_NAMES, 3, IN_REPLAY},
+    {"head-frac", K_DBL, F(proto.head_frac), NULL, 0, IN_REPLAY},
+    {"tail-shots", K_LONG, F(proto.tail_shots), NULL, 0, IN_REPLAY},
+    {"head-shots", K_LONG, F(proto.head_shots), NULL, 0, IN_REPLAY},
+    {"rho", K_DBL, F(proto.rho), NULL, 0, IN_REPLAY},
+    {"val-frac", K_DBL, F(proto.val_frac), NULL, 0, IN_REPLAY},
+    {"order", K_ENUM, F(proto.order), ORDER_NAMES, 2, IN_REPLAY},
+    {"expand", K_LONG, F(data.expand), NULL, 0, IN_REPLAY},
+    {"projection", K_ENUM, F(data.projection), PROJ_NAMES, 2, IN_REPLAY},
+};
+#undef F
+#define N_KEYS ((int)(sizeof KEYS / sizeof KEYS[0]))
+
+/* "alpha_base" and "alpha-base" are the same name. */
+static void canon(const char *in, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s", in);
+    for (char *p = out; *p; p++) if (*p == '_') *p = '-';
+}
+
+static const op_key *find_key(const char *name_in)
 {
     char name[64];
-    snprintf(name, sizeof name, "%s", name_in);
-    for (char *p = name; *p; p++) if (*p == '_') *p = '-';
+    canon(name_in, name, sizeof name);
+    for (int i = 0; i < N_KEYS; i++) if (!strcmp(KEYS[i].name, name)) return &KEYS[i];
+    return NULL;
+}
+
+static void record(op_opts *o, const char *name_in, const char *value)
+{
+    char name[sizeof o->origins[0].name];
+    canon(name_in, name, sizeof name);
+    int i = 0;
+    while (i < o->n_origins && strcmp(o->origins[i].name, name)) i++;
+    if (i == o->n_origins) {
+        if (o->n_origins >= OP_MAX_ORIGINS) return;
+        o->n_origins++;
+    }
+    op_origin *r = &o->origins[i];
+    snprintf(r->name, sizeof r->name, "%s", name);
+    snprintf(r->value, sizeof r->value, "%s", value ? value : "");
+    snprintf(r->from, sizeof r->from, "%s", o->from ? o->from : "command line");
+}
+
+void op_note(op_opts *o, const char *name, const char *value) { record(o, name, value); }
+
+int op_set(op_opts *o, const char *name_in, const char *v)
+{
+    const op_key *k = find_key(name_in);
+    if (!k) return gs_error(GS_EINPUT, "unknown parameter '%s'", name_in);
     char opt[80];
-    snprintf(opt, sizeof opt, "--%s", name);
+    snprintf(opt, sizeof opt, "--%s", k->name);
+    void *field = (char *)o + k->off;
     double d;
     long l;
     int e, st;
-    if (!strcmp(name, "alpha-base")) { if ((st = parse_double(opt, v, &d))) return st; o->params.alpha_base = d; }
-    else if (!strcmp(name, "xi")) { if ((st = parse_double(opt, v, &d))) return st; o->params.xi = d; }
-    else if (!strcmp(name, "beta")) { if ((st = parse_double(opt, v, &d))) return st; o->params.beta = d; }
-    else if (!strcmp(name, "tau")) { if ((st = parse_double(opt, v, &d))) return st; o->params.tau = d; }
-    else if (!strcmp(name, "seed")) {
+    switch (k->kind) {
+    case K_DBL: if ((st = parse_double(opt, v, &d))) return st; *(double *)field = d; break;
+    case K_LONG: if ((st = parse_long(opt, v, &l))) return st; *(long *)field = l; break;
+    case K_INT:
         if ((st = parse_long(opt, v, &l))) return st;
-        if (l < 0) return gs_error(GS_EINPUT, "--seed: must be ≥ 0, got %ld", l);
-        o->params.seed = (uint64_t)l;
+        if (l < 1) return gs_error(GS_EINPUT, "%s: must be ≥ 1, got %s", opt, v);
+        if (l > 100000) return gs_error(GS_EINPUT, "%s: must be at most 100000, got %s", opt, v);
+        *(int *)field = (int)l;
+        break;
+    case K_SEED:
+        if ((st = parse_long(opt, v, &l))) return st;
+        if (l < 0) return gs_error(GS_EINPUT, "%s: must be ≥ 0, got %ld", opt, l);
+        *(uint64_t *)field = (uint64_t)l;
+        break;
+    case K_ENUM:
+        if ((st = parse_enum(opt, v, k->names, k->n_names, &e))) return st;
+        *(int *)field = e;
+        break;
     }
-    else if (!strcmp(name, "max-aug")) { if ((st = parse_long(opt, v, &l))) return st; o->params.max_aug = l; }
-    else if (!strcmp(name, "pairs")) { if ((st = parse_enum(opt, v, PAIRS_NAMES, 2, &e))) return st; o->params.pairs = e; }
-    else if (!strcmp(name, "augment")) { if ((st = parse_enum(opt, v, AUG_NAMES, 2, &e))) return st; o->params.augment = e; }
-    else if (!strcmp(name, "gauss-a")) { if ((st = parse_double(opt, v, &d))) return st; o->params.gauss_a = d; }
-    else if (!strcmp(name, "gauss-b")) { if ((st = parse_double(opt, v, &d))) return st; o->params.gauss_b = d; }
-    else if (!strcmp(name, "slda-eps")) { if ((st = parse_double(opt, v, &d))) return st; o->params.slda_eps = d; }
-    else if (!strcmp(name, "tasks")) { if ((st = parse_long(opt, v, &l))) return st; if (l < 1 || l > 100000) return gs_error(GS_EINPUT, "--tasks: must be ≥ 1, got %s", v); o->proto.tasks = (int)l; }
-    else if (!strcmp(name, "profile")) { if ((st = parse_enum(opt, v, PROFILE_NAMES, 3, &e))) return st; o->proto.profile = e; }
-    else if (!strcmp(name, "head-frac")) { if ((st = parse_double(opt, v, &d))) return st; o->proto.head_frac = d; }
-    else if (!strcmp(name, "tail-shots")) { if ((st = parse_long(opt, v, &l))) return st; o->proto.tail_shots = l; }
-    else if (!strcmp(name, "head-shots")) { if ((st = parse_long(opt, v, &l))) return st; o->proto.head_shots = l; }
-    else if (!strcmp(name, "rho")) { if ((st = parse_double(opt, v, &d))) return st; o->proto.rho = d; }
-    else if (!strcmp(name, "val-frac")) { if ((st = parse_double(opt, v, &d))) return st; o->proto.val_frac = d; }
-    else if (!strcmp(name, "order")) { if ((st = parse_enum(opt, v, ORDER_NAMES, 2, &e))) return st; o->proto.order = e; }
-    else if (!strcmp(name, "expand")) { if ((st = parse_long(opt, v, &l))) return st; o->data.expand = l; }
-    else if (!strcmp(name, "projection")) { if ((st = parse_enum(opt, v, PROJ_NAMES, 2, &e))) return st; o->data.projection = e; }
-    else return gs_error(GS_EINPUT, "unknown parameter '%s'", name_in);
+    record(o, k->name, v);
     return op_validate(o);
+}
+
+int op_get(const op_opts *o, const char *name, char *buf, size_t cap)
+{
+    const op_key *k = find_key(name);
+    if (!k) return gs_error(GS_EINPUT, "unknown parameter '%s'", name);
+    const void *field = (const char *)o + k->off;
+    switch (k->kind) {
+    case K_DBL: {
+        double v = *(const double *)field;
+        snprintf(buf, cap, "%.15g", v);
+        if (strtod(buf, NULL) != v) snprintf(buf, cap, "%.17g", v);
+        break;
+    }
+    case K_LONG: snprintf(buf, cap, "%ld", *(const long *)field); break;
+    case K_INT: snprintf(buf, cap, "%d", *(const int *)field); break;
+    case K_SEED: snprintf(buf, cap, "%llu", (unsigned long long)*(const uint64_t *)field); break;
+    case K_ENUM: {
+        int e = *(const int *)field;
+        snprintf(buf, cap, "%s", e >= 0 && e < k->n_names ? k->names[e] : "?");
+        break;
+    }
+    }
+    return GS_OK;
+}
+
+int op_changed(const op_opts *o, int i, char *value, size_t cap)
+{
+    static op_opts d; /* defaults: large, and the same for every call */
+    static int have_d;
+    if (!have_d) { op_defaults(&d); have_d = 1; }
+    if (i < 0 || i >= o->n_origins) return 0;
+    const op_origin *r = &o->origins[i];
+    if (find_key(r->name)) {
+        char def[64];
+        op_get(o, r->name, value, cap);
+        op_get(&d, r->name, def, sizeof def);
+        return strcmp(value, def) != 0;
+    }
+    snprintf(value, cap, "%s", r->value);
+    return r->value[0] != 0;
+}
+
+const char *op_changes(const op_opts *o, const char *sep, char *buf, size_t cap)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    for (int i = 0; i < o->n_origins; i++) {
+        char value[sizeof o->origins[0].value];
+        if (!op_changed(o, i, value, sizeof value)) continue;
+        int n = snprintf(buf + len, cap - len, "%s%s=%s (%s)", len ? sep : "", o->origins[i].name, value, o->origins[i].from);
+        if (n < 0 || (size_t)n >= cap - len) break;
+        len += (size_t)n;
+    }
+    return buf;
 }
 
 int op_validate(const op_opts *o)
@@ -180,69 +315,87 @@ int op_validate(const op_opts *o)
 }
 
 enum {
-    O_SYNTH = 1000, O_DATA, O_IDX, O_TRF, O_TRL, O_TEF, O_TEL, O_LABELCOL, O_NONORM, O_EXPAND, O_PROJ,
+    O_SYNTH = 1000, O_DATA, O_IDX, O_TRF, O_TRL, O_TEF, O_TEL, O_LABELCOL, O_NONORM,
     O_MAXMEM, O_METHODS, O_FORMAT, O_SAVE, O_SPECTRUM, O_THEOREM, O_SPLIT, O_QUIET, O_FIGURE,
-    O_DPI, O_TASK, O_WIDTH, O_CSV, O_PARAM, O_SEEDS, O_OUTDIR, O_ASCII, O_PRESET, O_SESSION, O_TOUR,
-    O_HELP, O_VERSION, O_SET, O_OBJECTIVE
+    O_DPI, O_TASK, O_WIDTH, O_CSV, O_PARAM, O_SEEDS, O_OUTDIR, O_ASCII, O_PRESET, O_SESSION,
+    O_TOUR, O_HELP, O_VERSION, O_SET, O_OBJECTIVE
 };
 
-static const struct option LONG[] = {
-    {"synthetic", no_argument, 0, O_SYNTH},
-    {"data", required_argument, 0, O_DATA},
-    {"idx", required_argument, 0, O_IDX},
-    {"train-features", required_argument, 0, O_TRF},
-    {"train-labels", required_argument, 0, O_TRL},
-    {"test-features", required_argument, 0, O_TEF},
-    {"test-labels", required_argument, 0, O_TEL},
-    {"label-col", required_argument, 0, O_LABELCOL},
-    {"no-normalize", no_argument, 0, O_NONORM},
-    {"expand", required_argument, 0, O_EXPAND},
-    {"projection", required_argument, 0, O_PROJ},
-    {"max-memory", required_argument, 0, O_MAXMEM},
-    {"tasks", required_argument, 0, O_SET},
-    {"profile", required_argument, 0, O_SET},
-    {"head-frac", required_argument, 0, O_SET},
-    {"tail-shots", required_argument, 0, O_SET},
-    {"head-shots", required_argument, 0, O_SET},
-    {"rho", required_argument, 0, O_SET},
-    {"order", required_argument, 0, O_SET},
-    {"val-frac", required_argument, 0, O_SET},
-    {"seed", required_argument, 0, O_SET},
-    {"alpha-base", required_argument, 0, O_SET},
-    {"xi", required_argument, 0, O_SET},
-    {"beta", required_argument, 0, O_SET},
-    {"tau", required_argument, 0, O_SET},
-    {"pairs", required_argument, 0, O_SET},
-    {"max-aug", required_argument, 0, O_SET},
-    {"augment", required_argument, 0, O_SET},
-    {"gauss-a", required_argument, 0, O_SET},
-    {"gauss-b", required_argument, 0, O_SET},
-    {"slda-eps", required_argument, 0, O_SET},
-    {"methods", required_argument, 0, O_METHODS},
-    {"format", required_argument, 0, O_FORMAT},
-    {"save-state", required_argument, 0, O_SAVE},
-    {"spectrum", required_argument, 0, O_SPECTRUM},
-    {"theorem", no_argument, 0, O_THEOREM},
-    {"split", required_argument, 0, O_SPLIT},
-    {"quiet", no_argument, 0, O_QUIET},
-    {"figure", required_argument, 0, O_FIGURE},
-    {"output", required_argument, 0, 'o'},
-    {"dpi", required_argument, 0, O_DPI},
-    {"task", required_argument, 0, O_TASK},
-    {"width-in", required_argument, 0, O_WIDTH},
-    {"csv", required_argument, 0, O_CSV},
-    {"param", required_argument, 0, O_PARAM},
-    {"seeds", required_argument, 0, O_SEEDS},
-    {"objective", required_argument, 0, O_OBJECTIVE},
-    {"out", required_argument, 0, O_OUTDIR},
-    {"ascii", no_argument, 0, O_ASCII},
-    {"preset", required_argument, 0, O_PRESET},
-    {"session", required_argument, 0, O_SESSION},
-    {"tour", optional_argument, 0, O_TOUR},
-    {"help", no_argument, 0, O_HELP},
-    {"version", no_argument, 0, O_VERSION},
-    {0, 0, 0, 0}
+/* The other options (the values of KEYS are options too, each `--name V`, id O_SET). */
+typedef struct {
+    const char *name;
+    int has_arg;
+    int id;
+    unsigned in;                 /* subcommands it applies to */
+} op_def;
+
+static const op_def DEFS[] = {
+    {"synthetic", no_argument, O_SYNTH, IN_REPLAY},
+    {"data", required_argument, O_DATA, IN_REPLAY},
+    {"idx", required_argument, O_IDX, IN_REPLAY},
+    {"train-features", required_argument, O_TRF, IN_REPLAY},
+    {"train-labels", required_argument, O_TRL, IN_REPLAY},
+    {"test-features", required_argument, O_TEF, IN_REPLAY},
+    {"test-labels", required_argument, O_TEL, IN_REPLAY},
+    {"label-col", required_argument, O_LABELCOL, IN_REPLAY},
+    {"no-normalize", no_argument, O_NONORM, IN_REPLAY},
+    {"max-memory", required_argument, O_MAXMEM, IN_REPLAY},
+    {"methods", required_argument, O_METHODS, IN_REPLAY},
+    {"preset", required_argument, O_PRESET, IN_REPLAY},
+    {"session", required_argument, O_SESSION, IN_REPLAY},
+    {"spectrum", required_argument, O_SPECTRUM, IN_TUI | IN_RUN | IN_EXPORT},
+    {"format", required_argument, O_FORMAT, IN_RUN | IN_SWEEP | IN_TUNE},
+    {"save-state", required_argument, O_SAVE, IN_RUN},
+    {"theorem", no_argument, O_THEOREM, IN_RUN},
+    {"split", required_argument, O_SPLIT, IN_RUN},
+    {"quiet", no_argument, O_QUIET, IN_RUN | IN_EXPORT | IN_SWEEP | IN_SYNTH | IN_TUNE},
+    {"figure", required_argument, O_FIGURE, IN_EXPORT},
+    {"output", required_argument, 'o', IN_EXPORT},
+    {"dpi", required_argument, O_DPI, IN_EXPORT},
+    {"task", required_argument, O_TASK, IN_EXPORT},
+    {"width-in", required_argument, O_WIDTH, IN_EXPORT},
+    {"csv", required_argument, O_CSV, IN_EXPORT},
+    {"param", required_argument, O_PARAM, IN_SWEEP | IN_TUNE},
+    {"seeds", required_argument, O_SEEDS, IN_SWEEP | IN_EXPORT},
+    {"objective", required_argument, O_OBJECTIVE, IN_TUNE},
+    {"out", required_argument, O_OUTDIR, IN_SYNTH},
+    {"ascii", no_argument, O_ASCII, IN_TUI},
+    {"tour", optional_argument, O_TOUR, IN_TUI},
+    {"help", no_argument, O_HELP, IN_ALL},
+    {"version", no_argument, O_VERSION, IN_ALL},
 };
+#define N_DEFS ((int)(sizeof DEFS / sizeof DEFS[0]))
+
+/* getopt's table: DEFS, then one row per KEYS entry. */
+static struct option LONG[N_DEFS + N_KEYS + 1];
+
+static void build_long(void)
+{
+    for (int i = 0; i < N_DEFS; i++) LONG[i] = (struct option){DEFS[i].name, DEFS[i].has_arg, 0, DEFS[i].id};
+    for (int i = 0; i < N_KEYS; i++) LONG[N_DEFS + i] = (struct option){KEYS[i].name, required_argument, 0, O_SET};
+    LONG[N_DEFS + N_KEYS] = (struct option){0, 0, 0, 0};
+}
+
+static unsigned applies_to(int li, int c)
+{
+    if (li >= N_DEFS) return KEYS[li - N_DEFS].in;
+    if (li >= 0) return DEFS[li].in;
+    for (int i = 0; i < N_DEFS; i++) if (DEFS[i].id == c) return DEFS[i].in; /* -o, -h, -V */
+    return IN_ALL;
+}
+
+static int not_here(const char *opt, op_cmd cmd, unsigned in)
+{
+    char list[96] = "";
+    for (int c = 0; c < N_CMDS; c++)
+        if (in & (1u << c)) {
+            size_t L = strlen(list);
+            snprintf(list + L, sizeof list - L, "%s%s", L ? ", " : "", c == OP_CMD_TUI ? "the TUI" : CMD_NAMES[c]);
+        }
+    if (cmd == OP_CMD_TUI)
+        return gs_error(GS_EINPUT, "%s: not an option of the TUI (it applies to: %s)", opt, list);
+    return gs_error(GS_EINPUT, "%s: not an option of `%s` (it applies to: %s)", opt, CMD_NAMES[cmd], list);
+}
 
 static int ends_with(const char *s, const char *suf)
 {
@@ -250,141 +403,171 @@ static int ends_with(const char *s, const char *suf)
     return a >= b && strcasecmp(s + a - b, suf) == 0;
 }
 
-int op_parse(op_opts *o, int argc, char **argv)
+/* A data source from the command line replaces one a preset or session gave. */
+static void clear_source(op_opts *o, int *cleared)
 {
-    op_defaults(o);
-    int first = 1;
-    if (argc > 1 && argv[1][0] != '-') {
-        const char *c = argv[1];
-        if (!strcmp(c, "run")) o->cmd = OP_CMD_RUN;
-        else if (!strcmp(c, "export")) o->cmd = OP_CMD_EXPORT;
-        else if (!strcmp(c, "sweep")) o->cmd = OP_CMD_SWEEP;
-        else if (!strcmp(c, "synth")) o->cmd = OP_CMD_SYNTH;
-        else if (!strcmp(c, "tune")) o->cmd = OP_CMD_TUNE;
-        else if (!strcmp(c, "tui")) o->cmd = OP_CMD_TUI;
-        else return gs_error(GS_EINPUT, "unknown command '%s' (expected run, export, sweep, tune, synth; see --help)", c);
-        first = 2;
+    if (*cleared) return;
+    *cleared = 1;
+    o->data.synthetic = 0;
+    o->data.data_dir = o->data.idx_dir = NULL;
+    o->data.train_features = o->data.train_labels = o->data.test_features = o->data.test_labels = NULL;
+}
+
+/* Apply one option (pass 2). */
+static int apply_opt(op_opts *o, int c, const char *name, char *arg, int *user_methods, int *cleared)
+{
+    int st = GS_OK;
+    long l;
+    switch (c) {
+    case O_SET: return op_set(o, name, arg);
+    case O_SYNTH: clear_source(o, cleared); o->data.synthetic = 1; op_note(o, "synthetic", "1"); break;
+    case O_DATA:
+        /* In `export`, --data FILE.csv names the CSV with the numbers behind the figure;
+         * otherwise --data DIR is the input folder. */
+        if (o->cmd == OP_CMD_EXPORT && ends_with(arg, ".csv")) { o->data_csv = arg; break; }
+        clear_source(o, cleared);
+        o->data.data_dir = arg;
+        op_note(o, "data_dir", arg);
+        break;
+    case O_CSV: o->data_csv = arg; break;
+    case O_IDX: clear_source(o, cleared); o->data.idx_dir = arg; op_note(o, "idx_dir", arg); break;
+    case O_TRF: clear_source(o, cleared); o->data.train_features = arg; op_note(o, "train_features", arg); break;
+    case O_TRL: clear_source(o, cleared); o->data.train_labels = arg; op_note(o, "train_labels", arg); break;
+    case O_TEF: clear_source(o, cleared); o->data.test_features = arg; op_note(o, "test_features", arg); break;
+    case O_TEL: clear_source(o, cleared); o->data.test_labels = arg; op_note(o, "test_labels", arg); break;
+    case O_LABELCOL:
+        if ((st = parse_long("--label-col", arg, &l))) break;
+        if (l < -1 || l > 1000000) { st = gs_error(GS_EINPUT, "--label-col: must be ≥ 0 (or -1 for the last column), got %ld", l); break; }
+        o->data.label_col = (int)l;
+        op_note(o, "label_col", arg);
+        break;
+    case O_NONORM: o->data.no_normalize = 1; op_note(o, "no_normalize", "1"); break;
+    case O_MAXMEM: st = parse_bytes("--max-memory", arg, &o->data.max_memory); break;
+    case O_METHODS: {
+        if (!*user_methods) { o->n_methods = 0; *user_methods = 1; }
+        op_note(o, "methods", arg);
+        char *s = arg;
+        while (s && *s) {
+            char *comma = strchr(s, ',');
+            if (comma) *comma = '\0';
+            if (*s) {
+                if (o->n_methods >= OP_MAX_METHODS) return gs_error(GS_EINPUT, "--methods: at most %d methods", OP_MAX_METHODS);
+                for (int k = 0; k < o->n_methods; k++)
+                    if (!strcmp(o->methods[k], s)) return gs_error(GS_EINPUT, "--methods: '%s' given twice", s);
+                o->methods[o->n_methods++] = s;
+            }
+            s = comma ? comma + 1 : NULL;
+        }
+        break;
     }
-    int user_methods = 0;
+    case O_FORMAT: { int e; st = parse_enum("--format", arg, FMT_NAMES, 3, &e); o->format = e; break; }
+    case O_SAVE: o->save_state = arg; break;
+    case O_SPECTRUM: { int e; st = parse_enum("--spectrum", arg, SPEC_NAMES, 3, &e); o->spectrum = e; break; }
+    case O_THEOREM: o->theorem = 1; break;
+    case O_SPLIT:
+        if ((st = parse_long("--split", arg, &l))) break;
+        if (l < 1) { st = gs_error(GS_EINPUT, "--split: must be ≥ 1, got %ld", l); break; }
+        o->theorem_r = (int)l;
+        break;
+    case O_QUIET: o->quiet = 1; break;
+    case O_FIGURE: o->figure = arg; break;
+    case 'o': o->output = arg; break;
+    case O_DPI: st = parse_double("--dpi", arg, &o->dpi); break;
+    case O_TASK:
+        if ((st = parse_long("--task", arg, &l))) break;
+        if (l < 1 || l > 1000000) { st = gs_error(GS_EINPUT, "--task: must be ≥ 1, got %ld", l); break; }
+        o->task = (int)l;
+        break;
+    case O_WIDTH: st = parse_double("--width-in", arg, &o->width_in); break;
+    case O_PARAM:
+        if (o->cmd == OP_CMD_TUNE) { /* tune: the names of the parameters to search */
+            if (o->tune_params) return gs_error(GS_EINPUT, "--param: give the parameters once, comma-separated (tau,beta)");
+            o->tune_params = arg;
+            break;
+        }
+        if (o->n_sweep >= OP_MAX_SWEEP) return gs_error(GS_EINPUT, "--param: at most %d parameters", OP_MAX_SWEEP);
+        if (!strchr(arg, '=')) return gs_error(GS_EINPUT, "--param: expected NAME=v1,v2,... got '%s'", arg);
+        o->sweep_params[o->n_sweep++] = arg;
+        break;
+    case O_SEEDS: o->seeds = arg; break;
+    case O_OBJECTIVE: { int e; st = parse_enum("--objective", arg, OBJ_NAMES, 3, &e); o->objective = e; break; }
+    case O_OUTDIR: o->out_dir = arg; break;
+    case O_ASCII: o->ascii = 1; break;
+    case O_TOUR: o->tour = arg ? arg : ""; break;
+    default: break; /* --preset, --session, --help, --version: pass 1 */
+    }
+    return st;
+}
+
+/* One getopt pass over the options after the subcommand. Pass 1 checks every option (known,
+ * has its value, applies to this subcommand) and keeps --preset, --session, --help and
+ * --version; pass 2 applies the others. */
+static int scan(op_opts *o, int ac, char **av, int pass)
+{
+    int c, li = -1, user_methods = 0, cleared = 0;
     optind = 1;
     opterr = 0;
-    /* getopt_long permutes argv; parse the part after the subcommand. */
-    int ac = argc - first + 1;
-    char **av = argv + first - 1;
-    int c, li = -1;
     while ((c = getopt_long(ac, av, ":o:hV", LONG, &li)) != -1) {
         const char *name = li >= 0 ? LONG[li].name : "";
         int st = GS_OK;
-        long l;
-        switch (c) {
-        case O_SET: st = op_set(o, name, optarg); break;
-        case O_SYNTH: o->data.synthetic = 1; break;
-        case O_DATA:
-            /* In `export`, --data FILE.csv names the CSV with the numbers behind the figure
-             * (SPEC §6); otherwise --data DIR is the input folder (SPEC §4). */
-            if (o->cmd == OP_CMD_EXPORT && ends_with(optarg, ".csv")) o->data_csv = optarg;
-            else o->data.data_dir = optarg;
-            break;
-        case O_CSV: o->data_csv = optarg; break;
-        case O_IDX: o->data.idx_dir = optarg; break;
-        case O_TRF: o->data.train_features = optarg; break;
-        case O_TRL: o->data.train_labels = optarg; break;
-        case O_TEF: o->data.test_features = optarg; break;
-        case O_TEL: o->data.test_labels = optarg; break;
-        case O_LABELCOL:
-            if ((st = parse_long("--label-col", optarg, &l))) break;
-            if (l < -1 || l > 1000000) { st = gs_error(GS_EINPUT, "--label-col: must be ≥ 0 (or -1 for the last column), got %ld", l); break; }
-            o->data.label_col = (int)l;
-            break;
-        case O_NONORM: o->data.no_normalize = 1; break;
-        case O_EXPAND:
-            if ((st = parse_long("--expand", optarg, &l))) break;
-            if (l < 0) { st = gs_error(GS_EINPUT, "--expand: must be ≥ 0, got %ld", l); break; }
-            o->data.expand = l;
-            break;
-        case O_PROJ: st = parse_enum("--projection", optarg, PROJ_NAMES, 2, &o->data.projection); break;
-        case O_MAXMEM: st = parse_bytes("--max-memory", optarg, &o->data.max_memory); break;
-        case O_METHODS: {
-            if (!user_methods) { o->n_methods = 0; user_methods = 1; }
-            char *s = optarg;
-            while (s && *s) {
-                char *comma = strchr(s, ',');
-                if (comma) *comma = '\0';
-                if (*s) {
-                    if (o->n_methods >= OP_MAX_METHODS) { st = gs_error(GS_EINPUT, "--methods: at most %d methods", OP_MAX_METHODS); break; }
-                    for (int k = 0; k < o->n_methods; k++)
-                        if (!strcmp(o->methods[k], s)) { st = gs_error(GS_EINPUT, "--methods: '%s' given twice", s); break; }
-                    if (st) break;
-                    o->methods[o->n_methods++] = s;
-                }
-                s = comma ? comma + 1 : NULL;
-            }
-            break;
-        }
-        case O_FORMAT: { int e; st = parse_enum("--format", optarg, FMT_NAMES, 3, &e); o->format = e; break; }
-        case O_SAVE: o->save_state = optarg; break;
-        case O_SPECTRUM: { int e; st = parse_enum("--spectrum", optarg, SPEC_NAMES, 3, &e); o->spectrum = e; break; }
-        case O_THEOREM: o->theorem = 1; break;
-        case O_SPLIT:
-            if ((st = parse_long("--split", optarg, &l))) break;
-            if (l < 1) { st = gs_error(GS_EINPUT, "--split: must be ≥ 1, got %ld", l); break; }
-            o->theorem_r = (int)l;
-            break;
-        case O_QUIET: o->quiet = 1; break;
-        case O_FIGURE: o->figure = optarg; break;
-        case 'o': o->output = optarg; break;
-        case O_DPI: st = parse_double("--dpi", optarg, &o->dpi); break;
-        case O_TASK:
-            if ((st = parse_long("--task", optarg, &l))) break;
-            if (l < 1 || l > 1000000) { st = gs_error(GS_EINPUT, "--task: must be ≥ 1, got %ld", l); break; }
-            o->task = (int)l;
-            break;
-        case O_WIDTH: st = parse_double("--width-in", optarg, &o->width_in); break;
-        case O_PARAM:
-            if (o->cmd == OP_CMD_TUNE) { /* tune: the names of the parameters to search */
-                if (o->tune_params) { st = gs_error(GS_EINPUT, "--param: give the parameters once, comma-separated (tau,beta)"); break; }
-                o->tune_params = optarg;
-                break;
-            }
-            if (o->n_sweep >= OP_MAX_SWEEP) { st = gs_error(GS_EINPUT, "--param: at most %d parameters", OP_MAX_SWEEP); break; }
-            if (!strchr(optarg, '=')) { st = gs_error(GS_EINPUT, "--param: expected NAME=v1,v2,... got '%s'", optarg); break; }
-            o->sweep_params[o->n_sweep++] = optarg;
-            break;
-        case O_SEEDS: o->seeds = optarg; break;
-        case O_OBJECTIVE: {
-            int e;
-            if (o->cmd != OP_CMD_TUNE) { st = gs_error(GS_EINPUT, "--objective: only for the tune command"); break; }
-            st = parse_enum("--objective", optarg, OBJ_NAMES, 3, &e);
-            o->objective = e;
-            break;
-        }
-        case O_OUTDIR: o->out_dir = optarg; break;
-        case O_ASCII: o->ascii = 1; break;
-        case O_PRESET: o->preset = optarg; break;
-        case O_SESSION: o->session = optarg; break;
-        case O_TOUR:
-            /* --tour, --tour NAME or --tour=NAME (a following word that is not an option) */
-            if (o->cmd != OP_CMD_TUI) { st = gs_error(GS_EINPUT, "--tour: only for the TUI (gsrscope --tour)"); break; }
-            if (!optarg && optind < ac && av[optind][0] && av[optind][0] != '-') optarg = av[optind++];
-            o->tour = optarg ? optarg : "";
-            break;
-        case 'h': case O_HELP: o->help = 1; break;
-        case 'V': case O_VERSION: o->version = 1; break;
-        case ':':
-            return gs_error(GS_EINPUT, "option %s needs a value (see --help)", av[optind - 1]);
-        case '?':
-        default:
+        /* --tour, --tour NAME or --tour=NAME (a following word that is not an option) */
+        if (c == O_TOUR && !optarg && optind < ac && av[optind][0] && av[optind][0] != '-') optarg = av[optind++];
+        if (c == ':') return gs_error(GS_EINPUT, "option %s needs a value (see --help)", av[optind - 1]);
+        if (c == '?') {
             if (optopt) return gs_error(GS_EINPUT, "unknown option '-%c' (see --help)", optopt);
             return gs_error(GS_EINPUT, "unknown option '%s' (see --help)", av[optind - 1]);
+        }
+        if (pass == 1) {
+            unsigned in = applies_to(li, c);
+            if (!(in & (1u << o->cmd))) {
+                char opt[80];
+                if (li >= 0) snprintf(opt, sizeof opt, "--%s", name);
+                else snprintf(opt, sizeof opt, "-%c", c);
+                return not_here(opt, o->cmd, in);
+            }
+            switch (c) {
+            case O_PRESET: o->preset = optarg; break;
+            case O_SESSION: o->session = optarg; break;
+            case 'h': case O_HELP: o->help = 1; break;
+            case 'V': case O_VERSION: o->version = 1; break;
+            default: break;
+            }
+        } else {
+            st = apply_opt(o, c, name, optarg, &user_methods, &cleared);
         }
         if (st) return st;
         li = -1;
     }
     if (optind < ac)
         return gs_error(GS_EINPUT, "unexpected argument '%s' (see --help)", av[optind]);
-    if (o->help || o->version) return GS_OK;
-    int st = op_validate(o);
+    return GS_OK;
+}
+
+int op_parse(op_opts *o, int argc, char **argv) { return op_parse_layered(o, argc, argv, NULL, NULL); }
+
+int op_parse_layered(op_opts *o, int argc, char **argv, op_layer_fn layer, void *user)
+{
+    op_defaults(o);
+    build_long();
+    int first = 1;
+    if (argc > 1 && argv[1][0] != '-') {
+        const char *c = argv[1];
+        int k = 0;
+        while (k < N_CMDS && strcmp(c, CMD_NAMES[k])) k++;
+        if (k == N_CMDS) return gs_error(GS_EINPUT, "unknown command '%s' (expected run, export, sweep, tune, synth; see --help)", c);
+        o->cmd = (op_cmd)k;
+        first = 2;
+    }
+    /* getopt_long permutes argv; parse the part after the subcommand. */
+    int ac = argc - first + 1;
+    char **av = argv + first - 1;
+    int st = scan(o, ac, av, 1);
     if (st) return st;
+    if (o->help || o->version) return GS_OK;
+    if (layer && (st = layer(o, user))) return st;
+    o->from = NULL;
+    if ((st = scan(o, ac, av, 2))) return st;
+    if ((st = op_validate(o))) return st;
     if (o->n_methods < 1) return gs_error(GS_EINPUT, "--methods: give at least one method");
     int nfiles = !!o->data.train_features + !!o->data.train_labels + !!o->data.test_features + !!o->data.test_labels;
     if (nfiles && nfiles != 4)

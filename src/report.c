@@ -67,6 +67,21 @@ char *rp_params_json(const en_problem *p, const op_opts *o)
     fputs("  \"methods\": [", f);
     for (int m = 0; m < o->n_methods; m++) { if (m) fputs(", ", f); json_str(f, o->methods[m]); }
     fputs("],\n", f);
+    /* the values not at their defaults, and where each came from */
+    fputs("  \"not_default\": [", f);
+    for (int i = 0, k = 0; i < o->n_origins; i++) {
+        char v[sizeof o->origins[0].value], *end;
+        if (!op_changed(o, i, v, sizeof v)) continue;
+        fprintf(f, "%s{\"name\": ", k++ ? ", " : "");
+        json_str(f, o->origins[i].name);
+        fputs(", \"value\": ", f);
+        double num = strtod(v, &end);
+        if (*v && !*end && isfinite(num)) fputs(v, f); else json_str(f, v);
+        fputs(", \"from\": ", f);
+        json_str(f, o->origins[i].from);
+        fputc('}', f);
+    }
+    fputs("],\n", f);
     if (p) {
         fputs("  \"data\": ", f); json_str(f, p->data_name);
         fputs(", \"data_source\": ", f); json_str(f, p->data_source);
@@ -193,6 +208,8 @@ static void write_table(FILE *f, const en_results *r, const en_problem *p, const
     fprintf(f, "α_base=%g  ξ=%g  β=%g  τ=%g  seed=%llu  pairs=%s  max_aug=%ld  augment=%s\n", q->alpha_base, q->xi,
             q->beta, q->tau, (unsigned long long)q->seed, q->pairs == OP_PAIRS_ALL ? "all" : "random", q->max_aug,
             q->augment == OP_AUG_ALL ? "all" : "tail");
+    char changes[2048];
+    if (*op_changes(o, "; ", changes, sizeof changes)) fprintf(f, "not at default: %s\n", changes);
     int est = 0;
     for (int m = 0; m < r->n_methods; m++) {
         const en_method_result *mr = &r->m[m];

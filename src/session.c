@@ -2,9 +2,11 @@
 #include "gs_session.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gs_common.h"
 #include "gs_io.h"
@@ -27,6 +29,21 @@ static const char *enum_name(const char *const *names, int n, int v)
 }
 
 static int bad_path(const char *s) { return s && strpbrk(s, "\n\r") != NULL; }
+
+static const char *const DATA_NAMES[] = {"data_dir", "idx_dir", "train_features",
+                                         "train_labels", "test_features", "test_labels"};
+
+/* A data path as it is saved: absolute, so the session loads from any folder. */
+static void put_path(FILE *f, const char *name, const char *p)
+{
+    char abs[PATH_MAX + 1], cwd[PATH_MAX];
+    if (!p || !*p) p = "";
+    else if (p[0] != '/') {
+        if (realpath(p, abs)) p = abs;
+        else if (getcwd(cwd, sizeof cwd)) { snprintf(abs, sizeof abs, "%.*s/%s", PATH_MAX / 2, cwd, p); p = abs; }
+    }
+    fprintf(f, "%s=%s\n", name, p);
+}
 
 int ss_save(const char *path, const op_opts *o)
 {
@@ -71,12 +88,7 @@ int ss_save(const char *path, const op_opts *o)
     fprintf(f, "synthetic=%d\n", o->data.synthetic ? 1 : 0);
     fprintf(f, "no_normalize=%d\n", o->data.no_normalize ? 1 : 0);
     fprintf(f, "label_col=%d\n", o->data.label_col);
-    fprintf(f, "data_dir=%s\n", o->data.data_dir ? o->data.data_dir : "");
-    fprintf(f, "idx_dir=%s\n", o->data.idx_dir ? o->data.idx_dir : "");
-    fprintf(f, "train_features=%s\n", o->data.train_features ? o->data.train_features : "");
-    fprintf(f, "train_labels=%s\n", o->data.train_labels ? o->data.train_labels : "");
-    fprintf(f, "test_features=%s\n", o->data.test_features ? o->data.test_features : "");
-    fprintf(f, "test_labels=%s\n", o->data.test_labels ? o->data.test_labels : "");
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) put_path(f, DATA_NAMES[i], paths[i]);
     fprintf(f, "end\n");
     if (ferror(f)) {
         io_atomic_abort(&a);
@@ -99,8 +111,6 @@ static char *store_dup(ss_store *store, const char *s)
     return d;
 }
 
-static const char *const DATA_NAMES[] = {"data_dir", "idx_dir", "train_features",
-                                         "train_labels", "test_features", "test_labels"};
 
 static const char **data_slot(op_opts *o, int i)
 {
@@ -122,15 +132,22 @@ static int parse_flag(const char *v, int *out)
 }
 
 /* Apply one assignment. Returns GS_OK or an error with a message (without file/line). */
-static int apply(op_opts *o, ss_store *store, const char *name, const char *v)
+static int load_lines(FILE *f, const char *path, const char *base, op_opts *o, ss_store *store);
+
+static int apply(op_opts *o, ss_store *store, const char *base, const char *name, const char *v)
 {
     for (int i = 0; i < 6; i++)
         if (!strcmp(name, DATA_NAMES[i])) {
             const char **slot = data_slot(o, i);
             if (!*v) { *slot = NULL; return GS_OK; }
-            char *d = store_dup(store, v);
+            /* a relative path means relative to the session file's folder, as #include does */
+            char full[SS_MAX_LINE + 4200];
+            if (v[0] != '/' && base && *base) snprintf(full, sizeof full, "%s/%s", base, v);
+            else snprintf(full, sizeof full, "%s", v);
+            char *d = store_dup(store, full);
             if (!d) return gs_error(GS_ENOMEM, "out of memory for '%s'", name);
             *slot = d;
+            op_note(o, name, d);
             return GS_OK;
         }
     if (!strcmp(name, "synthetic") || !strcmp(name, "no_normalize")) {
@@ -138,6 +155,7 @@ static int apply(op_opts *o, ss_store *store, const char *name, const char *v)
         if (parse_flag(v, &f)) return gs_error(GS_EINPUT, "%s must be 0 or 1, got '%s'", name, v);
         if (name[0] == 's') o->data.synthetic = f;
         else o->data.no_normalize = f;
+        if (f) op_note(o, name, v);
         return GS_OK;
     }
     if (!strcmp(name, "projection")) {
@@ -153,6 +171,7 @@ static int apply(op_opts *o, ss_store *store, const char *name, const char *v)
         if (!*v || *end || errno || l < -1 || l > 1000000)
             return gs_error(GS_EINPUT, "label_col must be an integer ≥ -1, got '%s'", v);
         o->data.label_col = (int)l;
+        if (l != -1) op_note(o, name, v);
         return GS_OK;
     }
     if (!strcmp(name, "methods")) {
@@ -172,13 +191,29 @@ static int apply(op_opts *o, ss_store *store, const char *name, const char *v)
         }
         if (n == 0) return gs_error(GS_EINPUT, "methods: no method given");
         o->n_methods = n;
+        if (strcmp(v, "gacl,gsr")) op_note(o, name, v);
         return GS_OK;
     }
     return op_set(o, name, v);
 }
 
-/* Parse the session text read from f; `path` names it in messages. Closes f. */
+/* Parse the session text read from f; `path` names it in messages and its folder is where
+ * relative data paths start. Closes f. */
 static int load_stream(FILE *f, const char *path, op_opts *o, ss_store *store)
+{
+    char base[4096] = "", from[200];
+    const char *slash = strrchr(path, '/');
+    if (slash) snprintf(base, sizeof base, "%.*s", (int)(slash - path) > 4000 ? 4000 : (int)(slash - path), path);
+    if (slash == path) snprintf(base, sizeof base, "/");
+    snprintf(from, sizeof from, "session %.180s", path);
+    const char *was = o->from;
+    o->from = from;
+    int st = load_lines(f, path, base, o, store);
+    o->from = was;
+    return st;
+}
+
+static int load_lines(FILE *f, const char *path, const char *base, op_opts *o, ss_store *store)
 {
     char *line = malloc(SS_MAX_LINE + 2);
     if (!line) { fclose(f); return gs_error(GS_ENOMEM, "%s: out of memory", path); }
@@ -232,7 +267,7 @@ static int load_stream(FILE *f, const char *path, op_opts *o, ss_store *store)
         for (int i = 0; i < nseen; i++) if (!strcmp(seen[i], name)) dup = 1;
         if (dup) { st = gs_error(GS_EINPUT, "%s: line %d: '%s' is set twice", path, lineno, name); break; }
         if (nseen < 64) snprintf(seen[nseen++], sizeof seen[0], "%s", name);
-        int r = apply(o, store, name, v);
+        int r = apply(o, store, base, name, v);
         if (r != GS_OK) {
             char msg[512];
             snprintf(msg, sizeof msg, "%s", gs_last_error());

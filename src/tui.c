@@ -320,15 +320,27 @@ static void do_save(ui *u)
 static void do_preset(ui *u)
 {
     int n = ps_count();
+    if (n < 1) { message(u, 1, "no presets found: %s", ps_list()); return; }
     int next = (u->preset + 1) % n;
+    const ps_preset *p = ps_get(next);
+    if (!p) { message(u, 1, "%s", gs_last_error()); return; }
     op_opts tmp = u->opts;
-    if (ps_apply(ps_get(next), &tmp) != GS_OK) { message(u, 1, "%s", gs_last_error()); return; }
+    if (ps_apply(p, &tmp) != GS_OK) { message(u, 1, "%s", gs_last_error()); return; }
+    /* The stream and the data are fixed once the TUI runs: a preset that changes them is
+     * for the command line (P moves on to the next one). */
+    if (memcmp(&tmp.proto, &u->opts.proto, sizeof tmp.proto) || tmp.data.expand != u->opts.data.expand) {
+        u->preset = next;
+        char b[200];
+        snprintf(b, sizeof b, "preset %.60s changes the data or the protocol: start with --preset %.60s", p->name, p->name);
+        message(u, 1, "%s", b);
+        return;
+    }
     push_undo(u);
     u->opts = tmp;
     u->preset = next;
     params_changed(u);
-    char b[160];
-    snprintf(b, sizeof b, "preset %s: %s", ps_get(next)->name, ps_get(next)->title);
+    char b[240];
+    snprintf(b, sizeof b, "preset %.60s: %.160s", p->name, p->title);
     message(u, 0, "%s", b);
 }
 
@@ -640,24 +652,10 @@ int tui_main(op_opts *o)
     static ui u; /* large (undo stack): not on the stack */
     memset(&u, 0, sizeof u);
     u.preset = -1;
-    ss_store store = {0};
     int st;
-    if (o->session) {
-        if ((st = ss_load(o->session, o, &store)) != GS_OK) {
-            fprintf(stderr, "gsrscope: %s\n", gs_last_error());
-            ss_store_free(&store);
-            return gs_exit_code(st);
-        }
-        u.session_path = o->session;
-    }
-    if (o->preset) {
-        if ((st = ps_apply_name(o->preset, o)) != GS_OK) {
-            fprintf(stderr, "gsrscope: %s\n", gs_last_error());
-            ss_store_free(&store);
-            return gs_exit_code(st);
-        }
-        u.preset = ps_find(o->preset);
-    }
+    /* --preset and --session were applied under the command line's options (main.c) */
+    if (o->session) u.session_path = o->session;
+    if (o->preset) u.preset = ps_find(o->preset);
     u.opts = *o;
     if (o->tour) {
         u.tour = tour;
@@ -676,7 +674,6 @@ int tui_main(op_opts *o)
     if ((st = pl_open(&ctx, o, &cfg, warn_cb, &u)) != GS_OK) {
         fprintf(stderr, "gsrscope: %s\n", gs_last_error());
         pl_free(&ctx);
-        ss_store_free(&store);
         return gs_exit_code(st);
     }
     snprintf(u.data_name, sizeof u.data_name, "%s", ctx.prob.data_name);
@@ -697,7 +694,6 @@ int tui_main(op_opts *o)
     if ((st = tw_start(&w, &ctx, &cfg, &u.opts)) != GS_OK) {
         fprintf(stderr, "gsrscope: %s\n", gs_last_error());
         pl_free(&ctx);
-        ss_store_free(&store);
         return gs_exit_code(st);
     }
     u.w = &w;
@@ -708,7 +704,6 @@ int tui_main(op_opts *o)
     if (!scr) {
         tw_stop(&w);
         pl_free(&ctx);
-        ss_store_free(&store);
         fprintf(stderr, "gsrscope: cannot drive terminal type '%s' (use `gsrscope run` for headless output)\n", term);
         return 2;
     }
@@ -836,7 +831,6 @@ int tui_main(op_opts *o)
     free_results(&u.base);
     if (u.ex) { tui_extra_free(u.ex); free(u.ex); u.ex = NULL; }
     pl_free(&ctx);
-    ss_store_free(&store);
     tr_free(&u.tour);
     if (g_quit_signal) {
         int sig = g_quit_signal;

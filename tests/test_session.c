@@ -147,10 +147,43 @@ static void test_corrupted(void)
           "missing file: %s", gs_last_error());
 }
 
+/* A relative data path in a session means relative to the session file's folder; saving
+ * writes absolute paths, so the file loads from any folder. */
+static void test_relative_paths(void)
+{
+    char path[4200], want[4300];
+    snprintf(path, sizeof path, "%s/rel.session", dir);
+    FILE *f = fopen(path, "w");
+    if (!f) { CHECK(0, "cannot write %s", path); return; }
+    fprintf(f, "%s\ndata_dir=mydata\ntrain_features=/abs/x.npy\nend\n", SS_HEADER);
+    fclose(f);
+    op_opts o;
+    ss_store st = {0};
+    op_defaults(&o);
+    CHECK(ss_load(path, &o, &st) == GS_OK, "load: %s", gs_last_error());
+    snprintf(want, sizeof want, "%s/mydata", dir);
+    CHECK(o.data.data_dir && !strcmp(o.data.data_dir, want), "relative data_dir is %s (got %s)", want,
+          o.data.data_dir ? o.data.data_dir : "(null)");
+    CHECK(o.data.train_features && !strcmp(o.data.train_features, "/abs/x.npy"), "absolute path kept");
+    o.data.data_dir = "some/where";
+    o.data.train_features = NULL;
+    CHECK(ss_save(path, &o) == GS_OK, "save: %s", gs_last_error());
+    char cwd[4096], line[4400];
+    CHECK(getcwd(cwd, sizeof cwd) != NULL, "getcwd");
+    snprintf(want, sizeof want, "data_dir=%s/some/where\n", cwd);
+    int found = 0;
+    if ((f = fopen(path, "r"))) {
+        while (fgets(line, sizeof line, f)) if (!strcmp(line, want)) found = 1;
+        fclose(f);
+    }
+    CHECK(found, "saved data_dir is absolute: %s", want);
+    ss_store_free(&st);
+}
+
 static void test_presets(void)
 {
-    CHECK(ps_count() >= 2, "at least two presets");
-    CHECK(ps_find("paper") == 0 && ps_find("teaching") == 1 && ps_find("nope") == -1, "find");
+    CHECK(ps_count() >= 3, "at least three presets in assets/presets (%d)", ps_count());
+    CHECK(ps_find("paper") >= 0 && ps_find("teaching") >= 0 && ps_find("reference") >= 0 && ps_find("nope") == -1, "find");
     op_opts o, d;
     op_defaults(&o);
     op_defaults(&d);
@@ -164,7 +197,7 @@ static void test_presets(void)
         CHECK(ps_apply(ps_get(i), &o) == GS_OK && op_validate(&o) == GS_OK, "preset %s valid: %s",
               ps_get(i)->name, gs_last_error());
     }
-    CHECK(ps_apply_name("nope", &o) == GS_EINPUT && strstr(gs_last_error(), "paper, teaching"),
+    CHECK(ps_apply_name("nope", &o) == GS_EINPUT && strstr(gs_last_error(), "paper, reference, teaching"),
           "unknown preset lists the known ones: %s", gs_last_error());
 }
 
@@ -173,6 +206,7 @@ int main(void)
     snprintf(dir, sizeof dir, "/tmp/gs_test_session_XXXXXX");
     if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
     test_round_trip();
+    test_relative_paths();
     test_corrupted();
     test_presets();
     char cmd[300];
