@@ -83,6 +83,8 @@ typedef struct {
 } op_origin;
 
 #define OP_MAX_METHODS 16
+#define OP_MIN_DPI 72          /* export: smallest --dpi */
+#define OP_MIN_WIDTH_IN 3.0    /* export: narrowest --width-in */
 #define OP_MAX_SWEEP 8
 
 typedef struct {

@@ -192,8 +192,10 @@ static int cmd_export(op_opts *o)
     if (rc) return fail(rc);
     int task = o->task ? o->task : c.prob.T;
     if (task > c.prob.T) {
+        rc = gs_error(GS_EINPUT, "--task: %d is past the last task: this run has %d tasks (give 1 to %d)", task,
+                      c.prob.T, c.prob.T);
         pl_free(&c);
-        return fail(gs_error(GS_EINPUT, "--task: %d is past the last task (%d)", task, c.prob.T));
+        return fail(rc);
     }
     for (int s = 0; !rc && s < ns; s++) {
         op_opts w = *o;

@@ -308,8 +308,11 @@ int op_validate(const op_opts *o)
         return gs_error(GS_EINPUT, "--val-frac: must be in [0, 1), got %g", q->val_frac);
     if (q->rho != 0 && !(q->rho >= 1)) return gs_error(GS_EINPUT, "--rho: must be ≥ 1, got %g", q->rho);
     if (o->data.expand < 0) return gs_error(GS_EINPUT, "--expand: must be ≥ 0, got %ld", o->data.expand);
-    if (o->dpi != 0 && !(o->dpi >= 10 && o->dpi <= 2400)) return gs_error(GS_EINPUT, "--dpi: must be in [10, 2400], got %g", o->dpi);
-    if (o->width_in != 0 && !(o->width_in >= 1 && o->width_in <= 40)) return gs_error(GS_EINPUT, "--width-in: must be in [1, 40], got %g", o->width_in);
+    /* Below 72 dpi a PNG's text is a few pixels high; below 3 inches the labels overlap. */
+    if (o->dpi != 0 && !(o->dpi >= OP_MIN_DPI && o->dpi <= 2400))
+        return gs_error(GS_EINPUT, "--dpi: must be in [%d, 2400] (below %d dpi the text is unreadable), got %g", OP_MIN_DPI, OP_MIN_DPI, o->dpi);
+    if (o->width_in != 0 && !(o->width_in >= OP_MIN_WIDTH_IN && o->width_in <= 40))
+        return gs_error(GS_EINPUT, "--width-in: must be in [%g, 40] (narrower figures overlap their labels), got %g", OP_MIN_WIDTH_IN, o->width_in);
     if (o->task < 0) return gs_error(GS_EINPUT, "--task: must be ≥ 1, got %d", o->task);
     return GS_OK;
 }

@@ -45,11 +45,22 @@ if command -v pdffonts >/dev/null 2>&1; then
         "PDF fonts embedded, not Type 3"
 fi
 
-# --dpi and --width-in: 2 in at 100 dpi = 200 px; --data writes the numbers
-"$GSRSCOPE" export $FAST --figure spectrum --dpi 100 --width-in 2 --data "$T/spec.csv" -o "$T/s.png" 2>/dev/null; rc=$?
+# --dpi and --width-in: 3 in at 100 dpi = 300 px; --data writes the numbers
+"$GSRSCOPE" export $FAST --figure spectrum --dpi 100 --width-in 3 --data "$T/spec.csv" -o "$T/s.png" 2>/dev/null; rc=$?
 check '[ $rc -eq 0 ]' "export spectrum with --dpi/--width-in/--data: exit $rc"
 w=$(od -An -tu1 -j16 -N4 "$T/s.png" | awk '{print $1*16777216+$2*65536+$3*256+$4}')
-check '[ "$w" = 200 ]' "2 in at 100 dpi = 200 px (got $w)"
+check '[ "$w" = 300 ]' "3 in at 100 dpi = 300 px (got $w)"
+# Limits: unreadable sizes are refused before anything is computed or written.
+for bad in "--dpi 10" "--dpi 71" "--width-in 1" "--width-in 2.9"; do
+    "$GSRSCOPE" export $FAST --figure accuracy $bad -o "$T/lim.png" >/dev/null 2>"$T/lim.err"; rc=$?
+    check '[ $rc -eq 2 ] && [ ! -e "$T/lim.png" ] && [ "$(wc -l < "$T/lim.err")" -eq 1 ] && grep -q "^gsrscope: --[dw][a-z-]*: must be in \[" "$T/lim.err"' \
+        "export $bad refused with exit 2 and one line (got $rc: $(cat "$T/lim.err"))"
+done
+"$GSRSCOPE" export $FAST --figure accuracy --dpi 72 --width-in 3 -o "$T/lim.png" 2>/dev/null
+check '[ -s "$T/lim.png" ]' "the limits themselves (72 dpi, 3 in) are accepted"
+"$GSRSCOPE" export --tasks 10 --figure accuracy --task 11 -o "$T/t11.png" >/dev/null 2>"$T/t11.err"; rc=$?
+check '[ $rc -eq 2 ] && [ ! -e "$T/t11.png" ] && grep -q "^gsrscope: --task: 11 is past the last task: this run has 10 tasks (give 1 to 10)$" "$T/t11.err"' \
+    "export --task 11 on a 10-task run says there are 10 tasks (got: $(cat "$T/t11.err"))"
 check '[ "$(head -n 1 "$T/spec.csv")" = "chart,series,x,y" ] && [ "$(grep -c "^Eigenspectrum,GSR," "$T/spec.csv")" -gt 10 ]' \
     "spectrum CSV has the GSR eigenvalues"
 check '! grep -qi nan "$T/spec.csv"' "no NaN in the CSV"
@@ -58,7 +69,7 @@ check '! grep -qi nan "$T/spec.csv"' "no NaN in the CSV"
 "$GSRSCOPE" export $FAST --figure dashboard -o "$T/missing/x.png" 2>"$T/err"; rc=$?
 check '[ $rc -eq 1 ]' "missing folder: exit 1 (got $rc)"
 check 'grep -q "missing/x.png" "$T/err"' "missing folder: message names the file ($(cat "$T/err"))"
-check '[ ! -e "$T/missing" ] && [ -z "$(ls -A "$T" | grep -v -e "^a[12]\." -e "^dash.png$" -e "^s.png$" -e "^spec.csv$" -e "^err$")" ]' \
+check '[ ! -e "$T/missing" ] && [ -z "$(ls -A "$T" | grep -v -e "^a[12]\." -e "^dash.png$" -e "^s.png$" -e "^spec.csv$" -e "^err$" -e "^lim\." -e "^t11\.")" ]' \
     "missing folder: nothing left behind"
 
 # Unknown format: exit 2 with the format named; existing file untouched on a failing disk
