@@ -30,9 +30,11 @@ void ch_display_name(const char *name, char *out, size_t n)
 
 /* ---- styles ----------------------------------------------------------------------------- */
 
+/* Each known method its own letter (tests/test_chart.c checks they differ). */
 static const struct { const char *name; char letter; } known_letters[] = {
     {"gacl", 'A'}, {"gsr", 'R'}, {"gauss-shrink", 'S'}, {"gauss-transfer", 'T'},
-    {"slda", 'L'}, {"ridge", 'I'}, {"ncm", 'N'},
+    {"slda", 'L'}, {"ridge", 'I'}, {"ncm", 'N'}, {"air", 'W'}, {"gsr-linear", 'M'},
+    {"gsr-fixed", 'F'}, {"interclass", 'C'},
 };
 
 void ch_method_style(const char *name, int slot, uint32_t *rgb, ch_dash *dash, ch_marker *marker,
@@ -295,6 +297,26 @@ static int baseline_method(const en_results *r, int m, const en_results *b)
     return -1;
 }
 
+/* Two methods in one chart never share a letter: a clash (two unknown names starting alike,
+ * LEARNER+AUGMENTER pairs) takes the next of the name's letters, then any free letter. */
+static int letter_taken(const ch_chart *c, const ch_series *self, char l, int method)
+{
+    for (int i = 0; i < c->nseries; i++)
+        if (&c->series[i] != self && c->series[i].method != method && c->series[i].letter == l) return 1;
+    return 0;
+}
+
+static void unique_letter(ch_chart *c, ch_series *s, const char *name, int method)
+{
+    if (!letter_taken(c, s, s->letter, method)) return;
+    for (const char *p = name ? name : ""; *p; p++) {
+        char l = (char)toupper((unsigned char)*p);
+        if (isalnum((unsigned char)l) && !letter_taken(c, s, l, method)) { s->letter = l; return; }
+    }
+    for (const char *p = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"; *p; p++)
+        if (!letter_taken(c, s, *p, method)) { s->letter = *p; return; }
+}
+
 static ch_series *add_series(ch_chart *c, int n, const char *method_name, int slot, int method,
                              int ghost, ch_kind kind, const char *suffix)
 {
@@ -316,6 +338,7 @@ static ch_series *add_series(ch_chart *c, int n, const char *method_name, int sl
     s->n = n;
     ch_display_name(method_name, s->method_name, sizeof s->method_name);
     ch_method_style(method_name, slot, &s->rgb, &s->dash, &s->marker, &s->letter);
+    unique_letter(c, s, method_name, method);
     s->method = method;
     s->ghost = ghost;
     s->kind = kind;

@@ -406,6 +406,8 @@ static int ends_with(const char *s, const char *suf)
     return a >= b && strcasecmp(s + a - b, suf) == 0;
 }
 
+static int is_text_table(const char *path) { return ends_with(path, ".csv") || ends_with(path, ".txt"); }
+
 /* A data source from the command line replaces one a preset or session gave. */
 static void clear_source(op_opts *o, int *cleared)
 {
@@ -572,9 +574,15 @@ int op_parse_layered(op_opts *o, int argc, char **argv, op_layer_fn layer, void 
     if ((st = scan(o, ac, av, 2))) return st;
     if ((st = op_validate(o))) return st;
     if (o->n_methods < 1) return gs_error(GS_EINPUT, "--methods: give at least one method");
+    /* CSV features hold their labels in the --label-col column unless a labels file is given */
+    if (o->data.train_features && !o->data.train_labels && is_text_table(o->data.train_features))
+        o->data.train_labels = o->data.train_features;
+    if (o->data.test_features && !o->data.test_labels && is_text_table(o->data.test_features))
+        o->data.test_labels = o->data.test_features;
     int nfiles = !!o->data.train_features + !!o->data.train_labels + !!o->data.test_features + !!o->data.test_labels;
     if (nfiles && nfiles != 4)
-        return gs_error(GS_EINPUT, "--train-features, --train-labels, --test-features and --test-labels go together (got %d of 4)", nfiles);
+        return gs_error(GS_EINPUT, "--train-features, --train-labels, --test-features and --test-labels go together (got %d of 4); "
+                        "CSV features without a labels file take their labels from --label-col", nfiles);
     int nsrc = o->data.synthetic + !!o->data.data_dir + !!o->data.idx_dir + (nfiles == 4);
     if (nsrc > 1)
         return gs_error(GS_EINPUT, "give one data source: --synthetic, --data DIR, --idx DIR or the four --train-/--test- files");

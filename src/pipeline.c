@@ -3,6 +3,7 @@
 #include "gs_common.h"
 #include "gs_load.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static int check_memory(const pl_ctx *c, const op_opts *o, const en_config *cfg)
@@ -35,6 +36,34 @@ static int build_rest(pl_ctx *c, const op_opts *o, const en_config *cfg)
     return en_create(&c->eng, &c->prob, cfg);
 }
 
+/* The user's own data re-cut by the long-tail profile: say how, and how to keep it as it is. */
+static void report_recut(const pl_ctx *c, const op_opts *o, void (*warn)(const char *, void *), void *user)
+{
+    const op_data *d = &o->data;
+    int own = d->data_dir || d->idx_dir || d->train_features;
+    long pool = c->data.train_x.rows, kept = c->st.n + c->st.n_val;
+    if (!warn || !own || o->proto.profile == OP_PROFILE_NONE || kept >= pool) return;
+    char heads[256] = "";
+    long tail_max = 0;
+    for (int k = 0, n = 0; k < c->st.C; k++)
+        if (!c->st.is_head[k]) {
+            long kk = c->st.class_kept[k] + (c->st.class_val ? c->st.class_val[k] : 0);
+            if (kk > tail_max) tail_max = kk;
+        } else {
+            size_t L = strlen(heads);
+            if (L < sizeof heads - 16) snprintf(heads + L, sizeof heads - L, "%s%d", n++ ? ", " : "", k);
+        }
+    char msg[768];
+    if (o->proto.profile == OP_PROFILE_STEP)
+        snprintf(msg, sizeof msg, "--profile step re-cut the training data: %ld rows → %ld (%d head classes kept "
+                 "whole: %s; the other classes keep at most %ld rows each); --profile none keeps the data as it is",
+                 pool, kept, c->st.n_head, heads, tail_max);
+    else
+        snprintf(msg, sizeof msg, "--profile exp re-cut the training data: %ld rows → %ld (head classes: %s); "
+                 "--profile none keeps the data as it is", pool, kept, heads);
+    warn(msg, user);
+}
+
 int pl_open(pl_ctx *c, const op_opts *o, const en_config *cfg, void (*warn)(const char *, void *), void *user)
 {
     memset(c, 0, sizeof *c);
@@ -58,6 +87,7 @@ int pl_open(pl_ctx *c, const op_opts *o, const en_config *cfg, void (*warn)(cons
     c->have_data = 1;
     rc = build_rest(c, o, cfg);
     if (rc) pl_free(c);
+    else report_recut(c, o, warn, user);
     return rc;
 }
 

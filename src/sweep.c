@@ -103,6 +103,21 @@ static void json_num(FILE *f, double v)
     else fputs("null", f);
 }
 
+/* A parameter value: a JSON number when it reads as one (tau=1e-2 gives 0.01), else a string
+ * (pairs=all). */
+static void json_value(FILE *f, const char *v)
+{
+    char *end;
+    double x = strtod(v, &end);
+    if (*v && !*end && isfinite(x)) { json_num(f, x); return; }
+    fputc('"', f);
+    for (const char *p = v; *p; p++) {
+        if (*p == '"' || *p == '\\') fputc('\\', f);
+        fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
 int sw_main(op_opts *o)
 {
     sw_axis ax[OP_MAX_SWEEP];
@@ -261,7 +276,10 @@ int sw_main(op_opts *o)
             int idx[OP_MAX_SWEEP];
             for (int i = na - 1; i >= 0; i--) { idx[i] = (int)(rem % ax[i].n); rem /= ax[i].n; }
             fputs("  {\"point\": {", f);
-            for (int i = 0; i < na; i++) fprintf(f, "%s\"%s\": \"%s\"", i ? ", " : "", ax[i].name, ax[i].val[idx[i]]);
+            for (int i = 0; i < na; i++) {
+                fprintf(f, "%s\"%s\": ", i ? ", " : "", ax[i].name);
+                json_value(f, ax[i].val[idx[i]]);
+            }
             fputs("}, \"results\": {", f);
             for (int m = 0; m < nm; m++) {
                 fprintf(f, "%s\"%s\": {", m ? ", " : "", o->methods[m]);

@@ -23,7 +23,7 @@ python3 - "$T/s.json" <<'PY' && ok || bad "json does not parse or has the wrong 
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["params"] == ["tau"] and d["methods"] == ["gacl", "gsr"] and d["seeds"] == [1]
-assert len(d["points"]) == 3 and d["points"][2]["point"]["tau"] == "100"
+assert len(d["points"]) == 3 and d["points"][2]["point"]["tau"] == 100 and d["points"][0]["point"]["tau"] == 0.01  # numbers, not strings
 r = d["points"][0]["results"]["gsr"]["a_last"]
 assert r["n"] == 1 and r["std"] is None and 0 <= r["mean"] <= 100 and r["values"] == [r["mean"]]
 PY
