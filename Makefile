@@ -82,10 +82,12 @@ install: $(BUILD)/gsrscope
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/gsrscope $(DESTDIR)$(PREFIX)/bin/gsrscope
 	install -m 644 man/gsrscope.1 $(DESTDIR)$(PREFIX)/share/man/man1/gsrscope.1
+	install -d $(DESTDIR)$(PREFIX)/share/man/man7
+	install -m 644 man/gsrscope.7 $(DESTDIR)$(PREFIX)/share/man/man7/gsrscope.7
 	cd assets && find . -type f | while read -r f; do install -D -m 644 "$$f" "$(DESTDIR)$(PREFIX)/share/gsrscope/$$f"; done
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/gsrscope $(DESTDIR)$(PREFIX)/share/man/man1/gsrscope.1
+	rm -f $(DESTDIR)$(PREFIX)/bin/gsrscope $(DESTDIR)$(PREFIX)/share/man/man1/gsrscope.1 $(DESTDIR)$(PREFIX)/share/man/man7/gsrscope.7
 	cd assets && find . -type f | while read -r f; do rm -f "$(DESTDIR)$(PREFIX)/share/gsrscope/$$f"; done
 
 clean:

@@ -1,4 +1,4 @@
-/* bench_engine.c — interactive-engine latencies for `make bench` (issue #6, SPEC §7).
+/* bench_engine.c — interactive-engine latencies for `make bench` .
  *
  * Builds the same pipeline as the CLI (pl_open) with keep_task_grams = 1, as the TUI does, then
  * measures with wall-clock medians over repeated changes:

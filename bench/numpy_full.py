@@ -6,7 +6,7 @@ augmented rows from a --save-state folder), so it checks every number but skips 
 that `gsrscope run --synthetic` does end to end. This script does all of it, as a researcher's NumPy
 script would, with NumPy's generator (so the random numbers, hence the accuracies, are close to
 gsrscope's but not equal; numpy_ref.py is the numerical check):
-  1. the synthetic set of SPEC §4 with the model of src/synth.c (shared mean direction, class
+  1. the synthetic set (--synthetic) with the model of src/synth.c (shared mean direction, class
      directions, rank-16 anisotropic spread with decaying scales, isotropic noise, normalized),
      only the rows the stream keeps (gsrscope generates those only, too);
   2. the step long-tail stream: classes in a random order, 30 % head classes with 500 rows, the

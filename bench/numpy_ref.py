@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""numpy_ref.py — vectorized NumPy reference of `gsrscope run --synthetic` (issue #6, SPEC §7).
+"""numpy_ref.py — vectorized NumPy reference of `gsrscope run --synthetic` .
 
 Reads a `gsrscope run --save-state DIR` folder (the rows gsrscope fed to G and Q, test rows,
 labels, class order, and GSR's augmented rows) so both programs do identical linear algebra:

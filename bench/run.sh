@@ -1,6 +1,6 @@
 #!/bin/sh
 # run.sh — `make bench`: paper-scale timings of gsrscope next to a vectorized NumPy reference
-# (issue #6, SPEC §7). One line per figure:  bench: NAME VALUE UNIT [ratio R]
+# (the speed targets of README). One line per figure:  bench: NAME VALUE UNIT [ratio R]
 # ratio = NumPy time / gsrscope time (> 1: gsrscope is faster).
 # What is timed (the comparison is only fair compute against compute):
 #   numpy_reference  numpy_ref.py's replay only, cold (a fresh process per rep, as every gsrscope

@@ -64,7 +64,7 @@ typedef struct {
 } ch_chart;
 
 /* Style of method `name` (color, dash, marker, letter); the first two methods of a view use
- * the SPEC §6 GACL/GSR styles whatever their names. Slot 0 = GACL style, 1 = GSR style, 2.. =
+ * the GACL/GSR styles of gsrscope(7) whatever their names. Slot 0 = GACL style, 1 = GSR style, 2.. =
  * further styles. The chart builders choose the slots so that "gacl" is always drawn in the
  * GACL style and "gsr" in the GSR style (another method takes the style left free); read the
  * style from ch_series (rgb, dash, marker, letter) rather than recomputing it. */

@@ -26,7 +26,7 @@
  *      fit(t, real, aug)             task t's rows, in order t = 0, 1, ...: `real` the task's real
  *                                    rows (weights NULL = 1), `aug` the augmenter's synthetic rows
  *                                    of task t with their weights (n = 0 without an augmenter).
- *                                    Every statistic must weight a row by its w (SPEC rule above):
+ *                                    Every statistic must weight a row by its w (the rule above):
  *                                    a class sum is Σ w h, a count Σ w, a scatter Σ w (h−μ)(h−μ)ᵀ.
  *      predict(t, X, n, pred)        labels of n test rows X (n × D) for the model after task t
  *                                    (t ≤ the last fitted task; the engine may ask for an earlier

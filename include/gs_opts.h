@@ -46,7 +46,7 @@ typedef struct {
                           * 0 = unset: ranpac uses τ */
 } op_params;
 
-/* The long-tailed protocol (SPEC §3). */
+/* The long-tailed protocol (gsrscope(7), STREAM). */
 typedef struct {
     int tasks;           /* >= 1, default 10 (clamped to C) */
     op_profile profile;  /* step (default), exp, or none: keep the pool as it is */
@@ -61,7 +61,7 @@ typedef struct {
 /* How random projections (--expand, ranpac) are drawn. */
 enum { OP_PROJ_GAUSSIAN = 0, OP_PROJ_UNIFORM = 1 };
 
-/* Where the data comes from (SPEC §4). */
+/* Where the data comes from. */
 typedef struct {
     int synthetic;
     const char *data_dir;

@@ -1,4 +1,4 @@
-/* gs_stream.h — the long-tailed class-incremental stream of SPEC §3 (prefix st_).
+/* gs_stream.h — the long-tailed class-incremental stream of gsrscope(7), STREAM (prefix st_).
  *
  * A pure function of (class counts of the training pool, protocol options, seed): a seeded
  * shuffle of the classes cut into T contiguous tasks, the head classes, and which training rows

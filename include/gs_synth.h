@@ -1,4 +1,4 @@
-/* gs_synth.h — the deterministic synthetic dataset of SPEC §4 (prefix syn_).
+/* gs_synth.h — the deterministic synthetic dataset (--synthetic) (prefix syn_).
  *
  * Geometry of pre-trained features: a shared mean direction, class means, low-rank anisotropic
  * within-class spread plus isotropic noise, then L2-normalized rows.

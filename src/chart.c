@@ -40,7 +40,7 @@ static const struct { const char *name; char letter; } known_letters[] = {
 void ch_method_style(const char *name, int slot, uint32_t *rgb, ch_dash *dash, ch_marker *marker,
                      char *letter)
 {
-    /* Slot 0/1: SPEC §6 GACL / GSR styles. Further slots: Tableau colours that stay apart
+    /* Slot 0/1: the GACL / GSR styles of gsrscope(7), FIGURES. Further slots: Tableau colours that stay apart
      * from red and blue, each with its own dash and marker. */
     static const uint32_t more_rgb[] = {0xf28e2b, 0x59a14f, 0xb07aa1, 0x9c755f, 0x76b7b2, 0xedc948};
     static const ch_dash more_dash[] = {CH_DASH_DOTTED, CH_DASH_DASHED, CH_DASH_SOLID};

@@ -1,4 +1,4 @@
-/* stream.c — the long-tailed class-incremental stream (see gs_stream.h, SPEC §3).
+/* stream.c — the long-tailed class-incremental stream (see gs_stream.h; the protocol is in gsrscope(7)).
  *
  * Randomness (all from derived streams of one seed, gs_rng.h):
  *   RNG_ORDER      the class order (task assignment);

@@ -1,5 +1,5 @@
 /* synth.c — deterministic synthetic features with the geometry of pre-trained embeddings
- * (see gs_synth.h, SPEC §4).
+ * (see gs_synth.h).
  *
  * Model, for class c and row i:
  *   x = a·m0 + b·u_c + B_c diag(s) g + σ n,   then x / ‖x‖

@@ -607,6 +607,7 @@ static void warn_cb(const char *msg, void *user)
     ui *u = user;
     fprintf(stderr, "gsrscope: warning: %s\n", msg);
     snprintf(u->msg, sizeof u->msg, "warning: %s", msg);
+    u->msg_err = 1; /* stays until the next message (a re-cut of the data, for example) */
 }
 
 static void free_results(en_results **r)

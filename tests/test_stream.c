@@ -1,4 +1,4 @@
-/* test_stream.c — the long-tailed stream of SPEC §3. */
+/* test_stream.c — the long-tailed stream (gsrscope(7), STREAM). */
 #include "tap.h"
 #include "gs_common.h"
 #include "gs_stream.h"
