@@ -34,19 +34,19 @@ else
 fi
 
 # reference: --expand 5000 with the τ equal to the reference code's ridge 1e4 on N(0,1)
-# weights. Today's expansion draws U(-1/sqrt(d), 1/sqrt(d)) (variance 1/(3d)): τ = 1e4/(3d).
+# weights; with the uniform projection U(-1/sqrt(d), 1/sqrt(d)) (variance 1/(3d)) that is
+# τ = 1e4/(3d). The preset must name its projection, so the default cannot change its meaning.
 p=assets/presets/reference
 grep -q '^expand=5000$' $p && ok "reference expands to D = 5000" || bad "reference: expand"
 tau=$(sed -n 's/^tau=//p' $p)
-if "$G" --help | grep -q -- '--projection'; then
-    proj=$(sed -n 's/^projection=//p' $p)
-    case "$proj" in
-    gaussian) [ "$tau" = 10000 ] || [ "$tau" = 1e4 ] && ok "reference: gaussian, τ = 1e4" || bad "reference: gaussian needs tau=1e4" ;;
-    uniform) python3 -c "import sys; t=float(sys.argv[1]); sys.exit(abs(t*3*768/1e4-1) > 0.01)" "$tau" && ok "reference: uniform, τ = 1e4/(3·768)" || bad "reference τ" ;;
-    *) fail=$((fail+1)); echo "FAIL - --projection exists: assets/presets/reference must name its projection (with its τ)" ;;
-    esac
-else
-    python3 -c "import sys; t=float(sys.argv[1]); sys.exit(abs(t*3*768/1e4-1) > 0.01)" "$tau" &&
-        ok "reference: τ = $tau = 1e4/(3·768) for the uniform expansion" || bad "reference τ $tau"
-fi
+proj=$(sed -n 's/^projection=//p' $p)
+case "$proj" in
+gaussian) python3 -c "import sys; sys.exit(float(sys.argv[1]) != 1e4)" "$tau" && ok "reference: gaussian projection, τ = 1e4" ||
+    bad "reference: gaussian needs tau=10000 (got $tau)" ;;
+uniform) python3 -c "import sys; t=float(sys.argv[1]); sys.exit(abs(t*3*768/1e4-1) > 0.01)" "$tau" &&
+    ok "reference: uniform projection, τ = 1e4/(3·768)" || bad "reference τ $tau" ;;
+*) bad "assets/presets/reference must name its projection (projection=gaussian or uniform)" ;;
+esac
+"$G" run --preset reference --tasks 2 --max-memory 1K --quiet >/dev/null 2>"$tmp/err"
+grep -q "expand 5000" "$tmp/err" && ok "the reference preset asks for D = 5000 (refused here by --max-memory)" || bad "reference preset: $(cat "$tmp/err")"
 finish
