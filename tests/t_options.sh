@@ -13,7 +13,7 @@ refused() { # refused DESC OPTION SUBCOMMAND-WORD ARGS...: exit 2, one line nami
     else bad "$desc (exit $rc)"; fi
 }
 refused "run --seeds is refused" --seeds '`run`' run --seeds 1,2
-refused "export --seeds is refused" --seeds '`export`' export --seeds 1,2,3 --figure accuracy -o "$tmp/x.png"
+refused "export --param is refused" --param '`export`' export --param tau=1,2 --figure accuracy -o "$tmp/x.png"
 refused "sweep --task is refused" --task '`sweep`' sweep --task 3 --param tau=1,2
 refused "synth --seed is refused" --seed '`synth`' synth --seed 3 --out "$tmp/syn"
 refused "run --figure is refused" --figure '`run`' run --figure accuracy
