@@ -122,6 +122,7 @@ typedef struct {
     const char *preset;
     const char *session;
     const char *tour;            /* --tour [NAME]: NULL none, "" the default tour for the data */
+    const char *theme;           /* --theme NAME (TUI colours: default, light, mono), NULL = default */
     int help, version;
     /* provenance: op_set and op_note record here, labelled with `from` (NULL: command line) */
     const char *from;

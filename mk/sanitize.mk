@@ -2,7 +2,8 @@
 #   make check-asan      whole tree + tests built with ASan/UBSan into build-asan/, full suite run
 #   make check-valgrind  CLI end-to-end cases under valgrind memcheck (tests/t_valgrind.sh)
 #   make check-tsan      the engine's threaded tests (test_engine, test_methods: the two-worker
-#                        plan, cancels, views copying results during an update) under TSan
+#                        plan, cancels, views copying results during an update) and the TUI's
+#                        worker driven as the UI drives it (test_tui_worker) under TSan
 ASAN_BUILD := build-asan
 ASAN_SAN := -fsanitize=address,undefined -fsanitize=float-cast-overflow -fno-omit-frame-pointer
 
@@ -15,12 +16,12 @@ check-asan:
 	sh tests/run_tests.sh $(ASAN_BUILD)
 
 TSAN_BUILD := build-tsan
-TSAN_TESTS := test_engine test_methods
+TSAN_TESTS := test_engine test_methods test_tui_worker
 
 check-tsan:
 	$(MAKE) -j2 BUILD=$(TSAN_BUILD) SAN="-fsanitize=thread" OPT="-O1 -g" $(addprefix $(TSAN_BUILD)/tests/,$(TSAN_TESTS))
 	@for t in $(TSAN_TESTS); do \
-	    TSAN_OPTIONS=halt_on_error=1:exitcode=66 OPENBLAS_NUM_THREADS=1 $(TSAN_BUILD)/tests/$$t > $(TSAN_BUILD)/$$t.log 2>&1; \
+	    TSAN_OPTIONS=halt_on_error=1:exitcode=66:suppressions=$(CURDIR)/tests/tsan.supp OPENBLAS_NUM_THREADS=1 $(TSAN_BUILD)/tests/$$t > $(TSAN_BUILD)/$$t.log 2>&1; \
 	    rc=$$?; tail -n 1 $(TSAN_BUILD)/$$t.log; \
 	    if [ $$rc -ne 0 ]; then grep -A30 'ThreadSanitizer' $(TSAN_BUILD)/$$t.log | head -60; echo "check-tsan: $$t failed (exit $$rc)"; exit 1; fi; \
 	done

@@ -321,7 +321,7 @@ enum {
     O_SYNTH = 1000, O_DATA, O_IDX, O_TRF, O_TRL, O_TEF, O_TEL, O_LABELCOL, O_NONORM,
     O_MAXMEM, O_METHODS, O_FORMAT, O_SAVE, O_SPECTRUM, O_THEOREM, O_SPLIT, O_QUIET, O_FIGURE,
     O_DPI, O_TASK, O_WIDTH, O_CSV, O_PARAM, O_SEEDS, O_OUTDIR, O_ASCII, O_PRESET, O_SESSION,
-    O_TOUR, O_HELP, O_VERSION, O_SET, O_OBJECTIVE
+    O_TOUR, O_THEME, O_HELP, O_VERSION, O_SET, O_OBJECTIVE
 };
 
 /* The other options (the values of KEYS are options too, each `--name V`, id O_SET). */
@@ -364,6 +364,7 @@ static const op_def DEFS[] = {
     {"out", required_argument, O_OUTDIR, IN_SYNTH},
     {"ascii", no_argument, O_ASCII, IN_TUI},
     {"tour", optional_argument, O_TOUR, IN_TUI},
+    {"theme", required_argument, O_THEME, IN_TUI},
     {"help", no_argument, O_HELP, IN_ALL},
     {"version", no_argument, O_VERSION, IN_ALL},
 };
@@ -499,6 +500,7 @@ static int apply_opt(op_opts *o, int c, const char *name, char *arg, int *user_m
     case O_OUTDIR: o->out_dir = arg; break;
     case O_ASCII: o->ascii = 1; break;
     case O_TOUR: o->tour = arg ? arg : ""; break;
+    case O_THEME: o->theme = arg; break;
     default: break; /* --preset, --session, --help, --version: pass 1 */
     }
     return st;

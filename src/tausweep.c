@@ -81,7 +81,7 @@ int ts_compute_gq(const gm_mat *G, const gm_mat *Q, const en_problem *p, int tas
     long nv = p->val_h.rows ? p->val_task_end[t] : 0; /* the seen validation rows */
     out->best_by_val = nv > 0;
     if ((rc = sp_eig(G, out->lambda, &U))) goto fail;
-    if (cancel && *cancel) { rc = GS_ECANCEL; goto fail; }
+    if (cancel && __atomic_load_n(cancel, __ATOMIC_RELAXED)) { rc = GS_ECANCEL; goto fail; } /* set by another thread */
     if ((rc = gm_alloc(&Qs, D, Cs ? Cs : 1, "τ sweep")) || (rc = gm_alloc(&P, D, Cs ? Cs : 1, "τ sweep")) ||
         (rc = gm_alloc(&Pt, D, Cs ? Cs : 1, "τ sweep")) || (rc = gm_alloc(&XU, nt ? nt : 1, D, "τ sweep")) || (rc = gm_alloc(&VU, nv ? nv : 1, D, "τ sweep")))
         goto fail;
@@ -103,7 +103,7 @@ int ts_compute_gq(const gm_mat *G, const gm_mat *Q, const en_problem *p, int tas
     }
     double bestacc = -1;
     for (int g = 0; g < n; g++) {
-        if (cancel && *cancel) { rc = GS_ECANCEL; goto fail; }
+        if (cancel && __atomic_load_n(cancel, __ATOMIC_RELAXED)) { rc = GS_ECANCEL; goto fail; } /* set by another thread */
         double tau = taus[g], te = taus_eff ? taus_eff[g] : taus[g];
         out->tau[g] = tau;
         out->tau_eff[g] = te;

@@ -76,11 +76,13 @@ typedef struct {
     cv_glyphs glyphs;
     int utf8;
     int color_mode;          /* 0 none, 8, 256 */
+    tui_theme theme;         /* --theme (colours of text, background, GACL, GSR) */
+    short bg;                /* background colour index, -1 = the terminal's */
     const char *session_path;
     char data_name[128];
     int spinner;
     tui_worker *w;
-    short pair_of[256];
+    short pair_of[257];
     short npairs;
     int view;                /* tui_lower_view of the lower-left panel */
     tui_extra *ex;           /* the worker's computation for that view (owned), or NULL */
@@ -110,15 +112,25 @@ static int rgb_to_8(uint32_t rgb)
     return c ? c : COLOR_WHITE;
 }
 
+static int colour_index(const ui *u, uint32_t rgb)
+{
+    return u->color_mode == 256 ? rgb_to_256(rgb) : rgb_to_8(rgb);
+}
+
 static short pair_for(ui *u, uint32_t rgb)
 {
-    if (!u->color_mode || rgb == CV_RGB_DEFAULT) return 0;
-    int idx = u->color_mode == 256 ? rgb_to_256(rgb) : rgb_to_8(rgb);
-    if (idx < 0 || idx > 255) return 0;
+    /* the theme: the figures' GACL red and GSR blue, and the default text, become its colours */
+    if (rgb == 0xe15759) rgb = u->theme.gacl;
+    else if (rgb == 0x4e79a7) rgb = u->theme.gsr;
+    else if (rgb == CV_RGB_DEFAULT) rgb = u->theme.text;
+    if (!u->color_mode || (rgb == CV_RGB_DEFAULT && u->bg < 0)) return 0;
+    int idx = rgb == CV_RGB_DEFAULT ? -1 : colour_index(u, rgb);
+    if (idx < 0) idx = 256; /* the terminal's own foreground on the theme's background */
+    if (idx < 0 || idx > 256) return 0;
     if (!u->pair_of[idx]) {
         if (u->npairs + 1 >= COLOR_PAIRS) return 0;
         short p = ++u->npairs;
-        if (init_pair(p, (short)idx, -1) == ERR) return 0;
+        if (init_pair(p, idx == 256 ? -1 : (short)idx, u->bg) == ERR) return 0;
         u->pair_of[idx] = p;
     }
     return u->pair_of[idx];
@@ -644,6 +656,15 @@ int tui_main(op_opts *o)
         fprintf(stderr, "gsrscope: %s\n", gs_last_error());
         return 2;
     }
+    tui_theme theme;
+    if (tui_theme_load(o->theme ? o->theme : "default", &theme) != GS_OK) {
+        if (o->theme) { /* asked for: a missing or broken theme is an error */
+            fprintf(stderr, "gsrscope: %s\n", gs_last_error());
+            tr_free(&tour);
+            return 2;
+        }
+        tui_theme_parse("", "default", &theme); /* no assets installed: the built-in default */
+    }
     const char *term = getenv("TERM");
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) || !term || !*term || !strcmp(term, "dumb")) {
         fprintf(stderr, "gsrscope: the TUI needs a terminal (use `gsrscope run` for headless output)\n");
@@ -734,10 +755,17 @@ int tui_main(op_opts *o)
     set_escdelay(25);
     curs_set(0);
     const char *nc = getenv("NO_COLOR");
-    if (!(nc && *nc) && has_colors() && start_color() == OK) {
+    u.theme = theme;
+    u.bg = -1;
+    if (!(nc && *nc) && theme.colour && has_colors() && start_color() == OK) {
         use_default_colors();
         if (COLORS >= 256 && COLOR_PAIRS >= 64) u.color_mode = 256;
         else if (COLORS >= 8 && COLOR_PAIRS >= 9) u.color_mode = 8;
+        if (u.color_mode && theme.background != CV_RGB_DEFAULT) {
+            u.bg = (short)colour_index(&u, theme.background);
+            short p = pair_for(&u, CV_RGB_DEFAULT);
+            if (p) bkgd(COLOR_PAIR(p)); /* erased cells get the theme's background too */
+        }
     }
 
     cv_canvas cv;

@@ -116,6 +116,18 @@ void tui_fmt_pct(const en_snap *s, double v, char *buf, int n);
  * with '/' is taken as a path. GS_OK, or GS_EINPUT with a message naming where it looked. */
 int tui_asset_find(const char *kind, const char *name, const char *ext, char *out, size_t n);
 
+/* Colour themes (assets/themes/NAME.theme): "role: colour" lines, colour #rrggbb or terminal. */
+typedef struct {
+    uint32_t text, background;  /* CV_RGB_DEFAULT: the terminal's own */
+    uint32_t gacl, gsr;         /* what the figures' GACL red and GSR blue become */
+    int colour;                 /* 0: no colour at all (mono) */
+} tui_theme;
+/* Parse a theme (defaults: the terminal's colours, the figures' GACL/GSR). GS_OK or GS_EINPUT
+ * ("FILE: line N: ..."). */
+int tui_theme_parse(const char *text, const char *path, tui_theme *t);
+/* Find NAME (tui_asset_find "themes") and parse it. */
+int tui_theme_load(const char *name, tui_theme *t);
+
 /* ---- the worker (tui_worker.c) ---- */
 typedef struct {
     pthread_t th;

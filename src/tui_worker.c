@@ -16,6 +16,11 @@
 #include "gs_tune.h"
 #include "tui_int.h"
 
+/* The cancel flags are read by the engine's helper thread while the UI sets them: every access
+ * is atomic (relaxed: a flag only says "stop soon"). */
+static void flag_set(volatile int *f, int v) { __atomic_store_n(f, v, __ATOMIC_RELAXED); }
+static int flag_get(volatile int *f) { return __atomic_load_n(f, __ATOMIC_RELAXED); }
+
 static void wake(tui_worker *w)
 {
     char c = 1;
@@ -173,7 +178,7 @@ static int extra_claims(tui_worker *w, int task, const op_params *pp, tui_extra 
     int rc = extra_theorem(w, task, pp, x);
     if (rc == GS_ECANCEL) return rc;
     if (rc != GS_OK) snprintf(x->th_error, sizeof x->th_error, "%s", gs_last_error());
-    if (w->ex_cancel) return GS_ECANCEL;
+    if (flag_get(&w->ex_cancel)) return GS_ECANCEL;
     if (!r->m[ref].ridge) return GS_OK;
     double taus[TS_DEFAULT_N];
     ts_log_grid(1e-4, 1e4, TS_DEFAULT_N, taus);
@@ -333,7 +338,7 @@ static void *worker_main(void *arg)
             op_params q = w->req_opts.params;
             int task = w->req_task;
             w->tune_req = 0;
-            w->cancel = 0;
+            flag_set(&w->cancel, 0);
             w->busy = 1;
             pthread_mutex_unlock(&w->mu);
             do_tune(w, param, m, &q, task, gen);
@@ -362,9 +367,9 @@ static void *worker_main(void *arg)
         int view = w->req_view;
         int m0 = w->req_m0, m1 = w->req_m1;
         int fresh = gen != w->done_gen || task != w->spec_task;
-        w->cancel = 0;
-        w->ex_cancel = 0;
-        w->sp_cancel = 0;
+        flag_set(&w->cancel, 0);
+        flag_set(&w->ex_cancel, 0);
+        flag_set(&w->sp_cancel, 0);
         w->busy = 1;
         w->progress = 0;
         pthread_mutex_unlock(&w->mu);
@@ -393,7 +398,7 @@ static void *worker_main(void *arg)
             publish(w, gen);
         }
         /* the view's own computation, for exactly this generation and task */
-        if (st == GS_OK && tui_view_needs_worker(view) && !w->cancel) {
+        if (st == GS_OK && tui_view_needs_worker(view) && !flag_get(&w->cancel)) {
             pthread_mutex_lock(&w->mu);
             int todo = w->ex_gen != gen || w->ex_task != task || w->ex_view != view || w->ex_m0 != m0 ||
                        w->ex_m1 != m1;
@@ -401,7 +406,7 @@ static void *worker_main(void *arg)
             if (todo) do_extra(w, gen, task, view, m0, m1, &o.params);
         }
         /* the Effective rank view: exact spectra at every task */
-        if (st == GS_OK && view == TV_ERANK && !w->cancel) do_sweep(w, gen, task);
+        if (st == GS_OK && view == TV_ERANK && !flag_get(&w->cancel)) do_sweep(w, gen, task);
         pthread_mutex_lock(&w->mu);
         if (st != GS_ECANCEL) {
             w->done_gen = gen;
@@ -448,11 +453,11 @@ void tw_request(tui_worker *w, const op_opts *o, uint64_t gen, int task)
     if (gen != w->req_gen) {
         w->req_opts = *o;
         w->req_gen = gen;
-        w->cancel = 1; /* a newer request: stop the running computation */
-        w->ex_cancel = 1;
-        w->sp_cancel = 1;
+        flag_set(&w->cancel, 1); /* a newer request: stop the running computation */
+        flag_set(&w->ex_cancel, 1);
+        flag_set(&w->sp_cancel, 1);
     }
-    if (task != w->req_task) w->ex_cancel = 1;
+    if (task != w->req_task) flag_set(&w->ex_cancel, 1);
     w->req_task = task;
     pthread_cond_signal(&w->cv);
     pthread_mutex_unlock(&w->mu);
@@ -478,8 +483,8 @@ void tw_export(tui_worker *w, const char *path, const char *figure, const en_res
 void tw_set_view(tui_worker *w, int view)
 {
     pthread_mutex_lock(&w->mu);
-    if (view != w->req_view) w->ex_cancel = 1;
-    if (view != w->req_view && w->req_view == TV_ERANK) w->sp_cancel = 1;
+    if (view != w->req_view) flag_set(&w->ex_cancel, 1);
+    if (view != w->req_view && w->req_view == TV_ERANK) flag_set(&w->sp_cancel, 1);
     w->req_view = view;
     pthread_cond_signal(&w->cv);
     pthread_mutex_unlock(&w->mu);
@@ -488,7 +493,7 @@ void tw_set_view(tui_worker *w, int view)
 void tw_set_pair(tui_worker *w, int m0, int m1)
 {
     pthread_mutex_lock(&w->mu);
-    if (m0 != w->req_m0 || m1 != w->req_m1) w->ex_cancel = 1;
+    if (m0 != w->req_m0 || m1 != w->req_m1) flag_set(&w->ex_cancel, 1);
     w->req_m0 = m0;
     w->req_m1 = m1;
     pthread_cond_signal(&w->cv);
@@ -553,8 +558,8 @@ void tw_stop(tui_worker *w)
     if (!w->started) return;
     pthread_mutex_lock(&w->mu);
     w->quit = 1;
-    w->cancel = 1;
-    w->sp_cancel = 1;
+    flag_set(&w->cancel, 1);
+    flag_set(&w->sp_cancel, 1);
     pthread_cond_signal(&w->cv);
     pthread_mutex_unlock(&w->mu);
     pthread_join(w->th, NULL);

@@ -77,6 +77,7 @@ const char *op_usage(void)
 "  --out DIR                output folder\n"
 "TUI:\n"
 "  --ascii                  ASCII plots even in a UTF-8 terminal\n"
+"  --theme NAME             colours: default, light (projectors), mono; or a .theme path\n"
 "  --tour [NAME]            play a guided tour (assets/tours/NAME.tour or a path; default:\n"
 "                           bundled, or synthetic with --synthetic); n / p move, Esc leaves\n"
 "Presets and sessions (TUI, run, export, sweep, tune):\n"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# t_tui_tour.sh — guided tours in the real TUI (tmux, private socket): `--tour` plays
+# t_tui_tour.sh — guided tours and colour themes in the real TUI (tmux, private socket): `--tour` plays
 # assets/tours/bundled.tour, n advances the steps (title, text, task and view follow), p goes
 # back, Esc leaves; the synthetic tour needs --synthetic; a missing or broken tour file is a
 # clear error (exit 2) before the terminal is touched. Skips when tmux or $GSRSCOPE is missing.
@@ -50,13 +50,31 @@ wait_file "$TMPD/rc" 10
 if [ $rc -eq 2 ] && grep -q 'written for the synthetic data: run gsrscope --synthetic --tour synthetic' "$TMPD/o"; then
     ok "the synthetic tour on the bundled data: exit 2, says what to run"; else bad "tour data mismatch ($rc)" "$(cat "$TMPD/o")"; fi
 "$GSRSCOPE" --tour nope > "$TMPD/o" 2>&1 < /dev/null; rc=$?
-if [ $rc -eq 2 ] && grep -q 'tours nope: not found' "$TMPD/o"; then ok "unknown tour: exit 2, not found"; else bad "unknown tour ($rc)" "$(cat "$TMPD/o")"; fi
+if [ $rc -eq 2 ] && grep -q 'nope.tour: cannot open' "$TMPD/o"; then ok "unknown tour: exit 2, not found"; else bad "unknown tour ($rc)" "$(cat "$TMPD/o")"; fi
 printf 'step: s\ntext: only one line\n' > "$TMPD/bad.tour"
 "$GSRSCOPE" --tour "$TMPD/bad.tour" > "$TMPD/o" 2>&1 < /dev/null; rc=$?
 if [ $rc -eq 2 ] && grep -q "bad.tour: line 1: step \"s\" needs two to four text: lines" "$TMPD/o"; then
     ok "a broken tour file: exit 2 with FILE: line N"; else bad "broken tour ($rc)" "$(cat "$TMPD/o")"; fi
 "$GSRSCOPE" run --tour > "$TMPD/o" 2>&1; rc=$?
 if [ $rc -eq 2 ] && grep -q -- '--tour: only for the TUI' "$TMPD/o"; then ok "run --tour refused"; else bad "run --tour ($rc)" "$(cat "$TMPD/o")"; fi
+
+# ---- themes: --theme light (black on white), mono (no colour), errors ---------------------------
+start --theme light
+if wait_for 'Accuracy' 20 && T capture-pane -t tui -p -e | grep -q '48;5;231m'; then ok "--theme light: white background"
+else bad "--theme light" "$(T capture-pane -t tui -p -e | head -n 3 | cat -v)"; fi
+T send-keys -t tui q
+wait_file "$TMPD/rc" 10
+start --theme mono
+if wait_for '○ GACL' 30 && ! T capture-pane -t tui -p -e | grep -qE '\[(3[0-7]|38;[25];)[0-9;]*m'; then
+    ok "--theme mono: no colour, markers tell the methods apart"; else bad "--theme mono" "$(T capture-pane -t tui -p -e | head -n 3 | cat -v)"; fi
+T send-keys -t tui q
+wait_file "$TMPD/rc" 10
+"$GSRSCOPE" --theme nope > "$TMPD/o" 2>&1 < /dev/null; rc=$?
+if [ $rc -eq 2 ] && grep -q 'nope.theme: cannot open' "$TMPD/o"; then ok "unknown theme: exit 2"; else bad "unknown theme ($rc)" "$(cat "$TMPD/o")"; fi
+printf 'gsr: blue\n' > "$TMPD/bad.theme"
+"$GSRSCOPE" --theme "$TMPD/bad.theme" > "$TMPD/o" 2>&1 < /dev/null; rc=$?
+if [ $rc -eq 2 ] && grep -q 'bad.theme: line 1: gsr: expected #rrggbb' "$TMPD/o"; then ok "a broken theme: exit 2 with FILE: line N"
+else bad "broken theme ($rc)" "$(cat "$TMPD/o")"; fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -415,6 +415,18 @@ int main(void)
         en_results_free(&all);
         en_results_free(&two);
     }
+    /* themes: "role: colour" lines */
+    {
+        tui_theme th;
+        CHECK(tui_theme_parse("# c\ntext: #000000\nbackground: #ffffff\ngacl: #b2182b\ngsr: terminal\n", "t", &th) == GS_OK &&
+                  th.text == 0 && th.background == 0xffffff && th.gacl == 0xb2182b && th.gsr == CV_RGB_DEFAULT && th.colour,
+              "theme parsed");
+        CHECK(tui_theme_parse("colour: off\n", "t", &th) == GS_OK && !th.colour && th.gacl == 0xe15759, "mono theme, defaults kept");
+        CHECK(tui_theme_parse("gacl: red\n", "x.theme", &th) == GS_EINPUT && strstr(gs_last_error(), "x.theme: line 1: gacl: expected #rrggbb"),
+              "bad colour refused: %s", gs_last_error());
+        CHECK(tui_theme_parse("\nfoo: #000000\n", "x.theme", &th) == GS_EINPUT && strstr(gs_last_error(), "line 2: unknown role"),
+              "unknown role refused");
+    }
     /* nothing computed yet */
     view_defaults(&v, NULL, &p);
     v.busy = 1;

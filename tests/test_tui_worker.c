@@ -1,0 +1,158 @@
+/* test_tui_worker.c — the TUI's compute thread driven without a terminal, as the UI drives it:
+ * requests that supersede each other while computing (cancel), task changes, every view that
+ * needs the worker (τ sweep, Theorem 1, claims, collapse, the effective-rank sweep), an export
+ * and a change of the shown pair. Checks that what comes back belongs to the newest request.
+ * Run under ThreadSanitizer by `make check-tsan`. */
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../src/tui_int.h"
+#include "gs_common.h"
+#include "support/tap.h"
+
+static tui_worker w;
+static en_results *res;
+static tui_extra *ex;
+
+static void drain(void)
+{
+    struct pollfd pf = {w.wake[0], POLLIN, 0};
+    if (poll(&pf, 1, 20) > 0) {
+        char b[64];
+        while (read(w.wake[0], b, sizeof b) > 0) {}
+    }
+    en_results *r = tw_take(&w);
+    if (r) {
+        if (res) { en_results_free(res); free(res); }
+        res = r;
+    }
+    tui_extra *x = tw_take_extra(&w);
+    if (x) {
+        if (ex) { tui_extra_free(ex); free(ex); }
+        ex = x;
+    }
+}
+
+/* Until the worker is idle with results of generation gen (at most `secs` seconds). */
+static int settle(uint64_t gen, double secs)
+{
+    double t0 = gs_now();
+    char msg[512];
+    while (gs_now() - t0 < secs) {
+        drain();
+        int busy, err;
+        double prog;
+        tw_status(&w, &busy, &prog, msg, sizeof msg, &err);
+        if (!busy && res && res->generation == gen) return 1;
+    }
+    return 0;
+}
+
+static int wait_extra(uint64_t gen, int task, int view, double secs)
+{
+    double t0 = gs_now();
+    while (gs_now() - t0 < secs) {
+        drain();
+        if (ex && ex->gen == gen && ex->task == task && ex->view == view) return 1;
+    }
+    return 0;
+}
+
+int main(void)
+{
+    char *argv[] = {"gsrscope", "--tasks", "3", NULL};
+    op_opts o;
+    CHECK(op_parse(&o, 3, argv) == GS_OK, "options: %s", gs_last_error());
+    en_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.methods = (const char **)o.methods;
+    cfg.n_methods = o.n_methods;
+    cfg.spectrum = o.spectrum;
+    cfg.keep_task_grams = 1;
+    static pl_ctx ctx;
+    if (pl_open(&ctx, &o, &cfg, NULL, NULL) != GS_OK) {
+        CHECK(0, "pl_open (bundled sample): %s", gs_last_error());
+        return tap_done();
+    }
+    CHECK(tw_start(&w, &ctx, &cfg, &o) == GS_OK, "worker started");
+    tw_request(&w, &o, 1, 1);
+    CHECK(settle(1, 300), "first results (generation 1)");
+    CHECK(res && res->m[0].snaps[0].state == EN_DONE && res->m[1].snaps[0].state == EN_DONE, "task 1 computed");
+    /* two requests in a row: the second cancels the first; only generation 3 counts */
+    op_opts o2 = o, o3 = o;
+    o2.params.tau = 1;
+    o3.params.tau = 10;
+    o3.params.beta = 3;
+    tw_request(&w, &o2, 2, 3);
+    tw_request(&w, &o3, 3, 3);
+    CHECK(settle(3, 300), "newest request served (generation 3)");
+    CHECK(res && res->params.tau == 10 && res->params.beta == 3, "results carry the newest parameters (τ %g, β %g)",
+          res ? res->params.tau : -1, res ? res->params.beta : -1);
+    int done = 1;
+    for (int m = 0; res && m < res->n_methods; m++)
+        for (int t = 0; t < res->T; t++) done &= res->m[m].snaps[t].state == EN_DONE;
+    CHECK(done, "every task of the newest generation done");
+    /* the views the worker computes, at task 3 */
+    static const int views[4] = {TV_TAU, TV_THEOREM, TV_CLAIMS, TV_COLLAPSE};
+    for (int i = 0; i < 4; i++) {
+        tw_set_view(&w, views[i]);
+        tw_request(&w, &o3, 3, 3);
+        int got = wait_extra(3, 3, views[i], 300);
+        CHECK(got && ex->st == GS_OK, "view %d computed for generation 3, task 3: %s", views[i], got ? ex->error : "(none)");
+        if (!got) continue;
+        if (views[i] == TV_TAU) CHECK(ex->nts == 2 && ex->ts[0].n == TS_DEFAULT_N, "τ sweep: two curves");
+        if (views[i] == TV_THEOREM) CHECK(ex->have_th && ex->th.sr_before > 0, "Theorem 1 numbers");
+        if (views[i] == TV_CLAIMS) CHECK(ex->have_th && ex->nts == 1, "claims: Theorem 1 and GACL's τ sweep");
+        if (views[i] == TV_COLLAPSE) CHECK(ex->have_co && ex->co.n > 0 && ex->co.task == 3, "collapse: %d classes", ex->co.n);
+    }
+    /* a task change while a view computes: the result is for the new task only */
+    tw_set_view(&w, TV_CLAIMS);
+    tw_request(&w, &o3, 3, 1);
+    tw_request(&w, &o3, 3, 2);
+    CHECK(wait_extra(3, 2, TV_CLAIMS, 300), "claims recomputed for task 2");
+    /* the effective-rank view: the exact spectrum at every task, in the background */
+    tw_set_view(&w, TV_ERANK);
+    tw_request(&w, &o3, 3, 2);
+    double t0 = gs_now();
+    int all = 0;
+    while (!all && gs_now() - t0 < 300) {
+        drain();
+        all = res != NULL;
+        for (int m = 0; res && m < res->n_methods; m++)
+            for (int t = 0; t < res->T; t++)
+                if (res->m[m].ridge && !(res->m[m].snaps[t].flags & EN_SPECTRUM)) all = 0;
+    }
+    CHECK(all, "erank view: the spectrum at every task");
+    /* the shown pair swapped, then an export of the dashboard */
+    tw_set_pair(&w, 1, 0);
+    tw_set_view(&w, TV_THEOREM);
+    tw_request(&w, &o3, 3, 2);
+    CHECK(wait_extra(3, 2, TV_THEOREM, 300) && ex->m0 == 1 && ex->m1 == 0, "Theorem 1 for the swapped pair");
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/gs_test_tui_worker_%ld.png", (long)getpid());
+    tw_export(&w, path, "dashboard", res);
+    t0 = gs_now();
+    char msg[512] = "";
+    int exported = 0;
+    while (!exported && gs_now() - t0 < 300) {
+        drain();
+        int busy, err = 0;
+        double prog;
+        if (!tw_status(&w, &busy, &prog, msg, sizeof msg, &err)) continue;
+        if (strstr(msg, "exported")) exported = 1;
+        else if (err) break;
+    }
+    size_t n = 0;
+    unsigned char *png = tap_slurp(path, &n);
+    CHECK(exported && png && n > 8 && png[1] == 'P' && png[2] == 'N' && png[3] == 'G', "export written (%zu bytes): %s", n, msg);
+    free(png);
+    unlink(path);
+    tw_stop(&w);
+    if (res) { en_results_free(res); free(res); }
+    if (ex) { tui_extra_free(ex); free(ex); }
+    pl_free(&ctx);
+    return tap_done();
+}
