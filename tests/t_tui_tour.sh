@@ -56,7 +56,7 @@ printf 'step: s\ntext: only one line\n' > "$TMPD/bad.tour"
 if [ $rc -eq 2 ] && grep -q "bad.tour: line 1: step \"s\" needs two to four text: lines" "$TMPD/o"; then
     ok "a broken tour file: exit 2 with FILE: line N"; else bad "broken tour ($rc)" "$(cat "$TMPD/o")"; fi
 "$GSRSCOPE" run --tour > "$TMPD/o" 2>&1; rc=$?
-if [ $rc -eq 2 ] && grep -q -- '--tour: only for the TUI' "$TMPD/o"; then ok "run --tour refused"; else bad "run --tour ($rc)" "$(cat "$TMPD/o")"; fi
+if [ $rc -eq 2 ] && grep -q -- '--tour: not an option of .run.' "$TMPD/o"; then ok "run --tour refused"; else bad "run --tour ($rc)" "$(cat "$TMPD/o")"; fi
 
 # ---- themes: --theme light (black on white), mono (no colour), errors ---------------------------
 start --theme light
