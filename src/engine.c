@@ -120,6 +120,8 @@ static void mstate_free(mstate *ms, int nslots, int T)
     gm_free(&ms->A); gm_free(&ms->Qw); gm_free(&ms->Wt);
     free(ms->pred); free(ms->vpred);
     free(ms->ybuf);
+    if (ms->dual) rs_dual_free(ms->dual);
+    free(ms->dual);
 }
 
 void en_destroy(en_engine *e)

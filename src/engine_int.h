@@ -23,6 +23,7 @@
 
 #include "gs_engine.h"
 #include "gs_methods.h"
+#include "gs_rsolve.h"
 
 #define LANCZOS_MAXIT 120
 #define LANCZOS_TOL 1e-10
@@ -104,6 +105,7 @@ struct mstate {
     double *ybuf;            /* en_emit_mix's Y, sized for the largest task and kept from task to
                               * task of an update (one allocation: no page faults per task) */
     size_t ybytes;
+    rs_dual *dual;           /* the dual's kernel and factor (ridge.c), NULL until used */
     int solve_failed;        /* this task's solve failed: reason in why */
     char why[160];
 };

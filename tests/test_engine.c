@@ -647,6 +647,65 @@ static void test_rank_and_auto_spectrum(void)
     tp_free(&tp);
 }
 
+/* D ≥ EN_DUAL_MIN_D with at most D/2 rows: GACL solves in the dual (N × N kernel); its W must be
+ * the joint ridge solution by LU on G built with loops, at every τ (the factor is redone for a new
+ * τ, and the first task then uses the leading block of the whole factor), and GSR (primal) must
+ * agree with its own Gram. */
+static void test_dual_engine(void)
+{
+    tp_problem tp;
+    long D = EN_DUAL_MIN_D + 76;
+    CHECK(tp_make(&tp, 5, 8, 6, 4, 6, 3, 11, D) == 0, "problem with D = %ld: %s", D, gs_last_error());
+    CHECK(2 * tp.prob.h.rows <= D, "%ld rows ≤ D/2", tp.prob.h.rows);
+    const char *names[] = {"gacl"};
+    en_engine *e = make_engine(&tp.prob, 1, 0, names, 1);
+    op_params q = defaults();
+    int C = tp.prob.C, T = tp.prob.T;
+    double taus[] = {0.3, 2.5};
+    for (int k = 0; k < 2; k++) {
+        q.tau = taus[k];
+        CHECK(en_update(e, &q, T, NULL, NULL, NULL) == GS_OK, "update τ %g: %s", q.tau, gs_last_error());
+        gm_mat W = {0};
+        CHECK(en_solve_w(e, 0, T, &W) == GS_OK, "solve: %s", gs_last_error());
+        double *Wj = calloc((size_t)D * C, sizeof(double));
+        joint_ridge(&tp.prob, q.tau, Wj);
+        CHECK(tap_maxrel(W.v, Wj, D * C) < 1e-9, "τ %g: dual W = joint ridge (rel %.3g)", q.tau,
+              tap_maxrel(W.v, Wj, D * C));
+        free(Wj);
+        gm_free(&W);
+        const en_results *r = en_get_results(e);
+        for (int t = 0; t < T; t++) /* the last task's from its exact spectrum (LAPACK), to rounding */
+            CHECK(r->m[0].snaps[t].state == EN_DONE &&
+                      fabs(r->m[0].snaps[t].lambda_min - q.tau) <= (t < T - 1 ? 0 : 1e-12 * r->m[0].snaps[t].lambda_max),
+                  "τ %g task %d done, λ_min = τ (%.17g)", q.tau, t + 1, r->m[0].snaps[t].lambda_min);
+    }
+    /* task 1 after the τ change: the leading block of the factor of every row */
+    gm_mat W1 = {0};
+    CHECK(en_solve_w(e, 0, 1, &W1) == GS_OK, "solve task 1: %s", gs_last_error());
+    const gm_mat *G, *Q;
+    CHECK(en_gram(e, 0, 1, &G, &Q) == GS_OK, "gram task 1");
+    double *A = malloc(sizeof(double) * D * D), *B = malloc(sizeof(double) * D * C);
+    memcpy(A, G->v, sizeof(double) * D * D);
+    memcpy(B, Q->v, sizeof(double) * D * C);
+    for (long a = 0; a < D; a++) A[a * D + a] += q.tau;
+    lapack_int *ipiv = malloc(sizeof(lapack_int) * D);
+    CHECK(LAPACKE_dgesv(LAPACK_ROW_MAJOR, (lapack_int)D, C, A, (lapack_int)D, ipiv, B, C) == 0, "dgesv task 1");
+    int Cs = tp.st.task_class_start[1];
+    double worst = 0, big = 0;
+    for (int k = 0; k < Cs; k++) {
+        int c = tp.st.class_order[k];
+        for (long a = 0; a < D; a++) {
+            worst = fmax(worst, fabs(W1.v[a * C + c] - B[a * C + c]));
+            big = fmax(big, fabs(B[a * C + c]));
+        }
+    }
+    CHECK(worst <= 1e-9 * big, "task 1 after the τ change = (G₁ + τI)⁻¹Q₁ (rel %.3g)", worst / big);
+    free(A); free(B); free(ipiv);
+    gm_free(&W1);
+    en_destroy(e);
+    tp_free(&tp);
+}
+
 int main(void)
 {
     test_argmax_ties();
@@ -660,5 +719,6 @@ int main(void)
     test_determinism();
     test_expand();
     test_rank_and_auto_spectrum();
+    test_dual_engine();
     return tap_done();
 }
