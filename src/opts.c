@@ -598,11 +598,6 @@ int op_parse_layered(op_opts *o, int argc, char **argv, op_layer_fn layer, void 
         return gs_error(GS_EINPUT, "tune: give the parameters to search, e.g. --param tau,beta");
     if (o->cmd == OP_CMD_TUNE && o->proto.val_frac <= 0)
         return gs_error(GS_EINPUT, "tune: needs a validation split, e.g. --val-frac 0.2 (tune never chooses on test accuracy)");
-    if (o->cmd == OP_CMD_TUNE) { /* what tune would ignore is refused */
-        const char *unused = o->save_state ? "--save-state" : o->theorem ? "--theorem" : o->seeds ? "--seeds"
-                           : o->figure ? "--figure" : o->output ? "--output" : o->data_csv ? "--csv" : NULL;
-        if (unused) return gs_error(GS_EINPUT, "tune: %s is not used by tune (see --help)", unused);
-    }
     if (o->cmd == OP_CMD_SWEEP && o->n_sweep == 0 && !o->seeds)
         return gs_error(GS_EINPUT, "sweep: give at least one --param NAME=v1,v2,...");
     return GS_OK;

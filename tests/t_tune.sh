@@ -21,8 +21,8 @@ expect2 "--param: tune searches tau, beta, alpha_base and xi, not 'rho'" tune --
 expect2 "tune: gacl uses none of --param beta" tune --val-frac 0.2 --methods gacl --param beta
 expect2 '--objective: not an option of `run` (it applies to: tune)' run --objective tail
 expect2 "--objective: unknown value" tune --val-frac 0.2 --param tau --objective best
-expect2 "tune: --seeds is not used by tune" tune --val-frac 0.2 --param tau --seeds 1,2
-expect2 "tune: --save-state is not used by tune" tune --val-frac 0.2 --param tau --save-state x
+expect2 "--seeds: not an option of .tune." tune --val-frac 0.2 --param tau --seeds 1,2
+expect2 "--save-state: not an option of .tune." tune --val-frac 0.2 --param tau --save-state x
 
 # The bundled sample, and a copy with the test labels permuted.
 mkdir -p "$tmp/p"
