@@ -64,6 +64,7 @@ enum { OP_PROJ_GAUSSIAN = 0, OP_PROJ_UNIFORM = 1 };
 /* Where the data comes from. */
 typedef struct {
     int synthetic;
+    const char *sample;  /* --sample: "pixels" or "mobilenetv2" (static strings), NULL = pixels */
     const char *data_dir;
     const char *idx_dir;
     const char *train_features, *train_labels, *test_features, *test_labels;
@@ -159,6 +160,9 @@ int op_changed(const op_opts *o, int i, char *value, size_t cap);
 /* "name=value (from); ..." for every recorded value that differs from its default, joined by
  * sep; "" when all are defaults. Returns buf. */
 const char *op_changes(const op_opts *o, const char *sep, char *buf, size_t cap);
+/* The bundled set named `s` ("pixels" or "mobilenetv2"): its canonical static name, or NULL
+ * for any other text. */
+const char *op_sample_name(const char *s);
 /* Validate ranges after parsing (also after op_set). */
 int op_validate(const op_opts *o);
 

@@ -466,13 +466,14 @@ static int load_idx(const char *dir, budget *b, ds_data *d, ld_warn_fn warn, voi
     return st;
 }
 
-/* The bundled sample: $GSRSCOPE_DATA, ./sample_features/fashion-mnist, next to the executable
- * (../sample_features/fashion-mnist from build/gsrscope, ../share/gsrscope/fashion-mnist when
- * installed), then GS_DATADIR/fashion-mnist. */
-static int find_sample(char *out, size_t cap)
+/* The bundled set in folder `sub` (fashion-mnist: pixels, fashion-mnist-mobilenetv2:
+ * embeddings): ./sample_features/SUB, next to the executable (../sample_features/SUB from
+ * build/gsrscope, ../share/gsrscope/SUB when installed), then GS_DATADIR/SUB. $GSRSCOPE_DATA,
+ * when set, replaces the default (pixel) set only. */
+static int find_sample(const char *sub, int use_env, char *out, size_t cap)
 {
     char tried[2048] = "";
-    const char *env = getenv("GSRSCOPE_DATA");
+    const char *env = use_env ? getenv("GSRSCOPE_DATA") : NULL;
     if (env && *env) {
         snprintf(out, cap, "%s", env);
         char f[4200];
@@ -484,7 +485,7 @@ static int find_sample(char *out, size_t cap)
     }
     char cand[4][4096];
     int nc = 0;
-    snprintf(cand[nc++], sizeof cand[0], "sample_features/fashion-mnist");
+    snprintf(cand[nc++], sizeof cand[0], "sample_features/%s", sub);
     char exe[4096];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n > 0) {
@@ -492,11 +493,11 @@ static int find_sample(char *out, size_t cap)
         char *slash = strrchr(exe, '/');
         if (slash) {
             *slash = '\0';
-            snprintf(cand[nc++], sizeof cand[0], "%.4000s/../sample_features/fashion-mnist", exe);
-            snprintf(cand[nc++], sizeof cand[0], "%.4000s/../share/gsrscope/fashion-mnist", exe);
+            snprintf(cand[nc++], sizeof cand[0], "%.3900s/../sample_features/%.64s", exe, sub);
+            snprintf(cand[nc++], sizeof cand[0], "%.3900s/../share/gsrscope/%.64s", exe, sub);
         }
     }
-    snprintf(cand[nc++], sizeof cand[0], "%s/fashion-mnist", GS_DATADIR);
+    snprintf(cand[nc++], sizeof cand[0], "%.3900s/%.64s", GS_DATADIR, sub);
     for (int i = 0; i < nc; i++) {
         char f[4200];
         snprintf(f, sizeof f, "%s/train_features.npy", cand[i]);
@@ -504,8 +505,9 @@ static int find_sample(char *out, size_t cap)
         size_t L = strlen(tried);
         snprintf(tried + L, sizeof tried - L, "%s%s", i ? ", " : "", cand[i]);
     }
-    return gs_error(GS_EINPUT, "bundled sample data not found (tried $GSRSCOPE_DATA, %s); give "
-                    "--data DIR, --idx DIR, the four --train-/--test- files or --synthetic", tried);
+    return gs_error(GS_EINPUT, "bundled sample data not found (tried %s%s); give "
+                    "--data DIR, --idx DIR, the four --train-/--test- files or --synthetic",
+                    use_env ? "$GSRSCOPE_DATA, " : "", tried);
 }
 
 int ld_load(const op_data *o, uint64_t seed, ds_data *out, ld_warn_fn warn, void *user)
@@ -535,10 +537,14 @@ int ld_load(const op_data *o, uint64_t seed, ds_data *out, ld_warn_fn warn, void
     } else if (o->idx_dir) {
         st = load_idx(o->idx_dir, &b, out, warn, user);
     } else {
+        /* The bundled sets: --sample pixels (the default) or mobilenetv2. */
+        int emb = o->sample && !strcmp(o->sample, "mobilenetv2");
         char dir[4096];
-        st = find_sample(dir, sizeof dir);
+        st = find_sample(emb ? "fashion-mnist-mobilenetv2" : "fashion-mnist", !o->sample, dir,
+                         sizeof dir);
         if (!st) st = load_dir(dir, o->label_col, &b, out, warn, user);
-        if (!st) snprintf(out->name, sizeof out->name, "fashion-mnist (sample)");
+        if (!st) snprintf(out->name, sizeof out->name, "fashion-mnist %s (sample)",
+                          emb ? "mobilenetv2" : "pixels");
     }
     if (st) ds_free(out);
     return st;

@@ -321,7 +321,7 @@ enum {
     O_SYNTH = 1000, O_DATA, O_IDX, O_TRF, O_TRL, O_TEF, O_TEL, O_LABELCOL, O_NONORM,
     O_MAXMEM, O_METHODS, O_FORMAT, O_SAVE, O_SPECTRUM, O_THEOREM, O_SPLIT, O_QUIET, O_FIGURE,
     O_DPI, O_TASK, O_WIDTH, O_CSV, O_PARAM, O_SEEDS, O_OUTDIR, O_ASCII, O_PRESET, O_SESSION,
-    O_TOUR, O_THEME, O_HELP, O_VERSION, O_SET, O_OBJECTIVE
+    O_TOUR, O_THEME, O_HELP, O_VERSION, O_SET, O_OBJECTIVE, O_SAMPLE
 };
 
 /* The other options (the values of KEYS are options too, each `--name V`, id O_SET). */
@@ -334,6 +334,7 @@ typedef struct {
 
 static const op_def DEFS[] = {
     {"synthetic", no_argument, O_SYNTH, IN_REPLAY},
+    {"sample", required_argument, O_SAMPLE, IN_REPLAY},
     {"data", required_argument, O_DATA, IN_REPLAY},
     {"idx", required_argument, O_IDX, IN_REPLAY},
     {"train-features", required_argument, O_TRF, IN_REPLAY},
@@ -401,6 +402,14 @@ static int not_here(const char *opt, op_cmd cmd, unsigned in)
     return gs_error(GS_EINPUT, "%s: not an option of `%s` (it applies to: %s)", opt, CMD_NAMES[cmd], list);
 }
 
+const char *op_sample_name(const char *s)
+{
+    static const char *const NAMES[] = {"pixels", "mobilenetv2"};
+    for (size_t i = 0; s && i < sizeof NAMES / sizeof NAMES[0]; i++)
+        if (!strcmp(s, NAMES[i])) return NAMES[i];
+    return NULL;
+}
+
 static int ends_with(const char *s, const char *suf)
 {
     size_t a = strlen(s), b = strlen(suf);
@@ -415,6 +424,7 @@ static void clear_source(op_opts *o, int *cleared)
     if (*cleared) return;
     *cleared = 1;
     o->data.synthetic = 0;
+    o->data.sample = NULL;
     o->data.data_dir = o->data.idx_dir = NULL;
     o->data.train_features = o->data.train_labels = o->data.test_features = o->data.test_labels = NULL;
 }
@@ -427,6 +437,12 @@ static int apply_opt(op_opts *o, int c, const char *name, char *arg, int *user_m
     switch (c) {
     case O_SET: return op_set(o, name, arg);
     case O_SYNTH: clear_source(o, cleared); o->data.synthetic = 1; op_note(o, "synthetic", "1"); break;
+    case O_SAMPLE:
+        clear_source(o, cleared);
+        if (!(o->data.sample = op_sample_name(arg)))
+            return gs_error(GS_EINPUT, "--sample: expected pixels or mobilenetv2, got '%s'", arg);
+        op_note(o, "sample", arg);
+        break;
     case O_DATA:
         /* In `export`, --data FILE.csv names the CSV with the numbers behind the figure;
          * otherwise --data DIR is the input folder. */
@@ -585,9 +601,9 @@ int op_parse_layered(op_opts *o, int argc, char **argv, op_layer_fn layer, void 
     if (nfiles && nfiles != 4)
         return gs_error(GS_EINPUT, "--train-features, --train-labels, --test-features and --test-labels go together (got %d of 4); "
                         "CSV features without a labels file take their labels from --label-col", nfiles);
-    int nsrc = o->data.synthetic + !!o->data.data_dir + !!o->data.idx_dir + (nfiles == 4);
+    int nsrc = o->data.synthetic + !!o->data.sample + !!o->data.data_dir + !!o->data.idx_dir + (nfiles == 4);
     if (nsrc > 1)
-        return gs_error(GS_EINPUT, "give one data source: --synthetic, --data DIR, --idx DIR or the four --train-/--test- files");
+        return gs_error(GS_EINPUT, "give one data source: --synthetic, --sample NAME, --data DIR, --idx DIR or the four --train-/--test- files");
     if (o->cmd == OP_CMD_EXPORT) {
         if (!o->figure) return gs_error(GS_EINPUT, "export: --figure NAME is required (accuracy, spectrum, stable-rank, dashboard, ...)");
         if (!o->output) return gs_error(GS_EINPUT, "export: -o FILE is required (.png, .svg or .pdf)");

@@ -86,6 +86,7 @@ int ss_save(const char *path, const op_opts *o)
     fprintf(f, "expand=%ld\n", o->data.expand);
     fprintf(f, "projection=%s\n", o->data.projection == OP_PROJ_UNIFORM ? "uniform" : "gaussian");
     fprintf(f, "synthetic=%d\n", o->data.synthetic ? 1 : 0);
+    fprintf(f, "sample=%s\n", o->data.sample ? o->data.sample : "");
     fprintf(f, "no_normalize=%d\n", o->data.no_normalize ? 1 : 0);
     fprintf(f, "label_col=%d\n", o->data.label_col);
     for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) put_path(f, DATA_NAMES[i], paths[i]);
@@ -150,6 +151,12 @@ static int apply(op_opts *o, ss_store *store, const char *base, const char *name
             op_note(o, name, d);
             return GS_OK;
         }
+    if (!strcmp(name, "sample")) {
+        if (*v && !(o->data.sample = op_sample_name(v)))
+            return gs_error(GS_EINPUT, "sample must be pixels or mobilenetv2 (or empty), got '%s'", v);
+        if (!*v) o->data.sample = NULL;
+        return GS_OK;
+    }
     if (!strcmp(name, "synthetic") || !strcmp(name, "no_normalize")) {
         int f;
         if (parse_flag(v, &f)) return gs_error(GS_EINPUT, "%s must be 0 or 1, got '%s'", name, v);

@@ -16,6 +16,8 @@ const char *op_usage(void)
 "\n"
 "Data:\n"
 "  --synthetic              paper-scale synthetic features (C=100, d=768, 500+100 rows/class)\n"
+"  --sample pixels|mobilenetv2   bundled Fashion-MNIST set: raw pixels (default) or MobileNetV2\n"
+"                           embeddings (1280-d)\n"
 "  --data DIR|FILE.npz      DIR/train_features.npy, train_labels.npy, test_features.npy, test_labels.npy\n"
 "                           (or DIR/train.csv, test.csv), or one .npz archive of those four arrays\n"
 "  --idx DIR                MNIST IDX files (plain or .gz) in DIR\n"

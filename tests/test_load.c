@@ -657,7 +657,7 @@ static void sample(const char *repo)
     if (!st) {
         CHECK(d.train_x.rows == 6000 && d.train_x.cols == 784 && d.test_x.rows == 2000 &&
               d.test_x.cols == 784 && d.n_classes == 10, "sample shapes 6000×784 / 2000×784, 10 classes");
-        CHECK(strcmp(d.name, "fashion-mnist (sample)") == 0, "sample name: %s", d.name);
+        CHECK(strcmp(d.name, "fashion-mnist pixels (sample)") == 0, "sample name: %s", d.name);
         long cnt[10] = {0};
         double mx = 0;
         for (long i = 0; i < d.train_x.rows; i++) cnt[d.train_y[i]]++;
