@@ -188,4 +188,5 @@ async function main() {
   }
 }
 
-main().catch((e) => die(e.message || String(e)));
+if (require.main === module) main().catch((e) => die(e.message || String(e)));
+module.exports = { readNpy, npyHeader, toHalf };
