@@ -39,6 +39,7 @@ typedef struct {
     gm_mat test_z;       /* nt × d the same rows before the map (test_z.v == test_h.v without one) */
     gm_mat val_z;        /* nv × d validation rows before the map (val_z.v == val_h.v without one) */
     int projection;      /* OP_PROJ_* R is drawn with */
+    long expand;         /* --expand (0: none); learners with their own maps size them by it */
     uint64_t seed;       /* the run's seed (other maps draw from it) */
     float *test_f;       /* nt × D fl32(test_h) and test_fn[nt] its rows' norms, for the screened
                           * predictions (converted once); NULL beyond EN_TEST_F_MAX bytes */
@@ -239,5 +240,9 @@ int en_aug_rows(en_engine *e, int method, const gm_mat **rows, const int **label
 /* The problem as method `method` sees it: its feature map's D, R (empty for the identity), h,
  * test_h (owned by the engine, valid while it lives). */
 int en_method_space(const en_engine *e, int method, const en_problem **pm);
+/* The k-th random draw or generated array of the method's learner (k = 0, 1, ...; for
+ * --save-state): 1 with *out set, 0 past the last. en_draw is declared in gs_learner.h. */
+struct en_draw_s;
+int en_method_draw(en_engine *e, int method, int k, struct en_draw_s *out);
 
 #endif

@@ -35,7 +35,10 @@
  *      spectrum(t, eig, &n)          optional: eigenvalues (descending) of the matrix the learner
  *                                    would show (a covariance), at most D values; NULL = none;
  *      destroy()                     frees en_mctx.priv (the learner's state).
- *    ncm and slda are this family.
+ *    ncm, slda and anacp are this family.
+ *
+ * A learner with random draws of its own (AnaCP's layers, its replay rows) lists them through
+ * `draw` so --save-state writes them and an independent implementation can replay the method.
  *
  * Rows are given in the learner's feature space: `map` (EN_MAP_RUN: identity, or ReLU(R z) with
  * --expand; EN_MAP_RELU: its own random ReLU projection, ranpac; EN_MAP_IDENTITY: z). The hooks'
@@ -67,7 +70,18 @@ typedef struct {
     const en_problem *p;
     const op_params *params;
     void *priv;              /* the hook owner's state (learner and augmenter each have one) */
+    int keep_draws;          /* --save-state: keep every random draw and generated row for `draw` */
 } en_mctx;
+
+/* One array a learner drew or generated (for --save-state): file name, role, rows × cols
+ * (cols 0: a vector), doubles or (labels != NULL) int labels. Owned by the learner. */
+typedef struct en_draw_s {
+    char file[48];
+    const char *role;
+    const double *v;
+    const int *labels;
+    long rows, cols;
+} en_draw;
 
 /* Rows handed to a learner: n rows H (n × D, row-major) with labels y and weights w. */
 typedef struct {
@@ -103,6 +117,11 @@ typedef struct en_learner {
     int (*predict)(en_mctx *m, int t, const double *X, long n, int *pred);
     int (*spectrum)(en_mctx *m, int t, double *eig, long *n);
     void (*destroy)(en_mctx *m);
+    int last_model_only;     /* predict(t) works for the last fitted task only: the engine refits
+                              * from task 0 when it needs the tasks again */
+    /* both: the k-th array of its random draws and generated rows (k = 0, 1, ...): 1 with *out
+     * set, 0 past the last; NULL = none (for --save-state, with en_mctx.keep_draws set) */
+    int (*draw)(en_mctx *m, int k, en_draw *out);
     /* both: bytes of the learner's own state for D columns, C classes, T tasks; NULL = 0 */
     double (*bytes)(long D, int C, int T);
 } en_learner;

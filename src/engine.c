@@ -741,6 +741,7 @@ int en_update(en_engine *e, const op_params *q, int first_task, const volatile i
         int extra_dirty = first_time || !e->keep || deps_changed(deps, &ms->xparams, q) ||
                           (!en_is_ridge(ms) && w != ms->weight);
         if (extra_dirty) { ms->extra_valid = 0; ms->fit_valid = 0; class_weights(ms, p->C); }
+        ms->lctx.keep_draws = e->cfg.collect_aug;
         if (extra_dirty || w != ms->weight || !e->keep)
             for (int t = 0; t < T; t++) ms->stats_valid[t] = 0;
         ms->weight = w;
@@ -748,6 +749,7 @@ int en_update(en_engine *e, const op_params *q, int first_task, const volatile i
                     w != en_method_weight(ms, &e->cur) ||
                     deps_changed(deps, &e->cur, q) || !e->keep;
         for (int t = 0; t < T; t++) if (e->res.m[m].snaps[t].state != EN_DONE) ms->dirty = 1;
+        if (ms->dirty && ms->L->last_model_only) ms->extra_valid = ms->fit_valid = 0; /* refit from task 0 */
         if (ms->dirty) {
             any = 1;
             for (int t = 0; t < T; t++) e->res.m[m].snaps[t].state = ms->stage[t].state = EN_PENDING;
@@ -835,6 +837,12 @@ int en_gram(en_engine *e, int m, int task, const gm_mat **G, const gm_mat **Q)
     *G = &e->G;
     *Q = &e->Qext;
     return GS_OK;
+}
+
+int en_method_draw(en_engine *e, int m, int k, struct en_draw_s *out)
+{
+    if (m < 0 || m >= e->nm || !e->ms[m].L->draw) return 0;
+    return e->ms[m].L->draw(&e->ms[m].lctx, k, out);
 }
 
 int en_method_space(const en_engine *e, int m, const en_problem **pm)

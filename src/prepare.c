@@ -165,6 +165,7 @@ int en_prepare(en_problem *p, const ds_data *data, const st_stream *st, const op
     p->D = o->expand > 0 ? o->expand : d;
     p->normalized = !o->no_normalize;
     p->projection = o->projection;
+    p->expand = o->expand;
     p->seed = seed;
     p->st = st;
     snprintf(p->data_name, sizeof p->data_name, "%s", data->name);

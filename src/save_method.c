@@ -3,6 +3,7 @@
  * rows as emitted, its predictions, and manifest.json listing each file with its role and shape,
  * so that an independent implementation given the folder reproduces the method's predictions. */
 #include "gs_report.h"
+#include "gs_learner.h"
 #include "gs_common.h"
 #include "gs_io.h"
 #include "gs_npy.h"
@@ -73,6 +74,10 @@ static int save_files(saver *s, en_engine *e, const en_problem *p, int m, const 
                                 pm->R.v, pm->R.rows, pm->R.cols)))
         return rc;
     if (mr->ridge && (rc = save_ridge(s, e, p, m))) return rc;
+    en_draw dr;
+    for (int k = 0; !rc && en_method_draw(e, m, k, &dr); k++)
+        rc = dr.labels ? put_labels(s, dr.file, dr.role, dr.labels, dr.rows) : put_f8(s, dr.file, dr.role, dr.v, dr.rows, dr.cols);
+    if (rc) return rc;
     const gm_mat *A;
     const int *ay;
     const double *aw;

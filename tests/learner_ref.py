@@ -34,6 +34,58 @@ def class_means(H, y, w, C):
     return S, n
 
 
+def gelu(x):
+    from math import erf, sqrt
+    return 0.5 * x * (1.0 + np.vectorize(erf)(x / sqrt(2.0)))
+
+
+def unit(X):
+    n = np.linalg.norm(X, axis=1, keepdims=True)
+    return X / np.where(n > 1e-12, n, 1.0)
+
+
+def anacp(md, d, H, y, w, seen, Ht):
+    """AnaCP as the reference code computes it (see the header of src/method_anacp.c), replaying
+    every task's statistics; the final layer from the saved replay rows of the last task."""
+    Wf = load(md, "final_W.npy"); Wk = [load(md, f"head{k}_W.npy") for k in range(3)]
+    reg, C = 100.0, int(max(y.max(), seen.max())) + 1
+    rows_task = load(d, "rows_task.npy"); ry = load(d, "rows_labels.npy")
+    class_task = np.full(C, -1); class_task[ry] = rows_task
+    task = class_task[y]
+    T = int(rows_task.max()) + 1
+    X = unit(H)
+    mean = np.zeros((C, X.shape[1])); cnt = np.zeros(C); ntot = 0.0; cov = None
+    A = [np.zeros((Wf.shape[0],) * 2) for _ in Wk]; Zs = [np.zeros((C, Wf.shape[0])) for _ in Wk]
+    for t in range(T):
+        s = task == t
+        Xt_, yt_, wt_ = X[s], y[s], w[s]
+        S, n = class_means(Xt_, yt_, wt_, C)
+        nz = n > 0
+        mean[nz] = (mean[nz] * cnt[nz, None] + S[nz]) / (cnt[nz] + n[nz])[:, None]
+        cnt += n; nt = wt_.sum(); ntot += nt
+        Rc = (Xt_ - mean[yt_]) * np.sqrt(wt_)[:, None]
+        cn = Rc.T @ Rc / nt
+        cov = cn + 1e-4 * np.eye(len(cn)) if cov is None else (cov * ntot + cn * nt) / (ntot + nt)
+        for k in range(3):
+            Z = gelu(Xt_ @ Wk[k].T)
+            A[k] += (Z * wt_[:, None]).T @ Z
+            np.add.at(Zs[k], yt_, Z * wt_[:, None])
+    lam, V = np.linalg.eigh(cov)
+    Wh = V @ np.diag(1.0 / np.sqrt(lam + 1e-8)) @ V.T
+    M = mean[seen]; ctr = M.mean(axis=0, keepdims=True)
+    U, sv, Vt = np.linalg.svd((M - ctr) @ Wh.T, full_matrices=False)
+    sp = np.where(sv > 1e-10 * sv[0], sv + 1, sv)  # zero singular values stay (arbitrary vectors)
+    targets = unit((U @ np.diag(sp) @ Vt) @ Wh + ctr)
+    theta_k = [np.linalg.solve(A[k] + reg * np.eye(len(A[k])), Zs[k][seen].T @ targets) for k in range(3)]
+    f = lambda Q: np.mean([unit(gelu(Q @ Wk[k].T) @ theta_k[k]) for k in range(3)], axis=0)
+    Xr, yr = load(md, f"replay_t{T}.npy"), load(md, f"replay_labels_t{T}.npy")
+    Hr = gelu(f(Xr) @ Wf.T)
+    pos = {c: i for i, c in enumerate(seen)}
+    Y = np.zeros((len(yr), len(seen))); Y[np.arange(len(yr)), [pos[c] for c in yr]] = 1
+    theta = np.linalg.solve(Hr.T @ Hr + reg * np.eye(Hr.shape[1]), Hr.T @ Y)
+    return gelu(f(unit(Ht)) @ Wf.T) @ theta
+
+
 def replay(d, method):
     md = os.path.join(d, method)
     man = json.load(open(os.path.join(md, "manifest.json")))
@@ -77,6 +129,8 @@ def replay(d, method):
         Lam = (1 - eps) * Sig + eps * np.eye(H.shape[1])
         V = np.linalg.solve(Lam, mu[seen].T)
         S = Ht @ V - 0.5 * np.sum(mu[seen].T * V, axis=0)
+    elif L == "anacp":
+        S = anacp(md, d, H, y, w, seen, Ht)
     else:
         raise SystemExit("learner_ref.py: no reference for learner " + L)
     pred_ref = seen[np.argmax(S, axis=1)]

@@ -18,13 +18,17 @@ M="gacl,gsr,air,air+gsr,ncm,ncm+gsr,slda,slda+gsr"
 "$G" run --synthetic --methods "$M" --save-state "$tmp/syn" --format csv > /dev/null 2> "$tmp/err" \
     && ok "synthetic run" || bad "synthetic run"
 check synthetic "$tmp/syn" gacl gsr air air+gsr ncm ncm+gsr slda slda+gsr
-# ranpac: its own Gaussian ReLU projection (M = --expand), the draw written as proj_W.npy
-"$G" run --synthetic --expand 256 --methods ranpac,ranpac+gsr,ncm+gsr --tau 1 --save-state "$tmp/rp" \
-    --format csv > /dev/null 2> "$tmp/err" && ok "ranpac run" || bad "ranpac run"
-check "synthetic --expand 256" "$tmp/rp" ranpac ranpac+gsr ncm+gsr
+# ranpac: its own Gaussian ReLU projection (M = --expand), the draw written as proj_W.npy;
+# anacp: its layers (D = --expand) and replay rows written as head<k>_W, final_W, replay_t<t>
+"$G" run --synthetic --expand 256 --methods ranpac,ranpac+gsr,ncm+gsr,anacp,anacp+gsr --tau 1 \
+    --save-state "$tmp/rp" --format csv > /dev/null 2> "$tmp/err" && ok "ranpac/anacp run" || bad "ranpac/anacp run"
+check "synthetic --expand 256" "$tmp/rp" ranpac ranpac+gsr ncm+gsr anacp anacp+gsr
 [ "$(python3 -c "import json;print(json.load(open('$tmp/rp/ranpac/manifest.json'))['map']['D'])")" = 256 ] \
     && ok "ranpac manifest: map D = 256" || bad "ranpac manifest"
 "$G" run --methods "gacl,gsr,air+gsr,ncm+gsr,slda+gsr" --slda-eps 0.01 --save-state "$tmp/smp" --format csv \
     > /dev/null 2> "$tmp/err" && ok "sample run" || bad "sample run"
 check sample "$tmp/smp" gacl gsr air+gsr ncm+gsr slda+gsr
+"$G" run --expand 128 --methods "ranpac,ranpac+gsr,anacp,anacp+gsr,air" --tau 1 --save-state "$tmp/smp2" \
+    --format csv > /dev/null 2> "$tmp/err" && ok "sample --expand 128 run" || bad "sample --expand 128 run"
+check "sample --expand 128" "$tmp/smp2" ranpac ranpac+gsr anacp anacp+gsr air
 finish
