@@ -81,10 +81,10 @@ int en_draw_projection(gm_mat *R, long D, long d, int projection, uint64_t seed)
 /* Map n rows X (n × d) to the classifier inputs H (n × D): ReLU(X Rᵀ) with one matrix product,
  * or a copy without --expand. */
 void en_expand_rows(const en_problem *p, const double *X, long n, double *H);
-/* Bytes a run needs (rows, D×D matrices per method and task kept, LAPACK workspace), estimated
- * before allocating. */
-double en_estimate_bytes(long n_rows, long n_test, long d, long D, int C, int T, int n_methods,
-                         int keep_task_grams);
+/* Bytes a run of these methods needs (each feature space's rows and base Gram, each method's
+ * matrices per task kept, each stats learner's own state), estimated before allocating. */
+double en_estimate_bytes(long n_rows, long n_test, long d, long expand, int C, int T, const char *const *methods,
+                         int n_methods, int keep_task_grams);
 
 /* ---- results --------------------------------------------------------------------------- */
 typedef enum { EN_PENDING = 0, EN_DONE = 1, EN_FAILED = 2 } en_state;

@@ -46,7 +46,8 @@
  * the test rows (p->z, p->test_z the rows before it). Learners whose maps are equal share the
  * mapped rows and, for ridge, the Gram of the real rows. `deps` lists the parameters (EN_DEP_*, gs_methods.h) whose change
  * invalidates what the learner accumulated: the engine then resets and refits it. `bytes` is the
- * learner's memory beyond the rows the engine holds, for the estimate made before allocating.
+ * learner's memory beyond the rows the engine holds, for the estimate made before allocating
+ * (src/estimate.c; ridge learners are counted there).
  *
  * Threading: the hooks of one method are called from one job at a time (never two tasks of the
  * same method concurrently), possibly on the engine's helper thread: use no global state.
@@ -122,8 +123,9 @@ typedef struct en_learner {
     /* both: the k-th array of its random draws and generated rows (k = 0, 1, ...): 1 with *out
      * set, 0 past the last; NULL = none (for --save-state, with en_mctx.keep_draws set) */
     int (*draw)(en_mctx *m, int k, en_draw *out);
-    /* both: bytes of the learner's own state for D columns, C classes, T tasks; NULL = 0 */
-    double (*bytes)(long D, int C, int T);
+    /* stats: bytes of the learner's own state for rows of D columns (its space), --expand (0: none),
+     * C classes, T tasks, for the estimate made before allocating; NULL = 0 */
+    double (*bytes)(long D, long expand, int C, int T);
 } en_learner;
 
 /* The table (src/learners.c), NULL-terminated, and lookup by name (NULL if unknown). */

@@ -447,12 +447,13 @@ static int anacp_draw(en_mctx *m, int k, en_draw *out)
     return 1;
 }
 
-static double anacp_bytes(long D, int C, int T)
+static double anacp_bytes(long D, long expand, int C, int T)
 {
     (void)T;
-    long H = ANACP_D; /* the layers' size without --expand; an estimate */
-    return (double)sizeof(double) * ((ANACP_HEADS + 2.0) * H * H + (ANACP_HEADS + 1.0) * H * (double)D +
-                                     (double)C * ANACP_SAMPLES * H + 2.0 * (double)C * H);
+    double H = expand > 0 ? (double)expand : ANACP_D; /* the layers' size */
+    /* per head: W, A, class sums, θ; final W, a D×D work and the replay's H rows */
+    return (double)sizeof(double) * ((ANACP_HEADS + 2.0) * H * H + (ANACP_HEADS + 1.0) * H * (double)D * 2 +
+                                     (double)C * ANACP_SAMPLES * (H + (double)D) + (double)ANACP_HEADS * C * H);
 }
 
 const en_learner en_learner_anacp = {

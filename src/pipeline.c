@@ -9,14 +9,14 @@
 static int check_memory(const pl_ctx *c, const op_opts *o, const en_config *cfg)
 {
     long n = c->st.n, nt = c->data.test_x.rows + c->st.n_val, d = c->data.train_x.cols;
-    long D = o->data.expand > 0 ? o->data.expand : d;
-    double need = en_estimate_bytes(n, nt, d, D, c->st.C, c->st.T, cfg->n_methods, cfg->keep_task_grams);
+    double need = en_estimate_bytes(n, nt, d, o->data.expand, c->st.C, c->st.T, (const char *const *)cfg->methods,
+                                    cfg->n_methods, cfg->keep_task_grams);
     double have = o->data.max_memory > 0 ? o->data.max_memory : (double)gs_mem_available();
     if (have > 0 && need > have) {
         char a[32], b[32];
-        return gs_error(GS_EINPUT, "this run needs about %s (D = %ld: %ld×%ld matrices) but only %s is %s; "
-                        "use a smaller --expand or fewer --methods%s",
-                        gs_fmt_bytes((uint64_t)need, a, sizeof a), D, D, D,
+        return gs_error(GS_EINPUT, "this run needs about %s (rows and D×D matrices of each method's feature "
+                        "space) but only %s is %s; use a smaller --expand or fewer --methods%s",
+                        gs_fmt_bytes((uint64_t)need, a, sizeof a),
                         gs_fmt_bytes((uint64_t)have, b, sizeof b),
                         o->data.max_memory > 0 ? "allowed by --max-memory" : "available",
                         o->data.max_memory > 0 ? ", or raise --max-memory" : "");

@@ -22,21 +22,6 @@ void en_problem_free(en_problem *p)
     memset(p, 0, sizeof *p);
 }
 
-double en_estimate_bytes(long n_rows, long n_test, long d, long D, int C, int T, int n_methods,
-                         int keep_task_grams)
-{
-    double b = gm_bytes(n_rows, d) + gm_bytes(n_test, D) + (D != d ? gm_bytes(n_rows, D) + gm_bytes(D, d) : 0);
-    double grams_per_method = keep_task_grams ? T : 1;
-    /* base Gram + one extra Gram per method, kept per task when interactive */
-    b += gm_bytes(D, D) * grams_per_method * (1 + n_methods);
-    b += gm_bytes(D, D) * 3;                       /* work: G, Cholesky factor, eigen copy */
-    b += gm_bytes(C, D) * (2.0 + 2.0 * n_methods) * grams_per_method; /* Q's and W */
-    b += gm_bytes(n_test, C);                      /* scores */
-    if (gm_bytes(n_test, D) / 2 <= EN_TEST_F_MAX) b += gm_bytes(n_test, D) / 2; /* fl32 test rows */
-    b += gm_bytes(100, D) + gm_bytes(4000, D);     /* Lanczos basis, augmented rows of a task */
-    return b;
-}
-
 static void normalize_row(double *x, long d)
 {
     double s = cblas_dnrm2((int)d, x, 1);
