@@ -100,13 +100,13 @@ static void claim_smallest(const cl_input *in, const cl_report *rep, cl_row *w)
         snprintf(w->reason, sizeof w->reason, "task %d not computed yet", in->task);
         return;
     }
-    char x[32], y[32], z[32], t[32];
+    char x[32], y[32], z[32], t[32], u[32];
     double tau = in->r->params.tau;
     if ((a->flags & EN_SPECTRUM) && (b->flags & EN_SPECTRUM) && a->eig && b->eig && in->r->D > 0) {
         long D = in->r->D;
         double ma = bottom_mean(a->eig, D), mb = bottom_mean(b->eig, D), q = mb / ma;
         snprintf(w->numbers, sizeof w->numbers, "smallest tenth of λ(G+τI): mean %s %s → %s %s (×%s); λ_min %s → %s",
-                 rep->ref, nf(ma, x), rep->aug, nf(mb, y), nf(q, z), nf(a->eig[D - 1], t), nf(b->eig[D - 1], x));
+                 rep->ref, nf(ma, x), rep->aug, nf(mb, y), nf(q, z), nf(a->eig[D - 1], t), nf(b->eig[D - 1], u));
         w->verdict = q >= CL_INFLATE ? CL_HOLDS : CL_FAILS;
         if (w->verdict == CL_HOLDS)
             snprintf(w->reason, sizeof w->reason, "%s's extra rows put ×%s more energy into the weakest directions",

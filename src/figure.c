@@ -906,15 +906,10 @@ static int collapse_chart(charts *cs, const fig_request *req, int task)
     return st;
 }
 
-/* The claims as a table of paragraphs: mark and claim in bold with the numbers, the reason
- * under it. */
-static void draw_claims(fz *z, const cl_report *rep, box b)
+/* A word-wrapped paragraph of markup at (b.x, y), b.w wide; returns its height. */
+static double paragraph(fz *z, const char *markup, double size, box b, double y)
 {
-    char title[200], ref[64], aug[64];
-    snprintf(title, sizeof title, "<b>The paper's claims on this data</b> (task %d: %s against %s)", rep->task,
-             esc(rep->aug, aug, sizeof aug), esc(rep->ref, ref, sizeof ref));
-    double y = b.y;
-    PangoLayout *l = fz_layout(z, title, FS_TITLE);
+    PangoLayout *l = fz_layout(z, markup, size);
     pango_layout_set_width(l, (int)(b.w * PANGO_SCALE));
     pango_layout_set_wrap(l, PANGO_WRAP_WORD);
     PangoRectangle log;
@@ -923,8 +918,18 @@ static void draw_claims(fz *z, const cl_report *rep, box b)
     pango_cairo_update_layout(z->cr, l);
     pango_cairo_show_layout(z->cr, l);
     pango_layout_get_extents(l, NULL, &log);
-    y += (double)log.height / PANGO_SCALE + 4.0;
     g_object_unref(l);
+    return (double)log.height / PANGO_SCALE;
+}
+
+/* The claims as a table of paragraphs: mark and claim in bold with the numbers, the reason
+ * under it. */
+static void draw_claims(fz *z, const cl_report *rep, box b)
+{
+    char title[200], ref[64], aug[64];
+    snprintf(title, sizeof title, "<b>The paper's claims on this data</b> (task %d: %s against %s)", rep->task,
+             esc(rep->aug, aug, sizeof aug), esc(rep->ref, ref, sizeof ref));
+    double y = b.y + paragraph(z, title, FS_TITLE, b, b.y) + 4.0;
     for (int i = 0; i < rep->n; i++) {
         const cl_row *c = &rep->row[i];
         char e1[300], e2[420], e3[520], m[1400];
@@ -932,16 +937,7 @@ static void draw_claims(fz *z, const cl_report *rep, box b)
         snprintf(m, sizeof m, "<span foreground=\"#%06x\"><b>%s</b></span> <b>%s</b>%s%s\n<span size=\"%d\">%s</span>",
                  col, cl_mark(c->verdict), esc(c->claim, e1, sizeof e1), c->numbers[0] ? ": " : "",
                  esc(c->numbers, e2, sizeof e2), (int)(FS_TICK * PANGO_SCALE), esc(c->reason, e3, sizeof e3));
-        l = fz_layout(z, m, FS_LABEL);
-        pango_layout_set_width(l, (int)(b.w * PANGO_SCALE));
-        pango_layout_set_wrap(l, PANGO_WRAP_WORD);
-        cairo_move_to(z->cr, b.x, y);
-        set_rgb(z->cr, 0x1a1a1a, 1);
-        pango_cairo_update_layout(z->cr, l);
-        pango_cairo_show_layout(z->cr, l);
-        pango_layout_get_extents(l, NULL, &log);
-        y += (double)log.height / PANGO_SCALE + 3.0;
-        g_object_unref(l);
+        y += paragraph(z, m, FS_LABEL, b, y) + 3.0;
     }
 }
 

@@ -176,7 +176,8 @@ static void test_claims(void)
           "both bottoms at τ: ✗, the floor: %s", rep.row[CL_SMALLEST].reason);
     eb[9] = 2.5;
     cl_claims(&in, &rep);
-    CHECK(rep.row[CL_SMALLEST].verdict == CL_HOLDS && strstr(rep.row[CL_SMALLEST].numbers, "×2.5"), "bottom ×2.5: ✔");
+    CHECK(rep.row[CL_SMALLEST].verdict == CL_HOLDS && strstr(rep.row[CL_SMALLEST].numbers, "×2.5") &&
+              strstr(rep.row[CL_SMALLEST].numbers, "λ_min 1 → 2.5"), "bottom ×2.5: ✔ (%s)", rep.row[CL_SMALLEST].numbers);
     a->eig = b->eig = NULL;
     /* the dilemma: head flat at 100 %, tail falling from 60 % to 0 % as τ grows (as on --synthetic) */
     enum { NT = 5 };
