@@ -65,6 +65,9 @@ deps-test:
 	@sh tools/deps.sh test
 
 # First the packages, then the build in a new make, whose pkg-config flags see them.
+# `make run` opens the TUI where the paper's story shows best (README: "Which bundled set");
+# ARGS=... replaces that.
+ARGS ?= --sample mobilenetv2 --preset teaching
 run:
 	@sh tools/deps.sh build
 	@$(MAKE) --no-print-directory $(BUILD)/gsrscope
