@@ -53,6 +53,10 @@ void gs_run_pair(void *(*fn)(void *), void *a, void *b);
 int gs_blas_serial_begin(void);
 void gs_blas_serial_end(int prev);
 
+/* The folder of the running executable (from /proc/self/exe) into buf; 0, or -1 when unknown.
+ * Data files are looked for relative to it (the source tree, share/gsrscope when installed). */
+int gs_exe_dir(char *buf, size_t cap);
+
 /* Monotonic wall clock in seconds. */
 double gs_now(void);
 

@@ -31,18 +31,12 @@ int as_root(char *dir, size_t cap)
     char cand[6][4200];
     int nc = 0;
     char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            /* the source tree: build/gsrscope, build/tests/test_x, or next to the binary */
-            snprintf(cand[nc++], sizeof cand[0], "%s/../assets", exe);
-            snprintf(cand[nc++], sizeof cand[0], "%s/../../assets", exe);
-            snprintf(cand[nc++], sizeof cand[0], "%s/assets", exe);
-            snprintf(cand[nc++], sizeof cand[0], "%s/../share/gsrscope", exe);
-        }
+    if (gs_exe_dir(exe, sizeof exe) == 0) {
+        /* the source tree: build/gsrscope, build/tests/test_x, or next to the binary */
+        snprintf(cand[nc++], sizeof cand[0], "%s/../assets", exe);
+        snprintf(cand[nc++], sizeof cand[0], "%s/../../assets", exe);
+        snprintf(cand[nc++], sizeof cand[0], "%s/assets", exe);
+        snprintf(cand[nc++], sizeof cand[0], "%s/../share/gsrscope", exe);
     }
     snprintf(cand[nc++], sizeof cand[0], "%s", GS_DATADIR);
     char tried[4096] = "";

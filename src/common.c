@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 static _Thread_local char err_buf[512];
 
@@ -161,4 +162,17 @@ int gs_blas_serial_begin(void)
 void gs_blas_serial_end(int prev)
 {
     if (prev > 1) openblas_set_num_threads(prev);
+}
+
+int gs_exe_dir(char *buf, size_t cap)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) return -1;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash) return -1;
+    *slash = '\0';
+    if ((size_t)snprintf(buf, cap, "%s", exe) >= cap) return -1;
+    return 0;
 }

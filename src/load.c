@@ -487,15 +487,9 @@ static int find_sample(const char *sub, int use_env, char *out, size_t cap)
     int nc = 0;
     snprintf(cand[nc++], sizeof cand[0], "sample_features/%s", sub);
     char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            snprintf(cand[nc++], sizeof cand[0], "%.3900s/../sample_features/%.64s", exe, sub);
-            snprintf(cand[nc++], sizeof cand[0], "%.3900s/../share/gsrscope/%.64s", exe, sub);
-        }
+    if (gs_exe_dir(exe, sizeof exe) == 0) {
+        snprintf(cand[nc++], sizeof cand[0], "%.3900s/../sample_features/%.64s", exe, sub);
+        snprintf(cand[nc++], sizeof cand[0], "%.3900s/../share/gsrscope/%.64s", exe, sub);
     }
     snprintf(cand[nc++], sizeof cand[0], "%.3900s/%.64s", GS_DATADIR, sub);
     for (int i = 0; i < nc; i++) {
