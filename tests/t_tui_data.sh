@@ -1,6 +1,7 @@
 #!/bin/sh
 # t_tui_data.sh — the TUI on data of one's own: when the long-tail profile re-cuts it, the status
 # line says so (rows before and after) and it stays there; with --profile none it says nothing.
+# Also: options given on the command line win over --preset in the TUI.
 TUI_TEST=data
 cd "$(dirname "$0")/.." || exit 1
 . tests/tui_lib.sh
@@ -18,6 +19,11 @@ grep -q "profile none keeps the data as it is" "$TMPD/err" && ok "stderr names -
 T send-keys -t tui q
 start --profile none
 if wait_for 'task +1/10|1/10' 40 && ! screen | grep -q 're-cut'; then ok "--profile none: no note"; else bad "--profile none" "$(screen)"; fi
+T send-keys -t tui q
+# The command line wins over a preset in the TUI too: --preset teaching --tau 1 shows τ = 1, β = 10.
+start --profile none --preset teaching --tau 1
+if wait_for '│.τ +1 ' 40 && screen | grep -qE '│.β +10 '; then ok "TUI: --preset teaching --tau 1 shows τ = 1 and the preset's β = 10"
+else bad "TUI preset/flag precedence" "$(screen)"; fi
 T send-keys -t tui q
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
