@@ -257,15 +257,16 @@ int op_get(const op_opts *o, const char *name, char *buf, size_t cap)
 
 int op_changed(const op_opts *o, int i, char *value, size_t cap)
 {
-    static op_opts d; /* defaults: large, and the same for every call */
-    static int have_d;
-    if (!have_d) { op_defaults(&d); have_d = 1; }
     if (i < 0 || i >= o->n_origins) return 0;
     const op_origin *r = &o->origins[i];
     if (find_key(r->name)) {
         char def[64];
+        op_opts *d = gs_malloc(1, sizeof *d, "options"); /* the defaults (op_opts is large) */
+        if (!d) return 1;
+        op_defaults(d);
         op_get(o, r->name, value, cap);
-        op_get(&d, r->name, def, sizeof def);
+        op_get(d, r->name, def, sizeof def);
+        free(d);
         return strcmp(value, def) != 0;
     }
     snprintf(value, cap, "%s", r->value);
