@@ -125,7 +125,8 @@ ENVX=""
 
 # ---- 7. TERM=dumb ---------------------------------------------------------------------------------
 rm -f "$TMPD/rc"
-T kill-session -t tui >/dev/null 2>&1
+T kill-server >/dev/null 2>&1 # a fresh server (killing the last session races with the next start)
+sleep 0.2
 T new-session -d -s tui -x 120 -y 40 "cd '$TMPD' && TERM=dumb '$GSRSCOPE' 2> err; echo \$? > rc; sleep 30"
 if wait_file "$TMPD/rc" 10 && [ "$(cat "$TMPD/rc")" = 2 ] && grep -q 'the TUI needs a terminal' "$TMPD/err"; then
     ok "TERM=dumb: clear error, exit 2"; else bad "TERM=dumb" "$(cat "$TMPD/rc" "$TMPD/err" 2>&1)"; fi
