@@ -63,7 +63,9 @@
 enum {
     EN_DEP_ALPHA = 1u << 0, EN_DEP_XI = 1u << 1, EN_DEP_PAIRS = 1u << 2, EN_DEP_MAXAUG = 1u << 3,
     EN_DEP_AUGMENT = 1u << 4, EN_DEP_GAUSS_A = 1u << 5, EN_DEP_GAUSS_B = 1u << 6,
-    EN_DEP_SLDA = 1u << 7, EN_DEP_BETA = 1u << 8, EN_DEP_TAU = 1u << 9
+    EN_DEP_SLDA = 1u << 7, EN_DEP_BETA = 1u << 8, EN_DEP_TAU = 1u << 9,
+    EN_DEP_KLDA = 1u << 10,  /* --klda-dim, --klda-gamma, --klda-reg */
+    EN_DEP_FECAM = 1u << 11  /* --fecam-alpha, --fecam-tukey */
 };
 
 /* The per-method context handed to learner and augmenter hooks. */

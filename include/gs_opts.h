@@ -18,8 +18,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum { OP_CMD_TUI, OP_CMD_RUN, OP_CMD_EXPORT, OP_CMD_SWEEP, OP_CMD_SYNTH, OP_CMD_TUNE } op_cmd;
-typedef enum { OP_FMT_TABLE, OP_FMT_CSV, OP_FMT_JSON } op_format;
+typedef enum { OP_CMD_TUI, OP_CMD_RUN, OP_CMD_EXPORT, OP_CMD_SWEEP, OP_CMD_SYNTH, OP_CMD_TUNE, OP_CMD_TABLE } op_cmd;
+/* markdown and latex: `table` only */
+typedef enum { OP_FMT_TABLE, OP_FMT_CSV, OP_FMT_JSON, OP_FMT_MARKDOWN, OP_FMT_LATEX } op_format;
 typedef enum { OP_PROFILE_STEP, OP_PROFILE_EXP, OP_PROFILE_NONE } op_profile;
 typedef enum { OP_ORDER_SHUFFLED, OP_ORDER_ORDERED } op_order;
 typedef enum { OP_PAIRS_ALL, OP_PAIRS_RANDOM } op_pairs;
@@ -44,6 +45,11 @@ typedef struct {
     double slda_eps;     /* slda shrinkage, default 1e-4 */
     double ranpac_lambda;/* ranpac's ridge λ when chosen on the validation rows (run --val-frac),
                           * 0 = unset: ranpac uses τ */
+    long klda_dim;       /* klda: random Fourier features, default 5000 */
+    double klda_gamma;   /* klda: kernel width γ (W ~ N(0, 2γ)), default 1e-4 */
+    double klda_reg;     /* klda: ridge added to the shared scatter, default 1e-3 */
+    double fecam_alpha;  /* fecam: shrinkage α₁ (times the mean variance), default 1 */
+    double fecam_tukey;  /* fecam: Tukey power β, default 0.5 (1 = none) */
 } op_params;
 
 /* The long-tailed protocol (gsrscope(7), STREAM). */
@@ -87,6 +93,14 @@ typedef struct {
 #define OP_MIN_DPI 72          /* export: smallest --dpi */
 #define OP_MIN_WIDTH_IN 3.0    /* export: narrowest --width-in */
 #define OP_MAX_SWEEP 8
+#define OP_MAX_SOURCES 8
+
+/* A data source of `table` (its column group), in the order given. */
+typedef enum { OP_SRC_SYNTHETIC, OP_SRC_DATA, OP_SRC_IDX, OP_SRC_SAMPLE } op_source_kind;
+typedef struct {
+    op_source_kind kind;
+    const char *arg;     /* the folder (data, idx), the bundled set's name (sample); NULL for synthetic */
+} op_source;
 
 typedef struct {
     op_cmd cmd;
@@ -112,10 +126,14 @@ typedef struct {
     /* sweep */
     const char *sweep_params[OP_MAX_SWEEP]; /* "name=v1,v2,..." */
     int n_sweep;
-    const char *seeds;   /* "1,2,3" */
+    const char *seeds;   /* "1,2,3" (sweep, tune and table) */
     /* tune */
     const char *tune_params; /* --param tau,beta,... (names, comma-separated) */
     op_objective objective;  /* --objective, default acc */
+    /* table: --synthetic, --sample NAME, --data DIR and --idx DIR each add a source (--data and
+     * --sample may repeat) */
+    op_source sources[OP_MAX_SOURCES];
+    int n_sources;
     /* synth */
     const char *out_dir;
     /* tui */

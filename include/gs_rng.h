@@ -23,7 +23,8 @@ typedef enum {
     RNG_GAUSS,       /* Gaussian baselines (index = class) */
     RNG_MISC,
     RNG_VALSPLIT,    /* which kept rows a class holds out for validation (index = class) */
-    RNG_ANACP        /* AnaCP's layers (index 0 final, k head k) and replay (index 1000 + task) */
+    RNG_ANACP,       /* AnaCP's layers (index 0 final, k head k) and replay (index 1000 + task) */
+    RNG_RFF          /* klda's random Fourier features */
 } rng_purpose;
 
 uint64_t rng_derive(uint64_t seed, rng_purpose purpose, uint64_t index);

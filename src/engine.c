@@ -705,6 +705,9 @@ static int deps_changed(unsigned deps, const op_params *a, const op_params *b)
     if ((deps & EN_DEP_GAUSS_A) && a->gauss_a != b->gauss_a) return 1;
     if ((deps & EN_DEP_GAUSS_B) && a->gauss_b != b->gauss_b) return 1;
     if ((deps & EN_DEP_SLDA) && a->slda_eps != b->slda_eps) return 1;
+    if ((deps & EN_DEP_KLDA) && (a->klda_dim != b->klda_dim || a->klda_gamma != b->klda_gamma || a->klda_reg != b->klda_reg))
+        return 1;
+    if ((deps & EN_DEP_FECAM) && (a->fecam_alpha != b->fecam_alpha || a->fecam_tukey != b->fecam_tukey)) return 1;
     if ((deps & EN_DEP_BETA) && a->beta != b->beta) return 1;
     if ((deps & EN_DEP_TAU) && a->tau != b->tau) return 1;
     return 0;

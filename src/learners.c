@@ -26,10 +26,12 @@ static const en_learner L_RANPAC = {
     .family = EN_RIDGE, .map = EN_MAP_RELU, .map_dim = 10000, .tau_eff = ranpac_tau,
 };
 
-extern const en_learner en_learner_air, en_learner_ncm, en_learner_slda, en_learner_anacp;
+extern const en_learner en_learner_air, en_learner_ncm, en_learner_slda, en_learner_anacp, en_learner_klda,
+    en_learner_fecam;
 
-const en_learner *const en_learners[] = {&L_GACL, &en_learner_air, &L_RANPAC, &en_learner_ncm, &en_learner_slda,
-                                         &en_learner_anacp, NULL};
+const en_learner *const en_learners[] = {&L_GACL,          &en_learner_air,   &L_RANPAC,        &en_learner_ncm,
+                                         &en_learner_slda, &en_learner_anacp, &en_learner_klda, &en_learner_fecam,
+                                         NULL};
 
 const en_learner *en_learner_find(const char *name)
 {

@@ -1,4 +1,4 @@
-/* main.c — command dispatch: TUI, run, export, sweep, synth. The only place that prints
+/* main.c — command dispatch: TUI, run, export, sweep, synth, table. The only place that prints
  * errors for the headless commands ("gsrscope: message", exit 0/1/2). */
 #include "gs_common.h"
 #include "gs_engine.h"
@@ -13,6 +13,7 @@
 #include "gs_spectral.h"
 #include "gs_sweep.h"
 #include "gs_synth.h"
+#include "gs_table.h"
 #include "gs_tui.h"
 #include "gs_tune.h"
 
@@ -27,7 +28,8 @@
 static volatile int g_cancel;
 static volatile sig_atomic_t g_signal; /* SIGINT or SIGTERM received: exit status 128 + it */
 static void on_signal(int sig) { g_signal = sig; g_cancel = 1; }
-/* sweep polls no cancel flag and writes only stdout: stop at once (async-signal-safe). */
+/* sweep and table poll no cancel flag and write only stdout at the end: stop at once
+ * (async-signal-safe). */
 static void on_signal_exit(int sig)
 {
     static const char msg[] = "gsrscope: interrupted\n";
@@ -297,7 +299,7 @@ int main(int argc, char **argv)
     if (o.version) { printf("gsrscope %s\n", GS_VERSION); return 0; }
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = o.cmd == OP_CMD_SWEEP ? on_signal_exit : on_signal;
+    sa.sa_handler = o.cmd == OP_CMD_SWEEP || o.cmd == OP_CMD_TABLE ? on_signal_exit : on_signal;
     sigemptyset(&sa.sa_mask);
     if (o.cmd != OP_CMD_TUI) { sigaction(SIGINT, &sa, NULL); sigaction(SIGTERM, &sa, NULL); }
     switch (o.cmd) {
@@ -308,6 +310,8 @@ int main(int argc, char **argv)
         return sw_main(&o);
     case OP_CMD_TUNE:
         return tn_main(&o);
+    case OP_CMD_TABLE:
+        return tb_main(&o);
     case OP_CMD_TUI:
     default:
         return tui_main(&o);

@@ -27,6 +27,11 @@ void op_defaults(op_opts *o)
     o->params.gauss_a = 0.1;
     o->params.gauss_b = 1.0;
     o->params.slda_eps = 1e-4;
+    o->params.klda_dim = 5000;
+    o->params.klda_gamma = 1e-4;
+    o->params.klda_reg = 1e-3;
+    o->params.fecam_alpha = 1.0;
+    o->params.fecam_tukey = 0.5;
     o->proto.tasks = 10;
     o->proto.profile = OP_PROFILE_STEP;
     o->proto.head_frac = 0.3;
@@ -107,7 +112,7 @@ static const char *const ORDER_NAMES[] = {"shuffled", "ordered"};
 static const char *const PROJ_NAMES[] = {"gaussian", "uniform"};
 static const char *const PAIRS_NAMES[] = {"all", "random"};
 static const char *const AUG_NAMES[] = {"all", "tail"};
-static const char *const FMT_NAMES[] = {"table", "csv", "json"};
+static const char *const FMT_NAMES[] = {"table", "csv", "json", "markdown", "latex"};
 static const char *const SPEC_NAMES[] = {"final", "all", "auto"};
 static const char *const OBJ_NAMES[] = {"acc", "tail", "balanced"};
 
@@ -118,10 +123,11 @@ static const char *const OBJ_NAMES[] = {"acc", "tail", "balanced"};
 #define IN_SWEEP (1u << OP_CMD_SWEEP)
 #define IN_SYNTH (1u << OP_CMD_SYNTH)
 #define IN_TUNE (1u << OP_CMD_TUNE)
-#define IN_REPLAY (IN_TUI | IN_RUN | IN_EXPORT | IN_SWEEP | IN_TUNE) /* every command that replays a stream */
+#define IN_TABLE (1u << OP_CMD_TABLE)
+#define IN_REPLAY (IN_TUI | IN_RUN | IN_EXPORT | IN_SWEEP | IN_TUNE | IN_TABLE) /* every command that replays a stream */
 #define IN_ALL (IN_REPLAY | IN_SYNTH)
 
-static const char *const CMD_NAMES[] = {"tui", "run", "export", "sweep", "synth", "tune"};
+static const char *const CMD_NAMES[] = {"tui", "run", "export", "sweep", "synth", "tune", "table"};
 #define N_CMDS ((int)(sizeof CMD_NAMES / sizeof CMD_NAMES[0]))
 const char *op_cmd_name(op_cmd c) { return (int)c >= 0 && (int)c < N_CMDS ? CMD_NAMES[c] : "?"; }
 
@@ -151,6 +157,11 @@ static const op_key KEYS[] = {
     {"gauss-a", K_DBL, F(params.gauss_a), NULL, 0, IN_REPLAY},
     {"gauss-b", K_DBL, F(params.gauss_b), NULL, 0, IN_REPLAY},
     {"slda-eps", K_DBL, F(params.slda_eps), NULL, 0, IN_REPLAY},
+    {"klda-dim", K_LONG, F(params.klda_dim), NULL, 0, IN_REPLAY},
+    {"klda-gamma", K_DBL, F(params.klda_gamma), NULL, 0, IN_REPLAY},
+    {"klda-reg", K_DBL, F(params.klda_reg), NULL, 0, IN_REPLAY},
+    {"fecam-alpha", K_DBL, F(params.fecam_alpha), NULL, 0, IN_REPLAY},
+    {"fecam-tukey", K_DBL, F(params.fecam_tukey), NULL, 0, IN_REPLAY},
     {"tasks", K_INT, F(proto.tasks), NULL, 0, IN_REPLAY},
     {"profile", K_ENUM, F(proto.profile), PROFILE_NAMES, 3, IN_REPLAY},
     {"head-frac", K_DBL, F(proto.head_frac), NULL, 0, IN_REPLAY},
@@ -299,6 +310,11 @@ int op_validate(const op_opts *o)
     if (!(p->gauss_a >= 0 && p->gauss_a <= 1)) return gs_error(GS_EINPUT, "--gauss-a: must be in [0, 1], got %g", p->gauss_a);
     if (!(p->gauss_b >= 0)) return gs_error(GS_EINPUT, "--gauss-b: must be ≥ 0, got %g", p->gauss_b);
     if (!(p->slda_eps >= 0 && p->slda_eps <= 1)) return gs_error(GS_EINPUT, "--slda-eps: must be in [0, 1], got %g", p->slda_eps);
+    if (p->klda_dim < 1 || p->klda_dim > 100000) return gs_error(GS_EINPUT, "--klda-dim: must be in [1, 100000], got %ld", p->klda_dim);
+    if (!(p->klda_gamma > 0 && p->klda_gamma <= 1e6)) return gs_error(GS_EINPUT, "--klda-gamma: must be in (0, 1e6], got %g", p->klda_gamma);
+    if (!(p->klda_reg > 0 && p->klda_reg <= 1e12)) return gs_error(GS_EINPUT, "--klda-reg: must be in (0, 1e12], got %g", p->klda_reg);
+    if (!(p->fecam_alpha > 0 && p->fecam_alpha <= 1e6)) return gs_error(GS_EINPUT, "--fecam-alpha: must be in (0, 1e6], got %g", p->fecam_alpha);
+    if (!(p->fecam_tukey > 0 && p->fecam_tukey <= 1)) return gs_error(GS_EINPUT, "--fecam-tukey: must be in (0, 1], got %g", p->fecam_tukey);
     const op_protocol *q = &o->proto;
     if (q->tasks < 1) return gs_error(GS_EINPUT, "--tasks: must be ≥ 1, got %d", q->tasks);
     if (!(q->head_frac > 0 && q->head_frac < 1))
@@ -349,11 +365,11 @@ static const op_def DEFS[] = {
     {"preset", required_argument, O_PRESET, IN_REPLAY},
     {"session", required_argument, O_SESSION, IN_REPLAY},
     {"spectrum", required_argument, O_SPECTRUM, IN_TUI | IN_RUN | IN_EXPORT},
-    {"format", required_argument, O_FORMAT, IN_RUN | IN_SWEEP | IN_TUNE},
+    {"format", required_argument, O_FORMAT, IN_RUN | IN_SWEEP | IN_TUNE | IN_TABLE},
     {"save-state", required_argument, O_SAVE, IN_RUN},
     {"theorem", no_argument, O_THEOREM, IN_RUN},
     {"split", required_argument, O_SPLIT, IN_RUN},
-    {"quiet", no_argument, O_QUIET, IN_RUN | IN_EXPORT | IN_SWEEP | IN_SYNTH | IN_TUNE},
+    {"quiet", no_argument, O_QUIET, IN_RUN | IN_EXPORT | IN_SWEEP | IN_SYNTH | IN_TUNE | IN_TABLE},
     {"figure", required_argument, O_FIGURE, IN_EXPORT},
     {"output", required_argument, 'o', IN_EXPORT},
     {"dpi", required_argument, O_DPI, IN_EXPORT},
@@ -361,7 +377,7 @@ static const op_def DEFS[] = {
     {"width-in", required_argument, O_WIDTH, IN_EXPORT},
     {"csv", required_argument, O_CSV, IN_EXPORT},
     {"param", required_argument, O_PARAM, IN_SWEEP | IN_TUNE},
-    {"seeds", required_argument, O_SEEDS, IN_SWEEP | IN_EXPORT},
+    {"seeds", required_argument, O_SEEDS, IN_SWEEP | IN_EXPORT | IN_TABLE},
     {"objective", required_argument, O_OBJECTIVE, IN_TUNE},
     {"out", required_argument, O_OUTDIR, IN_SYNTH},
     {"ascii", no_argument, O_ASCII, IN_TUI},
@@ -430,6 +446,20 @@ static void clear_source(op_opts *o, int *cleared)
     o->data.train_features = o->data.train_labels = o->data.test_features = o->data.test_labels = NULL;
 }
 
+/* Record a data source in the order given (the column groups of `table`). */
+static int add_source(op_opts *o, op_source_kind kind, const char *arg)
+{
+    if (o->n_sources >= OP_MAX_SOURCES) return gs_error(GS_EINPUT, "table: at most %d data sources", OP_MAX_SOURCES);
+    for (int i = 0; i < o->n_sources; i++)
+        if (o->sources[i].kind == kind && (!arg || !strcmp(o->sources[i].arg, arg)))
+            return gs_error(GS_EINPUT, "%s%s: data source given twice",
+                            kind == OP_SRC_SYNTHETIC ? "--synthetic" : kind == OP_SRC_DATA ? "--data "
+                            : kind == OP_SRC_SAMPLE ? "--sample " : "--idx ", arg ? arg : "");
+    o->sources[o->n_sources].kind = kind;
+    o->sources[o->n_sources++].arg = arg;
+    return GS_OK;
+}
+
 /* Apply one option (pass 2). */
 static int apply_opt(op_opts *o, int c, const char *name, char *arg, int *user_methods, int *cleared)
 {
@@ -437,13 +467,17 @@ static int apply_opt(op_opts *o, int c, const char *name, char *arg, int *user_m
     long l;
     switch (c) {
     case O_SET: return op_set(o, name, arg);
-    case O_SYNTH: clear_source(o, cleared); o->data.synthetic = 1; op_note(o, "synthetic", "1"); break;
+    case O_SYNTH:
+        clear_source(o, cleared);
+        o->data.synthetic = 1;
+        op_note(o, "synthetic", "1");
+        return add_source(o, OP_SRC_SYNTHETIC, NULL);
     case O_SAMPLE:
         clear_source(o, cleared);
         if (!(o->data.sample = op_sample_name(arg)))
             return gs_error(GS_EINPUT, "--sample: expected pixels or mobilenetv2, got '%s'", arg);
         op_note(o, "sample", arg);
-        break;
+        return add_source(o, OP_SRC_SAMPLE, o->data.sample);
     case O_DATA:
         /* In `export`, --data FILE.csv names the CSV with the numbers behind the figure;
          * otherwise --data DIR is the input folder. */
@@ -451,9 +485,13 @@ static int apply_opt(op_opts *o, int c, const char *name, char *arg, int *user_m
         clear_source(o, cleared);
         o->data.data_dir = arg;
         op_note(o, "data_dir", arg);
-        break;
+        return add_source(o, OP_SRC_DATA, arg);
     case O_CSV: o->data_csv = arg; break;
-    case O_IDX: clear_source(o, cleared); o->data.idx_dir = arg; op_note(o, "idx_dir", arg); break;
+    case O_IDX:
+        clear_source(o, cleared);
+        o->data.idx_dir = arg;
+        op_note(o, "idx_dir", arg);
+        return add_source(o, OP_SRC_IDX, arg);
     case O_TRF: clear_source(o, cleared); o->data.train_features = arg; op_note(o, "train_features", arg); break;
     case O_TRL: clear_source(o, cleared); o->data.train_labels = arg; op_note(o, "train_labels", arg); break;
     case O_TEF: clear_source(o, cleared); o->data.test_features = arg; op_note(o, "test_features", arg); break;
@@ -483,7 +521,7 @@ static int apply_opt(op_opts *o, int c, const char *name, char *arg, int *user_m
         }
         break;
     }
-    case O_FORMAT: { int e; st = parse_enum("--format", arg, FMT_NAMES, 3, &e); o->format = e; break; }
+    case O_FORMAT: { int e; st = parse_enum("--format", arg, FMT_NAMES, 5, &e); o->format = e; break; }
     case O_SAVE: o->save_state = arg; break;
     case O_SPECTRUM: { int e; st = parse_enum("--spectrum", arg, SPEC_NAMES, 3, &e); o->spectrum = e; break; }
     case O_THEOREM: o->theorem = 1; break;
@@ -578,7 +616,7 @@ int op_parse_layered(op_opts *o, int argc, char **argv, op_layer_fn layer, void 
         const char *c = argv[1];
         int k = 0;
         while (k < N_CMDS && strcmp(c, CMD_NAMES[k])) k++;
-        if (k == N_CMDS) return gs_error(GS_EINPUT, "unknown command '%s' (expected run, export, sweep, tune, synth; see --help)", c);
+        if (k == N_CMDS) return gs_error(GS_EINPUT, "unknown command '%s' (expected run, export, sweep, tune, synth, table; see --help)", c);
         o->cmd = (op_cmd)k;
         first = 2;
     }
@@ -603,7 +641,12 @@ int op_parse_layered(op_opts *o, int argc, char **argv, op_layer_fn layer, void 
         return gs_error(GS_EINPUT, "--train-features, --train-labels, --test-features and --test-labels go together (got %d of 4); "
                         "CSV features without a labels file take their labels from --label-col", nfiles);
     int nsrc = o->data.synthetic + !!o->data.sample + !!o->data.data_dir + !!o->data.idx_dir + (nfiles == 4);
-    if (nsrc > 1)
+    if (o->format >= OP_FMT_MARKDOWN && o->cmd != OP_CMD_TABLE)
+        return gs_error(GS_EINPUT, "--format %s: only for table (use table, csv or json)", FMT_NAMES[o->format]);
+    if (o->cmd == OP_CMD_TABLE) /* every source is a column group; the four files count as one more */
+        return nfiles == 4 && o->n_sources >= OP_MAX_SOURCES ? gs_error(GS_EINPUT, "table: at most %d data sources", OP_MAX_SOURCES)
+                                                              : GS_OK;
+    if (nsrc > 1 || o->n_sources > 1)
         return gs_error(GS_EINPUT, "give one data source: --synthetic, --sample NAME, --data DIR, --idx DIR or the four --train-/--test- files");
     if (o->cmd == OP_CMD_EXPORT) {
         if (!o->figure) return gs_error(GS_EINPUT, "export: --figure NAME is required (accuracy, spectrum, stable-rank, dashboard, ...)");

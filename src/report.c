@@ -58,6 +58,8 @@ char *rp_params_json(const en_problem *p, const op_opts *o)
             q->pairs == OP_PAIRS_ALL ? "all" : "random", q->max_aug, q->augment == OP_AUG_ALL ? "all" : "tail");
     fprintf(f, "  \"gauss_a\": %.17g, \"gauss_b\": %.17g, \"slda_eps\": %.17g,\n", q->gauss_a, q->gauss_b, q->slda_eps);
     if (q->ranpac_lambda > 0) fprintf(f, "  \"ranpac_lambda\": %.17g,\n", q->ranpac_lambda); /* chosen on validation */
+    fprintf(f, "  \"klda_dim\": %ld, \"klda_gamma\": %.17g, \"klda_reg\": %.17g, \"fecam_alpha\": %.17g, \"fecam_tukey\": %.17g,\n",
+            q->klda_dim, q->klda_gamma, q->klda_reg, q->fecam_alpha, q->fecam_tukey);
     fprintf(f, "  \"tasks\": %d, \"profile\": \"%s\", \"head_frac\": %.17g, \"tail_shots\": %ld, \"head_shots\": %ld, \"rho\": %.17g, \"order\": \"%s\",\n",
             p ? p->T : o->proto.tasks, profile_name(o->proto.profile), o->proto.head_frac, o->proto.tail_shots,
             o->proto.head_shots, o->proto.rho, o->proto.order == OP_ORDER_ORDERED ? "ordered" : "shuffled");

@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #define SW_MAX_VALUES 256
-#define SW_MAX_SEEDS 256
 #define SW_NSTAT 7 /* A_last, A_avg, head, tail (last task); with a validation split the same
                     * three last-task numbers on the validation rows */
 #define SW_NTEST 4
@@ -32,7 +31,8 @@ static const char *const STAT_TITLES[SW_NSTAT] = {"A_last", "A_avg", "head", "ta
 static int is_method_param(const char *name)
 {
     static const char *const P[] = {"tau", "beta", "alpha-base", "alpha_base", "xi", "max-aug", "max_aug", "pairs",
-                                    "augment", "gauss-a", "gauss_a", "gauss-b", "gauss_b", "slda-eps", "slda_eps"};
+                                    "augment", "gauss-a", "gauss_a", "gauss-b", "gauss_b", "slda-eps", "slda_eps",
+                                    "klda-dim", "klda-gamma", "klda-reg", "fecam-alpha", "fecam-tukey"};
     for (size_t i = 0; i < sizeof P / sizeof *P; i++) if (!strcmp(name, P[i])) return 1;
     return 0;
 }
@@ -74,7 +74,7 @@ static int same_problem(const op_opts *a, const op_opts *b)
 
 static int same_data(const op_opts *a, const op_opts *b) { return !memcmp(&a->data, &b->data, sizeof a->data); }
 
-static void stats(const double *v, int n, double *mean, double *sd, int *k)
+void sw_stats(const double *v, int n, double *mean, double *sd, int *k)
 {
     double s = 0;
     *k = 0;
@@ -222,7 +222,7 @@ int sw_main(op_opts *o)
     double *tmp = gs_malloc((size_t)ns, sizeof(double), "sweep");
     if (!tmp) { rc = GS_ENOMEM; goto out; }
 #define VAL(pt, s, m, k) res[(((size_t)(pt) * ns + (s)) * nm + (m)) * SW_NSTAT + (k)]
-#define STAT(pt, m, k, mean, sd, cnt) do { for (int s_ = 0; s_ < ns; s_++) tmp[s_] = VAL(pt, s_, m, k); stats(tmp, ns, mean, sd, cnt); } while (0)
+#define STAT(pt, m, k, mean, sd, cnt) do { for (int s_ = 0; s_ < ns; s_++) tmp[s_] = VAL(pt, s_, m, k); sw_stats(tmp, ns, mean, sd, cnt); } while (0)
     /* With a validation split, each method's best grid point by the mean validation A_last
      * (the first of equals): marked, never chosen by a test number. */
     long best[OP_MAX_METHODS];

@@ -125,8 +125,7 @@ def replay(d, method):
         Sm, n = class_means(H, y, w, C)
         mu = Sm / np.maximum(n, 1e-300)[:, None]
         R = (H - mu[y]) * np.sqrt(w)[:, None]
-        Sig = R.T @ R / n.sum()
-        Lam = (1 - eps) * Sig + eps * np.eye(H.shape[1])
+        Lam = R.T @ R / (n.sum() - len(seen)) + eps * np.eye(H.shape[1])  # S/(N - C) + eps I
         V = np.linalg.solve(Lam, mu[seen].T)
         S = Ht @ V - 0.5 * np.sum(mu[seen].T * V, axis=0)
     elif L == "anacp":

@@ -192,7 +192,8 @@ static void slda_direct(const en_problem *p, int t, double eps, int *pred)
         }
         N += n;
     }
-    for (long a = 0; a < D * D; a++) S[a] *= (1 - eps) / N;
+    /* the reference's shared covariance: S / (N − C_seen) + εI */
+    for (long a = 0; a < D * D; a++) S[a] /= (double)(N - Cs);
     for (long a = 0; a < D; a++) S[a * D + a] += eps;
     /* V = A⁻¹ M (D × Cs) */
     double *V = malloc(sizeof(double) * D * Cs);

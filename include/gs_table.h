@@ -1,0 +1,44 @@
+/* gs_table.h — `gsrscope table`: the paper's Table 1 layout (prefix tb_).
+ *
+ *   gsrscope table [--synthetic] [--sample NAME]... [--data DIR]... [--idx DIR] --methods M1,M2,...
+ *                  [--seeds 1,2,3]
+ *                  [--format table|csv|json|markdown|latex] [protocol and method options]
+ *
+ * One row per method, one column group per data source (in the order given; without any, the
+ * bundled sample), each group A_last and A_avg as mean ± sample std over the seeds (std left out
+ * with one seed). In each column the best mean is bold and the second underlined, comparing the
+ * means as printed (two decimals): markdown **…** and <u>…</u>, LaTeX \textbf and \underline
+ * (booktabs rules, ready to paste), the plain table marks them * and _, csv and json give the
+ * rank (1, 2 or empty/null). Every method runs in its own engine, one after another (peak memory
+ * is that of the largest method, not their sum); the data of a source are loaded once.
+ * A method that fails at some task leaves its cell empty ("—"), the reason goes to stderr and
+ * the exit status is 1; a bad source or method name is refused before anything runs (exit 2).
+ * Ownership: tb_table points into the caller's arrays; nothing is kept after a call.
+ */
+#ifndef GS_TABLE_H
+#define GS_TABLE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gs_opts.h"
+
+typedef struct {
+    int n_methods, n_sources, n_seeds;
+    const char *const *methods;   /* names as given to --methods */
+    const char *const *sources;   /* display names of the sources */
+    const uint64_t *seeds;
+    /* v[((s * n_methods + m) * n_seeds + k) * 2 + j]: j = 0 A_last, 1 A_avg, in %, NaN if
+     * the run failed */
+    const double *v;
+} tb_table;
+
+/* Write the table in format fmt. GS_OK, or GS_ERUN when the stream cannot be written. */
+int tb_write(FILE *f, op_format fmt, const tb_table *t);
+/* The paper's name of a method (learner names as in Table 1, "+ GSR" for the augmenter): e.g.
+ * "ncm" → "SimpleCIL", "ranpac+gsr" → "RanPAC + GSR"; unknown parts are kept as given. */
+void tb_display_name(const char *method, char *out, size_t n);
+
+int tb_main(op_opts *o);
+
+#endif

@@ -1,0 +1,443 @@
+/* table.c — `gsrscope table` (see gs_table.h). */
+#include "gs_table.h"
+#include "gs_common.h"
+#include "gs_engine.h"
+#include "gs_pipeline.h"
+#include "gs_sweep.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const STAT_KEY[2] = {"a_last", "a_avg"};
+
+/* ---- names -------------------------------------------------------------------------------- */
+
+static const char *const LEARNER_NAMES[][2] = {
+    {"gacl", "GACL"}, {"air", "AIR"}, {"ranpac", "RanPAC"}, {"ncm", "SimpleCIL"}, {"slda", "SLDA"},
+    {"klda", "KLDA"}, {"fecam", "FeCAM"}, {"anacp", "AnaCP"},
+};
+static const char *const AUG_NAMES[][2] = {
+    {"gsr", "GSR"}, {"gsr-linear", "GSR (linear)"}, {"gsr-fixed", "GSR (fixed α)"},
+    {"gauss-shrink", "Gauss-shrink"}, {"gauss-transfer", "Gauss-transfer"}, {"interclass", "Interclass"},
+};
+
+static const char *lookup(const char *const (*tab)[2], size_t n, const char *key, size_t len)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strlen(tab[i][0]) == len && !strncmp(tab[i][0], key, len)) return tab[i][1];
+    return NULL;
+}
+
+void tb_display_name(const char *method, char *out, size_t n)
+{
+    const size_t NL = sizeof LEARNER_NAMES / sizeof *LEARNER_NAMES, NA = sizeof AUG_NAMES / sizeof *AUG_NAMES;
+    const char *plus = strchr(method, '+');
+    size_t ll = plus ? (size_t)(plus - method) : strlen(method);
+    const char *L = lookup(LEARNER_NAMES, NL, method, ll);
+    if (!plus) {
+        /* an augmenter's name alone is GACL with it (the old aliases) */
+        const char *A = L ? NULL : lookup(AUG_NAMES, NA, method, ll);
+        if (A) snprintf(out, n, "GACL + %s", A);
+        else snprintf(out, n, "%s", L ? L : method);
+        return;
+    }
+    const char *A = lookup(AUG_NAMES, NA, plus + 1, strlen(plus + 1));
+    snprintf(out, n, "%s%.*s + %s", L ? L : "", L ? 0 : (int)ll, method, A ? A : plus + 1);
+}
+
+/* ---- output --------------------------------------------------------------------------------- */
+
+#define VAL(t, s, m, k, j) (t)->v[((((size_t)(s) * (t)->n_methods + (m)) * (t)->n_seeds + (k)) * 2 + (j))]
+
+typedef struct { double mean, sd; int n, rank; } tb_cell;
+
+/* Means, stds and ranks of every cell; cells[(s * nm + m) * 2 + j]. */
+static tb_cell *summarize(const tb_table *t)
+{
+    int nm = t->n_methods, ns = t->n_sources, nk = t->n_seeds;
+    tb_cell *c = gs_calloc((size_t)ns * nm * 2, sizeof *c, "table");
+    double *tmp = gs_malloc((size_t)(nk ? nk : 1), sizeof(double), "table");
+    if (!c || !tmp) { free(c); free(tmp); return NULL; }
+    for (int s = 0; s < ns; s++)
+        for (int j = 0; j < 2; j++) {
+            for (int m = 0; m < nm; m++) {
+                tb_cell *x = &c[((size_t)s * nm + m) * 2 + j];
+                for (int k = 0; k < nk; k++) tmp[k] = VAL(t, s, m, k, j);
+                sw_stats(tmp, nk, &x->mean, &x->sd, &x->n);
+            }
+            /* best and second by the means as printed (two decimals) */
+            double best = -INFINITY, second = -INFINITY;
+            for (int m = 0; m < nm; m++) {
+                double r = round(c[((size_t)s * nm + m) * 2 + j].mean * 100);
+                if (!isfinite(r)) continue;
+                if (r > best) { second = best; best = r; }
+                else if (r < best && r > second) second = r;
+            }
+            for (int m = 0; m < nm; m++) {
+                tb_cell *x = &c[((size_t)s * nm + m) * 2 + j];
+                double r = round(x->mean * 100);
+                x->rank = !isfinite(r) ? 0 : r == best ? 1 : r == second ? 2 : 0;
+            }
+        }
+    free(tmp);
+    return c;
+}
+
+static void fmt_cell(const tb_cell *x, const char *pm, char *b, size_t n)
+{
+    if (!isfinite(x->mean)) snprintf(b, n, "—");
+    else if (isfinite(x->sd)) snprintf(b, n, "%.2f%s%.2f", x->mean, pm, x->sd);
+    else snprintf(b, n, "%.2f", x->mean);
+}
+
+/* Display width of UTF-8 text (one column per code point). */
+static int width(const char *s)
+{
+    int w = 0;
+    for (; *s; s++) w += ((unsigned char)*s & 0xC0) != 0x80;
+    return w;
+}
+
+static void pad(FILE *f, const char *s, int w, int right)
+{
+    int k = w - width(s);
+    if (right) fprintf(f, "%*s%s", k > 0 ? k : 0, "", s);
+    else fprintf(f, "%s%*s", s, k > 0 ? k : 0, "");
+}
+
+static void seeds_list(FILE *f, const tb_table *t)
+{
+    for (int k = 0; k < t->n_seeds; k++) fprintf(f, "%s%llu", k ? "," : "", (unsigned long long)t->seeds[k]);
+}
+
+static void latex_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '_': case '%': case '&': case '#': case '$': case '{': case '}': fprintf(f, "\\%c", *s); break;
+        case '\\': fputs("\\textbackslash{}", f); break;
+        case '~': fputs("\\textasciitilde{}", f); break;
+        case '^': fputs("\\textasciicircum{}", f); break;
+        default:
+            if (!strncmp(s, "α", strlen("α"))) { fputs("$\\alpha$", f); s += strlen("α") - 1; }
+            else fputc(*s, f);
+        }
+    }
+}
+
+static void md_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|' || *s == '*' || *s == '_' || *s == '<' || *s == '\\') fputc('\\', f);
+        fputc(*s, f);
+    }
+}
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20) fprintf(f, "\\u%04x", *s);
+        else fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void json_num(FILE *f, double v)
+{
+    if (isfinite(v)) fprintf(f, "%.10g", v);
+    else fputs("null", f);
+}
+
+static void write_text(FILE *f, const tb_table *t, const tb_cell *c)
+{
+    int nm = t->n_methods, ns = t->n_sources;
+    char b[64];
+    int mw = (int)strlen("method"), cw = (int)strlen("A_last");
+    for (int m = 0; m < nm; m++) if (width(t->methods[m]) > mw) mw = width(t->methods[m]);
+    for (size_t i = 0; i < (size_t)ns * nm * 2; i++) { fmt_cell(&c[i], " ± ", b, sizeof b); if (width(b) > cw) cw = width(b); }
+    cw += 1; /* the mark */
+    int gw = 2 * cw + 3;
+    for (int s = 0; s < ns; s++) if (width(t->sources[s]) > gw) gw = width(t->sources[s]);
+    fprintf(f, "A_last and A_avg (%%) over seed%s ", t->n_seeds == 1 ? "" : "s");
+    seeds_list(f, t);
+    fprintf(f, "%s; * best, _ second in each column\n", t->n_seeds > 1 ? " (mean ± std)" : "");
+    pad(f, "", mw, 0);
+    for (int s = 0; s < ns; s++) { fputs(" | ", f); pad(f, t->sources[s], gw, 0); }
+    fputc('\n', f);
+    pad(f, "method", mw, 0);
+    for (int s = 0; s < ns; s++) {
+        fputs(" | ", f);
+        pad(f, "A_last ", cw, 1);
+        fputs("   ", f);
+        pad(f, "A_avg ", gw - cw - 3, 1);
+    }
+    fputc('\n', f);
+    for (int m = 0; m < nm; m++) {
+        pad(f, t->methods[m], mw, 0);
+        for (int s = 0; s < ns; s++) {
+            fputs(" | ", f);
+            for (int j = 0; j < 2; j++) {
+                const tb_cell *x = &c[((size_t)s * nm + m) * 2 + j];
+                char cell[80];
+                fmt_cell(x, " ± ", b, sizeof b);
+                snprintf(cell, sizeof cell, "%s%s", b, x->rank == 1 ? "*" : x->rank == 2 ? "_" : " ");
+                if (j) fputs("   ", f);
+                pad(f, cell, j ? gw - cw - 3 : cw, 1);
+            }
+        }
+        fputc('\n', f);
+    }
+}
+
+static void write_markdown(FILE *f, const tb_table *t, const tb_cell *c)
+{
+    int nm = t->n_methods, ns = t->n_sources;
+    char b[64], name[96];
+    fputs("| Method |", f);
+    for (int s = 0; s < ns; s++) {
+        for (int j = 0; j < 2; j++) { fputc(' ', f); md_text(f, t->sources[s]); fprintf(f, " %s |", j ? "A_avg" : "A_last"); }
+    }
+    fputs("\n|---|", f);
+    for (int s = 0; s < ns; s++) fputs("---:|---:|", f);
+    fputc('\n', f);
+    for (int m = 0; m < nm; m++) {
+        tb_display_name(t->methods[m], name, sizeof name);
+        fputs("| ", f);
+        md_text(f, name);
+        fputs(" |", f);
+        for (int s = 0; s < ns; s++)
+            for (int j = 0; j < 2; j++) {
+                const tb_cell *x = &c[((size_t)s * nm + m) * 2 + j];
+                fmt_cell(x, " ± ", b, sizeof b);
+                fprintf(f, " %s%s%s |", x->rank == 1 ? "**" : x->rank == 2 ? "<u>" : "", b,
+                        x->rank == 1 ? "**" : x->rank == 2 ? "</u>" : "");
+            }
+        fputc('\n', f);
+    }
+    fprintf(f, "\nA_last and A_avg (%%), %s over seed%s ", t->n_seeds > 1 ? "mean ± std" : "value", t->n_seeds == 1 ? "" : "s");
+    seeds_list(f, t);
+    fputs("; best in bold, second underlined.\n", f);
+}
+
+static void write_latex(FILE *f, const tb_table *t, const tb_cell *c)
+{
+    int nm = t->n_methods, ns = t->n_sources;
+    char b[64], name[96];
+    fprintf(f, "%% gsrscope table: A_last and A_avg (%%), %s over seed%s ", t->n_seeds > 1 ? "mean $\\pm$ std" : "value",
+            t->n_seeds == 1 ? "" : "s");
+    seeds_list(f, t);
+    fputs("; needs \\usepackage{booktabs}\n\\begin{tabular}{l", f);
+    for (int s = 0; s < ns; s++) fputs("cc", f);
+    fputs("}\n\\toprule\n", f);
+    for (int s = 0; s < ns; s++) { fputs(" & \\multicolumn{2}{c}{", f); latex_text(f, t->sources[s]); fputc('}', f); }
+    fputs(" \\\\\n", f);
+    for (int s = 0; s < ns; s++) fprintf(f, "%s\\cmidrule(lr){%d-%d}", s ? " " : "", 2 + 2 * s, 3 + 2 * s);
+    fputs("\nMethod", f);
+    for (int s = 0; s < ns; s++) fputs(" & $A_{\\mathrm{last}}$ & $A_{\\mathrm{avg}}$", f);
+    fputs(" \\\\\n\\midrule\n", f);
+    for (int m = 0; m < nm; m++) {
+        tb_display_name(t->methods[m], name, sizeof name);
+        latex_text(f, name);
+        for (int s = 0; s < ns; s++)
+            for (int j = 0; j < 2; j++) {
+                const tb_cell *x = &c[((size_t)s * nm + m) * 2 + j];
+                if (!isfinite(x->mean)) { fputs(" & --", f); continue; }
+                fmt_cell(x, " $\\pm$ ", b, sizeof b);
+                fprintf(f, " & %s%s%s", x->rank == 1 ? "\\textbf{" : x->rank == 2 ? "\\underline{" : "", b, x->rank ? "}" : "");
+            }
+        fputs(" \\\\\n", f);
+    }
+    fputs("\\bottomrule\n\\end{tabular}\n", f);
+}
+
+static void write_csv(FILE *f, const tb_table *t, const tb_cell *c)
+{
+    int nm = t->n_methods;
+    fputs("method,source,seeds,a_last_mean,a_last_std,a_avg_mean,a_avg_std,a_last_rank,a_avg_rank\n", f);
+    for (int s = 0; s < t->n_sources; s++)
+        for (int m = 0; m < nm; m++) {
+            const tb_cell *x = &c[((size_t)s * nm + m) * 2];
+            fprintf(f, "%s,", t->methods[m]);
+            /* a source name with a comma or quote is quoted */
+            if (strpbrk(t->sources[s], ",\"\n")) {
+                fputc('"', f);
+                for (const char *p = t->sources[s]; *p; p++) { if (*p == '"') fputc('"', f); fputc(*p, f); }
+                fputc('"', f);
+            } else fputs(t->sources[s], f);
+            fprintf(f, ",%d", t->n_seeds);
+            for (int j = 0; j < 2; j++) {
+                fputc(',', f);
+                if (isfinite(x[j].mean)) fprintf(f, "%.4f", x[j].mean);
+                fputc(',', f);
+                if (isfinite(x[j].sd)) fprintf(f, "%.4f", x[j].sd);
+            }
+            for (int j = 0; j < 2; j++) { fputc(',', f); if (x[j].rank) fprintf(f, "%d", x[j].rank); }
+            fputc('\n', f);
+        }
+}
+
+static void write_json(FILE *f, const tb_table *t, const tb_cell *c)
+{
+    int nm = t->n_methods;
+    fputs("{\n\"seeds\": [", f);
+    for (int k = 0; k < t->n_seeds; k++) fprintf(f, "%s%llu", k ? ", " : "", (unsigned long long)t->seeds[k]);
+    fputs("],\n\"sources\": [", f);
+    for (int s = 0; s < t->n_sources; s++) { if (s) fputs(", ", f); json_str(f, t->sources[s]); }
+    fputs("],\n\"methods\": [", f);
+    for (int m = 0; m < nm; m++) { if (m) fputs(", ", f); json_str(f, t->methods[m]); }
+    fputs("],\n\"results\": [\n", f);
+    for (int s = 0; s < t->n_sources; s++)
+        for (int m = 0; m < nm; m++) {
+            fputs("  {\"method\": ", f);
+            json_str(f, t->methods[m]);
+            fputs(", \"source\": ", f);
+            json_str(f, t->sources[s]);
+            for (int j = 0; j < 2; j++) {
+                const tb_cell *x = &c[((size_t)s * nm + m) * 2 + j];
+                fprintf(f, ", \"%s\": {\"mean\": ", STAT_KEY[j]);
+                json_num(f, x->mean);
+                fputs(", \"std\": ", f);
+                json_num(f, x->sd);
+                fputs(", \"values\": [", f);
+                for (int k = 0; k < t->n_seeds; k++) { if (k) fputs(", ", f); json_num(f, VAL(t, s, m, k, j)); }
+                fputs("], \"rank\": ", f);
+                if (x->rank) fprintf(f, "%d", x->rank);
+                else fputs("null", f);
+                fputc('}', f);
+            }
+            fprintf(f, "}%s\n", s + 1 < t->n_sources || m + 1 < nm ? "," : "");
+        }
+    fputs("]\n}\n", f);
+}
+
+int tb_write(FILE *f, op_format fmt, const tb_table *t)
+{
+    tb_cell *c = summarize(t);
+    if (!c) return GS_ENOMEM;
+    switch (fmt) {
+    case OP_FMT_CSV: write_csv(f, t, c); break;
+    case OP_FMT_JSON: write_json(f, t, c); break;
+    case OP_FMT_MARKDOWN: write_markdown(f, t, c); break;
+    case OP_FMT_LATEX: write_latex(f, t, c); break;
+    default: write_text(f, t, c); break;
+    }
+    free(c);
+    if (fflush(f) != 0 || ferror(f)) return gs_error(GS_ERUN, "standard output: write failed");
+    return GS_OK;
+}
+
+/* ---- running -------------------------------------------------------------------------------- */
+
+/* o with only source s as its data (the four files when s is past the listed sources). */
+static void one_source(const op_opts *o, int s, op_opts *w)
+{
+    *w = *o;
+    w->n_sources = 0;
+    w->data.synthetic = 0;
+    w->data.data_dir = w->data.idx_dir = NULL;
+    w->data.sample = NULL;
+    if (s < o->n_sources) {
+        w->data.train_features = w->data.train_labels = w->data.test_features = w->data.test_labels = NULL;
+        const op_source *src = &o->sources[s];
+        if (src->kind == OP_SRC_SYNTHETIC) w->data.synthetic = 1;
+        else if (src->kind == OP_SRC_DATA) w->data.data_dir = src->arg;
+        else if (src->kind == OP_SRC_IDX) w->data.idx_dir = src->arg;
+        else if (src->kind == OP_SRC_SAMPLE) w->data.sample = src->arg;
+    }
+}
+
+static void warn_cb(const char *msg, void *user)
+{
+    (void)user;
+    fprintf(stderr, "gsrscope: warning: %s\n", msg);
+}
+
+int tb_main(op_opts *o)
+{
+    uint64_t seeds[SW_MAX_SEEDS];
+    int nk = 0, rc = GS_OK, failed = 0;
+    if (o->seeds) { if ((rc = op_parse_seeds(o->seeds, seeds, SW_MAX_SEEDS, &nk))) goto done; }
+    else { seeds[0] = o->params.seed; nk = 1; }
+    int nm = o->n_methods;
+    for (int m = 0; m < nm; m++)
+        if (!en_method_known(o->methods[m])) {
+            rc = gs_error(GS_EINPUT, "--methods: unknown method '%s' (known: %s)", o->methods[m], en_method_list());
+            goto done;
+        }
+    int nfiles = !!o->data.train_features;
+    int ns = o->n_sources + nfiles;
+    if (ns == 0) ns = 1; /* the default source (the bundled sample) */
+    double *v = gs_malloc((size_t)ns * nm * nk * 2, sizeof(double), "table");
+    char (*names)[128] = gs_calloc((size_t)ns, sizeof *names, "table");
+    const char **np = gs_calloc((size_t)ns, sizeof *np, "table");
+    if (!v || !names || !np) { free(v); free(names); free(np); rc = GS_ENOMEM; goto done; }
+    int tty = isatty(2) && !o->quiet;
+    long total = (long)ns * nk * nm, done = 0;
+    for (int s = 0; s < ns && !rc; s++) {
+        op_opts w;
+        one_source(o, s, &w);
+        pl_ctx c;
+        int open = 0;
+        for (int k = 0; k < nk && !rc; k++) {
+            w.params.seed = seeds[k];
+            for (int m = 0; m < nm && !rc; m++) {
+                double *out = v + (((size_t)s * nm + m) * nk + k) * 2;
+                en_config cfg;
+                memset(&cfg, 0, sizeof cfg);
+                cfg.methods = &o->methods[m];
+                cfg.n_methods = 1;
+                cfg.spectrum = OP_SPECTRUM_FINAL;
+                if (tty) {
+                    fprintf(stderr, "\rtable %ld/%ld  %s seed=%llu %s\033[K", done + 1, total, names[s][0] ? names[s] : "",
+                            (unsigned long long)seeds[k], o->methods[m]);
+                    fflush(stderr);
+                }
+                if (!open) {
+                    if ((rc = pl_open(&c, &w, &cfg, warn_cb, NULL))) break;
+                    open = 1;
+                    snprintf(names[s], sizeof names[s], "%s", c.prob.data_name);
+                } else if ((rc = pl_reseed(&c, &w, &cfg))) {
+                    break;
+                }
+                out[0] = out[1] = NAN;
+                int urc = en_update(c.eng, &w.params, 1, NULL, NULL, NULL);
+                const en_results *r = en_get_results(c.eng);
+                const char *why = NULL;
+                for (int t = 0; t < r->T && !why; t++)
+                    if (r->m[0].snaps[t].state == EN_FAILED) why = r->m[0].snaps[t].error;
+                if (urc || why) {
+                    failed++;
+                    fprintf(stderr, "%sgsrscope: %s (%s, seed %llu): %s\n", tty ? "\r\033[K" : "", o->methods[m], names[s],
+                            (unsigned long long)seeds[k], urc ? gs_last_error() : why);
+                    gs_clear_error();
+                } else {
+                    out[0] = r->m[0].a_last;
+                    out[1] = r->m[0].a_avg;
+                }
+                done++;
+            }
+        }
+        if (open) pl_free(&c);
+    }
+    if (tty) fputs("\r\033[K", stderr);
+    if (!rc) {
+        for (int s = 0; s < ns; s++) np[s] = names[s];
+        tb_table t = {.n_methods = nm, .n_sources = ns, .n_seeds = nk, .methods = (const char *const *)o->methods,
+                      .sources = np, .seeds = seeds, .v = v};
+        rc = tb_write(stdout, o->format, &t);
+        if (!rc && failed)
+            rc = gs_error(GS_ERUN, "%d run%s failed (left out of the means; reasons above)", failed, failed == 1 ? "" : "s");
+    }
+    free(v); free(names); free(np);
+done:
+    if (rc) {
+        const char *msg = gs_last_error();
+        fprintf(stderr, "gsrscope: %s\n", msg[0] ? msg : "table failed");
+        return gs_exit_code(rc);
+    }
+    return 0;
+}

@@ -1,0 +1,71 @@
+#!/bin/sh
+# t_table.sh — `gsrscope table` on the bundled sample: every cell equals the A_last / A_avg that
+# `run` prints for the same method and seed (mean and sample std recomputed here), two --data
+# sources give two column groups, every format parses, usage errors exit 2 with one line.
+# Prints "N passed, N failed".
+. "$(dirname "$0")/lib.sh"
+PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
+S=sample_features/fashion-mnist
+mkdir -p "$tmp/copy" && cp "$S"/*.npy "$tmp/copy/"
+
+"$G" table --data "$S" --data "$tmp/copy" --methods gacl,ncm,slda --seeds 1,2 --format csv >"$tmp/t.csv" 2>"$tmp/err" \
+    && ok "table csv" || bad "table csv"
+for s in 1 2; do
+    "$G" run --data "$S" --methods gacl,ncm,slda --seed $s --format csv >"$tmp/run$s.csv" 2>>"$tmp/err" || bad "run seed $s"
+done
+"$PY" - "$tmp/t.csv" "$tmp/run1.csv" "$tmp/run2.csv" <<'PY' && ok "cells = run's A_last/A_avg, mean and sample std" || bad "cells differ from run"
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 6, len(rows)
+runs = []
+for f in sys.argv[2:]:
+    acc = {}
+    for r in csv.DictReader(open(f)):
+        acc.setdefault(r["method"], []).append(float(r["acc"]))
+    runs.append({m: (a[-1], sum(a) / len(a)) for m, a in acc.items()})
+for r in rows:
+    for j, key in enumerate(["a_last", "a_avg"]):
+        v = [run[r["method"]][j] for run in runs]
+        assert abs(float(r[key + "_mean"]) - statistics.mean(v)) < 1e-3, (r, v)
+        assert abs(float(r[key + "_std"]) - statistics.stdev(v)) < 1e-3, (r, v)
+src = sorted(set(r["source"] for r in rows))
+assert len(src) == 2, src
+# the same data under two names: the same numbers
+a = [(r["method"], r["a_last_mean"]) for r in rows if r["source"] == src[0]]
+b = [(r["method"], r["a_last_mean"]) for r in rows if r["source"] == src[1]]
+assert a == b, (a, b)
+# ranks: the best mean of each column has rank 1
+for s in src:
+    best = max(rows, key=lambda r: float(r["a_last_mean"]) if r["source"] == s else -1)
+    assert best["a_last_rank"] == "1", best
+PY
+
+"$G" table --data "$S" --methods gacl,gsr,ncm --format json >"$tmp/t.json" 2>"$tmp/err" && "$PY" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["methods"] == ["gacl", "gsr", "ncm"] and d["seeds"] == [1] and len(d["results"]) == 3
+assert all(r["a_last"]["std"] is None and len(r["a_last"]["values"]) == 1 for r in d["results"])
+' "$tmp/t.json" && ok "json parses, one seed: std null" || bad "json"
+
+"$G" table --data "$S" --methods gacl,gsr --seeds 1,2 --format latex >"$tmp/t.tex" 2>"$tmp/err" \
+    && grep -q '^\\toprule' "$tmp/t.tex" && grep -q '^GACL + GSR & ' "$tmp/t.tex" && grep -q 'textbf' "$tmp/t.tex" \
+    && grep -q '^\\end{tabular}' "$tmp/t.tex" && ok "latex" || bad "latex"
+"$G" table --data "$S" --methods gacl,ncm --format markdown >"$tmp/t.md" 2>"$tmp/err" \
+    && grep -q '^| SimpleCIL | ' "$tmp/t.md" && grep -q '\*\*' "$tmp/t.md" && ok "markdown" || bad "markdown"
+"$G" table --sample pixels --sample mobilenetv2 --methods ncm --format csv >"$tmp/s.csv" 2>"$tmp/err" \
+    && [ "$(grep -c '^ncm,fashion-mnist' "$tmp/s.csv")" -eq 2 ] && ok "--sample twice: two column groups" || bad "--sample sources"
+"$G" table --methods ncm >"$tmp/t.txt" 2>"$tmp/err" && grep -q '^ncm ' "$tmp/t.txt" && ok "plain table, default source" || bad "plain table"
+
+"$G" table --data "$S" --methods gacl,nosuch >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && one_line "--methods: unknown method 'nosuch'" && [ ! -s "$tmp/out" ] && ok "unknown method: exit 2" || bad "unknown method"
+"$G" table --data "$tmp/nowhere" --methods gacl >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && one_line && [ ! -s "$tmp/out" ] && ok "missing data: exit 2, no output" || bad "missing data"
+"$G" table --data "$S" --data "$S" --methods gacl >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && one_line "--data .*given twice" && ok "same source twice: exit 2" || bad "same source twice"
+"$G" run --format latex >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && one_line "--format latex: only for table" && ok "run --format latex refused" || bad "run --format latex"
+"$G" run --data "$S" --data "$tmp/copy" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && one_line "give one data source" && ok "run with two sources refused" || bad "run with two sources"
+"$G" table --seeds 1,x --methods gacl >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && one_line "--seeds" && ok "bad seeds: exit 2" || bad "bad seeds"
+finish

@@ -1,0 +1,118 @@
+/* test_table.c — `gsrscope table`'s output (tb_write) on a hand-made table: means and sample
+ * stds against values worked out by hand, the best and second of each column (ties share the
+ * mark, a failed cell has none), LaTeX (booktabs, escaping, bold/underline), markdown, CSV ranks,
+ * JSON values, and the paper's method names. */
+#include "gs_common.h"
+#include "gs_table.h"
+#include "support/tap.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *render(op_format fmt, const tb_table *t)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    int rc = tb_write(f, fmt, t);
+    fclose(f);
+    CHECK(rc == GS_OK, "tb_write format %d", (int)fmt);
+    return buf;
+}
+
+/* The CSV line of method m / source s. */
+static const char *csv_line(const char *csv, const char *prefix, char *out, size_t n)
+{
+    const char *p = strstr(csv, prefix);
+    if (!p) return NULL;
+    const char *e = strchr(p, '\n');
+    snprintf(out, n, "%.*s", (int)(e - p), p);
+    return out;
+}
+
+int main(void)
+{
+    /* 3 methods × 2 sources × 3 seeds; v[((s*3 + m)*3 + k)*2 + j] */
+    const char *methods[] = {"gacl", "ranpac+gsr", "ncm"};
+    const char *sources[] = {"synthetic", "my_feats%"};
+    uint64_t seeds[] = {1, 2, 3};
+    double v[2 * 3 * 3 * 2];
+    /* source 0: A_last of gacl 10,20,30 (mean 20, sd 10); ranpac+gsr 40,41,42 (41, 1);
+     * ncm 41,41,41 (41, 0): ranpac+gsr and ncm tie for best, gacl second.
+     * A_avg: gacl 50 ×3, ranpac+gsr 60 ×3, ncm 55 ×3 → best ranpac+gsr, second ncm.
+     * source 1: ncm failed on seed 2 (NaN: its mean is over 2 seeds); gacl all NaN. */
+    double s0_last[3][3] = {{10, 20, 30}, {40, 41, 42}, {41, 41, 41}};
+    double s0_avg[3] = {50, 60, 55};
+    double s1_last[3][3] = {{NAN, NAN, NAN}, {70, 70, 70}, {80, NAN, 82}};
+    double s1_avg[3][3] = {{NAN, NAN, NAN}, {1, 2, 3}, {0, 0, 0}};
+    for (int m = 0; m < 3; m++)
+        for (int k = 0; k < 3; k++) {
+            v[((0 * 3 + m) * 3 + k) * 2 + 0] = s0_last[m][k];
+            v[((0 * 3 + m) * 3 + k) * 2 + 1] = s0_avg[m];
+            v[((1 * 3 + m) * 3 + k) * 2 + 0] = s1_last[m][k];
+            v[((1 * 3 + m) * 3 + k) * 2 + 1] = s1_avg[m][k];
+        }
+    tb_table t = {.n_methods = 3, .n_sources = 2, .n_seeds = 3, .methods = methods, .sources = sources,
+                  .seeds = seeds, .v = v};
+    char line[256];
+    char *csv = render(OP_FMT_CSV, &t);
+    CHECK(csv && !strncmp(csv, "method,source,seeds,a_last_mean,a_last_std,a_avg_mean,a_avg_std,a_last_rank,a_avg_rank\n", 85),
+          "csv header");
+    CHECK(csv_line(csv, "gacl,synthetic,", line, sizeof line) && !strcmp(line, "gacl,synthetic,3,20.0000,10.0000,50.0000,0.0000,2,"),
+          "gacl/synthetic: mean 20, sd 10, second in A_last, unranked A_avg (%s)", line);
+    CHECK(csv_line(csv, "ranpac+gsr,synthetic,", line, sizeof line) && !strcmp(line, "ranpac+gsr,synthetic,3,41.0000,1.0000,60.0000,0.0000,1,1"),
+          "ranpac+gsr/synthetic: ties for best A_last, best A_avg (%s)", line);
+    CHECK(csv_line(csv, "ncm,synthetic,", line, sizeof line) && !strcmp(line, "ncm,synthetic,3,41.0000,0.0000,55.0000,0.0000,1,2"),
+          "ncm/synthetic: tie for best, second A_avg (%s)", line);
+    CHECK(csv_line(csv, "gacl,my_feats%,", line, sizeof line) && !strcmp(line, "gacl,my_feats%,3,,,,,,"),
+          "failed everywhere: empty cells, no rank (%s)", line);
+    CHECK(csv_line(csv, "ncm,my_feats%,", line, sizeof line) && !strcmp(line, "ncm,my_feats%,3,81.0000,1.4142,0.0000,0.0000,1,2"),
+          "mean and sd over the seeds that ran (%s)", line);
+    free(csv);
+
+    char *tex = render(OP_FMT_LATEX, &t);
+    CHECK(tex && strstr(tex, "\\toprule") && strstr(tex, "\\midrule") && strstr(tex, "\\bottomrule") &&
+          strstr(tex, "\\begin{tabular}{lcccc}"), "booktabs tabular, 1 + 2×2 columns");
+    CHECK(tex && strstr(tex, "\\multicolumn{2}{c}{my\\_feats\\%}"), "source names escaped");
+    CHECK(tex && strstr(tex, "\\cmidrule(lr){2-3} \\cmidrule(lr){4-5}"), "one rule per column group");
+    CHECK(tex && strstr(tex, "RanPAC + GSR & \\textbf{41.00 $\\pm$ 1.00} & \\textbf{60.00 $\\pm$ 0.00}"),
+          "best in bold, paper names");
+    CHECK(tex && strstr(tex, "GACL & \\underline{20.00 $\\pm$ 10.00} & 50.00 $\\pm$ 0.00 & -- & --"),
+          "second underlined, failed cells --");
+    CHECK(tex && strstr(tex, "SimpleCIL & \\textbf{41.00 $\\pm$ 0.00} & \\underline{55.00 $\\pm$ 0.00}"), "ncm is SimpleCIL");
+    free(tex);
+
+    char *md = render(OP_FMT_MARKDOWN, &t);
+    CHECK(md && strstr(md, "| RanPAC + GSR | **41.00 ± 1.00** | **60.00 ± 0.00** | <u>70.00 ± 0.00</u> | **2.00 ± 1.00** |"),
+          "markdown row");
+    free(md);
+
+    char *js = render(OP_FMT_JSON, &t);
+    CHECK(js && strstr(js, "\"a_last\": {\"mean\": 81, \"std\": 1.414213562, \"values\": [80, null, 82], \"rank\": 1}"),
+          "json values with null for the failed seed");
+    free(js);
+
+    char *txt = render(OP_FMT_TABLE, &t);
+    CHECK(txt && strstr(txt, "41.00 ± 1.00*") && strstr(txt, "20.00 ± 10.00_"), "plain table marks * and _");
+    free(txt);
+
+    /* one seed (the first of each cell): no ± */
+    double v1[2 * 3 * 2];
+    for (int i = 0; i < 2 * 3; i++) { v1[i * 2] = v[i * 3 * 2]; v1[i * 2 + 1] = v[i * 3 * 2 + 1]; }
+    t.n_seeds = 1;
+    t.v = v1;
+    char *one = render(OP_FMT_CSV, &t);
+    CHECK(one && csv_line(one, "gacl,synthetic,", line, sizeof line) && !strcmp(line, "gacl,synthetic,1,10.0000,,50.0000,,,"),
+          "one seed: no std (%s)", line);
+    free(one);
+
+    char name[96];
+    const char *cases[][2] = {{"gsr", "GACL + GSR"}, {"fecam", "FeCAM"}, {"anacp+gsr", "AnaCP + GSR"},
+                              {"klda+gsr-linear", "KLDA + GSR (linear)"}, {"foo+bar", "foo + bar"}, {"air", "AIR"}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        tb_display_name(cases[i][0], name, sizeof name);
+        CHECK(!strcmp(name, cases[i][1]), "display name of %s: %s", cases[i][0], name);
+    }
+    return tap_done();
+}
