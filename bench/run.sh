@@ -24,8 +24,8 @@ set -eu
 BUILD=${1:-build}
 REPS=${BENCH_REPS:-5}
 EXPAND=${BENCH_EXPAND:-5000}
-# τ = 1e4 for a Gaussian N(0, 1) projection is τ = 4.34 for the uniform U(±1/√d) one (d = 768)
-REF_PROJ=${BENCH_REF_PROJ:---tau 4.34}
+# the reference code's projection and ridge: Gaussian N(0, 1), τ = 1e4 (as the reference preset)
+REF_PROJ=${BENCH_REF_PROJ:---projection gaussian --tau 10000}
 PY=${PYTHON:-/usr/bin/python3}
 GS=$BUILD/gsrscope
 BE=$BUILD/bench/bench_engine
