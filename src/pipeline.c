@@ -14,9 +14,9 @@ static int check_memory(const pl_ctx *c, const op_opts *o, const en_config *cfg)
     double have = o->data.max_memory > 0 ? o->data.max_memory : (double)gs_mem_available();
     if (have > 0 && need > have) {
         char a[32], b[32];
-        return gs_error(GS_EINPUT, "this run needs about %s (rows and D×D matrices of each method's feature "
-                        "space) but only %s is %s; use a smaller --expand or fewer --methods%s",
-                        gs_fmt_bytes((uint64_t)need, a, sizeof a),
+        return gs_error(GS_EINPUT, "this run needs about %s (d = %ld input columns, --expand %ld; rows and D×D "
+                        "matrices of each method's feature space) but only %s is %s; use a smaller --expand or fewer --methods%s",
+                        gs_fmt_bytes((uint64_t)need, a, sizeof a), d, o->data.expand,
                         gs_fmt_bytes((uint64_t)have, b, sizeof b),
                         o->data.max_memory > 0 ? "allowed by --max-memory" : "available",
                         o->data.max_memory > 0 ? ", or raise --max-memory" : "");
