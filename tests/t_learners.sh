@@ -31,4 +31,12 @@ check sample "$tmp/smp" gacl gsr air+gsr ncm+gsr slda+gsr
 "$G" run --expand 128 --methods "ranpac,ranpac+gsr,anacp,anacp+gsr,air" --tau 1 --save-state "$tmp/smp2" \
     --format csv > /dev/null 2> "$tmp/err" && ok "sample --expand 128 run" || bad "sample --expand 128 run"
 check "sample --expand 128" "$tmp/smp2" ranpac ranpac+gsr anacp anacp+gsr air
+# the memory estimate knows each learner: ranpac's own M = 10000 projection (rows, test rows, two
+# 10000×10000 matrices: > 2 GiB) is refused where gacl on the same data fits
+need() { sed -n 's/.*needs about \([0-9.]*\) \([KMG]\)iB.*/\1 \2/p' "$tmp/err"; }
+"$G" run --synthetic --methods gacl --max-memory 2G --tasks 2 --format csv > /dev/null 2> "$tmp/err" \
+    && ok "gacl fits in 2 GiB" || bad "gacl in 2 GiB"
+if ! "$G" run --synthetic --methods gacl,ranpac --max-memory 2G > /dev/null 2> "$tmp/err" && one_line "this run needs about"; then
+    ok "ranpac (M = 10000) refused in 2 GiB: needs $(need)"
+else bad "ranpac's memory estimate"; fi
 finish
