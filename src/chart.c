@@ -34,7 +34,7 @@ void ch_display_name(const char *name, char *out, size_t n)
 static const struct { const char *name; char letter; } known_letters[] = {
     {"gacl", 'A'}, {"gsr", 'R'}, {"gauss-shrink", 'S'}, {"gauss-transfer", 'T'},
     {"slda", 'L'}, {"ridge", 'I'}, {"ncm", 'N'}, {"air", 'W'}, {"gsr-linear", 'M'},
-    {"gsr-fixed", 'F'}, {"interclass", 'C'}, {"ranpac", 'P'}, {"anacp", 'Y'},
+    {"gsr-fixed", 'F'}, {"interclass", 'C'}, {"ranpac", 'P'}, {"anacp", 'Y'}, {"fecam", 'E'}, {"klda", 'K'},
 };
 
 void ch_method_style(const char *name, int slot, uint32_t *rgb, ch_dash *dash, ch_marker *marker,
