@@ -106,7 +106,7 @@ int ch_build_stable_rank(ch_chart *c, const en_results *r, const en_results *bas
                          int m1, int task);
 void ch_free(ch_chart *c);
 
-/* ---- more views (issue #7) ---------------------------------------------------------------- */
+/* ---- more views ---------------------------------------------------------------- */
 /* τ sweep at one task: x = τ (log10 axis), mark_x = the current τ. what = CH_TS_ACCURACY:
  * overall/head/tail accuracy (%) of each curve (kind set, like ch_build_accuracy);
  * CH_TS_STABLE_RANK: sr(G+τI) of each curve (log y when it spans more than a decade).

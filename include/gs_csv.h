@@ -1,4 +1,4 @@
-/* gs_csv.h — strict numeric CSV reader (prefix csv_). Owned by the loaders (issue #3).
+/* gs_csv.h — strict numeric CSV reader (prefix csv_).
  *
  * Comma-separated numbers, '.' as the decimal point whatever the locale (parsed with a "C"
  * locale_t), optional header row (detected: the first non-blank row has a non-numeric cell),

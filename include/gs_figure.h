@@ -1,7 +1,7 @@
 /* gs_figure.h — publication figures with cairo + pango; PNG through libpng (prefix fig_).
  *
  * Figures: "accuracy", "spectrum", "stable-rank", "dashboard" (the three plus a caption), and
- * (issue #7) "tau-sweep" (accuracy and stable rank against τ at the task; needs req->eng),
+ * "tau-sweep" (accuracy and stable rank against τ at the task; needs req->eng),
  * "erank-cond" (effective rank and condition number over tasks), "class-acc" (per-class
  * accuracy sorted by training rows) and "eig-ratio" (λ̃ᵢ/λᵢ at the task, needs both spectra). The format follows the extension of `path` (.png .svg .pdf).
  * PNG carries pHYs (dpi) and tEXt metadata (software, every parameter, data source, checksum);
@@ -25,7 +25,7 @@ typedef struct {
     double width_in;           /* default 3.5 (dashboard: 7.0) */
     en_engine *eng;            /* the engine the results came from (may be NULL); the "tau-sweep"
                                   figure needs it (and prob): it solves again from en_gram at
-                                  `task` (issue #7) */
+                                  `task` */
     const en_results *const *runs; /* several seeds (export --seeds): the accuracy curves are
                                   their mean with a ± std band; r is runs[0]. NULL = one run */
     int nruns;

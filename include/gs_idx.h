@@ -1,5 +1,4 @@
-/* gs_idx.h — MNIST IDX files, plain or gzip-compressed (prefix idx_). Owned by the loaders
- * (issue #3).
+/* gs_idx.h — MNIST IDX files, plain or gzip-compressed (prefix idx_). Owned by the loaders.
  *
  * Format: magic 00 00 08 NDIM (unsigned-byte data, NDIM 1–3), then NDIM big-endian u32
  * dimensions, then the bytes in C order. Images are 0x00000803 (n, rows, cols), labels

@@ -1,7 +1,7 @@
 /* gs_npy.h — NumPy .npy files (prefix npy_).
  *
- * Writing (here since issue #2): little-endian, C order, format version 1.0, written atomically
- * through gs_io.h. Reading (issue #3) is strict: see npy_read below.
+ * Writing: little-endian, C order, format version 1.0, written atomically
+ * through gs_io.h. Reading is strict: see npy_read below.
  * Ownership: npy_array owns its data (free with npy_array_free).
  */
 #ifndef GS_NPY_H
@@ -21,7 +21,7 @@ int npy_write_labels(const char *path, const int *v, long n);
 int npy_write(const char *path, const char *descr, int fortran, int ndim, const long *shape,
               const void *data, size_t itemsize);
 
-/* ---- reading (issue #3) ---- */
+/* ---- reading ---- */
 typedef enum { NPY_F4, NPY_F8, NPY_U1, NPY_I4, NPY_I8, NPY_F2 } npy_dtype;
 typedef struct {
     npy_dtype dtype;

@@ -35,7 +35,7 @@ int sp_lanczos_extremes(const gm_mat *G, int maxit, double tol, double *lmax, do
 
 /* Lanczos on an operator y = A x (A symmetric n×n), as above. `which` names the ends whose
  * convergence (bound ≤ tol·max|Ritz|) stops the iteration; both ends are reported. apply returns
- * GS_OK or an error. Added for issue #6 (performance): the engine converges only λ_max on G and
+ * GS_OK or an error. For speed: the engine converges only λ_max on G and
  * gets λ_min from the Cholesky factor it already has. */
 enum { SP_LANCZOS_MAX = 1, SP_LANCZOS_MIN = 2 };
 typedef int (*sp_apply_fn)(const double *x, double *y, void *user);

@@ -1,5 +1,5 @@
 /* gs_sweep.h — `gsrscope sweep`: a grid of runs, headless, summarized like the paper's Table 5
- * (prefix sw_). Owner: issue #7 (baselines).
+ * (prefix sw_).
  *
  *   gsrscope sweep --param NAME=v1,v2,... [--param ...] [--seeds 1,2,3] [--methods ...]
  *                  [--format table|csv|json] [data and protocol options]

@@ -1,6 +1,6 @@
 /* gs_tausweep.h — the isotropic-ridge dilemma made visible: accuracy (overall, head, tail) and
  * stable rank against τ, at one task, for one ridge method, from ONE eigendecomposition
- * G = U diag(λ) Uᵀ: W(τ) = U diag(1/(λ+τ)) Uᵀ Q (prefix ts_). Owner: issue #7 (baselines).
+ * G = U diag(λ) Uᵀ: W(τ) = U diag(1/(λ+τ)) Uᵀ Q (prefix ts_).
  *
  * Pure computation: no printing, no curses, no cairo. The TUI and the figure exporter plot the
  * arrays of a ts_curve. Predictions follow the engine exactly (seen classes in stream order,

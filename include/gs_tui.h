@@ -38,7 +38,7 @@ typedef enum {
     TA_NONE = 0, TA_PLAY, TA_SLOWER, TA_FASTER, TA_NEXT, TA_PREV, TA_FIRST, TA_LAST,
     TA_UP, TA_DOWN, TA_INC, TA_DEC, TA_EDIT, TA_BASELINE, TA_UNDO, TA_EXPORT, TA_SAVE,
     TA_PRESET, TA_GLYPHS, TA_HELP, TA_REDRAW, TA_QUIT,
-    TA_VIEW, /* cycle the lower-left panel's view (issue #7) */
+    TA_VIEW, /* cycle the lower-left panel's view */
     TA_METHOD0, TA_METHOD1, /* cycle the first / second shown method */
     TA_TUNE,                /* tune the selected parameter on the validation rows */
     TA_FUTURE,              /* show / hide the tasks after the current one */

@@ -747,7 +747,7 @@ static void meta_line(const meta *md, char *out, size_t n)
 typedef struct {
     ch_chart acc, spec, sr;
     int have_acc, have_spec, have_sr;
-    ch_chart ex[2];            /* the issue #7 figures: one or two charts */
+    ch_chart ex[2];            /* the extra figures: one or two charts */
     int nex;
     cl_report *claims;         /* the "claims" figure (owned) */
 } charts;

@@ -1,4 +1,4 @@
-/* method_gauss.c — Gaussian feature sampling for tail classes (algorithms.md §13),
+/* method_gauss.c — Gaussian feature sampling for tail classes,
  * an augmenter (gs_methods.h): the synthetic rows reach the learner with weight β, like GSR's.
  *
  *   gauss-shrink:   x̃ ~ N(μ_c, (1−a)Σ_c + aI),   a = --gauss-a  (SLDA's convex shrinkage)
