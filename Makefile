@@ -5,21 +5,20 @@ CC ?= cc
 BUILD ?= build
 
 PKGS := ncursesw gsl openblas lapacke libpng cairo pangocairo zlib libzip
-# These flags are computed when make reads this file. On a fresh machine the packages are not
-# there yet, so `run` and `check` install them first and only then build, in a second make
-# that reads this file again (see below); tests/t_first_contact.sh keeps it that way.
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_FOUND := $(.SHELLSTATUS)
+# The pkg-config flags are looked up the first time a recipe needs them, never while make reads
+# this file: on a fresh machine `run` and `check` install the packages first (and then build in
+# a second make); tests/t_first_contact.sh keeps it that way. Each is computed once and kept.
+PKG_CFLAGS = $(eval PKG_CFLAGS := $$(shell pkg-config --cflags $$(PKGS) 2>/dev/null))$(PKG_CFLAGS)
 # GSL is linked against OpenBLAS's CBLAS, not gslcblas.
-PKG_LIBS := $(filter-out -lgslcblas,$(shell pkg-config --libs $(PKGS) 2>/dev/null))
+PKG_LIBS = $(eval PKG_LIBS := $$(filter-out -lgslcblas,$$(shell pkg-config --libs $$(PKGS) 2>/dev/null)))$(PKG_LIBS)
 
 CSTD := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN := -Wall -Wextra -Wno-unused-parameter
 OPT ?= -O2 -g
 CFLAGS ?=
 SAN ?=
-ALL_CFLAGS := $(CSTD) $(WARN) $(OPT) $(SAN) -Iinclude $(PKG_CFLAGS) -MMD -MP $(CFLAGS)
-LDLIBS := $(PKG_LIBS) -lpthread -lm
+ALL_CFLAGS = $(CSTD) $(WARN) $(OPT) $(SAN) -Iinclude $(PKG_CFLAGS) -MMD -MP $(CFLAGS)
+LDLIBS = $(PKG_LIBS) -lpthread -lm
 LDFLAGS ?=
 
 LIB_SRC := $(filter-out src/main.c,$(wildcard src/*.c))
@@ -34,7 +33,7 @@ all: $(BUILD)/gsrscope
 
 # A build without the packages stops with one line saying what to do, not a compiler error.
 pkgs-found:
-	@[ "$(PKG_FOUND)" = 0 ] || { pkg-config --print-errors --exists $(PKGS) 2>&1 | grep -m1 . >&2; \
+	@pkg-config --exists $(PKGS) 2>/dev/null || { pkg-config --print-errors --exists $(PKGS) 2>&1 | grep -m1 . >&2; \
 	  echo "gsrscope: the build packages are missing; 'make deps' installs them ('make run' and 'make check' do it first)" >&2; exit 2; }
 
 $(BUILD)/obj/%.o: src/%.c | pkgs-found
