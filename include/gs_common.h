@@ -56,6 +56,10 @@ void gs_blas_serial_end(int prev);
 /* The folder of the running executable (from /proc/self/exe) into buf; 0, or -1 when unknown.
  * Data files are looked for relative to it (the source tree, share/gsrscope when installed). */
 int gs_exe_dir(char *buf, size_t cap);
+/* The first of the folders cand[0..n) that holds `member` (a folder when want_dir, else a regular
+ * file): its index; or -1, with every folder tried appended to tried[tcap] (", " between them). */
+int gs_find_folder(const char *const *cand, int n, const char *member, int want_dir, char *tried,
+                   size_t tcap);
 
 /* Monotonic wall clock in seconds. */
 double gs_now(void);

@@ -40,13 +40,10 @@ int as_root(char *dir, size_t cap)
     }
     snprintf(cand[nc++], sizeof cand[0], "%s", GS_DATADIR);
     char tried[4096] = "";
-    for (int i = 0; i < nc; i++) {
-        char probe[4400];
-        snprintf(probe, sizeof probe, "%.4200s/presets", cand[i]);
-        if (is_dir(probe)) { snprintf(dir, cap, "%.4200s", cand[i]); return GS_OK; }
-        size_t L = strlen(tried);
-        snprintf(tried + L, sizeof tried - L, "%s%.1000s", i ? ", " : "", cand[i]);
-    }
+    const char *cp[6];
+    for (int i = 0; i < nc; i++) cp[i] = cand[i];
+    int k = gs_find_folder(cp, nc, "presets", 1, tried, sizeof tried);
+    if (k >= 0) { snprintf(dir, cap, "%.4200s", cand[k]); return GS_OK; }
     return gs_error(GS_EINPUT, "assets not found (tried %s); set GSRSCOPE_ASSETS to the assets folder "
                     "or reinstall with `make install`", tried);
 }

@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -175,4 +176,18 @@ int gs_exe_dir(char *buf, size_t cap)
     *slash = '\0';
     if ((size_t)snprintf(buf, cap, "%s", exe) >= cap) return -1;
     return 0;
+}
+
+int gs_find_folder(const char *const *cand, int n, const char *member, int want_dir, char *tried,
+                   size_t tcap)
+{
+    for (int i = 0; i < n; i++) {
+        char probe[8400];
+        struct stat sb;
+        snprintf(probe, sizeof probe, "%.4200s/%.4000s", cand[i], member);
+        if (stat(probe, &sb) == 0 && (want_dir ? S_ISDIR(sb.st_mode) : S_ISREG(sb.st_mode))) return i;
+        size_t L = strlen(tried);
+        if (L < tcap) snprintf(tried + L, tcap - L, "%s%.1000s", L ? ", " : "", cand[i]);
+    }
+    return -1;
 }

@@ -492,13 +492,10 @@ static int find_sample(const char *sub, int use_env, char *out, size_t cap)
         snprintf(cand[nc++], sizeof cand[0], "%.3900s/../share/gsrscope/%.64s", exe, sub);
     }
     snprintf(cand[nc++], sizeof cand[0], "%.3900s/%.64s", GS_DATADIR, sub);
-    for (int i = 0; i < nc; i++) {
-        char f[4200];
-        snprintf(f, sizeof f, "%s/train_features.npy", cand[i]);
-        if (is_file(f)) { snprintf(out, cap, "%s", cand[i]); return GS_OK; }
-        size_t L = strlen(tried);
-        snprintf(tried + L, sizeof tried - L, "%s%s", i ? ", " : "", cand[i]);
-    }
+    const char *cp[4];
+    for (int i = 0; i < nc; i++) cp[i] = cand[i];
+    int k = gs_find_folder(cp, nc, "train_features.npy", 0, tried, sizeof tried);
+    if (k >= 0) { snprintf(out, cap, "%s", cand[k]); return GS_OK; }
     return gs_error(GS_EINPUT, "bundled sample data not found (tried %s%s); give "
                     "--data DIR, --idx DIR, the four --train-/--test- files or --synthetic",
                     use_env ? "$GSRSCOPE_DATA, " : "", tried);
