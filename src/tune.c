@@ -67,6 +67,10 @@ typedef struct {
     volatile int stop;       /* set once the last task is reported (or on an outside cancel) */
 } tn_ctx;
 
+/* The outside cancel flag, set by another thread (the TUI's worker): read atomically, as the
+ * engine reads its own flags. */
+static int cancelled(const tn_ctx *c) { return c->cancel && __atomic_load_n(c->cancel, __ATOMIC_RELAXED); }
+
 /* Progress of an evaluation: the objective needs the last task only, so the update stops once
  * that task is reported. With every Gram cached (a τ or β change) the engine computes the task
  * asked for first, so an evaluation solves and predicts one task instead of all of them. */
@@ -75,7 +79,8 @@ static void stop_after_last(double frac, const char *what, void *user)
     (void)frac; (void)what;
     tn_ctx *c = user;
     const en_results *r = en_get_results(c->e);
-    if (r->m[c->m].snaps[r->T - 1].state == EN_DONE || (c->cancel && *c->cancel)) c->stop = 1;
+    if (r->m[c->m].snaps[r->T - 1].state == EN_DONE || cancelled(c))
+        __atomic_store_n(&c->stop, 1, __ATOMIC_RELAXED); /* the engine reads it with __atomic_load_n */
 }
 
 /* Objective at u (NaN counts as worst); remembers the best point evaluated. */
@@ -83,10 +88,10 @@ static int eval_at(tn_ctx *c, double u, double *f)
 {
     op_params q = *c->q;
     tn_set(&q, c->sp, to_value(c->sp, u));
-    c->stop = 0;
+    __atomic_store_n(&c->stop, 0, __ATOMIC_RELAXED);
     int T = en_get_results(c->e)->T;
     int rc = en_update(c->e, &q, T, &c->stop, stop_after_last, c);
-    if (rc == GS_ECANCEL && !(c->cancel && *c->cancel)) rc = GS_OK;
+    if (rc == GS_ECANCEL && !cancelled(c)) rc = GS_OK;
     if (rc) return rc;
     c->evals++;
     double v = tn_objective(en_get_results(c->e), c->m, c->obj);
