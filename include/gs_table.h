@@ -6,7 +6,8 @@
  *
  * One row per method, one column group per data source (in the order given; without any, the
  * bundled sample), each group A_last and A_avg as mean ± sample std over the seeds (std left out
- * with one seed). In each column the best mean is bold and the second underlined, comparing the
+ * with one seed), and with --val-frac the validation accuracy, head and tail accuracy after the
+ * last task next to them. In each column the best mean is bold and the second underlined, comparing the
  * means as printed (two decimals): markdown **…** and <u>…</u>, LaTeX \textbf and \underline
  * (booktabs rules, ready to paste), the plain table marks them * and _, csv and json give the
  * rank (1, 2 or empty/null). Every method runs in its own engine, one after another (peak memory
@@ -31,6 +32,12 @@ typedef struct {
     /* v[((s * n_methods + m) * n_seeds + k) * 2 + j]: j = 0 A_last, 1 A_avg, in %, NaN if
      * the run failed */
     const double *v;
+    /* With a validation split (--val-frac), else NULL: the numbers after the last task on the
+     * validation rows, val[((s * n_methods + m) * n_seeds + k) * 3 + j]: j = 0 accuracy, 1 head,
+     * 2 tail accuracy (%), NaN if the run failed. They get their own columns (v.acc, v.head,
+     * v.tail) in each source's group, after the test ones, with their own best and second. */
+    const double *val;
+    double val_frac;              /* for the legend */
 } tb_table;
 
 /* Write the table in format fmt. GS_OK, or GS_ERUN when the stream cannot be written. */

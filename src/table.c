@@ -10,7 +10,13 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *const STAT_KEY[2] = {"a_last", "a_avg"};
+/* The columns of a source's group: test A_last and A_avg, then (with a validation split) the
+ * validation accuracy, head and tail accuracy after the last task. */
+#define TB_NSTAT 5
+static const char *const STAT_KEY[TB_NSTAT] = {"a_last", "a_avg", "val_a_last", "val_head", "val_tail"};
+static const char *const STAT_TITLE[TB_NSTAT] = {"A_last", "A_avg", "v.acc", "v.head", "v.tail"};
+static const char *const STAT_TEX[TB_NSTAT] = {"$A_{\\mathrm{last}}$", "$A_{\\mathrm{avg}}$", "val.\\ acc",
+                                               "val.\\ head", "val.\\ tail"};
 
 /* ---- names -------------------------------------------------------------------------------- */
 
@@ -49,34 +55,42 @@ void tb_display_name(const char *method, char *out, size_t n)
 
 /* ---- output --------------------------------------------------------------------------------- */
 
-#define VAL(t, s, m, k, j) (t)->v[((((size_t)(s) * (t)->n_methods + (m)) * (t)->n_seeds + (k)) * 2 + (j))]
+/* Value of seed k of stat j (0..TB_NSTAT) of method m on source s. */
+static double value(const tb_table *t, int s, int m, int k, int j)
+{
+    size_t cell = ((size_t)s * t->n_methods + m) * t->n_seeds + k;
+    return j < 2 ? t->v[cell * 2 + j] : t->val[cell * 3 + (j - 2)];
+}
+
+static int n_stats(const tb_table *t) { return t->val ? TB_NSTAT : 2; }
 
 typedef struct { double mean, sd; int n, rank; } tb_cell;
 
-/* Means, stds and ranks of every cell; cells[(s * nm + m) * 2 + j]. */
+/* Means, stds and ranks of every cell; cells[(s * nm + m) * TB_NSTAT + j]. */
+#define CELL(c, t, s, m, j) (&(c)[((size_t)(s) * (t)->n_methods + (m)) * TB_NSTAT + (j)])
 static tb_cell *summarize(const tb_table *t)
 {
-    int nm = t->n_methods, ns = t->n_sources, nk = t->n_seeds;
-    tb_cell *c = gs_calloc((size_t)ns * nm * 2, sizeof *c, "table");
+    int nm = t->n_methods, ns = t->n_sources, nk = t->n_seeds, nj = n_stats(t);
+    tb_cell *c = gs_calloc((size_t)ns * nm * TB_NSTAT, sizeof *c, "table");
     double *tmp = gs_malloc((size_t)(nk ? nk : 1), sizeof(double), "table");
     if (!c || !tmp) { free(c); free(tmp); return NULL; }
     for (int s = 0; s < ns; s++)
-        for (int j = 0; j < 2; j++) {
+        for (int j = 0; j < nj; j++) {
             for (int m = 0; m < nm; m++) {
-                tb_cell *x = &c[((size_t)s * nm + m) * 2 + j];
-                for (int k = 0; k < nk; k++) tmp[k] = VAL(t, s, m, k, j);
+                tb_cell *x = CELL(c, t, s, m, j);
+                for (int k = 0; k < nk; k++) tmp[k] = value(t, s, m, k, j);
                 sw_stats(tmp, nk, &x->mean, &x->sd, &x->n);
             }
             /* best and second by the means as printed (two decimals) */
             double best = -INFINITY, second = -INFINITY;
             for (int m = 0; m < nm; m++) {
-                double r = round(c[((size_t)s * nm + m) * 2 + j].mean * 100);
+                double r = round(CELL(c, t, s, m, j)->mean * 100);
                 if (!isfinite(r)) continue;
                 if (r > best) { second = best; best = r; }
                 else if (r < best && r > second) second = r;
             }
             for (int m = 0; m < nm; m++) {
-                tb_cell *x = &c[((size_t)s * nm + m) * 2 + j];
+                tb_cell *x = CELL(c, t, s, m, j);
                 double r = round(x->mean * 100);
                 x->rank = !isfinite(r) ? 0 : r == best ? 1 : r == second ? 2 : 0;
             }
@@ -110,6 +124,13 @@ static void pad(FILE *f, const char *s, int w, int right)
 static void seeds_list(FILE *f, const tb_table *t)
 {
     for (int k = 0; k < t->n_seeds; k++) fprintf(f, "%s%llu", k ? "," : "", (unsigned long long)t->seeds[k]);
+}
+
+/* What the validation columns are (the legends of every format but csv and json). */
+static void val_legend(FILE *f, const tb_table *t, const char *acc, const char *head, const char *tail)
+{
+    fprintf(f, "%s, %s, %s: accuracy, head and tail accuracy (%%) after the last task on the validation rows "
+               "(--val-frac %g), never on test rows", acc, head, tail, t->val_frac);
 }
 
 static void latex_text(FILE *f, const char *s)
@@ -154,39 +175,47 @@ static void json_num(FILE *f, double v)
 
 static void write_text(FILE *f, const tb_table *t, const tb_cell *c)
 {
-    int nm = t->n_methods, ns = t->n_sources;
+    int nm = t->n_methods, ns = t->n_sources, nj = n_stats(t);
     char b[64];
     int mw = (int)strlen("method"), cw = (int)strlen("A_last");
     for (int m = 0; m < nm; m++) if (width(t->methods[m]) > mw) mw = width(t->methods[m]);
-    for (size_t i = 0; i < (size_t)ns * nm * 2; i++) { fmt_cell(&c[i], " ± ", b, sizeof b); if (width(b) > cw) cw = width(b); }
+    for (int s = 0; s < ns; s++)
+        for (int m = 0; m < nm; m++)
+            for (int j = 0; j < nj; j++) { fmt_cell(CELL(c, t, s, m, j), " ± ", b, sizeof b); if (width(b) > cw) cw = width(b); }
     cw += 1; /* the mark */
-    int gw = 2 * cw + 3;
+    /* a group: nj columns of width cw, three spaces apart; the last one widens for a long source name */
+    int gw = nj * cw + 3 * (nj - 1);
     for (int s = 0; s < ns; s++) if (width(t->sources[s]) > gw) gw = width(t->sources[s]);
+    int lastw = gw - (nj - 1) * (cw + 3);
     fprintf(f, "A_last and A_avg (%%) over seed%s ", t->n_seeds == 1 ? "" : "s");
     seeds_list(f, t);
     fprintf(f, "%s; * best, _ second in each column\n", t->n_seeds > 1 ? " (mean ± std)" : "");
+    if (t->val) { val_legend(f, t, "v.acc", "v.head", "v.tail"); fputc('\n', f); }
     pad(f, "", mw, 0);
     for (int s = 0; s < ns; s++) { fputs(" | ", f); pad(f, t->sources[s], gw, 0); }
     fputc('\n', f);
     pad(f, "method", mw, 0);
     for (int s = 0; s < ns; s++) {
         fputs(" | ", f);
-        pad(f, "A_last ", cw, 1);
-        fputs("   ", f);
-        pad(f, "A_avg ", gw - cw - 3, 1);
+        for (int j = 0; j < nj; j++) {
+            char title[16];
+            snprintf(title, sizeof title, "%s ", STAT_TITLE[j]);
+            if (j) fputs("   ", f);
+            pad(f, title, j + 1 < nj ? cw : lastw, 1);
+        }
     }
     fputc('\n', f);
     for (int m = 0; m < nm; m++) {
         pad(f, t->methods[m], mw, 0);
         for (int s = 0; s < ns; s++) {
             fputs(" | ", f);
-            for (int j = 0; j < 2; j++) {
-                const tb_cell *x = &c[((size_t)s * nm + m) * 2 + j];
+            for (int j = 0; j < nj; j++) {
+                const tb_cell *x = CELL(c, t, s, m, j);
                 char cell[80];
                 fmt_cell(x, " ± ", b, sizeof b);
                 snprintf(cell, sizeof cell, "%s%s", b, x->rank == 1 ? "*" : x->rank == 2 ? "_" : " ");
                 if (j) fputs("   ", f);
-                pad(f, cell, j ? gw - cw - 3 : cw, 1);
+                pad(f, cell, j + 1 < nj ? cw : lastw, 1);
             }
         }
         fputc('\n', f);
@@ -195,14 +224,14 @@ static void write_text(FILE *f, const tb_table *t, const tb_cell *c)
 
 static void write_markdown(FILE *f, const tb_table *t, const tb_cell *c)
 {
-    int nm = t->n_methods, ns = t->n_sources;
+    int nm = t->n_methods, ns = t->n_sources, nj = n_stats(t);
     char b[64], name[96];
     fputs("| Method |", f);
     for (int s = 0; s < ns; s++) {
-        for (int j = 0; j < 2; j++) { fputc(' ', f); md_text(f, t->sources[s]); fprintf(f, " %s |", j ? "A_avg" : "A_last"); }
+        for (int j = 0; j < nj; j++) { fputc(' ', f); md_text(f, t->sources[s]); fprintf(f, " %s |", STAT_TITLE[j]); }
     }
     fputs("\n|---|", f);
-    for (int s = 0; s < ns; s++) fputs("---:|---:|", f);
+    for (int s = 0; s < ns; s++) for (int j = 0; j < nj; j++) fputs("---:|", f);
     fputc('\n', f);
     for (int m = 0; m < nm; m++) {
         tb_display_name(t->methods[m], name, sizeof name);
@@ -210,8 +239,8 @@ static void write_markdown(FILE *f, const tb_table *t, const tb_cell *c)
         md_text(f, name);
         fputs(" |", f);
         for (int s = 0; s < ns; s++)
-            for (int j = 0; j < 2; j++) {
-                const tb_cell *x = &c[((size_t)s * nm + m) * 2 + j];
+            for (int j = 0; j < nj; j++) {
+                const tb_cell *x = CELL(c, t, s, m, j);
                 fmt_cell(x, " ± ", b, sizeof b);
                 fprintf(f, " %s%s%s |", x->rank == 1 ? "**" : x->rank == 2 ? "<u>" : "", b,
                         x->rank == 1 ? "**" : x->rank == 2 ? "</u>" : "");
@@ -221,30 +250,33 @@ static void write_markdown(FILE *f, const tb_table *t, const tb_cell *c)
     fprintf(f, "\nA_last and A_avg (%%), %s over seed%s ", t->n_seeds > 1 ? "mean ± std" : "value", t->n_seeds == 1 ? "" : "s");
     seeds_list(f, t);
     fputs("; best in bold, second underlined.\n", f);
+    if (t->val) { fputc('\n', f); val_legend(f, t, "v.acc", "v.head", "v.tail"); fputs(".\n", f); }
 }
 
 static void write_latex(FILE *f, const tb_table *t, const tb_cell *c)
 {
-    int nm = t->n_methods, ns = t->n_sources;
+    int nm = t->n_methods, ns = t->n_sources, nj = n_stats(t);
     char b[64], name[96];
     fprintf(f, "%% gsrscope table: A_last and A_avg (%%), %s over seed%s ", t->n_seeds > 1 ? "mean $\\pm$ std" : "value",
             t->n_seeds == 1 ? "" : "s");
     seeds_list(f, t);
-    fputs("; needs \\usepackage{booktabs}\n\\begin{tabular}{l", f);
-    for (int s = 0; s < ns; s++) fputs("cc", f);
+    fputs("; needs \\usepackage{booktabs}\n", f);
+    if (t->val) { fputs("% ", f); val_legend(f, t, "val. acc", "val. head", "val. tail"); fputc('\n', f); }
+    fputs("\\begin{tabular}{l", f);
+    for (int s = 0; s < ns; s++) for (int j = 0; j < nj; j++) fputc('c', f);
     fputs("}\n\\toprule\n", f);
-    for (int s = 0; s < ns; s++) { fputs(" & \\multicolumn{2}{c}{", f); latex_text(f, t->sources[s]); fputc('}', f); }
+    for (int s = 0; s < ns; s++) { fprintf(f, " & \\multicolumn{%d}{c}{", nj); latex_text(f, t->sources[s]); fputc('}', f); }
     fputs(" \\\\\n", f);
-    for (int s = 0; s < ns; s++) fprintf(f, "%s\\cmidrule(lr){%d-%d}", s ? " " : "", 2 + 2 * s, 3 + 2 * s);
+    for (int s = 0; s < ns; s++) fprintf(f, "%s\\cmidrule(lr){%d-%d}", s ? " " : "", 2 + nj * s, 1 + nj * (s + 1));
     fputs("\nMethod", f);
-    for (int s = 0; s < ns; s++) fputs(" & $A_{\\mathrm{last}}$ & $A_{\\mathrm{avg}}$", f);
+    for (int s = 0; s < ns; s++) for (int j = 0; j < nj; j++) fprintf(f, " & %s", STAT_TEX[j]);
     fputs(" \\\\\n\\midrule\n", f);
     for (int m = 0; m < nm; m++) {
         tb_display_name(t->methods[m], name, sizeof name);
         latex_text(f, name);
         for (int s = 0; s < ns; s++)
-            for (int j = 0; j < 2; j++) {
-                const tb_cell *x = &c[((size_t)s * nm + m) * 2 + j];
+            for (int j = 0; j < nj; j++) {
+                const tb_cell *x = CELL(c, t, s, m, j);
                 if (!isfinite(x->mean)) { fputs(" & --", f); continue; }
                 fmt_cell(x, " $\\pm$ ", b, sizeof b);
                 fprintf(f, " & %s%s%s", x->rank == 1 ? "\\textbf{" : x->rank == 2 ? "\\underline{" : "", b, x->rank ? "}" : "");
@@ -256,11 +288,17 @@ static void write_latex(FILE *f, const tb_table *t, const tb_cell *c)
 
 static void write_csv(FILE *f, const tb_table *t, const tb_cell *c)
 {
-    int nm = t->n_methods;
-    fputs("method,source,seeds,a_last_mean,a_last_std,a_avg_mean,a_avg_std,a_last_rank,a_avg_rank\n", f);
+    int nm = t->n_methods, nj = n_stats(t);
+    fputs("method,source,seeds,a_last_mean,a_last_std,a_avg_mean,a_avg_std,a_last_rank,a_avg_rank", f);
+    if (t->val) {
+        fprintf(f, ",val_frac");
+        for (int j = 2; j < nj; j++) fprintf(f, ",%s_mean,%s_std", STAT_KEY[j], STAT_KEY[j]);
+        for (int j = 2; j < nj; j++) fprintf(f, ",%s_rank", STAT_KEY[j]);
+    }
+    fputc('\n', f);
     for (int s = 0; s < t->n_sources; s++)
         for (int m = 0; m < nm; m++) {
-            const tb_cell *x = &c[((size_t)s * nm + m) * 2];
+            const tb_cell *x = CELL(c, t, s, m, 0);
             fprintf(f, "%s,", t->methods[m]);
             /* a source name with a comma or quote is quoted */
             if (strpbrk(t->sources[s], ",\"\n")) {
@@ -269,23 +307,34 @@ static void write_csv(FILE *f, const tb_table *t, const tb_cell *c)
                 fputc('"', f);
             } else fputs(t->sources[s], f);
             fprintf(f, ",%d", t->n_seeds);
-            for (int j = 0; j < 2; j++) {
-                fputc(',', f);
-                if (isfinite(x[j].mean)) fprintf(f, "%.4f", x[j].mean);
-                fputc(',', f);
-                if (isfinite(x[j].sd)) fprintf(f, "%.4f", x[j].sd);
+            /* test means and stds, their ranks; then the validation ones the same way */
+            for (int part = 0; part < (t->val ? 2 : 1); part++) {
+                int j0 = part ? 2 : 0, j1 = part ? nj : 2;
+                if (part) fprintf(f, ",%g", t->val_frac);
+                for (int j = j0; j < j1; j++) {
+                    fputc(',', f);
+                    if (isfinite(x[j].mean)) fprintf(f, "%.4f", x[j].mean);
+                    fputc(',', f);
+                    if (isfinite(x[j].sd)) fprintf(f, "%.4f", x[j].sd);
+                }
+                for (int j = j0; j < j1; j++) { fputc(',', f); if (x[j].rank) fprintf(f, "%d", x[j].rank); }
             }
-            for (int j = 0; j < 2; j++) { fputc(',', f); if (x[j].rank) fprintf(f, "%d", x[j].rank); }
             fputc('\n', f);
         }
 }
 
 static void write_json(FILE *f, const tb_table *t, const tb_cell *c)
 {
-    int nm = t->n_methods;
+    int nm = t->n_methods, nj = n_stats(t);
     fputs("{\n\"seeds\": [", f);
     for (int k = 0; k < t->n_seeds; k++) fprintf(f, "%s%llu", k ? ", " : "", (unsigned long long)t->seeds[k]);
-    fputs("],\n\"sources\": [", f);
+    fputs("],\n", f);
+    if (t->val) {
+        fputs("\"val_frac\": ", f);
+        json_num(f, t->val_frac);
+        fputs(",\n", f);
+    }
+    fputs("\"sources\": [", f);
     for (int s = 0; s < t->n_sources; s++) { if (s) fputs(", ", f); json_str(f, t->sources[s]); }
     fputs("],\n\"methods\": [", f);
     for (int m = 0; m < nm; m++) { if (m) fputs(", ", f); json_str(f, t->methods[m]); }
@@ -296,14 +345,14 @@ static void write_json(FILE *f, const tb_table *t, const tb_cell *c)
             json_str(f, t->methods[m]);
             fputs(", \"source\": ", f);
             json_str(f, t->sources[s]);
-            for (int j = 0; j < 2; j++) {
-                const tb_cell *x = &c[((size_t)s * nm + m) * 2 + j];
+            for (int j = 0; j < nj; j++) {
+                const tb_cell *x = CELL(c, t, s, m, j);
                 fprintf(f, ", \"%s\": {\"mean\": ", STAT_KEY[j]);
                 json_num(f, x->mean);
                 fputs(", \"std\": ", f);
                 json_num(f, x->sd);
                 fputs(", \"values\": [", f);
-                for (int k = 0; k < t->n_seeds; k++) { if (k) fputs(", ", f); json_num(f, VAL(t, s, m, k, j)); }
+                for (int k = 0; k < t->n_seeds; k++) { if (k) fputs(", ", f); json_num(f, value(t, s, m, k, j)); }
                 fputs("], \"rank\": ", f);
                 if (x->rank) fprintf(f, "%d", x->rank);
                 else fputs("null", f);
@@ -313,6 +362,7 @@ static void write_json(FILE *f, const tb_table *t, const tb_cell *c)
         }
     fputs("]\n}\n", f);
 }
+#undef CELL
 
 int tb_write(FILE *f, op_format fmt, const tb_table *t)
 {
@@ -350,6 +400,15 @@ static void one_source(const op_opts *o, int s, op_opts *w)
     }
 }
 
+/* The validation accuracy, head and tail accuracy after the last task of the run's one method. */
+static void keep_val(const en_results *r, double *vo)
+{
+    const en_snap *last = &r->m[0].snaps[r->T - 1];
+    vo[0] = r->m[0].val_a_last;
+    vo[1] = last->state == EN_DONE ? last->val_head_acc : NAN;
+    vo[2] = last->state == EN_DONE ? last->val_tail_acc : NAN;
+}
+
 static void warn_cb(const char *msg, void *user)
 {
     (void)user;
@@ -372,9 +431,10 @@ int tb_main(op_opts *o)
     int ns = o->n_sources + nfiles;
     if (ns == 0) ns = 1; /* the default source (the bundled sample) */
     double *v = gs_malloc((size_t)ns * nm * nk * 2, sizeof(double), "table");
+    double *val = o->proto.val_frac > 0 ? gs_malloc((size_t)ns * nm * nk * 3, sizeof(double), "table") : NULL;
     char (*names)[128] = gs_calloc((size_t)ns, sizeof *names, "table");
     const char **np = gs_calloc((size_t)ns, sizeof *np, "table");
-    if (!v || !names || !np) { free(v); free(names); free(np); rc = GS_ENOMEM; goto done; }
+    if (!v || !names || !np || (o->proto.val_frac > 0 && !val)) { free(v); free(val); free(names); free(np); rc = GS_ENOMEM; goto done; }
     int tty = isatty(2) && !o->quiet;
     long total = (long)ns * nk * nm, done = 0;
     for (int s = 0; s < ns && !rc; s++) {
@@ -403,7 +463,9 @@ int tb_main(op_opts *o)
                 } else if ((rc = pl_reseed(&c, &w, &cfg))) {
                     break;
                 }
+                double *vo = val ? val + (((size_t)s * nm + m) * nk + k) * 3 : NULL;
                 out[0] = out[1] = NAN;
+                if (vo) vo[0] = vo[1] = vo[2] = NAN;
                 int urc = en_update(c.eng, &w.params, 1, NULL, NULL, NULL);
                 const en_results *r = en_get_results(c.eng);
                 const char *why = NULL;
@@ -417,6 +479,7 @@ int tb_main(op_opts *o)
                 } else {
                     out[0] = r->m[0].a_last;
                     out[1] = r->m[0].a_avg;
+                    if (vo) keep_val(r, vo);
                 }
                 done++;
             }
@@ -427,12 +490,12 @@ int tb_main(op_opts *o)
     if (!rc) {
         for (int s = 0; s < ns; s++) np[s] = names[s];
         tb_table t = {.n_methods = nm, .n_sources = ns, .n_seeds = nk, .methods = (const char *const *)o->methods,
-                      .sources = np, .seeds = seeds, .v = v};
+                      .sources = np, .seeds = seeds, .v = v, .val = val, .val_frac = o->proto.val_frac};
         rc = tb_write(stdout, o->format, &t);
         if (!rc && failed)
             rc = gs_error(GS_ERUN, "%d run%s failed (left out of the means; reasons above)", failed, failed == 1 ? "" : "s");
     }
-    free(v); free(names); free(np);
+    free(v); free(val); free(names); free(np);
 done:
     if (rc) {
         const char *msg = gs_last_error();

@@ -60,6 +60,42 @@ assert all(r["a_last"]["std"] is None and len(r["a_last"]["values"]) == 1 for r 
 [ $? -eq 2 ] && one_line "--methods: unknown method 'nosuch'" && [ ! -s "$tmp/out" ] && ok "unknown method: exit 2" || bad "unknown method"
 "$G" table --data "$tmp/nowhere" --methods gacl >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ] && one_line && [ ! -s "$tmp/out" ] && ok "missing data: exit 2, no output" || bad "missing data"
+# --val-frac: the validation columns equal run's validation numbers after the last task, per seed
+"$G" table --data "$S" --methods gacl,ncm --seeds 1,2 --val-frac 0.25 --format csv >"$tmp/v.csv" 2>"$tmp/err" \
+    && ok "table --val-frac csv" || bad "table --val-frac csv"
+for s in 1 2; do
+    "$G" run --data "$S" --methods gacl,ncm --seed $s --val-frac 0.25 --format csv >"$tmp/vrun$s.csv" 2>>"$tmp/err" || bad "run --val-frac seed $s"
+done
+"$PY" - "$tmp/v.csv" "$tmp/vrun1.csv" "$tmp/vrun2.csv" <<'PY' && ok "validation cells = run's last-task val_acc/head/tail, mean and sample std" || bad "validation cells differ from run"
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 2 and all(r["val_frac"] == "0.25" for r in rows), rows
+last = []
+for f in sys.argv[2:]:
+    d = {}
+    for r in csv.DictReader(open(f)):
+        d[r["method"]] = r  # the last task's row wins
+    last.append(d)
+for r in rows:
+    for key, col in (("val_a_last", "val_acc"), ("val_head", "val_head_acc"), ("val_tail", "val_tail_acc")):
+        v = [float(run[r["method"]][col]) for run in last]
+        assert abs(float(r[key + "_mean"]) - statistics.mean(v)) < 1e-3, (key, r, v)
+        assert abs(float(r[key + "_std"]) - statistics.stdev(v)) < 1e-3, (key, r, v)
+    # the test columns come from the same runs (the split removes training rows)
+    v = [float(run[r["method"]]["acc"]) for run in last]
+    assert abs(float(r["a_last_mean"]) - statistics.mean(v)) < 1e-3, (r, v)
+PY
+for f in json markdown latex table; do
+    "$G" table --data "$S" --methods gacl,ncm --val-frac 0.25 --format $f >"$tmp/v.$f" 2>"$tmp/err" || bad "table --val-frac --format $f"
+done
+"$PY" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["val_frac"] == 0.25 and all(type(r["val_tail"]["mean"]) in (int, float) for r in d["results"])
+' "$tmp/v.json" && grep -q "v.head" "$tmp/v.markdown" && grep -q 'val.\\ tail' "$tmp/v.latex" \
+    && grep -q "multicolumn{5}" "$tmp/v.latex" && grep -q "v.tail" "$tmp/v.table" && ok "validation columns in every format" \
+    || bad "validation columns missing in some format"
+
 "$G" table --data "$S" --data "$S" --methods gacl >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ] && one_line "--data .*given twice" && ok "same source twice: exit 2" || bad "same source twice"
 "$G" run --format latex >"$tmp/out" 2>"$tmp/err"

@@ -107,6 +107,49 @@ int main(void)
           "one seed: no std (%s)", line);
     free(one);
 
+    /* validation columns: 2 methods × 1 source × 2 seeds; val[((m)*2 + k)*3 + j] = acc, head, tail.
+     * gacl: acc 80, 90 (85 ± 7.07), head 70 ×2, tail NaN on seed 2 (over one seed: no std);
+     * ncm: acc 60 ×2, head 75 ×2 (best head), tail 10, 30 (20 ± 14.14). */
+    const char *vm[] = {"gacl", "ncm"};
+    double tv[2 * 2 * 2] = {40, 50, 41, 51, 60, 70, 60, 70};
+    double vv[2 * 2 * 3] = {80, 70, 5, 90, 70, NAN, 60, 75, 10, 60, 75, 30};
+    tb_table w = {.n_methods = 2, .n_sources = 1, .n_seeds = 2, .methods = vm, .sources = sources, .seeds = seeds,
+                  .v = tv, .val = vv, .val_frac = 0.25};
+    csv = render(OP_FMT_CSV, &w);
+    CHECK(csv && strstr(csv, "a_avg_rank,val_frac,val_a_last_mean,val_a_last_std,val_head_mean,val_head_std,"
+                             "val_tail_mean,val_tail_std,val_a_last_rank,val_head_rank,val_tail_rank\n"), "csv: validation columns");
+    CHECK(csv && csv_line(csv, "gacl,synthetic,", line, sizeof line) &&
+          !strcmp(line, "gacl,synthetic,2,40.5000,0.7071,50.5000,0.7071,2,2,0.25,85.0000,7.0711,70.0000,0.0000,5.0000,,1,2,2"),
+          "csv gacl: validation mean ± std, a failed seed left out, ranks per column (%s)", line);
+    CHECK(csv && csv_line(csv, "ncm,synthetic,", line, sizeof line) &&
+          !strcmp(line, "ncm,synthetic,2,60.0000,0.0000,70.0000,0.0000,1,1,0.25,60.0000,0.0000,75.0000,0.0000,20.0000,14.1421,2,1,1"),
+          "csv ncm (%s)", line);
+    free(csv);
+    js = render(OP_FMT_JSON, &w);
+    CHECK(js && strstr(js, "\"val_frac\": 0.25") &&
+          strstr(js, "\"val_tail\": {\"mean\": 5, \"std\": null, \"values\": [5, null], \"rank\": 2}"), "json validation cells");
+    free(js);
+    tex = render(OP_FMT_LATEX, &w);
+    CHECK(tex && strstr(tex, "\\begin{tabular}{lccccc}") && strstr(tex, "\\multicolumn{5}{c}{synthetic}") &&
+          strstr(tex, "\\cmidrule(lr){2-6}") && strstr(tex, "& val.\\ acc & val.\\ head & val.\\ tail \\\\") &&
+          strstr(tex, "SimpleCIL & \\textbf{60.00 $\\pm$ 0.00} & \\textbf{70.00 $\\pm$ 0.00} & \\underline{60.00 $\\pm$ 0.00} & "
+                      "\\textbf{75.00 $\\pm$ 0.00} & \\textbf{20.00 $\\pm$ 14.14} \\\\") &&
+          strstr(tex, "% val. acc, val. head, val. tail: "), "latex: five columns a group, validation legend");
+    free(tex);
+    md = render(OP_FMT_MARKDOWN, &w);
+    CHECK(md && strstr(md, "| synthetic v.acc | synthetic v.head | synthetic v.tail |\n|---|---:|---:|---:|---:|---:|\n") &&
+          strstr(md, "| GACL | <u>40.50 ± 0.71</u> | <u>50.50 ± 0.71</u> | **85.00 ± 7.07** | <u>70.00 ± 0.00</u> | <u>5.00</u> |"),
+          "markdown validation columns");
+    free(md);
+    txt = render(OP_FMT_TABLE, &w);
+    CHECK(txt && strstr(txt, "v.acc, v.head, v.tail: ") && strstr(txt, "A_last            A_avg            v.acc ") &&
+          strstr(txt, "85.00 ± 7.07*") && strstr(txt, "20.00 ± 14.14*"), "plain table: validation columns and legend");
+    free(txt);
+    /* without a split the output has no validation column */
+    txt = render(OP_FMT_CSV, &t);
+    CHECK(txt && !strstr(txt, "val_"), "no split: no validation columns");
+    free(txt);
+
     char name[96];
     const char *cases[][2] = {{"gsr", "GACL + GSR"}, {"fecam", "FeCAM"}, {"anacp+gsr", "AnaCP + GSR"},
                               {"klda+gsr-linear", "KLDA + GSR (linear)"}, {"foo+bar", "foo + bar"}, {"air", "AIR"}};
