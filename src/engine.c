@@ -361,24 +361,27 @@ static void finish_method(en_method_result *mr, int T)
 
 /* ---- the update's work as jobs (methods in parallel, tasks overlapped) --------------------
  * Per task: the base Gram, each augmenting method's synthetic rows, and per ridge method the
- * solve (assemble, statistics, Cholesky), then λ_min from the factor and the predictions (two
- * halves of the test rows, then the accuracies; these only read the method's factor / W), and
- * a report (snapshot bookkeeping and progress, on the calling thread only). One plan holds every
- * task of the update; dependencies across tasks let the next task's Grams start while this
- * task's predictions and λ_min run, and keep every buffer safe:
- *   BASE(t)        after BASE(t-1) and every SOLVE(t-1) (they read the base Gram's slot);
- *   EXTRA(t, m)    after XEND(t-1, m) and SOLVE(t-1, m) (the emitter, Y and E's slot);
- *   SOLVE(t, m)    after BASE(t), XEND(t, m), and LMIN, PRED, ACC of (t-1, m) (A, W, pred);
+ * assembly of G_t = B_t + w·E_t into its work matrix, the solve (statistics, Cholesky), then
+ * λ_min from the factor and the predictions (two halves of the test rows, then the accuracies;
+ * these only read the method's factor / W), and a report (snapshot bookkeeping and progress, on
+ * the calling thread only). One plan holds every task of the update; dependencies across tasks
+ * let the next task's Grams start as soon as this task's are copied into the work matrices (so
+ * BASE(t+1) runs while SOLVE(t) factors), and keep every buffer safe:
+ *   BASE(t)        after BASE(t-1) and every ASM(t-1) (they read the base Gram's slot);
+ *   EXTRA(t, m)    after XEND(t-1, m) and ASM(t-1, m) (the emitter, Y and E's slot);
+ *   ASM(t, m)      after BASE(t), XEND(t, m), SOLVE(t-1, m) and LMIN, PRED, ACC of (t-1, m)
+ *                  (A and Qᵀ: the factor of t-1 is read by LMIN);
+ *   SOLVE(t, m)    after ASM(t, m) (and through it everything of t-1);
  *   CUSTOM(t, m)   after CUSTOM(t-1, m);  REPORT(t) after every job of t and REPORT(t-1).
  * Each job's arithmetic does not depend on which thread runs it or when: every job writes its
  * own method's state and work buffers in an order the dependencies fix, so the numbers are
  * those of the sequential order (OpenBLAS at one thread inside the plan: identical to a
  * sequential run at one BLAS thread). Two workers (the caller and one helper) pick the first
  * ready job in plan order (earlier tasks first). */
-enum { J_BASE, J_EXTRA, J_PAIRS0, J_PAIRS1, J_XEND, J_SOLVE, J_LMIN, J_PRED, J_CUSTOM, J_PRED1, J_ACC, J_REPORT };
+enum { J_BASE, J_EXTRA, J_PAIRS0, J_PAIRS1, J_XEND, J_ASM, J_SOLVE, J_LMIN, J_PRED, J_CUSTOM, J_PRED1, J_ACC, J_REPORT };
 enum { JS_WAIT, JS_RUN, JS_DONE };
 #define JOB_DEPS (2 + OP_MAX_METHODS)
-#define JOBS_PER_TASK (2 + 9 * OP_MAX_METHODS)
+#define JOBS_PER_TASK (2 + 10 * OP_MAX_METHODS)
 
 typedef struct {
     int kind, m, t, pos, dep[JOB_DEPS], ndep, state, rc; /* pos: the task's place in the plan */
@@ -461,6 +464,7 @@ static int run_job(en_plan *pl, en_job *j)
         ms->extra_valid = t + 1;
         ms->stats_valid[t] = 0;
         break;
+    case J_ASM: en_assemble(e, ms, t, pl->q, &ms->A); break;
     case J_SOLVE: rc = en_job_solve(e, ms, sn, t, pl->q); break;
     case J_LMIN: rc = en_job_lmin(e, ms, sn, t, pl->q); break;
     case J_PRED: case J_PRED1: rc = en_job_pred(e, ms, t, j->kind == J_PRED1); break;
@@ -593,9 +597,9 @@ static void plan_tasks(en_plan *pl, const int *order, int no)
 {
     en_engine *e = pl->e;
     int nm = e->nm, prev_base = -1, prev_report = -1;
-    int prev_solve[OP_MAX_METHODS], prev_xend[OP_MAX_METHODS], prev_custom[OP_MAX_METHODS], prev_use[OP_MAX_METHODS][4];
+    int prev_solve[OP_MAX_METHODS], prev_asm[OP_MAX_METHODS], prev_xend[OP_MAX_METHODS], prev_custom[OP_MAX_METHODS], prev_use[OP_MAX_METHODS][4];
     for (int m = 0; m < nm; m++) {
-        prev_solve[m] = prev_xend[m] = prev_custom[m] = -1;
+        prev_solve[m] = prev_asm[m] = prev_xend[m] = prev_custom[m] = -1;
         for (int k = 0; k < 4; k++) prev_use[m][k] = -1;
     }
     int base_valid = e->base_valid, extra_valid[OP_MAX_METHODS];
@@ -607,7 +611,7 @@ static void plan_tasks(en_plan *pl, const int *order, int no)
         if (base_valid <= t) {
             jb = add_job(pl, J_BASE, -1, t);
             add_dep(pl, jb, prev_base);
-            for (int m = 0; m < nm; m++) add_dep(pl, jb, prev_solve[m]);
+            for (int m = 0; m < nm; m++) add_dep(pl, jb, prev_asm[m]);
             prev_base = jb;
             base_valid = t + 1;
         }
@@ -618,7 +622,7 @@ static void plan_tasks(en_plan *pl, const int *order, int no)
             if ((ms->aug_def || ms->cw) && extra_valid[m] <= t) {
                 int jr = add_job(pl, J_EXTRA, m, t);
                 add_dep(pl, jr, prev_xend[m]);
-                add_dep(pl, jr, prev_solve[m]);
+                add_dep(pl, jr, prev_asm[m]);
                 add_dep(pl, jr, prev_custom[m]); /* a stats learner's rows of t-1 are fitted */
                 int j0 = add_job(pl, J_PAIRS0, m, t), j1 = add_job(pl, J_PAIRS1, m, t);
                 add_dep(pl, j0, jr); add_dep(pl, j1, jr);
@@ -637,10 +641,13 @@ static void plan_tasks(en_plan *pl, const int *order, int no)
         for (int m = 0; m < nm; m++) {
             mstate *ms = &e->ms[m];
             if (!ms->dirty || !en_is_ridge(ms)) continue;
+            int ja0 = add_job(pl, J_ASM, m, t);
+            add_dep(pl, ja0, jb >= 0 ? jb : prev_base);
+            add_dep(pl, ja0, jx[m]);
+            add_dep(pl, ja0, prev_solve[m]);
+            for (int u = 0; u < 4; u++) add_dep(pl, ja0, prev_use[m][u]);
             int js = add_job(pl, J_SOLVE, m, t);
-            add_dep(pl, js, jb >= 0 ? jb : prev_base);
-            add_dep(pl, js, jx[m]);
-            for (int u = 0; u < 4; u++) add_dep(pl, js, prev_use[m][u]);
+            add_dep(pl, js, ja0);
             int p0 = add_job(pl, J_PRED, m, t), p1 = add_job(pl, J_PRED1, m, t);
             add_dep(pl, p0, js); add_dep(pl, p1, js);
             int ja = add_job(pl, J_ACC, m, t);
@@ -648,6 +655,7 @@ static void plan_tasks(en_plan *pl, const int *order, int no)
             int jl = add_job(pl, J_LMIN, m, t);
             add_dep(pl, jl, js);
             prev_solve[m] = js;
+            prev_asm[m] = ja0;
             prev_use[m][0] = p0; prev_use[m][1] = p1; prev_use[m][2] = ja; prev_use[m][3] = jl;
         }
         int jr = add_job(pl, J_REPORT, -1, t);

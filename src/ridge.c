@@ -252,8 +252,7 @@ int en_job_solve(en_engine *e, mstate *ms, en_snap *sn, int t, const op_params *
      * last and the looked-at task only while that is cheap (en_spectrum_default). */
     int want_spec = e->cfg.spectrum == OP_SPECTRUM_ALL ||
                     (en_spectrum_default(e) && (t == p->T - 1 || (e->keep && t == e->focus_task)));
-    en_assemble(e, ms, t, q, &ms->A);
-    int rc = en_ensure_stats(e, ms, t, want_spec);
+    int rc = en_ensure_stats(e, ms, t, want_spec); /* G_t is in ms->A: the J_ASM job before */
     if (rc) return rc;
     double tau = en_tau_for(e, ms, t, q->tau);
     ms->solve_failed = en_solve_seen(e, ms, t, tau, ms->why, sizeof ms->why) != GS_OK;
