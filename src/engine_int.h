@@ -1,11 +1,12 @@
 /* engine_int.h — the engine's private state, shared by its files (prefix en_, never included
- * outside src/engine.c, src/emit.c, src/ridge.c, src/scores.c).
+ * outside src/engine.c, src/emit.c, src/ridge.c, src/ridge_dual.c, src/scores.c).
  *
  *   engine.c  creation, the update as a plan of jobs (scheduling, caching, staging snapshots),
  *             results, access for --save-state and the checks;
  *   emit.c    the emitter augmenters write through, and each task's synthetic rows;
  *   ridge.c   the ridge core of the EN_RIDGE learners: base Gram, assembly, statistics and
  *             spectrum, Cholesky solve, predictions;
+ *   ridge_dual.c  the same solve in the N-dimensional dual (gs_rsolve.h) when that is cheaper;
  *   scores.c  the screened argmax of class scores (en_argmax_scores).
  *
  * Storage conventions: G-type matrices are D×D, full symmetric (both triangles kept in sync
@@ -105,7 +106,7 @@ struct mstate {
     double *ybuf;            /* en_emit_mix's Y, sized for the largest task and kept from task to
                               * task of an update (one allocation: no page faults per task) */
     size_t ybytes;
-    rs_dual *dual;           /* the dual's kernel and factor (ridge.c), NULL until used */
+    rs_dual *dual;           /* the dual's kernel and factor (ridge_dual.c), NULL until used */
     int solve_failed;        /* this task's solve failed: reason in why */
     char why[160];
 };
@@ -163,6 +164,11 @@ int en_job_lmin(en_engine *e, mstate *ms, en_snap *sn, int t, const op_params *q
 int en_job_pred(en_engine *e, mstate *ms, int t, int part);
 /* Predictions of the seen validation rows of task t (ms->vpred) and their accuracy into sn. */
 int en_predict_val(en_engine *e, mstate *ms, en_snap *sn, int t);
+
+/* ridge_dual.c: 1 when task t of a ridge method is solved in the dual; the dual solve, W rows
+ * into ms->Wt as en_solve_seen (GS_OK or GS_ERUN with the reason in why). */
+int en_dual_ok(const en_engine *e, const mstate *ms, int t);
+int en_solve_dual(en_engine *e, mstate *ms, int t, double tau, char *why, size_t nwhy);
 
 /* scores.c: en_argmax_scores for rows lo..hi-1 of n (see there) */
 int en_argmax_range(const double *X, const float *Xf, const double *Xn, long n, long lo, long hi, long D,

@@ -150,47 +150,6 @@ void en_fill_spectral(en_engine *e, mstate *ms, en_snap *sn, int t, double tau)
     }
 }
 
-/* The dual (gs_rsolve.h) instead of the D×D Cholesky when G_t is the Gram of at most D/2 real
- * rows with unit weights (a learner without class weights and without augmenter: its rows are
- * the first N of p->h) and D ≥ EN_DUAL_MIN_D: W = Hᵀ(HHᵀ + τI)⁻¹Y costs N²D + N³/3 instead of
- * D³/3 (at D = 5000 and N = 1835, 0.1 s of one core instead of 1 s). The kernel and its factor
- * stay in ms->dual from task to task: task t's rows are a prefix of task t+1's. */
-static int dual_ok(const en_engine *e, const mstate *ms, int t)
-{
-    return e->p->D >= EN_DUAL_MIN_D && !ms->E && en_shares_base(ms) && 2 * e->p->task_row_start[t + 1] <= e->p->D;
-}
-
-static int solve_dual(en_engine *e, mstate *ms, int t, double tau, char *why, size_t nwhy)
-{
-    const en_problem *p = e->p;
-    long N = p->task_row_start[t + 1];
-    int Cs = p->st->task_class_start[t + 1], C = p->C;
-    if (!ms->dual) {
-        if (!(ms->dual = gs_malloc(1, sizeof(rs_dual), "dual kernel"))) goto fail;
-        rs_dual_init(ms->dual, p->D);
-    }
-    if (ms->dual->n < N && rs_dual_append(ms->dual, p->h.v, N)) goto fail;
-    if (rs_dual_factor(ms->dual, N, tau)) goto fail;
-    int *pos = gs_malloc((size_t)C + (size_t)N, sizeof(int), "dual labels"), *col = pos + C;
-    double *work = gs_malloc((size_t)N * (size_t)Cs + 1, sizeof(double), "dual solve");
-    int rc = pos && work ? GS_OK : GS_ENOMEM;
-    if (!rc) {
-        for (int c = 0; c < C; c++) pos[c] = -1;
-        for (int k = 0; k < Cs; k++) pos[p->st->class_order[k]] = k;
-        for (long i = 0; i < N; i++) col[i] = pos[p->y[i]];
-        rc = rs_dual_solve(ms->dual, N, p->h.v, col, NULL, Cs, ms->Wt.v, work);
-    }
-    free(pos);
-    free(work);
-    if (rc) goto fail;
-    for (size_t i = 0; i < (size_t)Cs * (size_t)p->D; i++)
-        if (!isfinite(ms->Wt.v[i])) { snprintf(why, nwhy, "the solution W is not finite; raise --tau"); return GS_ERUN; }
-    return GS_OK;
-fail:
-    snprintf(why, nwhy, "%s", gs_last_error());
-    return GS_ERUN;
-}
-
 /* Solve (G+τI) W = Q for the seen classes of task t (G, Qᵀ assembled in ms->A, ms->Qw; A is
  * factored in place: no D×D copy); W rows into ms->Wt (Cs × D, in class_order). Returns GS_OK or
  * GS_ERUN with the reason in `why`. */
@@ -199,7 +158,7 @@ int en_solve_seen(en_engine *e, mstate *ms, int t, double tau, char *why, size_t
     const en_problem *p = ms->p;
     long D = p->D;
     int Cs = p->st->task_class_start[t + 1];
-    if (dual_ok(e, ms, t)) return solve_dual(e, ms, t, tau, why, nwhy);
+    if (en_dual_ok(e, ms, t)) return en_solve_dual(e, ms, t, tau, why, nwhy);
     for (long i = 0; i < D; i++) ms->A.v[i * D + i] += tau;
     for (int k = 0; k < Cs; k++)
         memcpy(gm_row(&ms->Wt, k), gm_row(&ms->Qw, p->st->class_order[k]), (size_t)D * sizeof(double));
