@@ -25,5 +25,12 @@ int pl_open(pl_ctx *c, const op_opts *o, const en_config *cfg, void (*warn)(cons
 /* Rebuild stream, problem and engine for a new seed (data kept). */
 int pl_reseed(pl_ctx *c, const op_opts *o, const en_config *cfg);
 void pl_free(pl_ctx *c);
+/* Several seeds alive at once (tune --seeds, the TUI's --seeds): c[0] as pl_open with seeds[0];
+ * c[1..n) each with its own seed's stream, validation split, problem and engine on c[0]'s data
+ * (loaded once, with seeds[0], as sweep and table do; the others borrow it). The memory check
+ * counts n copies. On error nothing is left open. Free with pl_free_seeds (c[0] last). */
+int pl_open_seeds(pl_ctx *c, int n, const uint64_t *seeds, const op_opts *o, const en_config *cfg,
+                  void (*warn)(const char *, void *), void *user);
+void pl_free_seeds(pl_ctx *c, int n);
 
 #endif

@@ -1,7 +1,7 @@
 /* gs_tune.h — choosing hyperparameters on the validation rows only (prefix tn_).
  *
  *   gsrscope tune --val-frac F --methods a,b --param tau[,beta,alpha_base,xi]
- *                 [--objective acc|tail|balanced] [--format table|csv|json] [data, protocol options]
+ *                 [--objective acc|tail|balanced] [--seeds 1,2,3] [--format table|csv|json] [data, protocol options]
  *
  * The objective is read from the validation rows after the last task: acc = sample-weighted
  * accuracy, tail = mean per-class accuracy of the tail classes, balanced = the mean of the head
@@ -14,6 +14,9 @@
  * that keeps every task's Gram matrices, so a τ or β change re-solves from cached Grams and an
  * α_base/ξ change regenerates only the synthetic rows; an evaluation stops once the last task is
  * reported (with the Grams cached the engine computes that task first).
+ * With --seeds every seed has its own stream, split, problem and engine (gs_pipeline.h
+ * pl_open_seeds), every point is evaluated on all of them and the choice maximizes the mean
+ * objective; the numbers are printed as mean ± sample std over the seeds.
  * Ownership: tn_search writes into caller-provided structs; nothing to free.
  */
 #ifndef GS_TUNE_H
@@ -40,12 +43,14 @@ void tn_set(op_params *q, const tn_space *sp, double v);
 /* Objective of method m's validation results after the last task (NaN if that task is not done). */
 double tn_objective(const en_results *r, int m, op_objective obj);
 
-/* One parameter of method m (index in the engine): grid, then golden section. On return q holds
- * the best value found; *best its objective; *evals the evaluations made. The engine's results
- * are those of the last evaluation (call en_update with q to get the chosen point's).
- * GS_OK, GS_ECANCEL or an engine error. */
-int tn_search(en_engine *e, int m, op_params *q, const tn_space *sp, op_objective obj,
-              const volatile int *cancel, double *best, int *evals);
+/* One parameter of method m (index in every engine): grid, then golden section, on the mean of
+ * the objective over the ne engines e[0..ne) (one per seed, each with its own split and stream;
+ * ne = 1 for one seed); engine k is updated with seed seeds[k] (NULL: q->seed for all). On return q holds the best value found; *best its mean objective;
+ * *evals the points evaluated (each one update of every engine). The engines' results are those
+ * of the last evaluation (call en_update with q to get the chosen point's). cancel (may be
+ * NULL) is read atomically: another thread may set it. GS_OK, GS_ECANCEL or an engine error. */
+int tn_search(en_engine *const *e, const uint64_t *seeds, int ne, int m, op_params *q, const tn_space *sp,
+              op_objective obj, const volatile int *cancel, double *best, int *evals);
 
 /* RanPAC's λ on the validation rows: if c's problem has validation rows and o->methods holds a
  * ranpac method, the first one is run alone (its engine replaces c->eng for the while; cfg is

@@ -6,31 +6,33 @@
 #include <stdio.h>
 #include <string.h>
 
-static int check_memory(const pl_ctx *c, const op_opts *o, const en_config *cfg)
+/* copies: how many such streams, problems and engines will be alive at once (several seeds). */
+static int check_memory(const pl_ctx *c, const op_opts *o, const en_config *cfg, int copies)
 {
     long n = c->st.n, nt = c->data.test_x.rows + c->st.n_val, d = c->data.train_x.cols;
-    double need = en_estimate_bytes(n, nt, d, o->data.expand, c->st.C, c->st.T, (const char *const *)cfg->methods,
-                                    cfg->n_methods, cfg->keep_task_grams);
+    double need = copies * en_estimate_bytes(n, nt, d, o->data.expand, c->st.C, c->st.T, (const char *const *)cfg->methods,
+                                             cfg->n_methods, cfg->keep_task_grams);
     double have = o->data.max_memory > 0 ? o->data.max_memory : (double)gs_mem_available();
     if (have > 0 && need > have) {
         char a[32], b[32];
         return gs_error(GS_EINPUT, "this run needs about %s (d = %ld input columns, --expand %ld; rows and D×D "
-                        "matrices of each method's feature space) but only %s is %s; use a smaller --expand or fewer --methods%s",
+                        "matrices of each method's feature space%s) but only %s is %s; use a smaller --expand or fewer --methods%s%s",
                         gs_fmt_bytes((uint64_t)need, a, sizeof a), d, o->data.expand,
+                        copies > 1 ? ", once per seed" : "",
                         gs_fmt_bytes((uint64_t)have, b, sizeof b),
                         o->data.max_memory > 0 ? "allowed by --max-memory" : "available",
-                        o->data.max_memory > 0 ? ", or raise --max-memory" : "");
+                        copies > 1 ? " or --seeds" : "", o->data.max_memory > 0 ? ", or raise --max-memory" : "");
     }
     return GS_OK;
 }
 
-static int build_rest(pl_ctx *c, const op_opts *o, const en_config *cfg)
+static int build_rest(pl_ctx *c, const op_opts *o, const en_config *cfg, int copies)
 {
     int rc = st_build(&c->st, c->data.train_y, c->data.train_x.rows, c->data.n_classes, &o->proto,
                       o->params.seed);
     if (rc) return rc;
     c->have_stream = 1;
-    if ((rc = check_memory(c, o, cfg))) return rc;
+    if ((rc = check_memory(c, o, cfg, copies))) return rc;
     if ((rc = en_prepare(&c->prob, &c->data, &c->st, &o->data, o->params.seed))) return rc;
     c->have_prob = 1;
     return en_create(&c->eng, &c->prob, cfg);
@@ -64,7 +66,8 @@ static void report_recut(const pl_ctx *c, const op_opts *o, void (*warn)(const c
     warn(msg, user);
 }
 
-int pl_open(pl_ctx *c, const op_opts *o, const en_config *cfg, void (*warn)(const char *, void *), void *user)
+static int open_copies(pl_ctx *c, const op_opts *o, const en_config *cfg, void (*warn)(const char *, void *),
+                       void *user, int copies)
 {
     memset(c, 0, sizeof *c);
     for (int m = 0; m < cfg->n_methods; m++)
@@ -85,10 +88,36 @@ int pl_open(pl_ctx *c, const op_opts *o, const en_config *cfg, void (*warn)(cons
     int rc = ld_load(&o->data, o->params.seed, &c->data, warn, user);
     if (rc) return rc;
     c->have_data = 1;
-    rc = build_rest(c, o, cfg);
+    rc = build_rest(c, o, cfg, copies);
     if (rc) pl_free(c);
     else report_recut(c, o, warn, user);
     return rc;
+}
+
+int pl_open(pl_ctx *c, const op_opts *o, const en_config *cfg, void (*warn)(const char *, void *), void *user)
+{
+    return open_copies(c, o, cfg, warn, user, 1);
+}
+
+int pl_open_seeds(pl_ctx *c, int n, const uint64_t *seeds, const op_opts *o, const en_config *cfg,
+                  void (*warn)(const char *, void *), void *user)
+{
+    op_opts w = *o;
+    w.params.seed = seeds[0];
+    int rc = open_copies(&c[0], &w, cfg, warn, user, n);
+    for (int k = 1; k < n && !rc; k++) {
+        memset(&c[k], 0, sizeof c[k]);
+        c[k].data = c[0].data; /* borrowed: have_data stays 0, so pl_free leaves it */
+        w.params.seed = seeds[k];
+        rc = build_rest(&c[k], &w, cfg, 1);
+        if (rc) { pl_free(&c[k]); pl_free_seeds(c, k); return rc; }
+    }
+    return rc;
+}
+
+void pl_free_seeds(pl_ctx *c, int n)
+{
+    for (int k = n - 1; k >= 0; k--) pl_free(&c[k]); /* c[0], which owns the data, last */
 }
 
 int pl_reseed(pl_ctx *c, const op_opts *o, const en_config *cfg)
@@ -98,7 +127,7 @@ int pl_reseed(pl_ctx *c, const op_opts *o, const en_config *cfg)
     if (c->have_prob) en_problem_free(&c->prob);
     if (c->have_stream) st_free(&c->st);
     c->have_prob = c->have_stream = 0;
-    return build_rest(c, o, cfg);
+    return build_rest(c, o, cfg, 1);
 }
 
 void pl_free(pl_ctx *c)

@@ -295,7 +295,7 @@ static void do_tune(tui_worker *w, int param, int m, const op_params *cur, int t
     op_params q = *cur;
     double best = NAN;
     int evals = 0;
-    int st = sp ? tn_search(w->ctx->eng, m, &q, sp, OP_OBJ_ACC, &w->cancel, &best, &evals)
+    int st = sp ? tn_search(&w->ctx->eng, NULL, 1, m, &q, sp, OP_OBJ_ACC, &w->cancel, &best, &evals)
                 : gs_error(GS_EINPUT, "this parameter is not tuned");
     int st2 = en_update(w->ctx->eng, cur, task, NULL, NULL, NULL);
     if (st == GS_ECANCEL) { set_msg(w, 0, "tuning stopped%s%s", "", NULL); return; }

@@ -21,7 +21,7 @@ expect2 "--param: tune searches tau, beta, alpha_base and xi, not 'rho'" tune --
 expect2 "tune: gacl uses none of --param beta" tune --val-frac 0.2 --methods gacl --param beta
 expect2 '--objective: not an option of `run` (it applies to: tune)' run --objective tail
 expect2 "--objective: unknown value" tune --val-frac 0.2 --param tau --objective best
-expect2 "--seeds: not an option of .tune." tune --val-frac 0.2 --param tau --seeds 1,2
+expect2 "--seeds: '0x' is not a seed" tune --val-frac 0.2 --param tau --seeds 1,0x
 expect2 "--save-state: not an option of .tune." tune --val-frac 0.2 --param tau --save-state x
 
 # The bundled sample, and a copy with the test labels permuted.
@@ -87,6 +87,71 @@ for m in a["methods"]:
     assert abs(r["a_last"] - m["test"]["a_last"]) < 1e-9 and abs(r["a_avg"] - m["test"]["a_avg"]) < 1e-9, m["name"]
 PYEOF
 then ok "run at the chosen values prints tune's validation and test numbers"; else bad "run at the chosen values differs"; fi
+
+# --seeds: the choice maximizes the mean validation objective over the seeds (each its own split
+# and stream); it still never reads test labels (permuted copy: same choice, other test numbers);
+# every per-seed number equals `run --seed k` at the chosen values, the mean ± std are recomputed
+# here, and no tau grid point of `sweep --seeds` has a better mean objective.
+sargs="tune --val-frac 0.2 --methods gacl,gsr --param tau,beta --objective balanced --seeds 1,2 --format json"
+"$G" $sargs --data "$S" >"$tmp/sa.json" 2>"$tmp/err" && "$G" $sargs --data "$tmp/p" >"$tmp/sb.json" 2>"$tmp/err" \
+    && ok "tune --seeds 1,2 on the sample and on permuted test labels" || bad "tune --seeds runs failed"
+"$G" sweep --data "$S" --val-frac 0.2 --methods gacl,gsr --format json --seeds 1,2 \
+    --param tau=0.0001,0.001,0.01,0.1,1,10,100,1000,10000,100000 >"$tmp/ssw.json" 2>"$tmp/err" ||
+    bad "sweep --seeds over the tau grid failed"
+"$PY" - "$tmp" <<'PYEOF' >"$tmp/spy" 2>&1
+import json, sys
+t = sys.argv[1]
+a, b, sw = (json.load(open(f"{t}/{n}.json")) for n in ("sa", "sb", "ssw"))
+def check(name, cond): print(("ok - " if cond else "FAIL - ") + name)
+check("seeds listed, one split per seed", a["seeds"] == [1, 2] and len(a["val_rows"]) == 2 and all(v > 0 for v in a["val_rows"]))
+for ma, mb in zip(a["methods"], b["methods"]):
+    n = ma["name"]
+    check(f"{n} --seeds: permuted test labels, same choice", ma["chosen"] == mb["chosen"])
+    check(f"{n} --seeds: permuted test labels, same validation numbers",
+          ma["validation"] == mb["validation"] and [p["validation"] for p in ma["per_seed"]] == [p["validation"] for p in mb["per_seed"]])
+    check(f"{n} --seeds: permuted test labels, other test numbers", ma["test"] != mb["test"])
+    ok = True
+    for g in ("validation", "test"):
+        for k, m in ma[g].items():
+            v = [p[g][k] for p in ma["per_seed"]]
+            mean = sum(v) / 2
+            sd = abs(v[0] - v[1]) / 2 ** 0.5
+            ok &= abs(m - mean) < 1e-9 and abs(ma[g + "_std"][k] - sd) < 1e-9
+    check(f"{n} --seeds: mean and sample std of the per-seed numbers", ok)
+    obj = max(0.5 * (p["results"][n]["val_head"]["mean"] + p["results"][n]["val_tail"]["mean"]) for p in sw["points"])
+    check(f"{n} --seeds: the mean objective is at least every tau grid point's ({ma['validation']['objective']:.4f} >= {obj:.4f})",
+          ma["validation"]["objective"] >= obj - 1e-9)
+    print("CHOSEN %s %s" % (n, " ".join("--%s %.17g" % (k, v) for k, v in ma["chosen"].items())))
+PYEOF
+grep '^ok - \|^FAIL - ' "$tmp/spy" >"$tmp/lines"
+while read -r line; do
+    case $line in
+    "ok - "*) ok "${line#ok - }" ;;
+    *) bad "${line#FAIL - }" ;;
+    esac
+done <"$tmp/lines"
+grep -q '^ok - ' "$tmp/spy" || { cat "$tmp/spy" >"$tmp/err"; bad "the --seeds JSON check did not run"; }
+grep '^CHOSEN ' "$tmp/spy" | while read -r _ name opts; do
+    for k in 1 2; do
+        "$G" run --data "$S" --val-frac 0.2 --seed $k --methods "$name" $opts --format json --quiet >"$tmp/sr_${name}_$k.json" 2>"$tmp/err"
+    done
+done
+if "$PY" - "$tmp" <<'PYEOF' 2>"$tmp/err"
+import json, sys
+t = sys.argv[1]
+a = json.load(open(f"{t}/sa.json"))
+for m in a["methods"]:
+    for p in m["per_seed"]:
+        r = json.load(open(f"{t}/sr_{m['name']}_{p['seed']}.json"))["methods"][0]
+        last = r["tasks"][-1]
+        assert abs(last["val_head_acc"] - p["validation"]["head_acc"]) < 1e-9, (m["name"], p["seed"])
+        assert abs(last["val_tail_acc"] - p["validation"]["tail_acc"]) < 1e-9, (m["name"], p["seed"])
+        assert abs(r["a_last"] - p["test"]["a_last"]) < 1e-9 and abs(r["a_avg"] - p["test"]["a_avg"]) < 1e-9, (m["name"], p["seed"])
+PYEOF
+then ok "run --seed k at the chosen values prints tune's per-seed numbers"; else bad "run --seed k at the chosen values differs"; fi
+"$G" tune --data "$S" --val-frac 0.2 --methods gacl --param tau --seeds 1,2 >"$tmp/st.txt" 2>"$tmp/err" \
+    && grep -q '^seeds 1,2: ' "$tmp/st.txt" && grep -q '^gacl .* ± ' "$tmp/st.txt" && ok "tune --seeds table: mean ± std" \
+    || bad "tune --seeds table"
 
 # The README's tuning example: the command after "$ " in the block after the marker, rerun.
 awk '/<!-- tune-example -->/ {f=1; next} f && /^```/ {n++; if (n == 2) exit; next} f && n == 1' README.md >"$tmp/readme"
