@@ -98,6 +98,19 @@ void ch_display_name(const char *name, char *out, size_t n);
  * NaN where fewer than two runs have the task done); the note says so. The runs must have the
  * methods of the results c was built from, in the same order. GS_OK or GS_ENOMEM. */
 int ch_add_seed_bands(ch_chart *c, const en_results *const *runs, int n);
+/* The same for the task charts of another quantity: CH_BAND_ACCURACY (the series with a kind, as
+ * ch_add_seed_bands but keeping the note), CH_BAND_STABLE_RANK (ch_build_stable_rank's series),
+ * CH_BAND_ERANK / CH_BAND_COND (ch_build_erank_cond's). The y axis is chosen again over the bands
+ * (on a log axis a band edge at or below zero ends at the axis); the note gets "mean ± std over
+ * N seeds" appended. GS_OK or GS_ENOMEM. */
+enum { CH_BAND_ACCURACY = 0, CH_BAND_STABLE_RANK, CH_BAND_ERANK, CH_BAND_COND };
+int ch_add_seed_bands_of(ch_chart *c, const en_results *const *runs, int n, int quantity);
+/* After bands were added: the y axis again, over the values and the bands, keeping its scale (a
+ * log axis from the smallest positive value; a band edge at or below zero then ends at the axis)
+ * and its label. */
+void ch_axis_band_y(ch_chart *c);
+/* A band of ± sd[k] around each y[k] of s (replacing any). GS_OK or GS_ENOMEM. */
+int ch_set_band(ch_series *s, const double *sd);
 int ch_build_accuracy(ch_chart *c, const en_results *r, const en_results *baseline, int m0, int m1,
                       int task);
 int ch_build_spectrum(ch_chart *c, const en_results *r, const en_results *baseline, int m0, int m1,

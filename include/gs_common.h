@@ -70,6 +70,9 @@ uint64_t gs_fnv1a(uint64_t h, const void *p, size_t n);
 
 /* Available physical memory in bytes (MemAvailable), or 0 if unknown. */
 uint64_t gs_mem_available(void);
+/* Mean and sample standard deviation of the finite values of v[0..n) (*k of them, k may be
+ * NULL); NaN when there are none (mean) or fewer than two (sd). Over seeds, everywhere. */
+void gs_mean_sd(const double *v, int n, double *mean, double *sd, int *k);
 /* Human-readable byte count ("1.2 GiB") into buf. */
 const char *gs_fmt_bytes(uint64_t b, char *buf, size_t n);
 

@@ -13,6 +13,7 @@
 
 #include "gs_engine.h"
 #include "gs_opts.h"
+#include "gs_tausweep.h"
 
 typedef struct {
     const en_results *r;       /* results to draw (required) */
@@ -26,10 +27,24 @@ typedef struct {
     en_engine *eng;            /* the engine the results came from (may be NULL); the "tau-sweep"
                                   figure needs it (and prob): it solves again from en_gram at
                                   `task` */
-    const en_results *const *runs; /* several seeds (export --seeds): the accuracy curves are
-                                  their mean with a ± std band; r is runs[0]. NULL = one run */
+    const en_results *const *runs; /* several seeds (export --seeds, the figures of
+                                  fig_seeds_supported): every curve over tasks is their mean with a
+                                  ± std band and the caption says so; r is runs[0]. NULL = one run */
     int nruns;
+    const ts_curve *const *sweeps; /* "tau-sweep" with several seeds: sweeps[k] the nsweep curves of
+                                  run k (fig_tau_curves on that seed's engine); the figure draws
+                                  their mean with a ± std band */
+    int nsweep;
 } fig_request;
+
+/* Does `figure` take several seeds? And their names, for messages. */
+int fig_seeds_supported(const char *figure);
+const char *fig_seeds_list(void);
+/* The τ curves of the "tau-sweep" figure (grid 1e-4 .. 1e4, TS_DEFAULT_N points) of the ridge
+ * methods among m0, m1 at `task`: cv[0..*ncv) (owned by the caller: ts_free). GS_OK or an error
+ * (none of the two is a ridge method: GS_EINPUT). */
+int fig_tau_curves(en_engine *e, const en_problem *p, const en_results *r, int m0, int m1, int task,
+                   ts_curve *cv, int *ncv);
 
 /* Known figure name? */
 int fig_known(const char *figure);

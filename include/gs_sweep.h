@@ -24,8 +24,7 @@
 #define SW_MAX_SEEDS 256
 
 int sw_main(op_opts *o);
-/* Mean and sample standard deviation of the finite values of v[0..n) (*k of them); NaN when
- * there are none (mean) or fewer than two (sd). */
+/* gs_mean_sd (gs_common.h) under its older name. */
 void sw_stats(const double *v, int n, double *mean, double *sd, int *k);
 
 #endif

@@ -1,6 +1,7 @@
 /* common.c — thread-local error text, checked allocation, clock, hashing, memory probe. */
 #include "gs_common.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -104,6 +105,17 @@ uint64_t gs_fnv1a(uint64_t h, const void *p, size_t n)
         h *= 1099511628211ULL;
     }
     return h;
+}
+
+void gs_mean_sd(const double *v, int n, double *mean, double *sd, int *k)
+{
+    int cnt = 0;
+    double sum = 0, sq = 0;
+    for (int i = 0; i < n; i++) if (isfinite(v[i])) { sum += v[i]; cnt++; }
+    *mean = cnt ? sum / cnt : NAN;
+    for (int i = 0; i < n && cnt >= 2; i++) if (isfinite(v[i])) sq += (v[i] - *mean) * (v[i] - *mean);
+    *sd = cnt >= 2 ? sqrt(sq / (cnt - 1)) : NAN;
+    if (k) *k = cnt;
 }
 
 uint64_t gs_mem_available(void)

@@ -57,6 +57,21 @@ const char *fig_list(void)
            "claims, collapse";
 }
 
+/* The figures that draw a mean over seeds (export --seeds): quantities of a run over tasks or τ.
+ * The others show one run's spectrum, classes or matrices, where a mean hides what they show. */
+static const int seed_figures[] = {FIG_ACCURACY, FIG_STABLE_RANK, FIG_DASHBOARD, FIG_ERANK_COND, FIG_TAU_SWEEP};
+
+static int figure_id(const char *figure);
+
+int fig_seeds_supported(const char *figure)
+{
+    int f = figure ? figure_id(figure) : -1;
+    for (size_t i = 0; i < sizeof seed_figures / sizeof *seed_figures; i++) if (seed_figures[i] == f) return 1;
+    return 0;
+}
+
+const char *fig_seeds_list(void) { return "accuracy, stable-rank, dashboard, erank-cond, tau-sweep"; }
+
 static int figure_id(const char *figure)
 {
     for (int i = 0; i < FIG_COUNT; i++)
@@ -685,7 +700,7 @@ static void build_meta(meta *md, const fig_request *req, const char *figure, int
     meta_add(md, "beta", "%s", num(pp->beta, b));
     meta_add(md, "tau", "%s", num(pp->tau, b));
     meta_add(md, "seed", "%llu", (unsigned long long)pp->seed);
-    if (req->nruns > 1 && o && o->seeds) meta_add(md, "seeds", "%s (accuracy: mean \u00b1 std)", o->seeds);
+    if (req->nruns > 1 && o && o->seeds) meta_add(md, "seeds", "%s (mean \u00b1 std over %d seeds)", o->seeds, req->nruns);
     meta_add(md, "pairs", "%s", pp->pairs == OP_PAIRS_RANDOM ? "random" : "all");
     meta_add(md, "max_aug", "%ld", pp->max_aug);
     meta_add(md, "augment", "%s", pp->augment == OP_AUG_TAIL ? "tail" : "all");
@@ -763,24 +778,102 @@ static void charts_free(charts *cs)
 }
 
 /* τ sweep of the shown ridge methods at `task` (1e-4 … 1e4, TS_DEFAULT_N points). */
+int fig_tau_curves(en_engine *e, const en_problem *p, const en_results *r, int m0, int m1, int task,
+                   ts_curve *cv, int *ncv)
+{
+    double taus[TS_DEFAULT_N];
+    ts_log_grid(1e-4, 1e4, TS_DEFAULT_N, taus);
+    int ms[2] = {m0, m1}, st = GS_OK;
+    *ncv = 0;
+    memset(cv, 0, 2 * sizeof *cv);
+    for (int i = 0; i < 2 && st == GS_OK; i++) {
+        if (ms[i] < 0 || ms[i] >= r->n_methods || !r->m[ms[i]].ridge) continue;
+        st = ts_compute(e, p, ms[i], task, taus, TS_DEFAULT_N, &cv[*ncv], NULL);
+        if (st == GS_OK) (*ncv)++;
+    }
+    if (st == GS_OK && *ncv == 0)
+        st = gs_error(GS_EINPUT, "tau-sweep figure: no ridge method among the shown methods");
+    if (st) { for (int i = 0; i < *ncv; i++) ts_free(&cv[i]); *ncv = 0; }
+    return st;
+}
+
+/* The curves' arrays a τ-sweep chart draws (ch_build_tau_sweep): acc, head, tail, validation
+ * accuracy, stable rank. */
+#define TS_NARR 5
+static double *ts_array(const ts_curve *c, int a)
+{
+    double *const arr[TS_NARR] = {c->acc, c->head_acc, c->tail_acc, c->val_acc, c->stable_rank};
+    return arr[a];
+}
+
+/* Mean and std over the seeds of curve i: mean (arrays owned by *buf) and sd[a][n]. The best τ is
+ * chosen again on the mean (validation with a split, else test; the first of equals). */
+static int ts_mean_curve(const fig_request *req, int i, ts_curve *mean, double **sd, double **buf)
+{
+    const ts_curve *c0 = &req->sweeps[0][i];
+    int n = c0->n, k = req->nruns;
+    *buf = gs_malloc((size_t)2 * TS_NARR * n + k, sizeof(double), "tau-sweep figure");
+    if (!*buf) return GS_ENOMEM;
+    double *m = *buf, *s = m + TS_NARR * n, *v = s + TS_NARR * n;
+    *mean = *c0;
+    mean->acc = m; mean->head_acc = m + n; mean->tail_acc = m + 2 * n;
+    mean->val_acc = c0->val_acc ? m + 3 * n : NULL;
+    mean->stable_rank = m + 4 * n;
+    for (int a = 0; a < TS_NARR; a++) {
+        sd[a] = s + a * n;
+        for (int j = 0; j < n; j++) {
+            for (int r = 0; r < k; r++) {
+                const double *x = ts_array(&req->sweeps[r][i], a);
+                v[r] = x && req->sweeps[r][i].n == n ? x[j] : NAN;
+            }
+            gs_mean_sd(v, k, &m[a * n + j], &sd[a][j], NULL);
+        }
+    }
+    const double *by = mean->best_by_val && mean->val_acc ? mean->val_acc : mean->acc;
+    mean->best = -1;
+    for (int j = 0; j < n; j++)
+        if (isfinite(by[j]) && (mean->best < 0 || by[j] > by[mean->best])) mean->best = j;
+    return GS_OK;
+}
+
+/* Several seeds: the charts of the mean curves, with a ± std band on every test curve. */
+static int tau_sweep_seed_charts(charts *cs, const fig_request *req)
+{
+    int ncv = req->nsweep, st = GS_OK;
+    ts_curve mean[2];
+    double *sd[2][TS_NARR], *buf[2] = {NULL, NULL};
+    for (int i = 0; i < ncv && st == GS_OK; i++) st = ts_mean_curve(req, i, &mean[i], sd[i], &buf[i]);
+    for (int w = 0; w < 2 && st == GS_OK; w++) {
+        ch_chart *c = &cs->ex[w];
+        st = ch_build_tau_sweep(c, &mean[0], ncv > 1 ? &mean[1] : NULL, req->r->params.tau,
+                                w ? CH_TS_STABLE_RANK : CH_TS_ACCURACY);
+        if (st) break;
+        cs->nex = w + 1;
+        for (int j = 0; j < c->nseries && st == GS_OK; j++) {
+            ch_series *s = &c->series[j];
+            if (s->ghost || s->method < 0 || s->method >= ncv) continue;
+            int a = w ? 4 : s->kind == CH_KIND_HEAD ? 1 : s->kind == CH_KIND_TAIL ? 2 : 0;
+            st = ch_set_band(s, sd[s->method][a]);
+        }
+        if (st == GS_OK && w) ch_axis_band_y(c);
+        if (st == GS_OK) {
+            size_t len = strlen(c->note);
+            snprintf(c->note + len, sizeof c->note - len, "; mean \u00b1 std over %d seeds", req->nruns);
+        }
+    }
+    free(buf[0]);
+    free(buf[1]);
+    return st;
+}
+
 static int tau_sweep_charts(charts *cs, const fig_request *req, int task)
 {
     const en_results *r = req->r;
+    if (req->nruns > 1 && req->sweeps && req->nsweep > 0) return tau_sweep_seed_charts(cs, req);
     if (!req->eng || !req->prob)
         return gs_error(GS_EINPUT, "tau-sweep figure: needs the engine (export computes it)");
-    double taus[TS_DEFAULT_N];
-    ts_log_grid(1e-4, 1e4, TS_DEFAULT_N, taus);
     ts_curve cv[2];
-    int ncv = 0, st = GS_OK;
-    int ms[2] = {req->m0, req->m1};
-    memset(cv, 0, sizeof cv);
-    for (int i = 0; i < 2 && st == GS_OK; i++) {
-        if (ms[i] < 0 || ms[i] >= r->n_methods || !r->m[ms[i]].ridge) continue;
-        st = ts_compute(req->eng, req->prob, ms[i], task, taus, TS_DEFAULT_N, &cv[ncv], NULL);
-        if (st == GS_OK) ncv++;
-    }
-    if (st == GS_OK && ncv == 0)
-        st = gs_error(GS_EINPUT, "tau-sweep figure: no ridge method among the shown methods");
+    int ncv = 0, st = fig_tau_curves(req->eng, req->prob, r, req->m0, req->m1, task, cv, &ncv);
     if (st == GS_OK) st = ch_build_tau_sweep(&cs->ex[0], &cv[0], ncv > 1 ? &cv[1] : NULL, r->params.tau,
                                              CH_TS_ACCURACY);
     if (st == GS_OK) {
@@ -974,6 +1067,8 @@ static int charts_build(charts *cs, const fig_request *req, int fig, int task)
     if (fig == FIG_STABLE_RANK || fig == FIG_DASHBOARD) {
         if ((st = ch_build_stable_rank(&cs->sr, req->r, req->baseline, req->m0, req->m1, task))) goto fail;
         cs->have_sr = 1;
+        if (req->nruns > 1 && (st = ch_add_seed_bands_of(&cs->sr, req->runs, req->nruns, CH_BAND_STABLE_RANK)))
+            goto fail;
     }
     if (fig == FIG_TAU_SWEEP && (st = tau_sweep_charts(cs, req, task))) goto fail;
     if (fig == FIG_ERANK_COND) {
@@ -981,6 +1076,9 @@ static int charts_build(charts *cs, const fig_request *req, int fig, int task)
         cs->nex = 1;
         if ((st = ch_build_erank_cond(&cs->ex[1], req->r, req->m0, req->m1, task, CH_COND))) goto fail;
         cs->nex = 2;
+        if (req->nruns > 1 && ((st = ch_add_seed_bands_of(&cs->ex[0], req->runs, req->nruns, CH_BAND_ERANK)) ||
+                               (st = ch_add_seed_bands_of(&cs->ex[1], req->runs, req->nruns, CH_BAND_COND))))
+            goto fail;
     }
     if (fig == FIG_CLASS_ACC) {
         if ((st = ch_build_class_acc(&cs->ex[0], req->r, req->m0, req->m1, task))) goto fail;
@@ -1043,6 +1141,29 @@ static void draw_accuracy_row(fz *z, const ch_chart *acc, box row)
     for (int i = 0; i < 3; i++) draw_panel(z, &ps[i]);
 }
 
+/* "1, 2, 3": the seeds of the runs. */
+static void seeds_text(const fig_request *req, char *out, size_t n)
+{
+    out[0] = '\0';
+    for (int k = 0; k < req->nruns; k++) {
+        size_t l = strlen(out);
+        snprintf(out + l, n - l, "%s%llu", k ? ", " : "", (unsigned long long)req->runs[k]->params.seed);
+    }
+}
+
+/* The caption of a figure drawn over several seeds (the dashboard has its own, longer one). */
+static PangoLayout *seeds_caption(fz *z, const fig_request *req, double w)
+{
+    char list[300], txt[500];
+    seeds_text(req, list, sizeof list);
+    snprintf(txt, sizeof txt, "Mean \u00b1 std over %d seeds (%s): each curve is the mean, its band \u00b1 one "
+             "sample standard deviation.", req->nruns, list);
+    PangoLayout *l = fz_layout(z, txt, FS_CAPTION);
+    pango_layout_set_width(l, (int)(w * PANGO_SCALE));
+    pango_layout_set_wrap(l, PANGO_WRAP_WORD);
+    return l;
+}
+
 /* Lay out the caption for width w (caller unrefs). */
 static PangoLayout *caption_layout(fz *z, const fig_request *req, int task, double w)
 {
@@ -1072,14 +1193,23 @@ static PangoLayout *caption_layout(fz *z, const fig_request *req, int task, doub
     } else {
         snprintf(proto, sizeof proto, "; %d tasks", r->T);
     }
+    char seed[512];
+    if (req->nruns > 1) {
+        char list[256];
+        seeds_text(req, list, sizeof list);
+        snprintf(seed, sizeof seed, "seeds %s (accuracy and stable rank: mean \u00b1 std over %d seeds, "
+                 "bands \u00b1 one sample std; spectrum: seed %llu)", list, req->nruns, (unsigned long long)pp->seed);
+    } else {
+        snprintf(seed, sizeof seed, "seed %llu", (unsigned long long)pp->seed);
+    }
     /* subscripts kept at 8 pt (the minimum text size) */
     snprintf(txt, sizeof txt,
              "<b>%s</b>%s. \u03b1<span size=\"%d\" rise=\"-%d\">base</span> = %s, \u03be = %s, "
-             "\u03b2 = %s, \u03c4 = %s, seed %llu; pairs %s, max_aug %ld, augment %s%s. "
+             "\u03b2 = %s, \u03c4 = %s, %s; pairs %s, max_aug %ld, augment %s%s. "
              "Spectrum at task %d/%d. gsrscope %s.",
              methods, name, (int)(FS_CAPTION * PANGO_SCALE), (int)(1.6 * PANGO_SCALE),
              num(pp->alpha_base, b1), num(pp->xi, b2), num(pp->beta, b3), num(pp->tau, b4),
-             (unsigned long long)pp->seed, pp->pairs == OP_PAIRS_RANDOM ? "random" : "all", pp->max_aug,
+             seed, pp->pairs == OP_PAIRS_RANDOM ? "random" : "all", pp->max_aug,
              pp->augment == OP_AUG_TAIL ? "tail" : "all", proto, task, r->T, GS_VERSION);
     PangoLayout *l = fz_layout(z, txt, FS_CAPTION + 0.5);
     pango_layout_set_width(l, (int)(w * PANGO_SCALE));
@@ -1121,6 +1251,19 @@ static void draw_figure(fz *z, const fig_request *req, int fig, const charts *cs
     const ch_chart *first = cs->nex ? &cs->ex[0] : cs->have_acc ? &cs->acc : cs->have_spec ? &cs->spec : &cs->sr;
     draw_legend(z, first, cs->have_spec ? &cs->spec : NULL, W / 2, pad, lh);
     box body = {pad, pad + lh + 2.0, W - 2 * pad, H - 2 * pad - lh - 2.0};
+    if (req->nruns > 1 && fig != FIG_DASHBOARD) {
+        /* several seeds: a caption line under the panels says what the curves and bands are */
+        PangoLayout *l = seeds_caption(z, req, body.w - 4);
+        PangoRectangle log;
+        pango_layout_get_extents(l, NULL, &log);
+        double ch = (double)log.height / PANGO_SCALE;
+        body.h -= ch + 4.0;
+        cairo_move_to(cr, body.x + 2, body.y + body.h + 4.0);
+        cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+        pango_cairo_update_layout(cr, l);
+        pango_cairo_show_layout(cr, l);
+        g_object_unref(l);
+    }
     panel p;
     switch (fig) {
     case FIG_ACCURACY:

@@ -171,20 +171,35 @@ static int cmd_run(op_opts *o)
 
 #define EXPORT_MAX_SEEDS 64
 
+/* One run of export: the update to `task`, the exact spectrum there and, for the erank-cond
+ * figure, at every task (the effective rank needs it). */
+static int export_compute(pl_ctx *c, const op_opts *o, const op_params *q, int task)
+{
+    int rc = en_update(c->eng, q, task, &g_cancel, NULL, NULL);
+    if (!rc) rc = en_ensure_spectrum(c->eng, task, &g_cancel);
+    if (o->figure && !strcmp(o->figure, "erank-cond"))
+        for (int t = 1; !rc && t <= c->prob.T; t++) rc = en_ensure_spectrum(c->eng, t, &g_cancel);
+    return rc;
+}
+
 static int cmd_export(op_opts *o)
 {
     /* Refuse an unknown figure, extension or target folder before computing anything. */
     int rc0 = fig_check_output(o->figure, o->output);
     if (rc0) return fail(rc0);
-    /* --seeds: one run per seed (the data loaded once); the accuracy figure draws their mean
-     * with a ± std band */
+    /* --seeds: one run per seed (the data loaded once); the figure draws their mean with a ± std
+     * band. What a figure reads of a run (spectra, τ curves) is computed while its engine lives. */
     uint64_t seeds[EXPORT_MAX_SEEDS];
     en_results *runs[EXPORT_MAX_SEEDS];
-    int ns = 0, nruns = 0;
+    ts_curve (*sweeps)[2] = NULL;
+    const ts_curve *sweep_ptr[EXPORT_MAX_SEEDS];
+    int ns = 0, nruns = 0, nsweep = 0, tau_fig = !strcmp(o->figure, "tau-sweep");
     if (o->seeds) {
         rc0 = op_parse_seeds(o->seeds, seeds, EXPORT_MAX_SEEDS, &ns);
-        if (!rc0 && strcmp(o->figure, "accuracy"))
-            rc0 = gs_error(GS_EINPUT, "--seeds: export draws several seeds on the accuracy figure only (mean ± std band)");
+        if (!rc0 && !fig_seeds_supported(o->figure))
+            rc0 = gs_error(GS_EINPUT, "--seeds: export draws the mean over seeds on the figures %s only, not %s",
+                           fig_seeds_list(), o->figure);
+        if (!rc0 && tau_fig && !(sweeps = gs_calloc((size_t)ns, sizeof *sweeps, "export"))) rc0 = GS_ENOMEM;
         if (rc0) return fail(rc0);
     }
     pl_ctx c;
@@ -203,16 +218,20 @@ static int cmd_export(op_opts *o)
         op_opts w = *o;
         w.params.seed = seeds[s];
         if (s > 0 || seeds[0] != o->params.seed) rc = pl_reseed(&c, &w, &cfg);
-        if (!rc) rc = en_update(c.eng, &w.params, task, &g_cancel, NULL, NULL);
+        if (!rc) rc = export_compute(&c, o, &w.params, task);
+        if (!rc && tau_fig) {
+            const en_results *r = en_get_results(c.eng);
+            int n = 0;
+            rc = fig_tau_curves(c.eng, &c.prob, r, 0, r->n_methods > 1 ? 1 : -1, task, sweeps[s], &n);
+            if (!rc && s > 0 && n != nsweep) rc = gs_error(GS_ERUN, "tau-sweep figure: seed %llu has other curves", (unsigned long long)seeds[s]);
+            nsweep = n;
+            sweep_ptr[s] = sweeps[s];
+        }
         if (!rc && !(runs[nruns] = calloc(1, sizeof *runs[nruns]))) rc = gs_error(GS_ENOMEM, "export: out of memory");
         if (!rc && (rc = en_results_copy(runs[nruns], en_get_results(c.eng)))) { free(runs[nruns]); runs[nruns] = NULL; }
         if (!rc) nruns++;
     }
-    if (!rc && ns == 0) rc = en_update(c.eng, &o->params, task, &g_cancel, NULL, NULL);
-    if (!rc) rc = en_ensure_spectrum(c.eng, task, &g_cancel);
-    /* effective rank needs the full spectrum: at every task for the erank-cond figure */
-    if (o->figure && !strcmp(o->figure, "erank-cond"))
-        for (int t = 1; !rc && t <= c.prob.T; t++) rc = en_ensure_spectrum(c.eng, t, &g_cancel);
+    if (!rc && ns == 0) rc = export_compute(&c, o, &o->params, task);
     if (!rc) {
         const en_results *r = nruns ? runs[0] : en_get_results(c.eng);
         fig_request req = {0};
@@ -227,6 +246,8 @@ static int cmd_export(op_opts *o)
         req.dpi = o->dpi > 0 ? o->dpi : 300;
         req.width_in = o->width_in;
         req.eng = c.eng; /* the tau-sweep figure solves again from the Gram matrices */
+        req.sweeps = sweeps ? sweep_ptr : NULL;
+        req.nsweep = nsweep;
         rc = fig_export(&req, o->figure, o->output, o->data_csv);
     }
     /* As with `run`: tasks whose solve failed are drawn as gaps, said on stderr, exit 1. */
@@ -236,6 +257,8 @@ static int cmd_export(op_opts *o)
         en_results_free(runs[k]);
         free(runs[k]);
     }
+    for (int k = 0; sweeps && k < ns; k++) { ts_free(&sweeps[k][0]); ts_free(&sweeps[k][1]); }
+    free(sweeps);
     pl_free(&c);
     if (rc == GS_ECANCEL) return interrupted();
     if (rc) return fail(rc);

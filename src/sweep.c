@@ -74,16 +74,7 @@ static int same_problem(const op_opts *a, const op_opts *b)
 
 static int same_data(const op_opts *a, const op_opts *b) { return !memcmp(&a->data, &b->data, sizeof a->data); }
 
-void sw_stats(const double *v, int n, double *mean, double *sd, int *k)
-{
-    double s = 0;
-    *k = 0;
-    for (int i = 0; i < n; i++) if (isfinite(v[i])) { s += v[i]; (*k)++; }
-    *mean = *k ? s / *k : NAN;
-    double q = 0;
-    for (int i = 0; i < n; i++) if (isfinite(v[i])) q += (v[i] - *mean) * (v[i] - *mean);
-    *sd = *k >= 2 ? sqrt(q / (*k - 1)) : NAN;
-}
+void sw_stats(const double *v, int n, double *mean, double *sd, int *k) { gs_mean_sd(v, n, mean, sd, k); }
 
 static void cell(FILE *f, double mean, double sd, int width)
 {
