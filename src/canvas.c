@@ -603,6 +603,29 @@ int cv_draw_chart(cv_canvas *cv, int x, int y, int w, int h, const ch_chart *c,
         }
     }
 
+    /* bands (mean ± std over seeds): their two edges, dim and dotted, under every series; an
+     * edge point only where the series itself has one (hidden tasks hide the band too) */
+    for (int i = 0; i < c->nseries; i++) {
+        const ch_series *s = &c->series[i];
+        if (!s->ylo || !s->yhi || s->ghost || !drawn(s, o)) continue;
+        uint32_t rgb = o->color ? s->rgb : CV_RGB_DEFAULT;
+        for (int e = 0; e < 2; e++) {
+            const double *ye = e ? s->yhi : s->ylo;
+            cv_pen pen = {CH_DASH_DOTTED, 0};
+            int have_prev = 0, ppx = 0, ppy = 0;
+            for (int k = 0; k < s->n; k++) {
+                double fx = axis_frac(&c->x, s->x[k]), fy = axis_frac(&c->y, ye[k]);
+                if (!isfinite(s->y[k]) || !isfinite(ye[k]) || !isfinite(fx) || !isfinite(fy)) { have_prev = 0; continue; }
+                int px = a->x0 * sx + (int)lround(clampd(fx, -1, 2) * (PW - 1));
+                int py = a->y0 * sy + (int)lround((1 - clampd(fy, -1, 2)) * (PH - 1));
+                if (have_prev) cv_line(cv, a, ppx, ppy, px, py, &pen, rgb, CV_DIM, ascii ? L'.' : L'*');
+                have_prev = 1;
+                ppx = px;
+                ppy = py;
+            }
+        }
+    }
+
     /* series: ghosts first, then the others */
     int mixed = mixed_kinds(c, o), nth = 0;
     for (int pass = 0; pass < 2; pass++) {

@@ -377,7 +377,7 @@ static const op_def DEFS[] = {
     {"width-in", required_argument, O_WIDTH, IN_EXPORT},
     {"csv", required_argument, O_CSV, IN_EXPORT},
     {"param", required_argument, O_PARAM, IN_SWEEP | IN_TUNE},
-    {"seeds", required_argument, O_SEEDS, IN_SWEEP | IN_EXPORT | IN_TABLE | IN_TUNE},
+    {"seeds", required_argument, O_SEEDS, IN_SWEEP | IN_EXPORT | IN_TABLE | IN_TUNE | IN_TUI},
     {"objective", required_argument, O_OBJECTIVE, IN_TUNE},
     {"out", required_argument, O_OUTDIR, IN_SYNTH},
     {"ascii", no_argument, O_ASCII, IN_TUI},

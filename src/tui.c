@@ -87,6 +87,9 @@ typedef struct {
     int view;                /* tui_lower_view of the lower-left panel */
     tui_extra *ex;           /* the worker's computation for that view (owned), or NULL */
     int m0, m1;              /* the shown pair: indices into --methods (m1 -1 with one method) */
+    int nseeds;              /* --seeds: how many (1 without); the first is the shown run's */
+    en_results *seed_runs[TUI_MAX_SEEDS]; /* the other seeds' newest results (owned) */
+    int nseed_runs;
 } ui;
 
 /* ---- colors ------------------------------------------------------------------------------ */
@@ -197,6 +200,16 @@ static void draw(ui *u, cv_canvas *cv, int busy, double progress)
         v.tour = &u->tour.steps[u->tour_step - 1];
     }
     v.help_scroll = u->help_scroll;
+    /* --seeds: the mean over every seed, once all of them have this generation's results */
+    const en_results *runs[TUI_MAX_SEEDS];
+    v.nseeds = u->nseeds;
+    if (u->res && u->nseeds > 1 && u->nseed_runs == u->nseeds - 1 && u->res->generation == u->gen &&
+        u->seed_runs[0]->generation == u->gen) {
+        runs[0] = u->res;
+        for (int k = 0; k < u->nseed_runs; k++) runs[k + 1] = u->seed_runs[k];
+        v.seed_runs = runs;
+        v.nseed_runs = u->nseeds;
+    }
     /* only numbers of exactly these parameters, task, view and pair: never stale ones */
     v.ex = u->ex && u->ex->gen == u->gen && u->ex->task == u->task && u->ex->view == u->view &&
                    u->ex->m0 == u->m0 && u->ex->m1 == u->m1
@@ -225,6 +238,21 @@ static void push_undo(ui *u)
         u->nundo--;
     }
     u->undo[u->nundo++] = u->opts;
+}
+
+/* With --seeds the seed parameter is the first of the list and stays: 1 (and says so) when the
+ * selected parameter is the seed. */
+static int seed_locked(ui *u)
+{
+    if (u->sel != TP_SEED || u->nseeds < 2) return 0;
+    message(u, 1, "the seeds are fixed by --seeds %s (the accuracy and stable-rank views show their mean)", u->opts.seeds);
+    return 1;
+}
+
+static void free_seed_runs(ui *u)
+{
+    for (int k = 0; k < u->nseed_runs; k++) { en_results_free(u->seed_runs[k]); free(u->seed_runs[k]); }
+    u->nseed_runs = 0;
 }
 
 static void params_changed(ui *u)
@@ -520,6 +548,7 @@ static int dispatch(ui *u, int ch, double now)
     case TA_UP: u->sel = (u->sel + TP_COUNT - 1) % TP_COUNT; break;
     case TA_DOWN: u->sel = (u->sel + 1) % TP_COUNT; break;
     case TA_INC: case TA_DEC: {
+        if (seed_locked(u)) break;
         op_opts tmp = u->opts;
         if (tui_param_step(&tmp.params, (tui_param)u->sel, a == TA_INC ? 1 : -1)) {
             push_undo(u);
@@ -533,6 +562,7 @@ static int dispatch(ui *u, int ch, double now)
         break;
     }
     case TA_EDIT:
+        if (seed_locked(u)) break;
         u->editing = 1;
         tui_param_format((tui_param)u->sel, tui_param_get(&u->opts.params, (tui_param)u->sel), u->edit, sizeof u->edit);
         break;
@@ -691,15 +721,26 @@ int tui_main(op_opts *o)
     cfg.n_methods = o->n_methods;
     cfg.spectrum = o->spectrum;
     cfg.keep_task_grams = 1;
-    static pl_ctx ctx;
-    memset(&ctx, 0, sizeof ctx);
-    if ((st = pl_open(&ctx, o, &cfg, warn_cb, &u)) != GS_OK) {
+    /* --seeds: one pipeline per seed (the data loaded once), the first one shown */
+    uint64_t seeds[TUI_MAX_SEEDS] = {o->params.seed};
+    int ns = 1;
+    if (o->seeds && (st = op_parse_seeds(o->seeds, seeds, TUI_MAX_SEEDS, &ns)) != GS_OK) {
         fprintf(stderr, "gsrscope: %s\n", gs_last_error());
-        pl_free(&ctx);
+        tr_free(&tour);
         return gs_exit_code(st);
     }
-    snprintf(u.data_name, sizeof u.data_name, "%s", ctx.prob.data_name);
-    u.T = ctx.prob.T;
+    u.nseeds = ns;
+    u.opts.params.seed = seeds[0];
+    if (o->tour) u.tour_base = u.opts;
+    static pl_ctx ctx[TUI_MAX_SEEDS];
+    memset(ctx, 0, sizeof ctx);
+    if ((st = pl_open_seeds(ctx, ns, seeds, &u.opts, &cfg, warn_cb, &u)) != GS_OK) {
+        fprintf(stderr, "gsrscope: %s\n", gs_last_error());
+        tr_free(&tour);
+        return gs_exit_code(st);
+    }
+    snprintf(u.data_name, sizeof u.data_name, "%s", ctx[0].prob.data_name);
+    u.T = ctx[0].prob.T;
     u.task = 1;
     u.speed = 2;
     u.gen = 1;
@@ -713,9 +754,9 @@ int tui_main(op_opts *o)
     u.glyphs = (o->ascii || !u.utf8) ? CV_ASCII : CV_BRAILLE;
 
     static tui_worker w;
-    if ((st = tw_start(&w, &ctx, &cfg, &u.opts)) != GS_OK) {
+    if ((st = tw_start(&w, ctx, ns, seeds, &cfg, &u.opts)) != GS_OK) {
         fprintf(stderr, "gsrscope: %s\n", gs_last_error());
-        pl_free(&ctx);
+        pl_free_seeds(ctx, ns);
         return gs_exit_code(st);
     }
     u.w = &w;
@@ -725,7 +766,7 @@ int tui_main(op_opts *o)
     SCREEN *scr = newterm(NULL, stdout, stdin);
     if (!scr) {
         tw_stop(&w);
-        pl_free(&ctx);
+        pl_free_seeds(ctx, ns);
         fprintf(stderr, "gsrscope: cannot drive terminal type '%s' (use `gsrscope run` for headless output)\n", term);
         return 2;
     }
@@ -787,6 +828,16 @@ int tui_main(op_opts *o)
             } else {
                 en_results_free(r);
                 free(r);
+            }
+        }
+        {
+            en_results *sr[TUI_MAX_SEEDS];
+            int n = tw_take_seeds(&w, sr, TUI_MAX_SEEDS);
+            if (n) { /* a whole generation of the other seeds: replaces the previous one */
+                free_seed_runs(&u);
+                for (int k = 0; k < n; k++) u.seed_runs[k] = sr[k];
+                u.nseed_runs = n;
+                dirty = 1;
             }
         }
         tui_extra *x = tw_take_extra(&w);
@@ -859,7 +910,8 @@ int tui_main(op_opts *o)
     free_results(&u.res);
     free_results(&u.base);
     if (u.ex) { tui_extra_free(u.ex); free(u.ex); u.ex = NULL; }
-    pl_free(&ctx);
+    free_seed_runs(&u);
+    pl_free_seeds(ctx, ns);
     tr_free(&u.tour);
     if (g_quit_signal) {
         int sig = g_quit_signal;

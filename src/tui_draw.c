@@ -303,8 +303,13 @@ static void chart_panel(cv_canvas *cv, const tui_rect *rc, const char *const *ti
     if (which == 0) st = ch_build_accuracy(&c, v->r, v->base, v->m0, v->m1, v->task);
     else if (which == 1) st = ch_build_spectrum(&c, v->r, v->base, v->m0, v->m1, v->task);
     else st = ch_build_stable_rank(&c, v->r, v->base, v->m0, v->m1, v->task);
+    /* --seeds: the mean over the seeds with a ± std band (the spectrum stays the shown seed's) */
+    if (st == GS_OK && v->seed_runs && v->nseed_runs > 1 && which != 1)
+        st = which == 0 ? ch_add_seed_bands(&c, v->seed_runs, v->nseed_runs)
+                        : ch_add_seed_bands_of(&c, v->seed_runs, v->nseed_runs, CH_BAND_STABLE_RANK);
     if (st != GS_OK) {
         cv_text(cv, x + 1, y + 1, gs_last_error(), w - 2, FG, CV_DIM);
+        ch_free(&c);
         return;
     }
     if (which != 1) hide_future(&c, v, which == 0 ? Y_FIXED : Y_AUTO);
@@ -656,6 +661,25 @@ static void params_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
             for (int k = 0; k < 3; k++) cv_text(cv, n1 + k * step, row, b[k], step - 1, rgb, CV_DIM);
             row++;
         }
+        /* with --seeds: the mean of the three over the seeds (the row above is the first seed's) */
+        if (v->seed_runs && row < y + h) {
+            cv_text(cv, n0, row, "  mean", 6, rgb, CV_DIM);
+            for (int k = 0; k < 3; k++) {
+                double x3[TUI_MAX_SEEDS], mean, sd;
+                int done = 1;
+                for (int j = 0; j < v->nseed_runs; j++) {
+                    const en_snap *sj = snap_at(v->seed_runs[j], ms[i], v->task);
+                    done &= sj && sj->state == EN_DONE;
+                    x3[j] = !sj ? NAN : k == 0 ? sj->acc : k == 1 ? sj->head_acc : sj->tail_acc;
+                }
+                gs_mean_sd(x3, v->nseed_runs, &mean, &sd, NULL);
+                if (!done) snprintf(b[k], 24, "…");
+                else if (!isfinite(mean)) snprintf(b[k], 24, "—");
+                else snprintf(b[k], 24, "%.1f", mean);
+                cv_text(cv, n1 + k * step, row, b[k], step - 1, rgb, CV_DIM);
+            }
+            row++;
+        }
     }
     /* Δ against the baseline (accuracy points), when pinned and there is room */
     for (int i = 0; i < 2 && v->base && row < y + h; i++) {
@@ -688,8 +712,8 @@ static void status_bar(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
 {
     cv_fill(cv, rc->x, rc->y, rc->w, 1, L' ', FG, CV_REVERSE);
     static const char *spin[4] = {"⟳", "◴", "◷", "◶"};
-    char part[8][160];
-    int keep[8] = {0}, np = 0;
+    char part[9][160];
+    int keep[9] = {0}, np = 0;
     snprintf(part[np++], 160, "gsrscope");                                            /* 0 */
     snprintf(part[np++], 160, "Task %d/%d", v->task, v->T);                           /* 1 */
     snprintf(part[np++], 160, "%s", v->playing ? "▶ playing" : "⏸ paused");           /* 2 */
@@ -704,9 +728,13 @@ static void status_bar(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
     if (v->tour_name && *v->tour_name) snprintf(part[np], 160, "tour: %s", v->tour_name);
     else part[np][0] = 0;
     np++;                                                                             /* 7 */
-    static const int order[8] = {1, 2, 4, 7, 5, 6, 3, 0};
+    /* --seeds: how many, and whether the mean is shown yet (the other seeds run after the first) */
+    if (v->nseeds > 1) snprintf(part[np], 160, "%d seeds%s", v->nseeds, v->seed_runs ? "" : " (mean pending)");
+    else part[np][0] = 0;
+    np++;                                                                             /* 8 */
+    static const int order[9] = {1, 2, 8, 4, 7, 5, 6, 3, 0};
     int used = 1;
-    for (int k = 0; k < 8; k++) {
+    for (int k = 0; k < 9; k++) {
         int i = order[k];
         if (!part[i][0]) continue;
         int need = cv_text_width(cv, part[i]) + 3;

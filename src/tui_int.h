@@ -94,6 +94,11 @@ typedef struct {
     int tour_n;                 /* steps in the tour */
     const tr_step *tour;        /* the step shown (text, panel), NULL without a tour */
     int scroll;                 /* first row of a scrolled view (claims) */
+    int nseeds;                 /* --seeds: how many (1 without) */
+    const en_results *const *seed_runs; /* every seed's results of the shown generation (r
+                                 * first), or NULL while some are pending: the accuracy and
+                                 * stable-rank charts then draw their mean with a ± std band */
+    int nseed_runs;
 } tui_view;
 
 /* Title of the Accuracy panel for the shown pair: "Accuracy — GACL vs AIR (head, tail,
@@ -129,6 +134,7 @@ int tui_theme_parse(const char *text, const char *path, tui_theme *t);
 int tui_theme_load(const char *name, tui_theme *t);
 
 /* ---- the worker (tui_worker.c) ---- */
+#define TUI_MAX_SEEDS 16        /* --seeds: every seed keeps its own pipeline and engine */
 typedef struct {
     pthread_t th;
     int started;
@@ -160,8 +166,14 @@ typedef struct {
     char msg[512];              /* message for the status line ("" none) */
     int msg_error;
     int msg_new;
+    en_results *pub_seeds[TUI_MAX_SEEDS]; /* --seeds: the other seeds' newest runs (owned), */
+    int pub_nseeds;             /* all of one generation, not yet taken by the UI */
     /* worker only */
-    pl_ctx *ctx;
+    pl_ctx *ctx;                /* ctx[0]: the shown seed; ctx[1..nctx): the other --seeds */
+    int nctx;
+    uint64_t seeds[TUI_MAX_SEEDS]; /* seeds[k] of ctx[k] (k >= 1) */
+    op_protocol xproto[TUI_MAX_SEEDS]; /* the protocol ctx[k] was built with */
+    int xbuilt[TUI_MAX_SEEDS];  /* ctx[k] holds a stream and engine for xproto[k] */
     en_config cfg;
     op_opts cur;                /* options the ctx was built with */
     uint64_t done_gen;
@@ -176,8 +188,15 @@ typedef struct {
     uint64_t sp_gen;            /* generation whose spectra are complete at every task */
 } tui_worker;
 
-/* Start the worker on an opened pipeline (not owned). GS_OK or GS_ERUN. */
-int tw_start(tui_worker *w, pl_ctx *ctx, const en_config *cfg, const op_opts *o);
+/* Start the worker on opened pipelines (not owned): ctx[0] the shown run, ctx[1..nctx) the other
+ * seeds of --seeds (seeds[k] for ctx[k]; nctx = 1 without). After every parameter change the
+ * worker updates ctx[0] first (progress, publish), then each other seed in turn (cancelled by a
+ * newer request like the first) and publishes their results together (tw_take_seeds).
+ * GS_OK or GS_ERUN. */
+int tw_start(tui_worker *w, pl_ctx *ctx, int nctx, const uint64_t *seeds, const en_config *cfg, const op_opts *o);
+/* The other seeds' results of one generation (ownership passes to the caller: en_results_free
+ * + free each); returns their count (0: nothing new). */
+int tw_take_seeds(tui_worker *w, en_results **out, int max);
 /* New parameters/options (gen bumps: a running computation is cancelled) and current task. */
 void tw_request(tui_worker *w, const op_opts *o, uint64_t gen, int task);
 /* Ask for an export of figure (gs_figure.h name) from the current results (baseline copied). */
@@ -187,7 +206,8 @@ void tw_set_view(tui_worker *w, int view);
 /* The shown pair of methods (indices into the results; m1 may be -1). */
 void tw_set_pair(tui_worker *w, int m0, int m1);
 /* Tune parameter `param` (tui_param, not the seed) of method m on the validation rows, from the
- * current parameters (the objective: validation accuracy after the last task, as `tune`). */
+ * current parameters (the objective: validation accuracy after the last task, as `tune`; with
+ * --seeds its mean over the seeds, as `tune --seeds`). */
 void tw_tune(tui_worker *w, int param, int m);
 /* 1 when a tuning result is new: the parameter, its chosen value, the validation accuracy there
  * and the generation it started from (the caller drops it if the parameters changed since). */

@@ -68,6 +68,9 @@ static const char *const GLOSSARY[] = {
     "eigenvalue, so it is shown only where the exact spectrum is computed.",
     "κ        condition number λ_max/λ_min of G+τI; large κ: the solve amplifies noise along the "
     "weakest directions.",
+    "seeds    with --seeds 1,2,3 the accuracy and stable-rank charts draw the mean over the seeds "
+    "with a dotted ± std band, and the mean row under each method gives the mean acc, head and "
+    "tail; every other number is the first seed's. Changing a parameter recomputes every seed.",
     "~        a Lanczos estimate: λ_max (and λ_min) from a few Lanczos iterations with an error "
     "bound, not the full eigendecomposition; exact values (LAPACK) come at the last task or "
     "wherever the spectrum is computed.",

@@ -66,6 +66,64 @@ static int same_stream(const op_opts *a, const op_opts *b)
     return a->params.seed == b->params.seed && !memcmp(&a->proto, &b->proto, sizeof a->proto);
 }
 
+/* Is ctx[k] (k >= 1) built for the protocol of o? */
+static int seed_ready(const tui_worker *w, int k, const op_opts *o)
+{
+    return w->xbuilt[k] && !memcmp(&w->xproto[k], &o->proto, sizeof o->proto);
+}
+
+/* --seeds: bring every other seed's engine to the parameters of o (its own seed; a new stream
+ * when the protocol changed), then publish their results together. GS_OK, GS_ECANCEL (a newer
+ * request) or an error (message set; nothing published). */
+static int do_seeds(tui_worker *w, uint64_t gen, const op_opts *o, int task)
+{
+    en_results *runs[TUI_MAX_SEEDS];
+    int n = 0, st = GS_OK;
+    for (int k = 1; k < w->nctx && st == GS_OK; k++) {
+        pl_ctx *c = &w->ctx[k];
+        op_opts x = *o;
+        x.params.seed = w->seeds[k];
+        if (!seed_ready(w, k, o)) {
+            w->xbuilt[k] = 0;
+            if ((st = pl_reseed(c, &x, &w->cfg))) break;
+            w->xproto[k] = o->proto;
+            w->xbuilt[k] = 1;
+        }
+        pthread_mutex_lock(&w->mu);
+        w->progress = (double)(k - 1) / (w->nctx - 1);
+        pthread_mutex_unlock(&w->mu);
+        wake(w);
+        if ((st = en_update(c->eng, &x.params, task, &w->cancel, NULL, NULL))) break;
+        en_results *r = calloc(1, sizeof *r);
+        if (!r) { st = gs_error(GS_ENOMEM, "seeds: out of memory"); break; }
+        if ((st = en_results_copy(r, en_get_results(c->eng)))) { free(r); break; }
+        r->generation = gen;
+        runs[n++] = r;
+    }
+    if (st) {
+        for (int i = 0; i < n; i++) { en_results_free(runs[i]); free(runs[i]); }
+        return st;
+    }
+    pthread_mutex_lock(&w->mu);
+    for (int i = 0; i < w->pub_nseeds; i++) { en_results_free(w->pub_seeds[i]); free(w->pub_seeds[i]); }
+    for (int i = 0; i < n; i++) w->pub_seeds[i] = runs[i];
+    w->pub_nseeds = n;
+    pthread_mutex_unlock(&w->mu);
+    wake(w);
+    return GS_OK;
+}
+
+/* The engines of every seed that is up to date with o (the shown one first) and their seeds. */
+static int seed_engines(tui_worker *w, const op_opts *o, en_engine **eng, uint64_t *seeds)
+{
+    int n = 0;
+    eng[n] = w->ctx[0].eng;
+    seeds[n++] = o->params.seed;
+    for (int k = 1; k < w->nctx; k++)
+        if (seed_ready(w, k, o)) { eng[n] = w->ctx[k].eng; seeds[n++] = w->seeds[k]; }
+    return n;
+}
+
 static void do_export(tui_worker *w, const char *path, const char *figure, en_results *base, int m0, int m1)
 {
     fig_request q;
@@ -80,7 +138,32 @@ static void do_export(tui_worker *w, const char *path, const char *figure, en_re
     q.dpi = 300;
     q.width_in = strcmp(figure, "dashboard") ? 0 : 7.0;
     q.eng = w->ctx->eng;
-    int st = fig_export(&q, figure, path, NULL);
+    /* --seeds: the figures that draw a mean over seeds get every seed's run (and τ curves) */
+    en_engine *eng[TUI_MAX_SEEDS];
+    uint64_t seeds[TUI_MAX_SEEDS];
+    const en_results *runs[TUI_MAX_SEEDS];
+    ts_curve sw[TUI_MAX_SEEDS][2];
+    const ts_curve *swp[TUI_MAX_SEEDS];
+    int ne = w->nctx > 1 && fig_seeds_supported(figure) ? seed_engines(w, &w->cur, eng, seeds) : 0, nsw = 0, st = GS_OK;
+    int tau = !strcmp(figure, "tau-sweep"), erank = !strcmp(figure, "erank-cond");
+    memset(sw, 0, sizeof sw);
+    if (ne == w->nctx && ne > 1) {
+        for (int k = 0; k < ne && st == GS_OK; k++) {
+            if (erank) /* the effective rank needs the spectrum at every task */
+                for (int t = 1; st == GS_OK && t <= q.r->T; t++) st = en_ensure_spectrum(eng[k], t, &w->cancel);
+            else if (q.task >= 1) st = en_ensure_spectrum(eng[k], q.task, &w->cancel);
+            runs[k] = en_get_results(eng[k]);
+            if (st == GS_OK && tau) st = fig_tau_curves(eng[k], &w->ctx[k].prob, runs[k], q.m0, q.m1, q.task, sw[k], &nsw);
+            swp[k] = sw[k];
+        }
+        q.r = runs[0];
+        q.runs = runs;
+        q.nruns = ne;
+        q.sweeps = tau ? swp : NULL;
+        q.nsweep = nsw;
+    }
+    if (st == GS_OK) st = fig_export(&q, figure, path, NULL);
+    for (int k = 0; k < ne; k++) { ts_free(&sw[k][0]); ts_free(&sw[k][1]); }
     if (st == GS_OK) set_msg(w, 0, "exported %.400s%s", path, NULL);
     else {
         unlink(path); /* the reserved empty file */
@@ -289,15 +372,24 @@ static void do_sweep(tui_worker *w, uint64_t gen, int task)
 /* `t`: search one parameter on the validation rows (gs_tune.h), then bring the engine back to
  * the current parameters (the tuning leaves it at its last evaluation) and hand the value to the
  * UI, which applies it as a parameter change (undoable). */
-static void do_tune(tui_worker *w, int param, int m, const op_params *cur, int task, uint64_t gen)
+static void do_tune(tui_worker *w, int param, int m, const op_opts *o, int task, uint64_t gen)
 {
+    const op_params *cur = &o->params;
     const tn_space *sp = tn_space_find(tui_param_name((tui_param)param));
     op_params q = *cur;
     double best = NAN;
     int evals = 0;
-    int st = sp ? tn_search(&w->ctx->eng, NULL, 1, m, &q, sp, OP_OBJ_ACC, &w->cancel, &best, &evals)
+    en_engine *eng[TUI_MAX_SEEDS];
+    uint64_t seeds[TUI_MAX_SEEDS];
+    int ne = seed_engines(w, o, eng, seeds); /* with --seeds: the mean objective over them */
+    int st = sp ? tn_search(eng, seeds, ne, m, &q, sp, OP_OBJ_ACC, &w->cancel, &best, &evals)
                 : gs_error(GS_EINPUT, "this parameter is not tuned");
-    int st2 = en_update(w->ctx->eng, cur, task, NULL, NULL, NULL);
+    int st2 = GS_OK;
+    for (int k = 0; k < ne && !st2; k++) {
+        op_params back = *cur;
+        back.seed = seeds[k];
+        st2 = en_update(eng[k], &back, k ? 1 : task, NULL, NULL, NULL);
+    }
     if (st == GS_ECANCEL) { set_msg(w, 0, "tuning stopped%s%s", "", NULL); return; }
     if (st || st2) {
         char e[400];
@@ -335,7 +427,7 @@ static void *worker_main(void *arg)
         if (w->tune_req && w->done_gen == w->req_gen) {
             int param = w->tune_param, m = w->tune_m;
             uint64_t gen = w->req_gen;
-            op_params q = w->req_opts.params;
+            op_opts q = w->req_opts;
             int task = w->req_task;
             w->tune_req = 0;
             flag_set(&w->cancel, 0);
@@ -397,6 +489,16 @@ static void *worker_main(void *arg)
             }
             publish(w, gen);
         }
+        /* --seeds: the other seeds, after the shown one */
+        if (st == GS_OK && w->nctx > 1 && gen != w->done_gen && !flag_get(&w->cancel)) {
+            int sst = do_seeds(w, gen, &o, task);
+            if (sst == GS_ECANCEL) st = sst;
+            else if (sst != GS_OK) {
+                char e[400];
+                snprintf(e, sizeof e, "%s", gs_last_error());
+                set_msg(w, 1, "other seeds: %s%s", e, NULL);
+            }
+        }
         /* the view's own computation, for exactly this generation and task */
         if (st == GS_OK && tui_view_needs_worker(view) && !flag_get(&w->cancel)) {
             pthread_mutex_lock(&w->mu);
@@ -418,7 +520,7 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-int tw_start(tui_worker *w, pl_ctx *ctx, const en_config *cfg, const op_opts *o)
+int tw_start(tui_worker *w, pl_ctx *ctx, int nctx, const uint64_t *seeds, const en_config *cfg, const op_opts *o)
 {
     memset(w, 0, sizeof *w);
     if (pipe(w->wake) != 0) return gs_error(GS_ERUN, "TUI: cannot create a pipe: %s", strerror(errno));
@@ -429,6 +531,12 @@ int tw_start(tui_worker *w, pl_ctx *ctx, const en_config *cfg, const op_opts *o)
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->cv, NULL);
     w->ctx = ctx;
+    w->nctx = nctx < 1 ? 1 : nctx > TUI_MAX_SEEDS ? TUI_MAX_SEEDS : nctx;
+    for (int k = 1; k < w->nctx; k++) {
+        w->seeds[k] = seeds[k];
+        w->xproto[k] = o->proto;
+        w->xbuilt[k] = 1; /* opened with o's protocol */
+    }
     w->cfg = *cfg;
     w->cur = *o;
     w->req_opts = *o;
@@ -520,6 +628,16 @@ int tw_take_tune(tui_worker *w, int *param, double *value, double *obj, uint64_t
     return fresh;
 }
 
+int tw_take_seeds(tui_worker *w, en_results **out, int max)
+{
+    pthread_mutex_lock(&w->mu);
+    int n = w->pub_nseeds <= max ? w->pub_nseeds : 0;
+    for (int i = 0; i < n; i++) out[i] = w->pub_seeds[i];
+    if (n) w->pub_nseeds = 0;
+    pthread_mutex_unlock(&w->mu);
+    return n;
+}
+
 tui_extra *tw_take_extra(tui_worker *w)
 {
     pthread_mutex_lock(&w->mu);
@@ -564,6 +682,8 @@ void tw_stop(tui_worker *w)
     pthread_mutex_unlock(&w->mu);
     pthread_join(w->th, NULL);
     if (w->pub) { en_results_free(w->pub); free(w->pub); w->pub = NULL; }
+    for (int i = 0; i < w->pub_nseeds; i++) { en_results_free(w->pub_seeds[i]); free(w->pub_seeds[i]); }
+    w->pub_nseeds = 0;
     if (w->pub_ex) { tui_extra_free(w->pub_ex); free(w->pub_ex); w->pub_ex = NULL; }
     if (w->export_base) { en_results_free(w->export_base); free(w->export_base); w->export_base = NULL; }
     close(w->wake[0]);

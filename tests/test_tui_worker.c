@@ -2,7 +2,10 @@
  * requests that supersede each other while computing (cancel), task changes, every view that
  * needs the worker (τ sweep, Theorem 1, claims, collapse, the effective-rank sweep), an export
  * and a change of the shown pair. Checks that what comes back belongs to the newest request.
+ * With two seeds (--seeds): the other seed's results come after the first one's, belong to the
+ * newest request and equal a run of that seed alone; `t` tunes on the mean over both seeds.
  * Run under ThreadSanitizer by `make check-tsan`. */
+#include <math.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +14,7 @@
 
 #include "../src/tui_int.h"
 #include "gs_common.h"
+#include "gs_tune.h"
 #include "support/tap.h"
 
 static tui_worker w;
@@ -61,6 +65,75 @@ static int wait_extra(uint64_t gen, int task, int view, double secs)
     return 0;
 }
 
+/* The other seeds' results of generation gen (one seed: *out), at most secs seconds. */
+static int wait_seeds(uint64_t gen, en_results **out, double secs)
+{
+    double t0 = gs_now();
+    while (gs_now() - t0 < secs) {
+        drain();
+        en_results *sr[TUI_MAX_SEEDS];
+        int n = tw_take_seeds(&w, sr, TUI_MAX_SEEDS);
+        int hit = n == 1 && sr[0]->generation == gen;
+        for (int i = 0; i < n; i++) {
+            if (hit && !*out) { *out = sr[i]; continue; }
+            en_results_free(sr[i]);
+            free(sr[i]);
+        }
+        if (*out) return 1;
+    }
+    return 0;
+}
+
+/* Two seeds: ctx[0] seed 1 (shown), ctx[1] seed 2. */
+static void two_seeds(op_opts *o, const en_config *cfg)
+{
+    static pl_ctx ctx[2], alone;
+    uint64_t seeds[2] = {1, 2};
+    o->params.seed = 1;
+    o->proto.val_frac = 0.2;
+    if (pl_open_seeds(ctx, 2, seeds, o, cfg, NULL, NULL) != GS_OK) { CHECK(0, "pl_open_seeds: %s", gs_last_error()); return; }
+    CHECK(ctx[1].prob.seed == 2 && ctx[0].prob.seed == 1, "one problem per seed");
+    CHECK(tw_start(&w, ctx, 2, seeds, cfg, o) == GS_OK, "worker with two seeds started");
+    op_opts a = *o, b = *o;
+    a.params.tau = 1;
+    b.params.tau = 0.1;
+    tw_request(&w, o, 1, 1);
+    tw_request(&w, &a, 2, 2);
+    tw_request(&w, &b, 3, 2);
+    en_results *other = NULL;
+    CHECK(settle(3, 300) && wait_seeds(3, &other, 300), "the other seed's results for the newest request");
+    op_opts o2 = b;
+    o2.params.seed = 2;
+    int ok = pl_open(&alone, &o2, cfg, NULL, NULL) == GS_OK && en_update(alone.eng, &o2.params, 1, NULL, NULL, NULL) == GS_OK;
+    const en_results *ra = ok ? en_get_results(alone.eng) : NULL;
+    int same = other && ra && other->params.tau == 0.1 && other->params.seed == 2;
+    for (int m = 0; same && m < ra->n_methods; m++)
+        same = other->m[m].a_last == ra->m[m].a_last && other->m[m].val_a_last == ra->m[m].val_a_last;
+    CHECK(same, "seed 2 in the worker = seed 2 alone (A_last %g, %g)", other ? other->m[0].a_last : NAN,
+          ra ? ra->m[0].a_last : NAN);
+    CHECK(res && res->params.seed == 1 && (!other || res->m[0].a_last != other->m[0].a_last), "the shown run is seed 1's");
+    /* t: τ of method 1 on the mean validation accuracy over both seeds, as tn_search over the two */
+    tw_tune(&w, TP_TAU, 1);
+    int tp = -1;
+    double tv = NAN, tobj = NAN;
+    uint64_t tg = 0;
+    double t0 = gs_now();
+    while (gs_now() - t0 < 600 && !tw_take_tune(&w, &tp, &tv, &tobj, &tg)) drain();
+    static pl_ctx ref[2];
+    op_params q = b.params;
+    double best = NAN;
+    int evals = 0, st = pl_open_seeds(ref, 2, seeds, &b, cfg, NULL, NULL);
+    en_engine *eng[2] = {ref[0].eng, ref[1].eng};
+    if (st == GS_OK) st = tn_search(eng, seeds, 2, 1, &q, tn_space_find("tau"), OP_OBJ_ACC, NULL, &best, &evals);
+    CHECK(st == GS_OK && tp == TP_TAU && tv == q.tau && tobj == best, "t with two seeds: τ %g (mean objective %g) = "
+          "tn_search over both seeds (%g, %g)", tv, tobj, q.tau, best);
+    if (st == GS_OK) pl_free_seeds(ref, 2);
+    tw_stop(&w);
+    if (other) { en_results_free(other); free(other); }
+    if (ok) pl_free(&alone);
+    pl_free_seeds(ctx, 2);
+}
+
 int main(void)
 {
     char *argv[] = {"gsrscope", "--tasks", "3", NULL};
@@ -77,7 +150,7 @@ int main(void)
         CHECK(0, "pl_open (bundled sample): %s", gs_last_error());
         return tap_done();
     }
-    CHECK(tw_start(&w, &ctx, &cfg, &o) == GS_OK, "worker started");
+    CHECK(tw_start(&w, &ctx, 1, NULL, &cfg, &o) == GS_OK, "worker started");
     tw_request(&w, &o, 1, 1);
     CHECK(settle(1, 300), "first results (generation 1)");
     CHECK(res && res->m[0].snaps[0].state == EN_DONE && res->m[1].snaps[0].state == EN_DONE, "task 1 computed");
@@ -151,8 +224,11 @@ int main(void)
     free(png);
     unlink(path);
     tw_stop(&w);
+    pl_free(&ctx);
+    if (res) { en_results_free(res); free(res); res = NULL; }
+    if (ex) { tui_extra_free(ex); free(ex); ex = NULL; }
+    two_seeds(&o, &cfg);
     if (res) { en_results_free(res); free(res); }
     if (ex) { tui_extra_free(ex); free(ex); }
-    pl_free(&ctx);
     return tap_done();
 }
