@@ -9,6 +9,18 @@
 PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
 S=sample_features/fashion-mnist
 
+# The "ok - " / "FAIL - " lines a Python check printed to FILE, counted here; none: WHAT did not run.
+replay() { # FILE WHAT
+    grep '^ok - \|^FAIL - ' "$1" >"$tmp/lines"
+    while read -r line; do
+        case $line in
+        "ok - "*) ok "${line#ok - }" ;;
+        *) bad "${line#FAIL - }" ;;
+        esac
+    done <"$tmp/lines"
+    grep -q '^ok - ' "$1" || { cat "$1" >"$tmp/err"; bad "$2 did not run"; }
+}
+
 # Refusals (exit 2, one line).
 expect2() { # PATTERN ARGS...
     pat=$1; shift
@@ -63,14 +75,7 @@ for n in ("gacl", "gsr"):
 for m in a["methods"]:
     print("CHOSEN %s %s" % (m["name"], " ".join("--%s %.17g" % (k, v) for k, v in m["chosen"].items())))
 PYEOF
-grep '^ok - \|^FAIL - ' "$tmp/py" | while read -r line; do echo "$line"; done >"$tmp/lines"
-while read -r line; do
-    case $line in
-    "ok - "*) ok "${line#ok - }" ;;
-    *) bad "${line#FAIL - }" ;;
-    esac
-done <"$tmp/lines"
-grep -q '^ok - ' "$tmp/py" || { cat "$tmp/py" >"$tmp/err"; bad "the JSON check did not run"; }
+replay "$tmp/py" "the JSON check"
 
 # `run` at the chosen values: the same validation and test numbers as tune printed.
 grep '^CHOSEN ' "$tmp/py" | while read -r _ name opts; do
@@ -123,14 +128,7 @@ for ma, mb in zip(a["methods"], b["methods"]):
           ma["validation"]["objective"] >= obj - 1e-9)
     print("CHOSEN %s %s" % (n, " ".join("--%s %.17g" % (k, v) for k, v in ma["chosen"].items())))
 PYEOF
-grep '^ok - \|^FAIL - ' "$tmp/spy" >"$tmp/lines"
-while read -r line; do
-    case $line in
-    "ok - "*) ok "${line#ok - }" ;;
-    *) bad "${line#FAIL - }" ;;
-    esac
-done <"$tmp/lines"
-grep -q '^ok - ' "$tmp/spy" || { cat "$tmp/spy" >"$tmp/err"; bad "the --seeds JSON check did not run"; }
+replay "$tmp/spy" "the --seeds JSON check"
 grep '^CHOSEN ' "$tmp/spy" | while read -r _ name opts; do
     for k in 1 2; do
         "$G" run --data "$S" --val-frac 0.2 --seed $k --methods "$name" $opts --format json --quiet >"$tmp/sr_${name}_$k.json" 2>"$tmp/err"
