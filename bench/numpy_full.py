@@ -6,9 +6,11 @@ augmented rows from a --save-state folder), so it checks every number but skips 
 that `gsrscope run --synthetic` does end to end. This script does all of it, as a researcher's NumPy
 script would, with NumPy's generator (so the random numbers, hence the accuracies, are close to
 gsrscope's but not equal; numpy_ref.py is the numerical check):
-  1. the synthetic set (--synthetic) with the model of src/synth.c (shared mean direction, class
-     directions, rank-16 anisotropic spread with decaying scales, isotropic noise, normalized),
-     only the rows the stream keeps (gsrscope generates those only, too);
+  1. the synthetic set (--synthetic) with the model and the weights of src/synth.c (shared mean
+     direction; a shared 16-d subspace with decaying scales holding the class positions and a
+     within-class spread; each class's own direction with a strength that varies by row; rank-16
+     class-specific spread; isotropic noise; normalized), only the rows the stream keeps
+     (gsrscope generates those only, too);
   2. the step long-tail stream: classes in a random order, 30 % head classes with 500 rows, the
      others 5 random rows, 10 tasks of 10 classes; test rows of every class;
   3. L2 normalization;
@@ -17,10 +19,15 @@ gsrscope's but not equal; numpy_ref.py is the numerical check):
      without replacement, γ ~ Beta(α_c, α_c), the mix normalized);
   5. numpy_ref.replay: both methods, every task (Grams, solves, predictions, eigvalsh).
 
-Usage: numpy_full.py [--seed S]      Prints "numpy_full: seconds S", the split of the time, and
-"numpy_full: a_last gacl X gsr Y" (accuracy at the last task, %) for a sanity look.
+Usage: numpy_full.py [--seed S] [--compare RUN.json]
+Prints "numpy_full: seconds S", the split of the time, "numpy_full: a_last gacl X gsr Y" and
+"numpy_full: last task head/tail gacl H/T gsr H/T" (%). With --compare (the output of
+`gsrscope run --synthetic --format json`), "numpy_full: agree ..." or "numpy_full: DISAGREE ..."
+with each difference: the two use different random numbers (and NumPy draws another class order
+and head set), so they agree statistically, within AGREE_POINTS points; exit 1 when they do not.
 """
 import argparse
+import json
 import os
 import sys
 import time
@@ -31,7 +38,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from numpy_ref import replay  # noqa: E402
 
 C, D, RANK, N_TRAIN, N_TEST = 100, 768, 16, 500, 100
-SYN_A, SYN_B, SPREAD, NOISE = 0.62, 0.36, 0.45, 0.015
+# src/synth.c's knobs (same names without the SYN_ prefix)
+SYN_A, K, T_DECAY, SHARED, KAPPA = 1.0, 16, 0.57, 0.45, 0.5
+SYN_B, ZETA, SPREAD, NOISE = 0.24, 1.0, 0.1, 0.2
+AGREE_POINTS = 5.0
 TASKS, HEAD_FRAC, TAIL_SHOTS = 10, 0.3, 5
 ALPHA_BASE, XI, BETA, TAU, MAX_AUG = 0.6, 0.005, 1.0, 0.01, 1000
 
@@ -43,13 +53,20 @@ def unit_rows(x):
 def synthetic(rng, keep):
     """Rows of the synthetic model: keep[c] training rows and N_TEST test rows of class c."""
     m0 = unit_rows(rng.standard_normal(D))
-    mu = SYN_A * m0 + SYN_B * unit_rows(rng.standard_normal((C, D)))
+    # V: K orthonormal rows orthogonal to m0
+    V = np.linalg.qr(np.column_stack([m0, rng.standard_normal((D, K))]))[0][:, 1:].T
+    t = np.arange(1, K + 1) ** -T_DECAY
+    t *= SHARED / np.sqrt((t ** 2).sum())
+    mu = SYN_A * m0 + (KAPPA * t * rng.standard_normal((C, K))) @ V
+    u = unit_rows(rng.standard_normal((C, D)))
     basis = unit_rows(rng.standard_normal((C, RANK, D)))
     s = (np.arange(1, RANK + 1) ** -0.8)
     s *= SPREAD / np.sqrt((s ** 2).sum())
 
     def rows(c, n):
-        x = mu[c] + NOISE * rng.standard_normal((n, D)) + (s * rng.standard_normal((n, RANK))) @ basis[c]
+        x = (mu[c] + NOISE / np.sqrt(D) * rng.standard_normal((n, D))
+             + SYN_B * (1 + ZETA * rng.standard_normal((n, 1))) * u[c]
+             + (s * rng.standard_normal((n, RANK))) @ basis[c] + (t * rng.standard_normal((n, K))) @ V)
         return unit_rows(x)
 
     train = [rows(c, keep[c]) for c in range(C)]
@@ -78,6 +95,7 @@ def gsr_rows(rng, Z):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--compare", help="gsrscope run --synthetic --format json output")
     a = ap.parse_args()
     t0 = time.perf_counter()
     rng = np.random.default_rng(a.seed)
@@ -115,7 +133,41 @@ def main():
     print(f"numpy_full: split data {t1 - t0:.3f} stream {t2 - t1:.3f} gsr_rows {t3 - t2:.3f} replay {t4 - t3:.3f}"
           f" ({X.shape[0]} rows, {s['A'].shape[0]} augmented, {Xt.shape[0]} test)")
     print(f"numpy_full: a_last gacl {out['gacl'][-1][0]:.2f} gsr {out['gsr'][-1][0]:.2f}")
-    return 0
+    mine = {m: {"a_last": out[m][-1][0], **head_tail(s, m, head)} for m in ("gacl", "gsr")}
+    print("numpy_full: last task head/tail " + " ".join(
+        f"{m} {mine[m]['head_acc']:.2f}/{mine[m]['tail_acc']:.2f}" for m in mine))
+    if not a.compare:
+        return 0
+    with open(a.compare) as f:
+        run = json.load(f)
+    diffs, far = [], False
+    for m in mine:
+        g = next(x for x in run["methods"] if x["name"] == m)
+        theirs = {"a_last": g["a_last"], "head_acc": g["tasks"][-1]["head_acc"], "tail_acc": g["tasks"][-1]["tail_acc"]}
+        for k in ("a_last", "head_acc", "tail_acc"):
+            dk = mine[m][k] - theirs[k]
+            far |= abs(dk) > AGREE_POINTS
+            diffs.append(f"{m} {k} {mine[m][k]:.2f} vs {theirs[k]:.2f}")
+    word = "DISAGREE" if far else "agree"
+    print(f"numpy_full: {word} with gsrscope within {AGREE_POINTS:g} points: " + ", ".join(diffs))
+    return 1 if far else 0
+
+
+def head_tail(s, method, head):
+    """Head and tail accuracy after the last task (mean per-class recall over the head classes and
+    over the others), from the joint ridge solution, which is what the last task's W is."""
+    C = s["params"]["classes"]
+    X, Y = s["X"], np.eye(C)[s["y"]]
+    G, Q = X.T @ X, X.T @ Y
+    if method == "gsr":
+        G = G + s["params"]["beta"] * s["A"].T @ s["A"]
+        Q = Q + s["params"]["beta"] * s["A"].T @ np.eye(C)[s["ay"]]
+    W = np.linalg.solve(G + s["params"]["tau"] * np.eye(G.shape[0]), Q)
+    pred = np.argmax(s["Xt"] @ W, axis=1)
+    rec = np.array([np.mean(pred[s["yt"] == c] == c) for c in range(C)])
+    is_head = np.zeros(C, bool)
+    is_head[head] = True
+    return {"head_acc": 100 * rec[is_head].mean(), "tail_acc": 100 * rec[~is_head].mean()}
 
 
 if __name__ == "__main__":

@@ -179,7 +179,7 @@ static void test_claims(void)
     CHECK(rep.row[CL_SMALLEST].verdict == CL_HOLDS && strstr(rep.row[CL_SMALLEST].numbers, "×2.5") &&
               strstr(rep.row[CL_SMALLEST].numbers, "λ_min 1 → 2.5"), "bottom ×2.5: ✔ (%s)", rep.row[CL_SMALLEST].numbers);
     a->eig = b->eig = NULL;
-    /* the dilemma: head flat at 100 %, tail falling from 60 % to 0 % as τ grows (as on --synthetic) */
+    /* the dilemma: head flat at 100 %, tail falling from 60 % to 0 % as τ grows */
     enum { NT = 5 };
     double tau[NT] = {1e-4, 1e-2, 1, 1e2, 1e4}, head[NT] = {100, 100, 100, 100, 100}, tail[NT] = {60, 55, 30, 5, 0};
     ts_curve s;
