@@ -39,8 +39,8 @@ from numpy_ref import replay  # noqa: E402
 
 C, D, RANK, N_TRAIN, N_TEST = 100, 768, 16, 500, 100
 # src/synth.c's knobs (same names without the SYN_ prefix)
-SYN_A, K, T_DECAY, SHARED, KAPPA = 1.0, 16, 0.57, 0.45, 0.5
-SYN_B, ZETA, SPREAD, NOISE = 0.24, 1.0, 0.1, 0.2
+SYN_A, K, T_DECAY, SHARED, KAPPA = 1.2, 16, 0.57, 0.50, 0.5
+SYN_B, ZETA, SPREAD, NOISE = 0.28, 1.0, 0.1, 0.3
 AGREE_POINTS = 5.0
 TASKS, HEAD_FRAC, TAIL_SHOTS = 10, 0.3, 5
 ALPHA_BASE, XI, BETA, TAU, MAX_AUG = 0.6, 0.005, 1.0, 0.01, 1000
