@@ -31,18 +31,25 @@ typedef struct {
     long D;              /* classifier input dimension (= d without --expand) */
     int normalized;      /* rows were L2-normalized */
     gm_mat z;            /* n × d stream rows after normalization, stream order (GSR mixes these) */
-    gm_mat h;            /* n × D rows fed to G and Q (h = ReLU(R z) with --expand; else h.v == z.v) */
+    gm_mat h;            /* n × D rows fed to G and Q (h = ReLU(R z) with --expand; else h.v == z.v);
+                          * single: h.v is NULL (rows, cols set) and hf holds them */
+    int single;          /* the ridge learners compute in single precision (--precision): rows in hf
+                          * and test_f, Gram matrices, Cholesky factors and predictions in float */
+    gm_mat hf;           /* single: n × D fl32 rows (f set; ReLU(fl32(z) fl32(R)ᵀ) with --expand) */
+    gm_mat Rf;           /* single with --expand: fl32(R) (f set) */
     int *y;              /* n labels */
     long *task_row_start;/* T+1 */
     gm_mat R;            /* D × d expansion matrix (empty without --expand) */
-    gm_mat test_h;       /* nt × D test rows, ordered by the task of their class (prefix = seen) */
+    gm_mat test_h;       /* nt × D test rows, ordered by the task of their class (prefix = seen);
+                          * single: test_h.v is NULL and test_f holds them */
     gm_mat test_z;       /* nt × d the same rows before the map (test_z.v == test_h.v without one) */
     gm_mat val_z;        /* nv × d validation rows before the map (val_z.v == val_h.v without one) */
     int projection;      /* OP_PROJ_* R is drawn with */
     long expand;         /* --expand (0: none); learners with their own maps size them by it */
     uint64_t seed;       /* the run's seed (other maps draw from it) */
     float *test_f;       /* nt × D fl32(test_h) and test_fn[nt] its rows' norms, for the screened
-                          * predictions (converted once); NULL beyond EN_TEST_F_MAX bytes */
+                          * predictions (converted once); NULL beyond EN_TEST_F_MAX bytes (always
+                          * there in single precision: the test rows themselves) */
     double *test_fn;
     int *test_y;         /* nt */
     long *test_task_end; /* T: test rows of classes in tasks 1..t are [0, test_task_end[t-1]) */
@@ -60,6 +67,14 @@ typedef struct {
 
 /* Largest fl32 copy of the test rows kept (bytes); beyond it, rows are converted per block. */
 #define EN_TEST_F_MAX (256.0 * 1024 * 1024)
+/* --precision auto: single precision from this D of the run (--expand) on. There the D×D work
+ * (syrk, Cholesky: D³/3 per task) dominates a replay and float halves its time and memory; a
+ * Gram matrix with cond(G + τI) = κ loses about κ·D·ε_single in relative accuracy, checked per
+ * task (EN_SINGLE_KAPPA). Below it double costs under a second and every number stays the exact
+ * double one (the default D = 768 and every documented example). */
+#define EN_SINGLE_MIN_D 2048
+/* 1 when the problem with options o and run dimension D computes in single precision. */
+int en_single_for(const op_data *o, long D);
 
 /* Build the problem: normalize (unless o->no_normalize), expand (o->expand), reorder test rows.
  * GS_OK, GS_EINPUT, GS_ENOMEM (with the memory estimate in the message). */
@@ -81,6 +96,8 @@ int en_draw_projection(gm_mat *R, long D, long d, int projection, uint64_t seed)
 /* Map n rows X (n × d) to the classifier inputs H (n × D): ReLU(X Rᵀ) with one matrix product,
  * or a copy without --expand. */
 void en_expand_rows(const en_problem *p, const double *X, long n, double *H);
+/* The same in single precision: H = ReLU(fl32(X) fl32(R)ᵀ) (sgemm; p->Rf), or fl32(X). */
+int en_expand_rows_f(const en_problem *p, const double *X, long n, float *H);
 /* Bytes a run of these methods needs (each feature space's rows and base Gram, each method's
  * matrices per task kept, each stats learner's own state), estimated before allocating. */
 double en_estimate_bytes(long n_rows, long n_test, long d, long expand, int C, int T, const char *const *methods,
@@ -93,7 +110,10 @@ enum {                     /* en_snap.flags */
     EN_SPECTRUM = 1u << 0, /* eig[] holds the full spectrum of G+τI (exact, LAPACK) */
     EN_LMAX_EST = 1u << 1, /* lambda_max and stable_rank come from Lanczos (estimate) */
     EN_LMIN_EST = 1u << 2, /* lambda_min and cond come from Lanczos (estimate) */
-    EN_NO_GRAM  = 1u << 3  /* non-ridge method: no spectral numbers */
+    EN_NO_GRAM  = 1u << 3, /* non-ridge method: no spectral numbers */
+    EN_SINGLE   = 1u << 4, /* computed in single precision (--precision) */
+    EN_FALLBACK = 1u << 5  /* single precision, but this task's factorization was done in double
+                            * (spotrf failed or cond(G + τI) too large for float: EN_SINGLE_KAPPA) */
 };
 
 typedef struct {

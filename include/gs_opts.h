@@ -64,6 +64,11 @@ typedef struct {
     double val_frac;     /* [0, 1): per-class held-out fraction of the kept training rows, 0 = none */
 } op_protocol;
 
+/* The arithmetic of the ridge learners (--precision, run only): double everywhere, single (rows,
+ * Gram matrices, Cholesky and predictions in float), or auto: single from the run's D ≥
+ * EN_SINGLE_MIN_D (gs_engine.h), else double. Zero is double: the library's default. */
+enum { OP_PREC_DOUBLE = 0, OP_PREC_SINGLE = 1, OP_PREC_AUTO = 2 };
+
 /* How random projections (--expand, ranpac) are drawn. */
 enum { OP_PROJ_GAUSSIAN = 0, OP_PROJ_UNIFORM = 1 };
 
@@ -78,6 +83,7 @@ typedef struct {
     int no_normalize;
     long expand;         /* 0 = none, else D */
     int projection;      /* OP_PROJ_GAUSSIAN (default: N(0,1) entries) or OP_PROJ_UNIFORM */
+    int precision;       /* OP_PREC_*: auto for run (the default there), double for the others */
     double max_memory;   /* bytes, 0 = what the machine has */
 } op_data;
 

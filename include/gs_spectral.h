@@ -42,7 +42,7 @@ typedef int (*sp_apply_fn)(const double *x, double *y, void *user);
 int sp_lanczos_op(long n, sp_apply_fn apply, void *user, int which, int maxit, double tol,
                   double *lmax, double *lmax_err, double *lmin, double *lmin_err);
 /* λ_min of A = UᵀU from its upper Cholesky factor U (column-major, as dpotrf 'U' leaves it; only
- * the upper triangle is read): Lanczos for the largest eigenvalue μ of A⁻¹ = U⁻¹U⁻ᵀ (two dtrsv per
+ * the upper triangle is read; a float factor, U->f, as spotrf leaves it, is applied in float): Lanczos for the largest eigenvalue μ of A⁻¹ = U⁻¹U⁻ᵀ (two dtrsv per
  * step), λ_min = 1/μ with error bound 1/μ − 1/(μ + ρ).
  * μ is the Rayleigh quotient of the final Ritz vector y (so μ ≤ μ_max and 1/μ ≥ λ_min) and ρ the
  * residual ‖A⁻¹y − μy‖/‖y‖, both computed explicitly with one more solve; ρ bounds the distance

@@ -8,32 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-void en_copy_mat(gm_mat *dst, const gm_mat *src)
-{
-    memcpy(dst->v, src->v, (size_t)src->rows * (size_t)src->cols * sizeof(double));
-}
-
-void en_zero_mat(gm_mat *m) { memset(m->v, 0, (size_t)m->rows * (size_t)m->cols * sizeof(double)); }
-
 void en_rowbuf_free(en_rowbuf *b)
 {
     free(b->X.v); free(b->y); free(b->w);
     memset(b, 0, sizeof *b);
-}
-
-/* Lower triangle := upper triangle, in 64×64 tiles (the column walk of a plain loop misses the
- * cache at every element for D in the hundreds). */
-void en_symmetrize(gm_mat *M)
-{
-    long n = M->rows;
-    double *v = M->v;
-    enum { TB = 64 };
-    for (long i0 = 0; i0 < n; i0 += TB)
-        for (long j0 = i0; j0 < n; j0 += TB) {
-            long i1 = i0 + TB < n ? i0 + TB : n, j1 = j0 + TB < n ? j0 + TB : n;
-            for (long i = i0; i < i1; i++)
-                for (long j = j0 > i + 1 ? j0 : i + 1; j < j1; j++) v[j * n + i] = v[i * n + j];
-        }
 }
 
 static int rowbuf_push(en_rowbuf *b, const double *h, long D, int c, double w, int weights);
@@ -48,15 +26,14 @@ static int emit_flush(en_emitter *em)
         em->n = 0;
         return GS_OK;
     }
-    for (long k = 0; k < em->n; k++) {
+    for (long k = 0; !em->buf.f && k < em->n; k++) { /* float rows: Q and the weight went in at emit_row */
         double *h = gm_row(&em->buf, k);
         double *q = gm_row(em->QE, em->lab[k]);
         cblas_daxpy((int)D, em->w[k], h, 1, q, 1);
         if (em->w[k] != 1.0) cblas_dscal((int)D, sqrt(em->w[k]), h, 1);
     }
     /* row-major upper triangle of E += bufᵀ buf */
-    cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)em->n, 1.0, em->buf.v, (int)D,
-                1.0, em->E->v, (int)D);
+    en_gram_rows(em->E, &em->buf, 0, em->n);
     em->n = 0;
     return GS_OK;
 }
@@ -82,16 +59,28 @@ static int rowbuf_push(en_rowbuf *b, const double *h, long D, int c, double w, i
     return GS_OK;
 }
 
-/* One row h (D values, the learner's space) with label c and weight ω (class weight included). */
-static int emit_h(en_emitter *em, const double *h, int c, double omega)
+/* One row (D values, the learner's space: h in double, or hf in float) with label c and weight ω
+ * (class weight included). A single-precision emitter (its buffer float, like E) adds ω·h to Q in
+ * double here and keeps fl32(√ω·h) for E. */
+static int emit_row(en_emitter *em, const double *h, const float *hf, int c, double omega)
 {
     long D = em->ms->p->D;
     if (!(omega >= 0) || !isfinite(omega)) return gs_error(GS_ERUN, "%s: invalid row weight", em->ms->name);
     if (c < 0 || c >= em->ms->p->C) return gs_error(GS_ERUN, "%s: label %d out of range", em->ms->name, c);
     for (long j = 0; j < D; j++)
-        if (!isfinite(h[j])) return gs_error(GS_ERUN, "%s: a synthetic row is not finite", em->ms->name);
+        if (!isfinite(h ? h[j] : hf[j])) return gs_error(GS_ERUN, "%s: a synthetic row is not finite", em->ms->name);
     if (em->n == em->cap && emit_flush(em)) return GS_ERUN;
-    memcpy(gm_row(&em->buf, em->n), h, (size_t)D * sizeof(double));
+    if (em->buf.f) {
+        float *o = gm_rowf(&em->buf, em->n);
+        double *q = gm_row(em->QE, c), s = sqrt(omega);
+        for (long j = 0; j < D; j++) {
+            double v = h ? h[j] : hf[j];
+            q[j] += omega * v;
+            o[j] = (float)(s * v);
+        }
+    } else {
+        memcpy(gm_row(&em->buf, em->n), h, (size_t)D * sizeof(double));
+    }
     em->lab[em->n] = c;
     em->w[em->n] = omega;
     em->n++;
@@ -111,11 +100,17 @@ static int emit_x_flush(en_emitter *em)
 {
     if (em->xn == 0) return GS_OK;
     const en_problem *p = em->ms->p;
-    en_expand_rows(p, em->xbuf.v, em->xn, em->hbuf.v);
+    if (em->hbuf.f) {
+        if (en_expand_rows_f(p, em->xbuf.v, em->xn, em->hbuf.f)) return GS_ENOMEM;
+    } else {
+        en_expand_rows(p, em->xbuf.v, em->xn, em->hbuf.v);
+    }
     long n = em->xn;
     em->xn = 0;
     for (long k = 0; k < n; k++)
-        if (emit_h(em, gm_row(&em->hbuf, k), em->xlab[k], em->xw[k])) return GS_ERUN;
+        if (emit_row(em, em->hbuf.f ? NULL : gm_row(&em->hbuf, k), em->hbuf.f ? gm_rowf(&em->hbuf, k) : NULL,
+                     em->xlab[k], em->xw[k]))
+            return GS_ERUN;
     return GS_OK;
 }
 
@@ -139,10 +134,10 @@ int en_emit_x(en_emitter *em, const double *x, int c, double omega)
     int rc = collect_x(em, x, c, omega);
     if (rc) return rc;
     omega *= class_w(em, c);
-    if (p->D == p->d && !p->R.v) return emit_h(em, x, c, omega);
+    if (p->D == p->d && !p->R.v) return emit_row(em, x, NULL, c, omega);
     if (!em->xbuf.v) {
         int rc = gm_alloc(&em->xbuf, XCAP, p->d, "synthetic rows");
-        if (!rc) rc = gm_alloc(&em->hbuf, XCAP, p->D, "synthetic rows");
+        if (!rc) rc = em->buf.f ? gm_alloc_f(&em->hbuf, XCAP, p->D, "synthetic rows") : gm_alloc(&em->hbuf, XCAP, p->D, "synthetic rows");
         em->xlab = gs_malloc(XCAP, sizeof(int), "synthetic rows");
         em->xw = gs_malloc(XCAP, sizeof(double), "synthetic rows");
         if (rc || !em->xlab || !em->xw) { emit_x_free(em); return GS_ENOMEM; }
@@ -158,7 +153,7 @@ int en_emit_x(en_emitter *em, const double *x, int c, double omega)
 int en_emit_mix_ok(const en_emitter *em)
 {
     const en_problem *p = em->ms->p;
-    return em->E && p->D == p->d && !p->R.v && p->h.v == p->z.v;
+    return em->E && !em->E->f && p->D == p->d && !p->R.v && p->h.v == p->z.v;
 }
 
 /* Pairs accumulate into Y (rows lo..hi-1 of p->z, the current task's rows): Y_i += ω a h,
@@ -176,7 +171,7 @@ int en_emit_mix(en_emitter *em, long i, long j, double a, double b, int c, doubl
     int rc = collect_x(em, h, c, omega);
     if (rc) return rc;
     omega *= class_w(em, c);
-    if (i < em->ylo || j < em->ylo || i >= em->yhi || j >= em->yhi) return emit_h(em, h, c, omega);
+    if (i < em->ylo || j < em->ylo || i >= em->yhi || j >= em->yhi) return emit_row(em, h, NULL, c, omega);
     if (!isfinite(cblas_ddot((int)D, h, 1, h, 1))) /* Σh² finite ⇔ no NaN/∞ (short of overflow) */
         for (long k = 0; k < D; k++)
             if (!isfinite(h[k])) return gs_error(GS_ERUN, "%s: a synthetic row is not finite", em->ms->name);
@@ -262,7 +257,7 @@ static int emitter_open(en_engine *e, mstate *ms, int t, gm_mat *E, gm_mat *QE)
     em->cap = 512;
     em->ylo = p->task_row_start[t];
     em->yhi = p->task_row_start[t + 1];
-    int rc = gm_alloc(&em->buf, em->cap, p->D, "synthetic rows");
+    int rc = E && E->f ? gm_alloc_f(&em->buf, em->cap, p->D, "synthetic rows") : gm_alloc(&em->buf, em->cap, p->D, "synthetic rows");
     em->lab = gs_malloc((size_t)em->cap, sizeof(int), "synthetic rows");
     em->w = gs_malloc((size_t)em->cap, sizeof(double), "synthetic rows");
     return rc || !em->lab || !em->w ? GS_ENOMEM : GS_OK;
@@ -300,7 +295,9 @@ static int own_base_rows(en_engine *e, mstate *ms, int t)
     for (int k = st->task_class_start[t]; !rc && k < st->task_class_start[t + 1]; k++) {
         int c = st->class_order[k];
         long first = st->class_row_start[c];
-        for (long i = 0; !rc && i < st->class_kept[c]; i++) rc = emit_h(&ms->em, gm_row(&p->h, first + i), c, ms->cw[c]);
+        for (long i = 0; !rc && i < st->class_kept[c]; i++)
+            rc = p->single ? emit_row(&ms->em, NULL, gm_rowf(&p->hf, first + i), c, ms->cw[c])
+                           : emit_row(&ms->em, gm_row(&p->h, first + i), NULL, c, ms->cw[c]);
     }
     rc = emitter_close(&ms->em, rc);
     en_symmetrize(&ms->OB[s]);

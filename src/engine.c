@@ -117,7 +117,7 @@ static void mstate_free(mstate *ms, int nslots, int T)
     free(ms->stage);
     en_rowbuf_free(&ms->collect);
     en_rowbuf_free(&ms->aug);
-    gm_free(&ms->A); gm_free(&ms->Qw); gm_free(&ms->Wt);
+    gm_free(&ms->A); gm_free(&ms->Qw); gm_free(&ms->Wt); gm_free(&ms->Wf); gm_free(&ms->A64); gm_free(&ms->hd);
     free(ms->pred); free(ms->vpred);
     free(ms->ybuf);
     if (ms->dual) rs_dual_free(ms->dual);
@@ -141,17 +141,16 @@ void en_destroy(en_engine *e)
     free(e);
 }
 
-/* nslots D×D Gram matrices and C×D right-hand sides. */
-static int alloc_slots(gm_mat **M, gm_mat **QM, int nslots, long D, int C)
+/* nslots D×D Gram matrices (float in single precision) and C×D right-hand sides (double). */
+static int alloc_slots(gm_mat **M, gm_mat **QM, int nslots, long D, int C, int single)
 {
     *M = gs_calloc((size_t)nslots, sizeof(gm_mat), "engine");
     *QM = gs_calloc((size_t)nslots, sizeof(gm_mat), "engine");
     if (!*M || !*QM) return GS_ENOMEM;
     for (int s = 0; s < nslots; s++) {
-        int rc = gm_alloc(&(*M)[s], D, D, "Gram matrices");
+        int rc = en_gram_alloc(&(*M)[s], D, single, "Gram matrices");
         if (!rc) rc = gm_alloc(&(*QM)[s], C, D, "Gram matrices");
         if (rc) return rc;
-        gs_advise_huge((*M)[s].v, (size_t)D * (size_t)D * sizeof(double));
     }
     return GS_OK;
 }
@@ -186,13 +185,12 @@ static int mstate_init(en_engine *e, mstate *ms, const char *name)
         !ms->tr || !ms->lmax || !ms->lmaxe || !ms->lmin || !ms->lmine || !ms->eigG || !ms->pred || !ms->vpred)
         return GS_ENOMEM;
     if (!en_is_ridge(ms)) return GS_OK;
-    if ((rc = gm_alloc(&ms->A, D, D, "work matrix")) || (rc = gm_alloc(&ms->Qw, C, D, "work matrix")) ||
-        (rc = gm_alloc(&ms->Wt, C, D, "work matrix")))
+    if ((rc = en_gram_alloc(&ms->A, D, p->single, "work matrix")) || (rc = gm_alloc(&ms->Qw, C, D, "work matrix")) ||
+        (rc = gm_alloc(&ms->Wt, C, D, "work matrix")) || (p->single && (rc = gm_alloc_f(&ms->Wf, C, D, "work matrix"))))
         return rc;
-    gs_advise_huge(ms->A.v, (size_t)D * (size_t)D * sizeof(double));
-    if (ms->aug_def && (rc = alloc_slots(&ms->E, &ms->QE, e->nslots, D, C))) return rc;
+    if (ms->aug_def && (rc = alloc_slots(&ms->E, &ms->QE, e->nslots, D, C, p->single))) return rc;
     if (ms->L->class_weight) {
-        if ((rc = alloc_slots(&ms->OB, &ms->OQB, e->nslots, D, C))) return rc;
+        if ((rc = alloc_slots(&ms->OB, &ms->OQB, e->nslots, D, C, p->single))) return rc;
         if (!(ms->cw = gs_malloc((size_t)C, sizeof(double), "engine"))) return GS_ENOMEM;
     }
     return GS_OK;
@@ -226,7 +224,8 @@ int en_create(en_engine **out, const en_problem *p, const en_config *cfg)
         mstate *ms = &e->ms[m];
         if ((rc = mstate_init(e, ms, e->names[m]))) goto fail;
         en_space *sp = &e->sp[ms->space];
-        if (en_shares_base(ms) && !sp->B && (rc = alloc_slots(&sp->B, &sp->QB, e->nslots, sp->pm.D, C))) goto fail;
+        if (en_shares_base(ms) && !sp->B && (rc = alloc_slots(&sp->B, &sp->QB, e->nslots, sp->pm.D, C, sp->pm.single)))
+            goto fail;
     }
     rc = GS_ENOMEM;
     /* results skeleton */

@@ -1,5 +1,5 @@
 /* engine_int.h — the engine's private state, shared by its files (prefix en_, never included
- * outside src/engine.c, src/emit.c, src/ridge.c, src/ridge_dual.c, src/scores.c).
+ * outside src/engine.c, src/emit.c, src/ridge.c, src/ridge_dual.c, src/gram.c, src/scores.c).
  *
  *   engine.c  creation, the update as a plan of jobs (scheduling, caching, staging snapshots),
  *             results, access for --save-state and the checks;
@@ -7,8 +7,12 @@
  *   ridge.c   the ridge core of the EN_RIDGE learners: base Gram, assembly, statistics and
  *             spectrum, Cholesky solve, predictions;
  *   ridge_dual.c  the same solve in the N-dimensional dual (gs_rsolve.h) when that is cheaper;
+ *   gram.c    the D×D kernels in double or single precision (one text: gram_tmpl.h);
  *   scores.c  the screened argmax of class scores (en_argmax_scores).
  *
+ * Precision (--precision, en_problem.single): in single precision a ridge space's rows (hf, test_f),
+ * its D×D matrices (B, E, OB, A) and W for the predictions (Wf) are float; Q, W (Wt) and every
+ * statistic stay double.
  * Storage conventions: G-type matrices are D×D, full symmetric (both triangles kept in sync
  * after each task). Q-type matrices are stored transposed, C×D row-major (row c = column c of
  * Q), so the rows of a class are contiguous and, seen column-major, the block is the D×C right
@@ -29,6 +33,10 @@
 #define LANCZOS_MAXIT 120
 #define LANCZOS_TOL 1e-10
 #define LMIN_WORK 7.5e8          /* λ_min Lanczos: steps × D² at most (see refine_lmin) */
+/* Single precision: a task whose cond(G + τI) (from the λ_max estimate) exceeds this is factored
+ * in double (EN_FALLBACK): with κ ≤ 1e5 a float Cholesky solve keeps a relative error of about
+ * κ·2⁻²⁴ ≤ 0.6 % in W, below what moves an argmax in practice; beyond it, double. */
+#define EN_SINGLE_KAPPA 1e5
 
 typedef struct mstate mstate;
 struct en_emitter {
@@ -100,6 +108,12 @@ struct mstate {
     /* work of this method (methods run in parallel within a task): A holds G_t, then the
      * Cholesky factor of G_t + τI; Qw = Qᵀ_t (C × D); Wt = W rows of the seen classes */
     gm_mat A, Qw, Wt;
+    gm_mat Wf;               /* single precision: fl32 W rows (Cs × D) the predictions use */
+    gm_mat A64;              /* single precision: the double G_t + τI of a task factored in double
+                              * (EN_FALLBACK), allocated on the first such task */
+    int fallback;            /* this task's factor is in A64 */
+    gm_mat hd;               /* single precision: double copies of the first hd.rows real rows (the
+                              * dual reads them), grown as tasks arrive */
     int *pred;
     int *vpred;              /* predictions on the validation rows */
     en_emitter em;           /* synthetic rows of the task being generated (extra_rows..extra_end) */
@@ -137,10 +151,25 @@ static inline int en_shares_base(const mstate *ms) { return en_is_ridge(ms) && !
 int en_space_find(en_engine *e, const en_learner *L, int *k);
 void en_space_free(en_space *s);
 
-/* common matrix helpers (emit.c) */
-void en_symmetrize(gm_mat *M);
-void en_copy_mat(gm_mat *dst, const gm_mat *src);
+/* gram.c: D×D kernels for a Gram matrix stored in double (v) or single precision (f), picked by
+ * the storage (one text for both: gram_tmpl.h). Sums that are reported (‖G‖_F², tr G) and the
+ * vectors of the Lanczos iterations stay double. */
+void en_symmetrize(gm_mat *M);                                 /* lower := upper triangle */
+void en_copy_mat(gm_mat *dst, const gm_mat *src);              /* same shape and precision */
 void en_zero_mat(gm_mat *m);
+int en_gram_alloc(gm_mat *M, long D, int single, const char *what);
+/* Upper triangle of M += Xᵀ X for rows a..b-1 of `rows` (same precision as M: hf for float). */
+void en_gram_rows(gm_mat *M, const gm_mat *rows, long a, long b);
+/* dst = B + w·E (E may be NULL); dst may be double where B, E are float (a converted copy). */
+void en_gram_combine(gm_mat *dst, const gm_mat *B, double w, const gm_mat *E);
+double en_gram_fro2(const gm_mat *A);
+double en_gram_trace(const gm_mat *A);
+/* y = A x; work: 2D floats (used for a float A). */
+void en_gram_symv(const gm_mat *A, const double *x, double *y, float *work);
+/* A := the upper Cholesky factor of A + τI, then B (nrhs columns of D, A's precision) := (A + τI)⁻¹B.
+ * 0, > 0 (not positive definite at that leading minor) or < 0 (LAPACK failure). */
+int en_gram_chol_solve(gm_mat *A, double tau, void *B, int nrhs);
+
 void en_rowbuf_free(en_rowbuf *b);
 
 /* emit.c: a method's synthetic rows of task t in three jobs: en_extra_rows runs the augmenter

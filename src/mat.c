@@ -7,25 +7,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-int gm_alloc(gm_mat *m, long rows, long cols, const char *what)
+static int alloc_as(gm_mat *m, long rows, long cols, size_t elem, const char *what)
 {
     m->rows = m->cols = 0;
     m->v = NULL;
+    m->f = NULL;
     if (rows < 0 || cols < 0) return gs_error(GS_EINPUT, "%s: negative size", what);
     size_t n;
     if (gs_mul_size((size_t)rows, (size_t)cols, &n) != 0)
         return gs_error(GS_ENOMEM, "%s: %ld × %ld elements overflow", what, rows, cols);
-    m->v = gs_calloc(n ? n : 1, sizeof(double), what);
-    if (!m->v) return GS_ENOMEM;
+    void *a = gs_calloc(n ? n : 1, elem, what);
+    if (!a) return GS_ENOMEM;
+    if (elem == sizeof(float)) m->f = a; else m->v = a;
     m->rows = rows;
     m->cols = cols;
     return GS_OK;
 }
 
+int gm_alloc(gm_mat *m, long rows, long cols, const char *what) { return alloc_as(m, rows, cols, sizeof(double), what); }
+int gm_alloc_f(gm_mat *m, long rows, long cols, const char *what) { return alloc_as(m, rows, cols, sizeof(float), what); }
+
 void gm_free(gm_mat *m)
 {
     free(m->v);
+    free(m->f);
     m->v = NULL;
+    m->f = NULL;
     m->rows = m->cols = 0;
 }
 

@@ -43,6 +43,7 @@ void op_defaults(op_opts *o)
     o->n_methods = 2;
     o->format = OP_FMT_TABLE;
     o->spectrum = OP_SPECTRUM_AUTO;
+    o->data.precision = OP_PREC_AUTO;
     o->dpi = 300;
     o->width_in = 0;
 }
@@ -115,6 +116,7 @@ static const char *const AUG_NAMES[] = {"all", "tail"};
 static const char *const FMT_NAMES[] = {"table", "csv", "json", "markdown", "latex"};
 static const char *const SPEC_NAMES[] = {"final", "all", "auto"};
 static const char *const OBJ_NAMES[] = {"acc", "tail", "balanced"};
+static const char *const PREC_NAMES[] = {"double", "single", "auto"}; /* in OP_PREC_* order */
 
 /* Which subcommands an option applies to. */
 #define IN_TUI (1u << OP_CMD_TUI)
@@ -338,7 +340,7 @@ enum {
     O_SYNTH = 1000, O_DATA, O_IDX, O_TRF, O_TRL, O_TEF, O_TEL, O_LABELCOL, O_NONORM,
     O_MAXMEM, O_METHODS, O_FORMAT, O_SAVE, O_SPECTRUM, O_THEOREM, O_SPLIT, O_QUIET, O_FIGURE,
     O_DPI, O_TASK, O_WIDTH, O_CSV, O_PARAM, O_SEEDS, O_OUTDIR, O_ASCII, O_PRESET, O_SESSION,
-    O_TOUR, O_THEME, O_HELP, O_VERSION, O_SET, O_OBJECTIVE, O_SAMPLE
+    O_TOUR, O_THEME, O_HELP, O_VERSION, O_SET, O_OBJECTIVE, O_SAMPLE, O_PRECISION
 };
 
 /* The other options (the values of KEYS are options too, each `--name V`, id O_SET). */
@@ -365,6 +367,7 @@ static const op_def DEFS[] = {
     {"preset", required_argument, O_PRESET, IN_REPLAY},
     {"session", required_argument, O_SESSION, IN_REPLAY},
     {"spectrum", required_argument, O_SPECTRUM, IN_TUI | IN_RUN | IN_EXPORT},
+    {"precision", required_argument, O_PRECISION, IN_RUN},
     {"format", required_argument, O_FORMAT, IN_RUN | IN_SWEEP | IN_TUNE | IN_TABLE},
     {"save-state", required_argument, O_SAVE, IN_RUN},
     {"theorem", no_argument, O_THEOREM, IN_RUN},
@@ -524,6 +527,7 @@ static int apply_opt(op_opts *o, int c, const char *name, char *arg, int *user_m
     case O_FORMAT: { int e; st = parse_enum("--format", arg, FMT_NAMES, 5, &e); o->format = e; break; }
     case O_SAVE: o->save_state = arg; break;
     case O_SPECTRUM: { int e; st = parse_enum("--spectrum", arg, SPEC_NAMES, 3, &e); o->spectrum = e; break; }
+    case O_PRECISION: { int e; st = parse_enum("--precision", arg, PREC_NAMES, 3, &e); o->data.precision = e; break; }
     case O_THEOREM: o->theorem = 1; break;
     case O_SPLIT:
         if ((st = parse_long("--split", arg, &l))) break;
@@ -630,6 +634,7 @@ int op_parse_layered(op_opts *o, int argc, char **argv, op_layer_fn layer, void 
     o->from = NULL;
     if ((st = scan(o, ac, av, 2))) return st;
     if ((st = op_validate(o))) return st;
+    if (o->cmd != OP_CMD_RUN) o->data.precision = OP_PREC_DOUBLE; /* --precision is run's (refused elsewhere) */
     if (o->n_methods < 1) return gs_error(GS_EINPUT, "--methods: give at least one method");
     /* CSV features hold their labels in the --label-col column unless a labels file is given */
     if (o->data.train_features && !o->data.train_labels && is_text_table(o->data.train_features))

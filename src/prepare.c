@@ -15,7 +15,7 @@ void en_problem_free(en_problem *p)
     if (p->h.v == p->z.v) p->h.v = NULL;
     if (p->test_h.v == p->test_z.v) p->test_h.v = NULL;
     if (p->val_h.v == p->val_z.v) p->val_h.v = NULL;
-    gm_free(&p->z); gm_free(&p->h); gm_free(&p->R); gm_free(&p->test_h); gm_free(&p->test_z);
+    gm_free(&p->z); gm_free(&p->h); gm_free(&p->R); gm_free(&p->hf); gm_free(&p->Rf); gm_free(&p->test_h); gm_free(&p->test_z);
     gm_free(&p->val_h); gm_free(&p->val_z); free(p->val_y); free(p->val_task_end);
     free(p->test_f); free(p->test_fn);
     free(p->y); free(p->task_row_start); free(p->test_y); free(p->test_task_end); free(p->class_test);
@@ -35,6 +35,45 @@ void en_expand_rows(const en_problem *p, const double *X, long n, double *H)
                 p->R.v, (int)p->d, 0.0, H, (int)p->D);
     size_t m = (size_t)n * (size_t)p->D;
     for (size_t i = 0; i < m; i++) if (H[i] < 0) H[i] = 0;
+}
+
+int en_single_for(const op_data *o, long D)
+{
+    return o->precision == OP_PREC_SINGLE || (o->precision == OP_PREC_AUTO && D >= EN_SINGLE_MIN_D);
+}
+
+int en_expand_rows_f(const en_problem *p, const double *X, long n, float *H)
+{
+    long d = p->d, D = p->D;
+    if (!p->Rf.f) { /* the identity map */
+        for (size_t i = 0; i < (size_t)n * (size_t)d; i++) H[i] = (float)X[i];
+        return GS_OK;
+    }
+    enum { NB = 256 }; /* rows converted to float per product */
+    float *xf = gs_malloc((size_t)NB * (size_t)d, sizeof(float), "expanded rows");
+    if (!xf) return GS_ENOMEM;
+    for (long i0 = 0; i0 < n; i0 += NB) {
+        long nb = n - i0 < NB ? n - i0 : NB;
+        for (size_t k = 0; k < (size_t)nb * (size_t)d; k++) xf[k] = (float)X[(size_t)i0 * d + k];
+        float *h = H + (size_t)i0 * (size_t)D;
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nb, (int)D, (int)d, 1.0f, xf, (int)d, p->Rf.f, (int)d,
+                    0.0f, h, (int)D);
+        for (size_t k = 0; k < (size_t)nb * (size_t)D; k++) if (h[k] < 0) h[k] = 0;
+    }
+    free(xf);
+    return GS_OK;
+}
+
+/* Single precision: hf = the rows in float (f set), h keeps its shape (v NULL with --expand: the
+ * double rows are not kept; the identity map keeps h = z, which GSR's pairs read). */
+static int rows_single(en_problem *p, gm_mat *hf, gm_mat *h, const gm_mat *z)
+{
+    int rc = gm_alloc_f(hf, z->rows, p->D, "expanded rows");
+    if (rc) return rc;
+    gs_advise_huge(hf->f, gm_nbytes(hf));
+    if (z->rows && (rc = en_expand_rows_f(p, z->v, z->rows, hf->f))) return rc;
+    if (p->Rf.f) { h->rows = z->rows; h->cols = p->D; h->v = NULL; } else { *h = *z; h->f = NULL; }
+    return GS_OK;
 }
 
 static int check_finite_row(const double *x, long d, const char *what, long row)
@@ -152,6 +191,7 @@ int en_prepare(en_problem *p, const ds_data *data, const st_stream *st, const op
     p->projection = o->projection;
     p->expand = o->expand;
     p->seed = seed;
+    p->single = en_single_for(o, p->D);
     p->st = st;
     snprintf(p->data_name, sizeof p->data_name, "%s", data->name);
     snprintf(p->data_source, sizeof p->data_source, "%s", data->source);
@@ -166,8 +206,14 @@ int en_prepare(en_problem *p, const ds_data *data, const st_stream *st, const op
     memcpy(p->task_row_start, st->task_row_start, ((size_t)st->T + 1) * sizeof(long));
     for (long i = 0; i < n; i++) p->y[i] = st->row_label[i];
     if ((rc = prep_all_rows(&p->z, data, DS_TRAIN, st->row_index, p->normalized, NULL, NULL))) goto fail;
-    if (p->D != d) {
-        if ((rc = en_draw_projection(&p->R, p->D, d, o->projection, seed))) goto fail;
+    if (p->D != d && (rc = en_draw_projection(&p->R, p->D, d, o->projection, seed))) goto fail;
+    if (p->single) {
+        if (p->R.v) {
+            if ((rc = gm_alloc_f(&p->Rf, p->D, d, "projection matrix"))) goto fail;
+            for (size_t i = 0; i < (size_t)p->D * (size_t)d; i++) p->Rf.f[i] = (float)p->R.v[i];
+        }
+        if ((rc = rows_single(p, &p->hf, &p->h, &p->z))) goto fail;
+    } else if (p->D != d) {
         if ((rc = gm_alloc(&p->h, n, p->D, "expanded rows"))) goto fail;
         gs_advise_huge(p->h.v, (size_t)p->h.rows * (size_t)p->h.cols * sizeof(double));
         if (n) en_expand_rows(p, p->z.v, n, p->h.v);
@@ -205,7 +251,7 @@ int en_prepare(en_problem *p, const ds_data *data, const st_stream *st, const op
     free(cnt);
     /* fl32 copy of the test rows for the screened predictions, made while the rows are in cache
      * (after the expansion when there is one) */
-    if (gm_bytes(nt, p->D) / 2 <= EN_TEST_F_MAX) {
+    if (gm_bytes(nt, p->D) / 2 <= EN_TEST_F_MAX || p->single) {
         p->test_f = gs_malloc((size_t)(nt ? nt : 1) * (size_t)p->D, sizeof(float), "test rows");
         p->test_fn = gs_malloc((size_t)(nt ? nt : 1), sizeof(double), "test rows");
         if (!p->test_f || !p->test_fn) { free(src); gm_free(&tz); rc = GS_ENOMEM; goto fail; }
@@ -215,7 +261,18 @@ int en_prepare(en_problem *p, const ds_data *data, const st_stream *st, const op
     rc = prep_all_rows(&tz, data, DS_TEST, src, p->normalized, f_now ? p->test_f : NULL, f_now ? p->test_fn : NULL);
     free(src);
     if (rc) { gm_free(&tz); goto fail; }
-    if (p->D != d) {
+    if (p->D != d && p->single) { /* the float rows only: test_f */
+        p->test_z = tz;
+        p->test_h.rows = nt;
+        p->test_h.cols = p->D;
+        if (nt && (rc = en_expand_rows_f(p, tz.v, nt, p->test_f))) goto fail;
+        for (long i = 0; i < nt; i++) {
+            const float *x = p->test_f + (size_t)i * (size_t)p->D;
+            double s = 0;
+            for (long j = 0; j < p->D; j++) s += (double)x[j] * x[j];
+            p->test_fn[i] = sqrt(s);
+        }
+    } else if (p->D != d) {
         if ((rc = gm_alloc(&p->test_h, nt, p->D, "expanded test rows"))) { gm_free(&tz); goto fail; }
         gs_advise_huge(p->test_h.v, (size_t)p->test_h.rows * (size_t)p->test_h.cols * sizeof(double));
         if (nt) en_expand_rows(p, tz.v, nt, p->test_h.v);

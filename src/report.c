@@ -66,6 +66,10 @@ char *rp_params_json(const en_problem *p, const op_opts *o)
     fprintf(f, "  \"normalize\": %s, \"expand\": %ld, \"projection\": \"%s\", \"val_frac\": %.17g,\n",
             o->data.no_normalize ? "false" : "true", o->data.expand,
             o->data.projection == OP_PROJ_UNIFORM ? "uniform" : "gaussian", o->proto.val_frac);
+    /* the arithmetic used (auto resolved when the problem is known) */
+    fprintf(f, "  \"precision\": \"%s\",\n", p ? (p->single ? "single" : "double")
+                                               : o->data.precision == OP_PREC_SINGLE ? "single"
+                                               : o->data.precision == OP_PREC_AUTO ? "auto" : "double");
     fputs("  \"methods\": [", f);
     for (int m = 0; m < o->n_methods; m++) { if (m) fputs(", ", f); json_str(f, o->methods[m]); }
     fputs("],\n", f);
@@ -101,8 +105,9 @@ char *rp_params_json(const en_problem *p, const op_opts *o)
 
 static void write_csv(FILE *f, const en_results *r, const en_problem *p)
 {
-    int val = has_val(p);
-    fprintf(f, "%s%s\n", RP_CSV_HEADER, val ? RP_CSV_VAL_COLUMNS : "");
+    int val = has_val(p), single = p && p->single;
+    /* single precision adds a last column: "single", or "double" for a task factored in double */
+    fprintf(f, "%s%s%s\n", RP_CSV_HEADER, val ? RP_CSV_VAL_COLUMNS : "", single ? ",precision" : "");
     for (int m = 0; m < r->n_methods; m++)
         for (int t = 0; t < r->T; t++) {
             const en_snap *s = &r->m[m].snaps[t];
@@ -122,6 +127,7 @@ static void write_csv(FILE *f, const en_results *r, const en_problem *p)
                 csv_num(f, ok ? s->val_head_acc : NAN, "%.4f");
                 csv_num(f, ok ? s->val_tail_acc : NAN, "%.4f");
             }
+            if (single) fputs((s->flags & EN_SINGLE) && !(s->flags & EN_FALLBACK) ? ",single" : ",double", f);
             fputc('\n', f);
         }
 }
@@ -168,6 +174,8 @@ static void write_json(FILE *f, const en_results *r, const en_problem *p, const 
                     s->flags & EN_LMAX_EST ? "true" : "false", s->flags & EN_LMIN_EST ? "true" : "false");
             json_num(f, "lambda_max_error_bound", s->flags & EN_LMAX_EST ? s->lmax_err : 0, 1);
             json_num(f, "lambda_min_error_bound", s->flags & EN_LMIN_EST ? s->lmin_err : 0, 1);
+            if (s->flags & EN_SINGLE) /* the task's factorization: float, or double after a fallback */
+                fprintf(f, "\"factored_in\": \"%s\", ", s->flags & EN_FALLBACK ? "double" : "single");
             if (s->state == EN_FAILED) { fputs("\"error\": ", f); json_str(f, s->error); fputs(", ", f); }
             json_num(f, "seconds", s->seconds, 0);
             fprintf(f, "}%s\n", t + 1 < r->T ? "," : "");
@@ -212,6 +220,9 @@ static void write_table(FILE *f, const en_results *r, const en_problem *p, const
             q->augment == OP_AUG_ALL ? "all" : "tail");
     char changes[2048];
     if (*op_changes(o, "; ", changes, sizeof changes)) fprintf(f, "not at default: %s\n", changes);
+    if (p && p->single)
+        fprintf(f, "precision: single (ridge learners: rows, Gram matrices, Cholesky and predictions in float; "
+                   "--precision double for the double-precision numbers)\n");
     int est = 0;
     for (int m = 0; m < r->n_methods; m++) {
         const en_method_result *mr = &r->m[m];
@@ -258,6 +269,11 @@ static void write_table(FILE *f, const en_results *r, const en_problem *p, const
             fprintf(f, "   synthetic rows %ld (classes skipped: %ld with < 2 rows; pairs skipped: %ld near-antipodal)",
                     last->aug_rows, last->aug_skipped_classes, last->aug_skipped_pairs);
         fputc('\n', f);
+        int nfb = 0; /* single precision: the tasks whose conditioning asked for a double factorization */
+        for (int t = 0; t < r->T; t++)
+            if (mr->snaps[t].flags & EN_FALLBACK)
+                fprintf(f, "%s%d", nfb++ ? ", " : "factored in double (cond(G + τI) > 1e5 or spotrf failed): task ", t + 1);
+        if (nfb) fputc('\n', f);
     }
     if (est)
         fprintf(f, "\n~ estimate: λ_max and λ_min by Lanczos (relative residual ≤ 1e-10, see --format json for bounds);"

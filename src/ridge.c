@@ -1,7 +1,10 @@
 /* ridge.c — the ridge core of the EN_RIDGE learners (gacl, air; see gs_learner.h): the base
  * Gram of the real rows, G_t and Qᵀ_t assembled from the cached parts, τ-independent statistics
  * and the spectrum of G_t, the Cholesky solve W = (G + τ_eff I)⁻¹ Q and the predictions, as the
- * jobs the engine schedules (engine.c). State: engine_int.h. */
+ * jobs the engine schedules (engine.c). State: engine_int.h. In single precision (en_problem
+ * .single) the same steps run in float through gram.c's kernels, with a double factorization for
+ * a task too ill-conditioned for float (en_solve_seen) and error bounds on the λ estimates that
+ * include the rounding of G. */
 #include "engine_int.h"
 #include "gs_common.h"
 #include "gs_spectral.h"
@@ -22,11 +25,14 @@ void en_base_task(en_engine *e, en_space *sp, int t)
     if (t == 0) { en_zero_mat(B); en_zero_mat(QB); }
     else if (e->keep) { en_copy_mat(B, &sp->B[t - 1]); en_copy_mat(QB, &sp->QB[t - 1]); }
     long a = p->task_row_start[t], b = p->task_row_start[t + 1];
-    if (b > a)
-        cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)(b - a), 1.0, gm_row(&p->h, a),
-                    (int)D, 1.0, B->v, (int)D);
+    en_gram_rows(B, p->single ? &p->hf : &p->h, a, b);
     en_symmetrize(B);
-    for (long i = a; i < b; i++) cblas_daxpy((int)D, 1.0, gm_row(&p->h, i), 1, gm_row(QB, p->y[i]), 1);
+    for (long i = a; i < b; i++) {
+        double *q = gm_row(QB, p->y[i]);
+        if (!p->single) { cblas_daxpy((int)D, 1.0, gm_row(&p->h, i), 1, q, 1); continue; }
+        const float *h = gm_rowf(&p->hf, i); /* Q in double from the float rows */
+        for (long j = 0; j < D; j++) q[j] += h[j];
+    }
 }
 
 /* Assemble G_t (into G: the method's ms->A, or e->G for en_gram) and Qᵀ_t (into ms->Qw) for a
@@ -34,23 +40,36 @@ void en_base_task(en_engine *e, en_space *sp, int t)
 void en_assemble(en_engine *e, mstate *ms, int t, const op_params *q, gm_mat *G)
 {
     int s = en_slot(e, t);
-    size_t nG = (size_t)ms->p->D * (size_t)ms->p->D, nQ = (size_t)ms->p->C * (size_t)ms->p->D;
+    size_t nQ = (size_t)ms->p->C * (size_t)ms->p->D;
     double w = en_method_weight(ms, q);
     const en_space *sp = &e->sp[ms->space];
     const gm_mat *B = ms->OB ? &ms->OB[s] : &sp->B[s], *QB = ms->OB ? &ms->OQB[s] : &sp->QB[s];
-    memcpy(G->v, B->v, nG * sizeof(double));
+    en_gram_combine(G, B, w, ms->E ? &ms->E[s] : NULL);
     memcpy(ms->Qw.v, QB->v, nQ * sizeof(double));
-    if (ms->E && w != 0) {
-        cblas_daxpy((int)nG, w, ms->E[s].v, 1, G->v, 1);
-        cblas_daxpy((int)nQ, w, ms->QE[s].v, 1, ms->Qw.v, 1);
-    }
+    if (ms->E && w != 0) cblas_daxpy((int)nQ, w, ms->QE[s].v, 1, ms->Qw.v, 1);
 }
+
+typedef struct {
+    const gm_mat *G;
+    float *work;   /* 2D floats for a single-precision G */
+} apply_ctx;
 
 static int apply_G(const double *x, double *y, void *user)
 {
-    const gm_mat *G = user;
-    cblas_dsymv(CblasColMajor, CblasUpper, (int)G->rows, 1.0, G->v, (int)G->rows, x, 1, 0.0, y, 1);
+    const apply_ctx *c = user;
+    en_gram_symv(c->G, x, y, c->work);
     return GS_OK;
+}
+
+/* Single precision: a bound on ‖fl(G) − G‖₂, G the Gram of the double rows: each of the N rows
+ * (real and synthetic) rounded to float and the products summed in float perturb G by at most
+ * (γ_N + 3u)·‖|H|ᵀ|H|‖₂ ≤ (γ_N + 3u)·tr G (u = 2⁻²⁴, γ_N = Nu/(1 − Nu)). 0 in double. */
+static double single_gram_err(const en_engine *e, const mstate *ms, int t, long N)
+{
+    if (!ms->p->single) return 0;
+    double u = 0x1p-24, g = (double)N * u / (1 - (double)N * u);
+    (void)e;
+    return (g + 3 * u) * ms->tr[t];
 }
 
 /* Rows in G_t: real and synthetic; G_t has rank at most that many. */
@@ -79,7 +98,19 @@ static int refine_lmin(en_engine *e, mstate *ms, int t, double tau)
     double cap = LMIN_WORK / ((double)D * (double)D);
     int maxit = cap < LANCZOS_MAXIT ? (cap > 30 ? (int)cap : 30) : LANCZOS_MAXIT;
     double lm, le;
-    int rc = sp_lmin_from_cholesky(&ms->A, maxit, LANCZOS_TOL, &lm, &le);
+    const gm_mat *U = ms->fallback ? &ms->A64 : &ms->A;
+    if (U->f) {
+        /* A float factor's solves are accurate to about κ·2⁻²⁴, too coarse for Lanczos to find the
+         * crowded bottom of the spectrum. Bounds instead, and no sweep: 0 ≤ λ_min(G) ≤ θ, the
+         * smallest Ritz value of the λ_max iteration (a Rayleigh quotient of fl(G)), plus fl(G)'s
+         * distance to G; the estimate is the lower end (λ_min(G + τI) ≈ τ, right when λ_min(G) ≪ τ,
+         * the ridge regime) and its error bound the interval's width. */
+        ms->lmine[t] = fmax(ms->lmin[t], 0) + single_gram_err(e, ms, t, gram_rows(e, ms, t));
+        ms->lmin[t] = 0;
+        ms->lmin_ref[t] = 1;
+        return GS_OK;
+    }
+    int rc = sp_lmin_from_cholesky(U, maxit, LANCZOS_TOL, &lm, &le);
     if (rc) return rc;
     /* G is positive semidefinite, so λ_min(G + τI) ≥ τ (less G's rounding, below 4Dε·λ_max): a
      * bound on the estimate's error whether or not the iteration converged */
@@ -98,22 +129,32 @@ int en_ensure_stats(en_engine *e, mstate *ms, int t, int want_spectrum)
     if (!ms->stats_valid[t]) {
         free(ms->eigG[t]);
         ms->eigG[t] = NULL;
-        ms->fro2[t] = sp_fro2(&ms->A);
-        ms->tr[t] = sp_trace(&ms->A);
+        ms->fro2[t] = en_gram_fro2(&ms->A);
+        ms->tr[t] = en_gram_trace(&ms->A);
         ms->lmin_ref[t] = 0;
         if (!want_spectrum) {
             /* Converge λ_max only (well separated, a few steps); λ_min, whose end of the spectrum
              * is crowded, comes from the Cholesky factor after the solve (refine_lmin). */
-            int rc = sp_lanczos_op(D, apply_G, &ms->A, SP_LANCZOS_MAX, LANCZOS_MAXIT, LANCZOS_TOL, &ms->lmax[t],
+            apply_ctx c = {&ms->A, ms->A.f ? gs_malloc(2 * (size_t)D, sizeof(float), "Lanczos") : NULL};
+            if (ms->A.f && !c.work) return GS_ENOMEM;
+            int rc = sp_lanczos_op(D, apply_G, &c, SP_LANCZOS_MAX, LANCZOS_MAXIT, LANCZOS_TOL, &ms->lmax[t],
                                    &ms->lmaxe[t], &ms->lmin[t], &ms->lmine[t]);
+            free(c.work);
             if (rc) return rc;
+            double ge = single_gram_err(e, ms, t, gram_rows(e, ms, t));
+            ms->lmaxe[t] += ge;
+            ms->lmine[t] += ge;
         }
         ms->stats_valid[t] = 1;
     }
     if (want_spectrum && !ms->eigG[t]) {
         double *w = gs_malloc((size_t)D, sizeof(double), "spectrum");
         if (!w) return GS_ENOMEM;
-        int rc = sp_eigvals(&ms->A, w);
+        gm_mat A64 = {0};
+        int rc = ms->A.f ? gm_alloc(&A64, D, D, "spectrum") : GS_OK; /* of fl(G): a double copy for dsyevd */
+        if (!rc && ms->A.f) en_gram_combine(&A64, &ms->A, 0, NULL);
+        if (!rc) rc = sp_eigvals(ms->A.f ? &A64 : &ms->A, w);
+        gm_free(&A64);
         if (rc) { free(w); return rc; }
         ms->eigG[t] = w;
         ms->lmax[t] = w[0]; ms->lmaxe[t] = 0;
@@ -125,7 +166,8 @@ int en_ensure_stats(en_engine *e, mstate *ms, int t, int want_spectrum)
 void en_fill_spectral(en_engine *e, mstate *ms, en_snap *sn, int t, double tau)
 {
     long D = ms->p->D;
-    sn->flags &= ~(unsigned)(EN_SPECTRUM | EN_LMAX_EST | EN_LMIN_EST | EN_NO_GRAM);
+    sn->flags &= ~(unsigned)(EN_SPECTRUM | EN_LMAX_EST | EN_LMIN_EST | EN_NO_GRAM | EN_SINGLE | EN_FALLBACK);
+    if (ms->p->single) sn->flags |= EN_SINGLE | (ms->fallback ? EN_FALLBACK : 0);
     double lmax = ms->lmax[t], lmin = ms->lmin[t];
     sn->lambda_max = lmax + tau;
     sn->lambda_min = lmin + tau;
@@ -150,29 +192,93 @@ void en_fill_spectral(en_engine *e, mstate *ms, en_snap *sn, int t, double tau)
     }
 }
 
-/* Solve (G+τI) W = Q for the seen classes of task t (G, Qᵀ assembled in ms->A, ms->Qw; A is
- * factored in place: no D×D copy); W rows into ms->Wt (Cs × D, in class_order). Returns GS_OK or
- * GS_ERUN with the reason in `why`. */
-int en_solve_seen(en_engine *e, mstate *ms, int t, double tau, char *why, size_t nwhy)
+/* The Cholesky solve of (A + τI) W = Q for the Cs seen classes' columns of Q, in A's precision
+ * (A factored in place); W rows into ms->Wt, and ms->Wf in single precision. */
+static int chol_seen(mstate *ms, gm_mat *A, int Cs, double tau, char *why, size_t nwhy)
 {
     const en_problem *p = ms->p;
     long D = p->D;
-    int Cs = p->st->task_class_start[t + 1];
-    if (en_dual_ok(e, ms, t)) return en_solve_dual(e, ms, t, tau, why, nwhy);
-    for (long i = 0; i < D; i++) ms->A.v[i * D + i] += tau;
-    for (int k = 0; k < Cs; k++)
-        memcpy(gm_row(&ms->Wt, k), gm_row(&ms->Qw, p->st->class_order[k]), (size_t)D * sizeof(double));
-    /* the _work variants: no NaN scan of A (its rows were checked finite) */
-    lapack_int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'U', (lapack_int)D, ms->A.v, (lapack_int)D);
+    size_t n = (size_t)Cs * (size_t)D;
+    for (int k = 0; k < Cs; k++) {
+        const double *q = gm_row(&ms->Qw, p->st->class_order[k]);
+        if (A->f) for (long j = 0; j < D; j++) gm_rowf(&ms->Wf, k)[j] = (float)q[j];
+        else memcpy(gm_row(&ms->Wt, k), q, (size_t)D * sizeof(double));
+    }
+    int info = en_gram_chol_solve(A, tau, A->f ? (void *)ms->Wf.f : (void *)ms->Wt.v, Cs);
+    const char *prec = A->f ? "s" : "d";
     if (info > 0) {
-        snprintf(why, nwhy, "G + τI is not positive definite (τ = %g, leading minor %d); raise --tau", tau, (int)info);
+        snprintf(why, nwhy, "G + τI is not positive definite (τ = %g, leading minor %d); raise --tau", tau, info);
         return GS_ERUN;
     }
-    if (info < 0) { snprintf(why, nwhy, "LAPACK dpotrf failed (info %d)", (int)info); return GS_ERUN; }
-    info = LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'U', (lapack_int)D, Cs, ms->A.v, (lapack_int)D, ms->Wt.v, (lapack_int)D);
-    if (info != 0) { snprintf(why, nwhy, "LAPACK dpotrs failed (info %d)", (int)info); return GS_ERUN; }
-    for (size_t i = 0; i < (size_t)Cs * D; i++)
+    if (info < 0) { snprintf(why, nwhy, "LAPACK %spotrf/%spotrs failed (info %d)", prec, prec, info); return GS_ERUN; }
+    if (A->f) for (size_t i = 0; i < n; i++) ms->Wt.v[i] = ms->Wf.f[i];
+    else if (ms->Wf.f) for (size_t i = 0; i < n; i++) ms->Wf.f[i] = (float)ms->Wt.v[i];
+    for (size_t i = 0; i < n; i++)
         if (!isfinite(ms->Wt.v[i])) { snprintf(why, nwhy, "the solution W is not finite; raise --tau"); return GS_ERUN; }
+    return GS_OK;
+}
+
+/* Solve (G+τI) W = Q for the seen classes of task t (G, Qᵀ assembled in ms->A, ms->Qw; A is
+ * factored in place: no D×D copy); W rows into ms->Wt (Cs × D, in class_order). In single
+ * precision the task is factored in double (ms->A64, EN_FALLBACK) when cond(G + τI) > EN_SINGLE_KAPPA
+ * by the λ_max estimate, or when spotrf fails. Returns GS_OK or GS_ERUN with the reason in `why`. */
+int en_solve_seen(en_engine *e, mstate *ms, int t, double tau, char *why, size_t nwhy)
+{
+    const en_problem *p = ms->p;
+    int Cs = p->st->task_class_start[t + 1];
+    ms->fallback = 0;
+    if (en_dual_ok(e, ms, t)) {
+        int rc = en_solve_dual(e, ms, t, tau, why, nwhy);
+        if (!rc && ms->Wf.f)
+            for (size_t i = 0; i < (size_t)Cs * (size_t)p->D; i++) ms->Wf.f[i] = (float)ms->Wt.v[i];
+        return rc;
+    }
+    if (!ms->A.f) return chol_seen(ms, &ms->A, Cs, tau, why, nwhy);
+    long D = p->D;
+    float *diag = gs_malloc((size_t)D, sizeof(float), "diagonal");
+    if (!diag) { snprintf(why, nwhy, "%s", gs_last_error()); return GS_ERUN; }
+    for (long i = 0; i < D; i++) diag[i] = ms->A.f[i * D + i];
+    double kappa = (ms->lmax[t] + ms->lmaxe[t] + tau) / tau;
+    int fb = kappa > EN_SINGLE_KAPPA;
+    if (!fb && chol_seen(ms, &ms->A, Cs, tau, why, nwhy) == GS_OK) { free(diag); return GS_OK; }
+    /* double for this task, from G_t as float: intact, or (after a failed spotrf, which wrote only
+     * the upper triangle in LAPACK's column-major sense and the diagonal) its other triangle and
+     * the saved diagonal. Not from B and E: the next task's BASE may be updating them. */
+    if (!ms->A64.v && gm_alloc(&ms->A64, D, D, "double-precision fallback")) {
+        free(diag);
+        snprintf(why, nwhy, "%s", gs_last_error());
+        return GS_ERUN;
+    }
+    const float *a = ms->A.f;
+    double *g = ms->A64.v;
+    for (long j = 0; j < D; j++) {
+        g[j * D + j] = diag[j];
+        for (long i = j + 1; i < D; i++) g[j * D + i] = g[i * D + j] = a[j * D + i]; /* column j, row i > j */
+    }
+    free(diag);
+    ms->fallback = 1;
+    return chol_seen(ms, &ms->A64, Cs, tau, why, nwhy);
+}
+
+/* Single precision: best[lo..hi) = the first maximum of the float scores sgemm(test_f, Wf). */
+static int argmax_f(const en_problem *p, const gm_mat *Wf, int Cs, long lo, long hi, int *best)
+{
+    enum { NB = 256 };
+    long D = p->D;
+    float *sc = gs_malloc((size_t)NB * (size_t)(Cs ? Cs : 1), sizeof(float), "scores");
+    if (!sc) return GS_ENOMEM;
+    for (long i0 = lo; i0 < hi && Cs > 0; i0 += NB) {
+        long nb = hi - i0 < NB ? hi - i0 : NB;
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nb, Cs, (int)D, 1.0f, p->test_f + (size_t)i0 * D,
+                    (int)D, Wf->f, (int)D, 0.0f, sc, Cs);
+        for (long i = 0; i < nb; i++) {
+            const float *s = sc + (size_t)i * Cs;
+            int k = 0;
+            for (int c = 1; c < Cs; c++) if (s[c] > s[k]) k = c;
+            best[i0 + i] = k;
+        }
+    }
+    free(sc);
     return GS_OK;
 }
 
@@ -181,7 +287,7 @@ int en_predict_rows(en_engine *e, mstate *ms, int t, long n, long lo, long hi)
 {
     const en_problem *p = ms->p;
     int Cs = p->st->task_class_start[t + 1];
-    int rc = en_argmax_range(p->test_h.v, p->test_f, p->test_fn, n, lo, hi, p->D, ms->Wt.v, Cs,
+    int rc = p->single ? argmax_f(p, &ms->Wf, Cs, lo, hi, ms->pred) : en_argmax_range(p->test_h.v, p->test_f, p->test_fn, n, lo, hi, p->D, ms->Wt.v, Cs,
                           e->cfg.exact_scores ? EN_SCORES_DOUBLE : EN_SCORES_SCREEN, ms->pred, NULL);
     if (rc) return rc;
     for (long i = lo; i < hi; i++) ms->pred[i] = p->st->class_order[ms->pred[i]];

@@ -7,11 +7,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* The real rows of the problem as doubles, row 0 first (rows 0..N-1 of the tasks so far): the
- * one place this file reads p->h. */
-static const double *real_rows(const en_problem *p)
+/* The first N real rows of the problem as doubles, row 0 first (the tasks so far): the one place
+ * this file reads the rows. p->h; in single precision (p->h.v NULL, the rows float in p->hf)
+ * double copies of them in ms->hd, extended as tasks arrive. NULL when out of memory. */
+static const double *real_rows(const en_problem *p, mstate *ms, long N)
 {
-    return p->h.v;
+    if (!p->single) return p->h.v;
+    if (ms->hd.rows < N) {
+        long have = ms->hd.rows;
+        double *v = realloc(ms->hd.v, (size_t)N * (size_t)p->D * sizeof(double));
+        if (!v) { gs_error(GS_ENOMEM, "dual rows: out of memory"); return NULL; }
+        ms->hd.v = v;
+        for (size_t i = (size_t)have * p->D; i < (size_t)N * p->D; i++) v[i] = p->hf.f[i];
+        ms->hd.rows = N;
+        ms->hd.cols = p->D;
+    }
+    return ms->hd.v;
 }
 
 /* The dual instead of the D×D Cholesky when G_t is the Gram of at most D/2 real rows with unit
@@ -29,7 +40,8 @@ int en_solve_dual(en_engine *e, mstate *ms, int t, double tau, char *why, size_t
     const en_problem *p = e->p;
     long N = p->task_row_start[t + 1];
     int Cs = p->st->task_class_start[t + 1], C = p->C;
-    const double *X = real_rows(p);
+    const double *X = real_rows(p, ms, N);
+    if (!X) goto fail;
     if (!ms->dual) {
         if (!(ms->dual = gs_malloc(1, sizeof(rs_dual), "dual kernel"))) goto fail;
         rs_dual_init(ms->dual, p->D);

@@ -23,6 +23,7 @@ static void learner_map(const en_problem *p, const en_learner *L, int *relu, lon
 static int space_test_f(en_problem *q)
 {
     long nt = q->test_h.rows;
+    if (q->single) return GS_OK; /* test_f holds the rows (space_build) */
     if (gm_bytes(nt, q->D) / 2 > EN_TEST_F_MAX) return GS_OK;
     q->test_f = gs_malloc((size_t)(nt ? nt : 1) * (size_t)q->D, sizeof(float), "test rows");
     q->test_fn = gs_malloc((size_t)(nt ? nt : 1), sizeof(double), "test rows");
@@ -38,19 +39,37 @@ static int space_build(en_space *s, const en_problem *p, int relu, long D)
     *q = *p;
     q->D = D;
     memset(&q->R, 0, sizeof q->R);
+    memset(&q->Rf, 0, sizeof q->Rf);
+    memset(&q->hf, 0, sizeof q->hf);
     q->test_f = NULL;
     q->test_fn = NULL;
     s->own_rows = 1;
     if (!relu) { /* the problem's rows before its map: aliases, not owned (only test_f, test_fn) */
+        q->single = 0; /* the stats learners' space: their own double arithmetic */
         q->h = p->z; q->test_h = p->test_z; q->val_h = p->val_z;
         s->own_rows = 2;
         return space_test_f(q);
     }
     memset(&q->h, 0, sizeof q->h); memset(&q->test_h, 0, sizeof q->test_h); memset(&q->val_h, 0, sizeof q->val_h);
     int rc = en_draw_projection(&q->R, D, p->d, p->projection, p->seed);
+    if (!rc && p->val_z.rows) rc = gm_alloc(&q->val_h, p->val_z.rows, D, "projected validation rows");
+    if (!rc && q->single) { /* float rows and test rows only (the validation rows stay double) */
+        long nt = p->test_z.rows;
+        rc = gm_alloc_f(&q->Rf, D, p->d, "projection matrix");
+        if (!rc) rc = gm_alloc_f(&q->hf, p->z.rows, D, "projected rows");
+        q->test_f = rc ? NULL : gs_malloc((size_t)(nt ? nt : 1) * (size_t)D, sizeof(float), "test rows");
+        q->test_fn = rc ? NULL : gs_calloc((size_t)(nt ? nt : 1), sizeof(double), "test rows");
+        if (rc || !q->test_f || !q->test_fn) return rc ? rc : GS_ENOMEM;
+        for (size_t i = 0; i < (size_t)D * (size_t)p->d; i++) q->Rf.f[i] = (float)q->R.v[i];
+        q->h.rows = p->z.rows; q->h.cols = D;
+        q->test_h.rows = nt; q->test_h.cols = D;
+        if (p->z.rows && (rc = en_expand_rows_f(q, p->z.v, p->z.rows, q->hf.f))) return rc;
+        if (nt && (rc = en_expand_rows_f(q, p->test_z.v, nt, q->test_f))) return rc;
+        if (p->val_z.rows) en_expand_rows(q, p->val_z.v, p->val_z.rows, q->val_h.v);
+        return GS_OK;
+    }
     if (!rc) rc = gm_alloc(&q->h, p->z.rows, D, "projected rows");
     if (!rc) rc = gm_alloc(&q->test_h, p->test_z.rows, D, "projected test rows");
-    if (!rc && p->val_z.rows) rc = gm_alloc(&q->val_h, p->val_z.rows, D, "projected validation rows");
     if (rc) return rc;
     gs_advise_huge(q->h.v, (size_t)q->h.rows * (size_t)D * sizeof(double));
     if (p->z.rows) en_expand_rows(q, p->z.v, p->z.rows, q->h.v);
@@ -62,7 +81,7 @@ static int space_build(en_space *s, const en_problem *p, int relu, long D)
 void en_space_free(en_space *s)
 {
     en_problem *q = &s->pm;
-    if (s->own_rows == 1) { gm_free(&q->R); gm_free(&q->h); gm_free(&q->test_h); gm_free(&q->val_h); }
+    if (s->own_rows == 1) { gm_free(&q->R); gm_free(&q->Rf); gm_free(&q->hf); gm_free(&q->h); gm_free(&q->test_h); gm_free(&q->val_h); }
     if (s->own_rows) { free(q->test_f); free(q->test_fn); }
     memset(q, 0, sizeof *q);
     s->own_rows = 0;

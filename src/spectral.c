@@ -197,10 +197,18 @@ int sp_lanczos_extremes(const gm_mat *G, int maxit, double tol, double *lmax, do
                          lmax_err, lmin, lmin_err);
 }
 
-/* y = A⁻¹x = U⁻¹U⁻ᵀx for A = UᵀU: copy, then two dtrsv (level 2; no LAPACKE NaN scan of U). */
-static void chol_solve(const gm_mat *U, const double *x, double *y)
+/* y = A⁻¹x = U⁻¹U⁻ᵀx for A = UᵀU: copy, then two dtrsv (level 2; no LAPACKE NaN scan of U). A
+ * single-precision factor (U->f) is applied in float (strsv) to fl32(x); wf: n floats for it. */
+static void chol_solve(const gm_mat *U, const double *x, double *y, float *wf)
 {
     int n = (int)U->rows;
+    if (U->f) {
+        for (int i = 0; i < n; i++) wf[i] = (float)x[i];
+        cblas_strsv(CblasColMajor, CblasUpper, CblasTrans, CblasNonUnit, n, U->f, n, wf, 1);
+        cblas_strsv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, n, U->f, n, wf, 1);
+        for (int i = 0; i < n; i++) y[i] = wf[i];
+        return;
+    }
     memcpy(y, x, (size_t)n * sizeof(double));
     cblas_dtrsv(CblasColMajor, CblasUpper, CblasTrans, CblasNonUnit, n, U->v, n, y, 1);
     cblas_dtrsv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, n, U->v, n, y, 1);
@@ -213,6 +221,7 @@ typedef struct {
     double *s, *c, *w, *u;        /* Ritz vector of T, reorthogonalization coefficients, two n-vectors */
     double *om[3];                /* ω estimates of v_jᵀv_k for three consecutive k (Simon) */
     double *dw, *ew, *work;       /* dstevx */
+    float *wf;                    /* chol_solve's float vector (a single-precision factor) */
     lapack_int *iwork, *ifail;
 } lz_ws;
 
@@ -276,6 +285,7 @@ static int lmin_lanczos(const gm_mat *U, int maxit, double tol, double *mu, doub
     z.c = gs_malloc(m1, sizeof(double), "Lanczos");
     z.w = gs_malloc((size_t)n, sizeof(double), "Lanczos");
     z.u = gs_malloc((size_t)n, sizeof(double), "Lanczos");
+    z.wf = gs_malloc((size_t)n, sizeof(float), "Lanczos");
     for (int i = 0; i < 3; i++) z.om[i] = gs_calloc(m1, sizeof(double), "Lanczos");
     z.dw = gs_malloc(m1, sizeof(double), "Lanczos");
     z.ew = gs_malloc(m1, sizeof(double), "Lanczos");
@@ -283,7 +293,7 @@ static int lmin_lanczos(const gm_mat *U, int maxit, double tol, double *mu, doub
     z.iwork = gs_malloc(5 * m1, sizeof(lapack_int), "Lanczos");
     z.ifail = gs_malloc(m1, sizeof(lapack_int), "Lanczos");
     int st = GS_OK;
-    if (!z.V || !z.al || !z.be || !z.s || !z.c || !z.w || !z.u || !z.om[0] || !z.om[1] || !z.om[2] || !z.dw ||
+    if (!z.V || !z.al || !z.be || !z.s || !z.c || !z.w || !z.u || !z.wf || !z.om[0] || !z.om[1] || !z.om[2] || !z.dw ||
         !z.ew || !z.work || !z.iwork || !z.ifail) {
         st = GS_ENOMEM;
         goto out;
@@ -303,7 +313,7 @@ static int lmin_lanczos(const gm_mat *U, int maxit, double tol, double *mu, doub
     for (k = 0; k < maxit; k++) {
         double *v = V + (size_t)k * n;
         /* w = A⁻¹v_k − α_k v_k − β_{k−1} v_{k−1}, with a second local pass against v_k */
-        chol_solve(U, v, w);
+        chol_solve(U, v, w, z.wf);
         al[k] = cblas_ddot((int)n, v, 1, w, 1);
         cblas_daxpy((int)n, -al[k], v, 1, w, 1);
         if (k > 0) cblas_daxpy((int)n, -be[k - 1], v - n, 1, w, 1);
@@ -345,7 +355,7 @@ static int lmin_lanczos(const gm_mat *U, int maxit, double tol, double *mu, doub
                 /* explicit Rayleigh quotient and residual of u = V_{0..k}ᵀ s */
                 double *u = z.u;
                 cblas_dgemv(CblasRowMajor, CblasTrans, m, (int)n, 1.0, V, (int)n, z.s, 1, 0.0, u, 1);
-                chol_solve(U, u, w);
+                chol_solve(U, u, w, z.wf);
                 double uu = cblas_ddot((int)n, u, 1, u, 1);
                 *mu = cblas_ddot((int)n, u, 1, w, 1) / uu;
                 cblas_daxpy((int)n, -*mu, u, 1, w, 1);
@@ -354,7 +364,7 @@ static int lmin_lanczos(const gm_mat *U, int maxit, double tol, double *mu, doub
                 /* rounding keeps ρ above the estimate: ask the estimate for that much more */
                 target = 0.5 * target * tol * *mu / *rho;
                 /* w was used: recompute the remainder of step k, orthogonal to the whole basis */
-                chol_solve(U, v, w);
+                chol_solve(U, v, w, z.wf);
                 cblas_daxpy((int)n, -al[k], v, 1, w, 1);
                 if (k > 0) cblas_daxpy((int)n, -be[k - 1], v - n, 1, w, 1);
                 al[k] += full_reorth(&z, n, k, w);
@@ -385,7 +395,7 @@ static int lmin_lanczos(const gm_mat *U, int maxit, double tol, double *mu, doub
 out:
     free(z.V); free(z.al); free(z.be); free(z.s); free(z.c); free(z.w); free(z.u);
     for (int i = 0; i < 3; i++) free(z.om[i]);
-    free(z.dw); free(z.ew); free(z.work); free(z.iwork); free(z.ifail);
+    free(z.dw); free(z.ew); free(z.work); free(z.iwork); free(z.ifail); free(z.wf);
     return st;
 }
 
@@ -394,7 +404,7 @@ int sp_lmin_from_cholesky(const gm_mat *U, int maxit, double tol, double *lmin, 
     long n = U->rows;
     /* a zero, negative or non-finite pivot: not the factor of a positive definite matrix */
     for (long i = 0; i < n; i++) {
-        double d = U->v[(size_t)i * n + i];
+        double d = U->f ? U->f[(size_t)i * n + i] : U->v[(size_t)i * n + i];
         if (!(d > 0) || !isfinite(d))
             return gs_error(GS_ERUN, "λ_min: Cholesky pivot U(%ld,%ld) = %g: not the factor of a positive definite "
                             "matrix", i, i, d);

@@ -1,0 +1,104 @@
+/* gram.c — the ridge core's D×D kernels in both precisions (one text, gram_tmpl.h, compiled for
+ * double and for float) and the helpers that pick one by their matrix's storage: a gm_mat with
+ * v holds doubles, one with f floats (--precision single; engine_int.h declares the helpers). */
+#include "engine_int.h"
+#include "gs_common.h"
+#include "gs_spectral.h"
+
+#include <cblas.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define R double
+#define K(name) name##_d
+#define BL(name) cblas_d##name
+#define LP(name) LAPACKE_d##name##_work
+#define EL(m) ((m)->v)
+#include "gram_tmpl.h"
+#undef R
+#undef K
+#undef BL
+#undef LP
+#undef EL
+#define R float
+#define K(name) name##_f
+#define BL(name) cblas_s##name
+#define LP(name) LAPACKE_s##name##_work
+#define EL(m) ((m)->f)
+#include "gram_tmpl.h"
+#undef R
+#undef K
+#undef BL
+#undef LP
+#undef EL
+
+static void *elems(const gm_mat *m) { return m->f ? (void *)m->f : (void *)m->v; }
+
+void en_symmetrize(gm_mat *M)
+{
+    if (M->f) symmetrize_f(M->f, M->rows); else symmetrize_d(M->v, M->rows);
+}
+
+void en_copy_mat(gm_mat *dst, const gm_mat *src) { memcpy(elems(dst), elems(src), gm_nbytes(src)); }
+
+void en_zero_mat(gm_mat *m) { memset(elems(m), 0, gm_nbytes(m)); }
+
+int en_gram_alloc(gm_mat *M, long D, int single, const char *what)
+{
+    int rc = single ? gm_alloc_f(M, D, D, what) : gm_alloc(M, D, D, what);
+    if (!rc) gs_advise_huge(elems(M), gm_nbytes(M));
+    return rc;
+}
+
+void en_gram_rows(gm_mat *M, const gm_mat *rows, long a, long b)
+{
+    if (M->f) rank_update_f(M, gm_rowf(rows, a), b - a); else rank_update_d(M, gm_row(rows, a), b - a);
+}
+
+void en_gram_combine(gm_mat *dst, const gm_mat *B, double w, const gm_mat *E)
+{
+    size_t n = (size_t)B->rows * (size_t)B->cols;
+    int mix = E && w != 0;
+    if (!dst->f == !B->f) {
+        en_copy_mat(dst, B);
+        if (mix && dst->f) cblas_saxpy((int)n, (float)w, E->f, 1, dst->f, 1);
+        else if (mix) cblas_daxpy((int)n, w, E->v, 1, dst->v, 1);
+    } else if (B->f) { /* a double copy of a single-precision Gram (en_gram, the spectrum, a fallback) */
+        for (size_t i = 0; i < n; i++) dst->v[i] = mix ? (double)B->f[i] + w * (double)E->f[i] : (double)B->f[i];
+    } else {
+        for (size_t i = 0; i < n; i++) dst->f[i] = (float)(mix ? B->v[i] + w * E->v[i] : B->v[i]);
+    }
+}
+
+double en_gram_fro2(const gm_mat *A)
+{
+    if (!A->f) return sp_fro2(A);
+    size_t n = (size_t)A->rows * (size_t)A->cols;
+    double s = 0;
+    for (size_t i = 0; i < n; i++) s += (double)A->f[i] * A->f[i];
+    return s;
+}
+
+double en_gram_trace(const gm_mat *A)
+{
+    if (!A->f) return sp_trace(A);
+    double t = 0;
+    for (long i = 0; i < A->rows; i++) t += A->f[i * A->cols + i];
+    return t;
+}
+
+void en_gram_symv(const gm_mat *A, const double *x, double *y, float *work)
+{
+    long D = A->rows;
+    if (!A->f) { symv_d(A, x, y); return; }
+    for (long i = 0; i < D; i++) work[i] = (float)x[i];
+    symv_f(A, work, work + D);
+    for (long i = 0; i < D; i++) y[i] = work[D + i];
+}
+
+int en_gram_chol_solve(gm_mat *A, double tau, void *B, int nrhs)
+{
+    return A->f ? chol_solve_f(A, tau, B, nrhs) : chol_solve_d(A, tau, B, nrhs);
+}
