@@ -30,7 +30,7 @@ static void test_collapse(void)
     en_problem p;
     memset(&p, 0, sizeof p);
     p.T = 2; p.C = C; p.d = D; p.D = D;
-    p.h = (gm_mat){N, D, hv};
+    p.h = (gm_mat){.rows = N, .cols = D, .v = hv};
     p.y = y;
     p.task_row_start = trs;
     unsigned char head[C] = {1, 0, 0};

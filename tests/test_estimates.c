@@ -281,7 +281,7 @@ static void lmin_alloc_failures(void)
             double *a = calloc((size_t)n * n, sizeof *a);
             if (!a) _exit(100);
             for (long i = 0; i < n; i++) a[i * n + i] = sqrt(1.0 + (double)i); /* U of A = diag(1 + i): λmin 1 */
-            gm_mat U = {n, n, a};
+            gm_mat U = {.rows = n, .cols = n, .v = a};
             double lm = 0, le = 0;
             int rc = sp_lmin_from_cholesky(&U, MAXIT, TOL, &lm, &le);
             if (rc == GS_OK && fabs(lm - 1.0) > 1e-12) rc = 101;
