@@ -9,7 +9,8 @@
 #   heads not perfect (GACL's and GSR's head accuracy below 95 %); GSR's tail at least 8 points
 #   above GACL's at the defaults.
 # bench/numpy_full.py generates the same model (the same weights as src/synth.c, checked) with
-# NumPy's random numbers and runs the whole stream: its accuracies agree with `run --synthetic` within its stated 5 points.
+# NumPy's random numbers and runs the whole stream: its accuracies agree with `run --synthetic`
+# within its stated 5 points.
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
 GSRSCOPE="$G" TMPDIR="$tmp" sh tools/synth_calibration.sh > "$tmp/cal.md" 2> "$tmp/err" &&
