@@ -2,8 +2,9 @@
 # t_tui_seeds.sh — `--seeds 1,2,3` in the real TUI (tmux, private socket): the status bar says
 # "3 seeds"; once every seed is computed the parameters panel's mean rows equal the mean of
 # `run --seed k` (NumPy, per method: acc, head, tail at the task) and the accuracy chart says it
-# draws mean ± std; a parameter key (τ +) recomputes every seed (the mean rows then equal the
-# runs at the new τ); the seed itself cannot be stepped; q exits 0. Without --seeds none of it
+# draws mean ± std; e exports the same dashboard as `export --seeds`; a parameter key (τ +)
+# recomputes every seed (the mean rows then equal the runs at the new τ); the seed itself cannot
+# be stepped; q exits 0. Without --seeds none of it
 # shows. Skips (0 passed, 0 failed) only when tmux or $GSRSCOPE is missing.
 TUI_TEST=seeds
 . "$(dirname "$0")/tui_lib.sh"
@@ -58,6 +59,15 @@ if [ -n "$want" ] && [ "$want" = "$got" ]; then ok "mean rows = NumPy mean of ru
 else bad "mean rows differ" "want: $want
 got:  $got"; fi
 if screen | grep -q 'mean ± std over 3 seeds'; then ok "accuracy chart: mean ± std over 3 seeds"; else bad "chart note" "$(screen)"; fi
+
+# e: the dashboard of the mean over the seeds, the same bytes as `export --seeds 1,2,3` run from
+# the same folder (the PNG records where the data came from)
+T send-keys -t tui e
+if wait_file "$TMPD/gsrscope-dashboard-001.png" 60 &&
+   (cd "$TMPD" && "$GSRSCOPE" export --seeds 1,2,3 --tasks 4 --figure dashboard -o cli.png --quiet 2>/dev/null) &&
+   cmp -s "$TMPD/cli.png" "$TMPD/gsrscope-dashboard-001.png"
+then ok "e: the dashboard over 3 seeds = export --seeds 1,2,3, byte for byte"
+else bad "e with --seeds" "$(ls -l "$TMPD"; screen | tail -3)"; fi
 
 # τ + (from α_base down to τ): every seed recomputed at the new τ = 10^-1.75
 T send-keys -t tui j; T send-keys -t tui j; T send-keys -t tui j
