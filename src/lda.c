@@ -46,48 +46,62 @@ void da_stats_free(da_stats *s)
     memset(s, 0, sizeof *s);
 }
 
+/* Add n rows H: row i of class y ? y[i] : c0 with weight w ? w[i] : w0, a run of equal class and
+ * weight at a time. Every run's rows centred at the run's mean and scaled by √ω, and for a class
+ * that already had rows the vector √(w_c w_b / (w_c + w_b)) (μ_c − μ_b) (the merge term of
+ * gs_lda.h), are stacked into one matrix R: S += RᵀR is a single rank-k update per call, however
+ * many runs the rows hold. */
+static int add_block(da_stats *s, const double *H, const int *y, int c0, const double *w, double w0, long n)
+{
+    long D = s->D, runs = 0, nr = 0;
+    for (long i = 0, j; i < n; i = j, runs++)
+        for (j = i + 1; j < n && (y ? y[j] == y[i] : 1) && (w ? w[j] == w[i] : 1); j++) {}
+    double *mb = gs_malloc((size_t)D, sizeof(double), "class statistics");
+    double *R = s->S ? gs_malloc((size_t)(n + runs) * (size_t)D, sizeof(double), "class statistics") : NULL;
+    if (!mb || (s->S && !R)) { free(mb); free(R); return GS_ENOMEM; }
+    for (long i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && (y ? y[j] == y[i] : 1) && (w ? w[j] == w[i] : 1); j++) {}
+        int c = y ? y[i] : c0;
+        double omega = w ? w[i] : w0;
+        if (!(omega > 0)) continue;
+        long k = j - i;
+        memset(mb, 0, (size_t)D * sizeof(double));
+        for (long q = i; q < j; q++) cblas_daxpy((int)D, 1.0, H + (size_t)q * D, 1, mb, 1);
+        cblas_dscal((int)D, 1.0 / (double)k, mb, 1);
+        double wb = omega * (double)k, wc = s->w[c];
+        double *sum = s->sum + (size_t)c * D;
+        if (R) {
+            double sq = sqrt(omega);
+            for (long q = i; q < j; q++, nr++) {
+                const double *x = H + (size_t)q * D;
+                double *r = R + (size_t)nr * D;
+                for (long e = 0; e < D; e++) r[e] = sq * (x[e] - mb[e]);
+            }
+            if (wc > 0) {
+                double f = sqrt(wc * wb / (wc + wb)), *r = R + (size_t)nr++ * D;
+                for (long e = 0; e < D; e++) r[e] = f * (sum[e] / wc - mb[e]);
+            }
+        }
+        cblas_daxpy((int)D, wb, mb, 1, sum, 1);
+        s->w[c] = wc + wb;
+        s->n[c] += k;
+        s->wtot += wb;
+    }
+    if (nr) cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)nr, 1.0, R, (int)D, 1.0, s->S, (int)D);
+    free(mb);
+    free(R);
+    return GS_OK;
+}
+
 int da_stats_add(da_stats *s, int c, const double *X, long n, double omega)
 {
     if (n <= 0 || !(omega > 0)) return GS_OK;
-    long D = s->D;
-    double *mb = gs_calloc((size_t)D, sizeof(double), "class statistics");
-    if (!mb) return GS_ENOMEM;
-    for (long i = 0; i < n; i++) cblas_daxpy((int)D, 1.0, X + (size_t)i * D, 1, mb, 1);
-    cblas_dscal((int)D, 1.0 / (double)n, mb, 1);
-    double wb = omega * (double)n, wc = s->w[c];
-    double *sum = s->sum + (size_t)c * D;
-    if (s->S) {
-        /* the block's own scatter, then the term that moves both parts to the joint mean */
-        double *Xc = gs_malloc((size_t)n * (size_t)D, sizeof(double), "class statistics");
-        if (!Xc) { free(mb); return GS_ENOMEM; }
-        for (long i = 0; i < n; i++)
-            for (long j = 0; j < D; j++) Xc[(size_t)i * D + j] = X[(size_t)i * D + j] - mb[j];
-        cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)n, omega, Xc, (int)D, 1.0, s->S, (int)D);
-        free(Xc);
-        if (wc > 0) {
-            double *delta = gs_malloc((size_t)D, sizeof(double), "class statistics");
-            if (!delta) { free(mb); return GS_ENOMEM; }
-            for (long j = 0; j < D; j++) delta[j] = sum[j] / wc - mb[j];
-            cblas_dsyr(CblasRowMajor, CblasUpper, (int)D, wc * wb / (wc + wb), delta, 1, s->S, (int)D);
-            free(delta);
-        }
-    }
-    cblas_daxpy((int)D, wb, mb, 1, sum, 1);
-    s->w[c] = wc + wb;
-    s->n[c] += n;
-    s->wtot += wb;
-    free(mb);
-    return GS_OK;
+    return add_block(s, X, NULL, c, NULL, omega, n);
 }
 
 int da_add_rows(da_stats *s, const double *H, const int *y, const double *w, long n)
 {
-    for (long i = 0, j; i < n; i = j) {
-        j = da_run_end(y, w, i, n);
-        int rc = da_stats_add(s, y[i], H + (size_t)i * s->D, j - i, w ? w[i] : 1.0);
-        if (rc) return rc;
-    }
-    return GS_OK;
+    return n > 0 ? add_block(s, H, y, 0, w, 1.0, n) : GS_OK;
 }
 
 int da_lda_solve(const da_stats *s, const int *cls, int k, double a, double b, double *A, double *V, double *bias)
@@ -100,7 +114,7 @@ int da_lda_solve(const da_stats *s, const int *cls, int k, double a, double b, d
         for (long j = i; j < D; j++) ai[j] = a * si[j];
         ai[i] += b;
     }
-    lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', (lapack_int)D, A, (lapack_int)D);
+    lapack_int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', (lapack_int)D, A, (lapack_int)D);
     if (info > 0)
         return gs_error(GS_ERUN, "the regularized covariance is not positive definite (leading minor %d); raise the "
                         "regularization", (int)info);
@@ -113,7 +127,7 @@ int da_lda_solve(const da_stats *s, const int *cls, int k, double a, double b, d
         for (long j = 0; j < D; j++) v[j] = sum[j] / s->w[c];
     }
     /* V row-major k × D is column-major D × k: one right-hand side per class */
-    info = LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', (lapack_int)D, k, A, (lapack_int)D, V, (lapack_int)D);
+    info = LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', (lapack_int)D, k, A, (lapack_int)D, V, (lapack_int)D);
     if (info != 0) return gs_error(GS_ERUN, "LAPACK dpotrs failed (info %d)", (int)info);
     for (int q = 0; q < k; q++) {
         const double *sum = s->sum + (size_t)cls[q] * D;

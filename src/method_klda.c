@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KLDA_BLOCK 512 /* rows mapped to φ at a time */
+#define KLDA_BLOCK 1024 /* rows mapped to φ at a time (and added to S by one rank-k update) */
 
 typedef struct {
     int T, last;        /* last fitted task, −1 before the first */
@@ -206,7 +206,7 @@ static int klda_draw(en_mctx *m, int k, en_draw *out)
 static double klda_bytes(long D, long expand, int C, int T)
 {
     double M = 5000;
-    return 8.0 * (3.0 * M * M + (double)D * M + (double)KLDA_BLOCK * M + (double)C * M * (T + 1)) + KLDA_CACHE_MAX / 2;
+    return 8.0 * (3.0 * M * M + (double)D * M + 2.0 * (double)KLDA_BLOCK * M + (double)C * M * (T + 1)) + KLDA_CACHE_MAX / 2;
 }
 
 const en_learner en_learner_klda = {
