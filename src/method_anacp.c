@@ -19,8 +19,23 @@
  *   4. replay: samples_per_class = 100 rows per seen class, x̃ = μ_c + L g (Σ = LLᵀ, g ~ N(0, I)),
  *      through the averaged heads f(x) = mean_k normalize(GELU(x W_kᵀ) θ_k), then
  *      H = GELU(f W_finalᵀ), θ = (HᵀH + reg I)⁻¹ HᵀY on the replay rows only.
- * Prediction: argmax over the seen classes of GELU(f(normalize(x)) W_finalᵀ) θ. Only the last
- * task's model is kept (the engine refits when it needs earlier tasks).
+ * Prediction: argmax over the seen classes of GELU(f(normalize(x)) W_finalᵀ) θ.
+ *
+ * How it is computed (the same maps, in fewer operations):
+ *  - θ_k is kept factored while the seen classes are fewer than d·D/(D + d): P_k = (A_k + reg I)⁻¹
+ *    Z_cᵀ (D × C_seen, the class sums as right-hand sides) and the targets T, θ_k = P_k T. The
+ *    solve then has C_seen right-hand sides instead of d, and a forward pass costs D·C_seen + C_seen·d
+ *    per row and head instead of D·d.
+ *  - The final layer with fewer replay rows N than D is solved in its dual form,
+ *    θ = Hᵀ (H Hᵀ + reg I)⁻¹ Y (an N × N Cholesky instead of D × D; the same θ).
+ *  - Symmetric matrices keep their upper triangle (row-major), read by LAPACK as column-major
+ *    lower; right-hand sides are rows: no transposed copies. One D × D work matrix serves every
+ *    factorization.
+ *  - The model of every task (the heads' P_k, T and θ: (K + 1)·C_seen·D doubles when factored) is
+ *    kept, so predicting for an earlier task needs no refit.
+ *  - GELU(x W_kᵀ) of the test and validation rows depends on the draws only: it is kept for the
+ *    leading rows (up to ANACP_CACHE_MAX bytes, the rows of the first tasks, which every later
+ *    task evaluates again) and kept across resets with the same seed.
  * Randomness: rng_new(seed, RNG_ANACP, 0) draws W_final, index k+1 head k, 1000+t task t's replay.
  * Ownership: anacp_state in en_mctx.priv, freed by anacp_destroy.
  */
@@ -40,33 +55,68 @@
 #define ANACP_D 5000
 #define ANACP_REG 100.0
 #define ANACP_SAMPLES 100
+#define ANACP_BLOCK 1024                      /* rows per block of a forward pass */
+#define ANACP_CACHE_MAX (768.0 * 1024 * 1024) /* bytes of kept head activations of the test rows */
+
+/* The model after one task: head k's projection θ_k = P_kᵀ T (factored: P_k is C_seen × D, T the
+ * C_seen × d targets) or θ_k = P_kᵀ (P_k is d × D, T empty); the final layer θᵀ (C_seen × D). */
+typedef struct {
+    gm_mat P[ANACP_HEADS];
+    gm_mat T;
+    gm_mat theta;
+} anacp_model;
+
+/* GELU(x̂ W_kᵀ) of the leading rows of a row set the engine evaluates (test, validation). */
+typedef struct {
+    const double *X;          /* the engine's rows it belongs to; NULL before the first use */
+    long cap, have;           /* rows it holds at most, rows computed */
+    gm_mat Z[ANACP_HEADS];    /* cap × D */
+} anacp_cache;
 
 typedef struct {
     long d, D;
     int C, T, fitted;          /* fitted: tasks 0..fitted-1 */
+    uint64_t seed;
     gm_mat Wf, Wk[ANACP_HEADS];/* D × d */
-    gm_mat Ak[ANACP_HEADS];    /* D × D, row-major upper + lower */
+    gm_mat Ak[ANACP_HEADS];    /* D × D, upper triangle (row-major) */
     gm_mat Zs[ANACP_HEADS];    /* C × D weighted class sums of Z */
-    gm_mat theta_k[ANACP_HEADS]; /* D × d */
+    gm_mat work;               /* D × D: the matrix being factored */
     gm_mat mean, cov;          /* C × d class means, d × d shared covariance */
     double *cnt, ntot;         /* C weights seen per class, their sum */
     int have_cov;
-    gm_mat theta;              /* D × Cs, the final layer of the last fitted task */
-    int Cs;
+    anacp_model *mod;          /* T: the model after each task */
     gm_mat *replay;            /* T replay rows (keep_draws), labels below */
     int **replay_y;
+    anacp_cache cache[2];      /* test rows, validation rows */
 } anacp_state;
+
+static void model_free(anacp_model *md)
+{
+    for (int k = 0; k < ANACP_HEADS; k++) gm_free(&md->P[k]);
+    gm_free(&md->T);
+    gm_free(&md->theta);
+}
+
+/* Forget what was learned (models, replay rows); the draws and the activation caches stay. */
+static void forget(anacp_state *s)
+{
+    for (int t = 0; s->mod && t < s->T; t++) model_free(&s->mod[t]);
+    for (int t = 0; s->replay && t < s->T; t++) { gm_free(&s->replay[t]); free(s->replay_y[t]); s->replay_y[t] = NULL; }
+    s->fitted = 0;
+}
 
 static void anacp_destroy(en_mctx *m)
 {
     anacp_state *s = m->priv;
     if (!s) return;
+    forget(s);
     gm_free(&s->Wf);
-    for (int k = 0; k < ANACP_HEADS; k++) { gm_free(&s->Wk[k]); gm_free(&s->Ak[k]); gm_free(&s->Zs[k]); gm_free(&s->theta_k[k]); }
-    gm_free(&s->mean); gm_free(&s->cov); gm_free(&s->theta);
-    free(s->cnt);
-    for (int t = 0; s->replay && t < s->T; t++) { gm_free(&s->replay[t]); free(s->replay_y[t]); }
-    free(s->replay); free(s->replay_y);
+    for (int k = 0; k < ANACP_HEADS; k++) {
+        gm_free(&s->Wk[k]); gm_free(&s->Ak[k]); gm_free(&s->Zs[k]);
+        for (int j = 0; j < 2; j++) gm_free(&s->cache[j].Z[k]);
+    }
+    gm_free(&s->work); gm_free(&s->mean); gm_free(&s->cov);
+    free(s->cnt); free(s->mod); free(s->replay); free(s->replay_y);
     free(s);
     m->priv = NULL;
 }
@@ -81,10 +131,9 @@ static int draw_gauss(gm_mat *W, long D, long d, uint64_t seed, uint64_t index)
     return GS_OK;
 }
 
-static int anacp_reset(en_mctx *m)
+static int anacp_alloc(en_mctx *m)
 {
     const en_problem *p = m->p;
-    anacp_destroy(m);
     anacp_state *s = gs_calloc(1, sizeof *s, "AnaCP");
     if (!s) return GS_ENOMEM;
     m->priv = s;
@@ -92,21 +141,47 @@ static int anacp_reset(en_mctx *m)
     s->D = p->expand > 0 ? p->expand : ANACP_D;
     s->C = p->C;
     s->T = p->T;
+    s->seed = p->seed;
     int rc = draw_gauss(&s->Wf, s->D, s->d, p->seed, 0);
     for (int k = 0; !rc && k < ANACP_HEADS; k++) {
         rc = draw_gauss(&s->Wk[k], s->D, s->d, p->seed, (uint64_t)k + 1);
         if (!rc) rc = gm_alloc(&s->Ak[k], s->D, s->D, "AnaCP head Gram");
         if (!rc) rc = gm_alloc(&s->Zs[k], s->C, s->D, "AnaCP head means");
-        if (!rc) rc = gm_alloc(&s->theta_k[k], s->D, s->d, "AnaCP head projection");
     }
+    if (!rc) rc = gm_alloc(&s->work, s->D, s->D, "AnaCP factor");
     if (!rc) rc = gm_alloc(&s->mean, s->C, s->d, "AnaCP class means");
     if (!rc) rc = gm_alloc(&s->cov, s->d, s->d, "AnaCP covariance");
     s->cnt = rc ? NULL : gs_calloc((size_t)s->C, sizeof(double), "AnaCP class means");
+    s->mod = rc ? NULL : gs_calloc((size_t)s->T, sizeof(anacp_model), "AnaCP models");
     s->replay = rc ? NULL : gs_calloc((size_t)s->T, sizeof(gm_mat), "AnaCP replay");
     s->replay_y = rc ? NULL : gs_calloc((size_t)s->T, sizeof(int *), "AnaCP replay");
-    if (!rc && (!s->cnt || !s->replay || !s->replay_y)) rc = GS_ENOMEM;
+    if (!rc && (!s->cnt || !s->mod || !s->replay || !s->replay_y)) rc = GS_ENOMEM;
     if (rc) anacp_destroy(m);
     return rc;
+}
+
+static int anacp_reset(en_mctx *m)
+{
+    const en_problem *p = m->p;
+    anacp_state *s = m->priv;
+    long D = p->expand > 0 ? p->expand : ANACP_D;
+    if (s && (s->d != p->d || s->D != D || s->C != p->C || s->T != p->T || s->seed != p->seed)) {
+        anacp_destroy(m);
+        s = NULL;
+    }
+    if (!s) return anacp_alloc(m);
+    /* the same draws: only the statistics start again */
+    forget(s);
+    for (int k = 0; k < ANACP_HEADS; k++) {
+        memset(s->Ak[k].v, 0, (size_t)s->D * (size_t)s->D * sizeof(double));
+        memset(s->Zs[k].v, 0, (size_t)s->C * (size_t)s->D * sizeof(double));
+    }
+    memset(s->mean.v, 0, (size_t)s->C * (size_t)s->d * sizeof(double));
+    memset(s->cov.v, 0, (size_t)s->d * (size_t)s->d * sizeof(double));
+    memset(s->cnt, 0, (size_t)s->C * sizeof(double));
+    s->ntot = 0;
+    s->have_cov = 0;
+    return GS_OK;
 }
 
 static void gelu(double *v, size_t n)
@@ -126,46 +201,67 @@ static void normalize_rows(double *X, long n, long d)
 static void layer(const gm_mat *W, const double *X, long n, double *Out)
 {
     long D = W->rows, d = W->cols;
+    if (n <= 0) return;
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, (int)D, (int)d, 1.0, X, (int)d, W->v, (int)d, 0.0,
                 Out, (int)D);
     gelu(Out, (size_t)n * (size_t)D);
 }
 
-/* X (n × nrhs... ) := (A + reg I)⁻¹ B: A (D × D symmetric) copied, B (D × nrhs, row-major) solved in
- * place through its column-major transpose. */
-static int ridge_solve(const gm_mat *A, double reg, gm_mat *B, const char *what)
+/* B (r rows of D) := rows of (M + reg I)⁻¹ Bᵀ, M (D × D) the upper triangle in s->work (row-major,
+ * i.e. column-major lower), factored in place by Cholesky. */
+static int work_solve(anacp_state *s, double reg, double *B, long r, const char *what)
 {
-    long D = A->rows, r = B->cols;
-    gm_mat F = {0}, Bt = {0};
-    int rc = gm_copy(&F, A, what);
-    if (!rc) rc = gm_alloc(&Bt, r, D, what);
-    if (rc) { gm_free(&F); return rc; }
-    for (long i = 0; i < D; i++) F.v[i * D + i] += reg;
-    for (long i = 0; i < D; i++) for (long j = 0; j < r; j++) Bt.v[j * D + i] = B->v[i * r + j];
-    lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'U', (lapack_int)D, F.v, (lapack_int)D);
-    if (!info) info = LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'U', (lapack_int)D, (lapack_int)r, F.v, (lapack_int)D, Bt.v, (lapack_int)D);
-    if (!info) for (long i = 0; i < D; i++) for (long j = 0; j < r; j++) B->v[i * r + j] = Bt.v[j * D + i];
-    gm_free(&F); gm_free(&Bt);
+    long D = s->D;
+    for (long i = 0; i < D; i++) s->work.v[(size_t)i * D + i] += reg;
+    lapack_int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', (lapack_int)D, s->work.v, (lapack_int)D);
+    if (!info && r > 0)
+        info = LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', (lapack_int)D, (lapack_int)r, s->work.v, (lapack_int)D, B,
+                                   (lapack_int)D);
     return info ? gs_error(GS_ERUN, "anacp: %s: LAPACK Cholesky failed (info %d)", what, (int)info) : GS_OK;
 }
 
-/* f(X) = mean_k normalize(GELU(X W_kᵀ) θ_k) into F (n × d). */
-static int heads_forward(const anacp_state *s, const double *X, long n, double *F)
+/* The factored form pays while C_seen·(D + d) < D·d (see the header). */
+static int factored(const anacp_state *s, int Cs)
 {
-    gm_mat Z = {0}, P = {0};
-    int rc = gm_alloc(&Z, n, s->D, "AnaCP heads");
-    if (!rc) rc = gm_alloc(&P, n, s->d, "AnaCP heads");
-    if (rc) { gm_free(&Z); return rc; }
-    memset(F, 0, (size_t)n * (size_t)s->d * sizeof(double));
+    return (double)Cs * (double)(s->D + s->d) < (double)s->D * (double)s->d;
+}
+
+/* Buffers of a forward pass over at most ANACP_BLOCK rows. */
+typedef struct { double *Z, *Q, *P; } fwd_buf;
+
+static int fwd_alloc(fwd_buf *b, const anacp_state *s)
+{
+    long r = s->C > s->d ? s->C : s->d;
+    b->Z = gs_malloc((size_t)ANACP_BLOCK * (size_t)s->D, sizeof(double), "AnaCP heads");
+    b->Q = gs_malloc((size_t)ANACP_BLOCK * (size_t)r, sizeof(double), "AnaCP heads");
+    b->P = gs_malloc((size_t)ANACP_BLOCK * (size_t)s->d, sizeof(double), "AnaCP heads");
+    if (b->Z && b->Q && b->P) return GS_OK;
+    free(b->Z); free(b->Q); free(b->P);
+    return GS_ENOMEM;
+}
+
+static void fwd_free(fwd_buf *b) { free(b->Z); free(b->Q); free(b->P); }
+
+/* F (n × d, n ≤ ANACP_BLOCK) = f(X) = mean_k normalize(GELU(X W_kᵀ) θ_k) for the model md;
+ * Zc[k]: head k's activations of these rows when known (NULL: computed here). */
+static void heads_forward(const anacp_state *s, const anacp_model *md, const double *X, long n,
+                          const double *const *Zc, fwd_buf *b, double *F)
+{
+    long D = s->D, d = s->d;
+    memset(F, 0, (size_t)n * (size_t)d * sizeof(double));
     for (int k = 0; k < ANACP_HEADS; k++) {
-        layer(&s->Wk[k], X, n, Z.v);
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)s->d, (int)s->D, 1.0, Z.v, (int)s->D,
-                    s->theta_k[k].v, (int)s->d, 0.0, P.v, (int)s->d);
-        normalize_rows(P.v, n, s->d);
-        cblas_daxpy((int)(n * s->d), 1.0 / ANACP_HEADS, P.v, 1, F, 1);
+        const double *Z = Zc && Zc[k] ? Zc[k] : b->Z;
+        if (Z == b->Z) layer(&s->Wk[k], X, n, b->Z);
+        long r = md->P[k].rows;
+        double *out = md->T.v ? b->Q : b->P;
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, (int)r, (int)D, 1.0, Z, (int)D, md->P[k].v, (int)D,
+                    0.0, out, (int)r);
+        if (md->T.v)
+            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)d, (int)r, 1.0, b->Q, (int)r, md->T.v,
+                        (int)d, 0.0, b->P, (int)d);
+        normalize_rows(b->P, n, d);
+        cblas_daxpy((int)(n * d), 1.0 / ANACP_HEADS, b->P, 1, F, 1);
     }
-    gm_free(&Z); gm_free(&P);
-    return GS_OK;
 }
 
 /* The task's rows (real then synthetic), normalized, with their labels and weights. */
@@ -277,30 +373,35 @@ out:
     return rc;
 }
 
-/* Step 3: head k's statistics from the task's rows and its projection θ_k onto the targets. */
-static int update_head(anacp_state *s, int k, const rows *r, const gm_mat *Tm, const int *order, int Cs)
+/* Step 3: head k's statistics from the task's rows (blocks of rows through Zb, ANACP_BLOCK × D), and
+ * its projection onto the targets Tm (C_seen × d) into the model md. */
+static int update_head(anacp_state *s, int k, const rows *r, const gm_mat *Tm, const int *order, int Cs,
+                       anacp_model *md, double *Zb)
 {
     long D = s->D, d = s->d;
-    gm_mat Z = {0}, B = {0};
-    int rc = gm_alloc(&Z, r->n ? r->n : 1, D, "AnaCP heads");
-    if (!rc) rc = gm_alloc(&B, D, d, "AnaCP heads");
-    if (rc) { gm_free(&Z); return rc; }
-    layer(&s->Wk[k], r->X.v, r->n, Z.v);
-    for (long i = 0; i < r->n; i++) cblas_daxpy((int)D, r->w[i], gm_row(&Z, i), 1, gm_row(&s->Zs[k], r->y[i]), 1);
-    for (long i = 0; i < r->n; i++) cblas_dscal((int)D, sqrt(r->w[i]), gm_row(&Z, i), 1);
-    if (r->n) cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)r->n, 1.0, Z.v, (int)D, 1.0, s->Ak[k].v, (int)D);
-    for (long i = 0; i < D; i++) for (long j = i + 1; j < D; j++) s->Ak[k].v[j * D + i] = s->Ak[k].v[i * D + j];
-    /* B = Σ_c zsum_c target_cᵀ over the seen classes */
+    for (long i0 = 0; i0 < r->n; i0 += ANACP_BLOCK) {
+        long n = r->n - i0 < ANACP_BLOCK ? r->n - i0 : ANACP_BLOCK;
+        layer(&s->Wk[k], gm_row(&r->X, i0), n, Zb);
+        for (long i = 0; i < n; i++) {
+            double *z = Zb + (size_t)i * D;
+            cblas_daxpy((int)D, r->w[i0 + i], z, 1, gm_row(&s->Zs[k], r->y[i0 + i]), 1);
+            cblas_dscal((int)D, sqrt(r->w[i0 + i]), z, 1);
+        }
+        cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)n, 1.0, Zb, (int)D, 1.0, s->Ak[k].v, (int)D);
+    }
+    /* right-hand sides as rows: the seen classes' sums of Z (factored), else Tmᵀ Z_c (d × D) */
+    int fac = factored(s, Cs), rc = gm_alloc(&md->P[k], fac ? Cs : d, D, "AnaCP head projection");
     gm_mat Zc = {0};
-    if ((rc = gm_alloc(&Zc, Cs, D, "AnaCP heads"))) goto out;
-    for (int c = 0; c < Cs; c++) memcpy(gm_row(&Zc, c), gm_row(&s->Zs[k], order[c]), (size_t)D * sizeof(double));
-    cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)D, (int)d, Cs, 1.0, Zc.v, (int)D, Tm->v, (int)d, 0.0, B.v, (int)d);
+    if (!rc && !fac) rc = gm_alloc(&Zc, Cs, D, "AnaCP head projection");
+    if (rc) return rc;
+    gm_mat *rhs = fac ? &md->P[k] : &Zc;
+    for (int c = 0; c < Cs; c++) memcpy(gm_row(rhs, c), gm_row(&s->Zs[k], order[c]), (size_t)D * sizeof(double));
+    if (!fac)
+        cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)d, (int)D, Cs, 1.0, Tm->v, (int)d, Zc.v, (int)D, 0.0,
+                    md->P[k].v, (int)D);
     gm_free(&Zc);
-    if (!(rc = ridge_solve(&s->Ak[k], ANACP_REG, &B, "head projection")))
-        memcpy(s->theta_k[k].v, B.v, (size_t)D * d * sizeof(double));
-out:
-    gm_free(&Z); gm_free(&B);
-    return rc;
+    memcpy(s->work.v, s->Ak[k].v, (size_t)D * (size_t)D * sizeof(double));
+    return work_solve(s, ANACP_REG, md->P[k].v, md->P[k].rows, "head projection");
 }
 
 /* Step 4: task t's replay rows (Cs·S × d) and labels (class_order[c] repeated S times). */
@@ -329,27 +430,43 @@ static int make_replay(const anacp_state *s, const en_problem *p, int t, const i
     return GS_OK;
 }
 
-/* Step 4 (end): the final layer θ (D × Cs) from the replay rows. */
-static int solve_final(anacp_state *s, const gm_mat *X, const int *y, const int *pos, int Cs)
+/* Step 4 (end): the final layer θᵀ (C_seen × D) of the model md from the replay rows X (labels y;
+ * pos[c] the place of class c among the seen classes). With fewer rows N than D in the dual form
+ * θ = Hᵀ (H Hᵀ + reg I)⁻¹ Y, the N × N kernel in the work matrix; else (HᵀH + reg I) θ = HᵀY. */
+static int solve_final(anacp_state *s, const gm_mat *X, const int *y, const int *pos, int Cs, anacp_model *md,
+                       fwd_buf *b)
 {
     long N = X->rows, D = s->D;
-    gm_mat F = {0}, H = {0}, A = {0};
-    int rc = gm_alloc(&F, N, s->d, "AnaCP final layer");
-    if (!rc) rc = gm_alloc(&H, N, D, "AnaCP final layer");
-    if (!rc) rc = gm_alloc(&A, D, D, "AnaCP final layer");
-    gm_free(&s->theta);
-    if (!rc) rc = gm_alloc(&s->theta, D, Cs, "AnaCP final layer");
-    if (!rc) rc = heads_forward(s, X->v, N, F.v);
+    int dual = N < D;
+    gm_mat F = {0}, H = {0}, Y = {0};
+    int rc = gm_alloc(&F, ANACP_BLOCK, s->d, "AnaCP final layer");
+    if (!rc) rc = gm_alloc(&H, dual ? N : ANACP_BLOCK, D, "AnaCP final layer");
+    if (!rc) rc = gm_alloc(&md->theta, Cs, D, "AnaCP final layer");
+    if (!rc && dual) rc = gm_alloc(&Y, Cs, N, "AnaCP final layer");
     if (rc) goto out;
-    layer(&s->Wf, F.v, N, H.v);
-    cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)N, 1.0, H.v, (int)D, 0.0, A.v, (int)D);
-    for (long i = 0; i < D; i++) for (long j = i + 1; j < D; j++) A.v[j * D + i] = A.v[i * D + j];
-    memset(s->theta.v, 0, (size_t)D * Cs * sizeof(double));
-    for (long i = 0; i < N; i++) cblas_daxpy((int)D, 1.0, gm_row(&H, i), 1, s->theta.v + pos[y[i]], Cs);
-    rc = ridge_solve(&A, ANACP_REG, &s->theta, "final layer");
-    s->Cs = Cs;
+    if (!dual) memset(s->work.v, 0, (size_t)D * (size_t)D * sizeof(double));
+    for (long i0 = 0; i0 < N; i0 += ANACP_BLOCK) {
+        long n = N - i0 < ANACP_BLOCK ? N - i0 : ANACP_BLOCK;
+        double *Hb = dual ? gm_row(&H, i0) : H.v;
+        heads_forward(s, md, gm_row(X, i0), n, NULL, b, F.v);
+        layer(&s->Wf, F.v, n, Hb);
+        if (dual) continue;
+        cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)n, 1.0, Hb, (int)D, 1.0, s->work.v, (int)D);
+        for (long i = 0; i < n; i++)
+            cblas_daxpy((int)D, 1.0, Hb + (size_t)i * D, 1, gm_row(&md->theta, pos[y[i0 + i]]), 1);
+    }
+    if (!dual) { rc = work_solve(s, ANACP_REG, md->theta.v, Cs, "final layer"); goto out; }
+    double *K = s->work.v;
+    cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, (int)N, (int)D, 1.0, H.v, (int)D, 0.0, K, (int)N);
+    for (long i = 0; i < N; i++) K[(size_t)i * N + i] += ANACP_REG;
+    for (long i = 0; i < N; i++) Y.v[(size_t)pos[y[i]] * N + i] = 1.0;
+    lapack_int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', (lapack_int)N, K, (lapack_int)N);
+    if (!info) info = LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', (lapack_int)N, Cs, K, (lapack_int)N, Y.v, (lapack_int)N);
+    if (info) { rc = gs_error(GS_ERUN, "anacp: final layer: LAPACK Cholesky failed (info %d)", (int)info); goto out; }
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Cs, (int)D, (int)N, 1.0, Y.v, (int)N, H.v, (int)D, 0.0,
+                md->theta.v, (int)D);
 out:
-    gm_free(&F); gm_free(&H); gm_free(&A);
+    gm_free(&F); gm_free(&H); gm_free(&Y);
     return rc;
 }
 
@@ -361,56 +478,112 @@ static int anacp_fit(en_mctx *m, int t, const en_rowset *real, const en_rowset *
     anacp_state *s = m->priv;
     int Cs = st->task_class_start[t + 1];
     const int *order = st->class_order;
+    anacp_model *md = &s->mod[t];
     rows r = {{0}, NULL, NULL, 0};
     gm_mat Tm = {0}, X = {0};
+    fwd_buf b = {0};
     int *y = NULL, *pos = gs_malloc((size_t)s->C, sizeof(int), "AnaCP");
+    model_free(md);
+    s->fitted = t; /* task t has no model until it is complete */
     int rc = pos ? gather(real, aug, s->d, &r) : GS_ENOMEM;
+    if (!rc) rc = fwd_alloc(&b, s);
     if (!rc) rc = update_stats(s, &r);
     if (!rc) rc = gm_alloc(&Tm, Cs, s->d, "AnaCP targets");
     if (!rc) rc = spread_means(s, order, Cs, &Tm);
-    for (int k = 0; !rc && k < ANACP_HEADS; k++) rc = update_head(s, k, &r, &Tm, order, Cs);
+    for (int k = 0; !rc && k < ANACP_HEADS; k++) rc = update_head(s, k, &r, &Tm, order, Cs, md, b.Z);
+    if (!rc && factored(s, Cs)) { md->T = Tm; memset(&Tm, 0, sizeof Tm); }
     if (!rc) rc = gm_alloc(&X, (long)Cs * ANACP_SAMPLES, s->d, "AnaCP replay");
     if (!rc && !(y = gs_malloc((size_t)Cs * ANACP_SAMPLES, sizeof(int), "AnaCP replay"))) rc = GS_ENOMEM;
     if (!rc) rc = make_replay(s, p, t, order, Cs, &X, y);
     for (int c = 0; !rc && c < Cs; c++) pos[order[c]] = c;
-    if (!rc) rc = solve_final(s, &X, y, pos, Cs);
+    if (!rc) rc = solve_final(s, &X, y, pos, Cs, md, &b);
     if (!rc) s->fitted = t + 1;
+    else model_free(md);
     if (!rc && m->keep_draws) { /* kept for --save-state */
         s->replay[t] = X; s->replay_y[t] = y;
         X.v = NULL; y = NULL;
     }
     gm_free(&r.X); free(r.y); free(r.w);
     gm_free(&Tm); gm_free(&X); free(y); free(pos);
+    fwd_free(&b);
     return rc;
+}
+
+/* The activation cache of the row set X belongs to (test or validation rows; the budget goes to
+ * the test rows first), allocated at its first use; NULL for other rows or when there is no room. */
+static anacp_cache *cache_for(const en_problem *p, anacp_state *s, const double *X, long n)
+{
+    const gm_mat *set[2] = {&p->test_h, &p->val_h};
+    double row = 8.0 * ANACP_HEADS * (double)s->D, budget = ANACP_CACHE_MAX;
+    for (int j = 0; j < 2; j++) {
+        anacp_cache *c = &s->cache[j];
+        long cap = (long)(budget / row);
+        if (cap > set[j]->rows) cap = set[j]->rows;
+        budget -= (double)cap * row;
+        if (!X || X != set[j]->v || n > set[j]->rows || cap <= 0) continue;
+        if (c->X == X) return c;
+        for (int k = 0; k < ANACP_HEADS; k++) gm_free(&c->Z[k]);
+        c->X = NULL;
+        c->have = 0;
+        for (int k = 0; k < ANACP_HEADS; k++) {
+            /* plain calloc: without room the rows are computed at every call, no error */
+            c->Z[k].v = calloc((size_t)cap * (size_t)s->D, sizeof(double));
+            if (!c->Z[k].v) { for (int i = 0; i < k; i++) gm_free(&c->Z[i]); return NULL; }
+            c->Z[k].rows = cap;
+            c->Z[k].cols = s->D;
+        }
+        c->X = X;
+        c->cap = cap;
+        return c;
+    }
+    return NULL;
 }
 
 static int anacp_predict(en_mctx *m, int t, const double *X, long n, int *pred)
 {
     anacp_state *s = m->priv;
     const st_stream *st = m->p->st;
-    if (!s || s->fitted != t + 1) return gs_error(GS_ERUN, "anacp: task %d is not the last fitted task", t + 1);
+    if (!s || t < 0 || t >= s->fitted) return gs_error(GS_ERUN, "anacp: task %d is not fitted", t + 1);
     if (n == 0) return GS_OK;
+    const anacp_model *md = &s->mod[t];
+    long d = s->d, D = s->D, Cs = md->theta.rows;
+    anacp_cache *c = cache_for(m->p, s, X, n);
+    fwd_buf b = {0};
     gm_mat Xn = {0}, F = {0}, H = {0}, S = {0};
-    int rc = gm_alloc(&Xn, n, s->d, "AnaCP predictions");
-    if (!rc) rc = gm_alloc(&F, n, s->d, "AnaCP predictions");
-    if (!rc) rc = gm_alloc(&H, n, s->D, "AnaCP predictions");
-    if (!rc) rc = gm_alloc(&S, n, s->Cs, "AnaCP predictions");
-    if (!rc) {
-        memcpy(Xn.v, X, (size_t)n * s->d * sizeof(double));
-        normalize_rows(Xn.v, n, s->d);
-        rc = heads_forward(s, Xn.v, n, F.v);
-    }
-    if (!rc) {
-        layer(&s->Wf, F.v, n, H.v);
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, s->Cs, (int)s->D, 1.0, H.v, (int)s->D,
-                    s->theta.v, s->Cs, 0.0, S.v, s->Cs);
-        for (long i = 0; i < n; i++) {
+    int rc = fwd_alloc(&b, s);
+    if (!rc) rc = gm_alloc(&Xn, ANACP_BLOCK, d, "AnaCP predictions");
+    if (!rc) rc = gm_alloc(&F, ANACP_BLOCK, d, "AnaCP predictions");
+    if (!rc) rc = gm_alloc(&H, ANACP_BLOCK, D, "AnaCP predictions");
+    if (!rc) rc = gm_alloc(&S, ANACP_BLOCK, Cs, "AnaCP predictions");
+    for (long i0 = 0, i1; !rc && i0 < n; i0 = i1) {
+        /* blocks lie wholly inside or wholly outside the cached rows */
+        int cached = c && i0 < c->cap;
+        i1 = n - i0 < ANACP_BLOCK ? n : i0 + ANACP_BLOCK;
+        if (cached && i1 > c->cap) i1 = c->cap;
+        long k = i1 - i0;
+        memcpy(Xn.v, X + (size_t)i0 * d, (size_t)k * (size_t)d * sizeof(double));
+        normalize_rows(Xn.v, k, d);
+        const double *Zc[ANACP_HEADS] = {NULL};
+        if (cached) {
+            if (c->have < i1) { /* rows [have, i1) are new (have ≥ i0: blocks go in order) */
+                for (int h = 0; h < ANACP_HEADS; h++)
+                    layer(&s->Wk[h], Xn.v + (size_t)(c->have - i0) * d, i1 - c->have, gm_row(&c->Z[h], c->have));
+                c->have = i1;
+            }
+            for (int h = 0; h < ANACP_HEADS; h++) Zc[h] = gm_row(&c->Z[h], i0);
+        }
+        heads_forward(s, md, Xn.v, k, cached ? Zc : NULL, &b, F.v);
+        layer(&s->Wf, F.v, k, H.v);
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)k, (int)Cs, (int)D, 1.0, H.v, (int)D, md->theta.v,
+                    (int)D, 0.0, S.v, (int)Cs);
+        for (long i = 0; i < k; i++) {
             const double *r = gm_row(&S, i);
-            int b = 0;
-            for (int k = 1; k < s->Cs; k++) if (r[k] > r[b]) b = k;
-            pred[i] = st->class_order[b];
+            int best = 0;
+            for (int q = 1; q < Cs; q++) if (r[q] > r[best]) best = q;
+            pred[i0 + i] = st->class_order[best];
         }
     }
+    fwd_free(&b);
     gm_free(&Xn); gm_free(&F); gm_free(&H); gm_free(&S);
     return rc;
 }
@@ -449,11 +622,12 @@ static int anacp_draw(en_mctx *m, int k, en_draw *out)
 
 static double anacp_bytes(long D, long expand, int C, int T)
 {
-    (void)T;
-    double H = expand > 0 ? (double)expand : ANACP_D; /* the layers' size */
-    /* per head: W, A, class sums, θ; final W, a D×D work and the replay's H rows */
-    return (double)sizeof(double) * ((ANACP_HEADS + 2.0) * H * H + (ANACP_HEADS + 1.0) * H * (double)D * 2 +
-                                     (double)C * ANACP_SAMPLES * (H + (double)D) + (double)ANACP_HEADS * C * H);
+    double H = expand > 0 ? (double)expand : ANACP_D, K = ANACP_HEADS, N = (double)C * ANACP_SAMPLES;
+    /* per head: W, A and the class sums; the final W and the work matrix; the models of every task
+     * ((K + 1) rows of H per seen class, C(T + 1)/2 seen over the tasks); the replay rows and, in
+     * the dual form (N < H), their H; block buffers; the kept test activations */
+    return 8.0 * ((K + 1) * H * H + (K + 1) * H * (double)D + K * C * H + (K + 1) * H * C * (T + 1) / 2.0 +
+                  N * (double)D + (N < H ? N * H : 0) + 4.0 * ANACP_BLOCK * H) + ANACP_CACHE_MAX;
 }
 
 const en_learner en_learner_anacp = {
@@ -465,7 +639,6 @@ const en_learner en_learner_anacp = {
     .fit = anacp_fit,
     .predict = anacp_predict,
     .destroy = anacp_destroy,
-    .last_model_only = 1,
     .draw = anacp_draw,
     .bytes = anacp_bytes,
 };
