@@ -31,6 +31,13 @@ check sample "$tmp/smp" gacl gsr air+gsr ncm+gsr slda+gsr
 "$G" run --expand 128 --methods "ranpac,ranpac+gsr,anacp,anacp+gsr,air" --tau 1 --save-state "$tmp/smp2" \
     --format csv > /dev/null 2> "$tmp/err" && ok "sample --expand 128 run" || bad "sample --expand 128 run"
 check "sample --expand 128" "$tmp/smp2" ranpac ranpac+gsr anacp anacp+gsr air
+# anacp's heads in both forms (factored while C_seen·(D + d) < D·d: at --expand 8 the form changes
+# mid-stream) and its final layer in the dual form (fewer replay rows than D at --expand 1200)
+for D in 8 1200; do
+    "$G" run --expand $D --methods anacp,anacp+gsr --save-state "$tmp/a$D" --format csv > /dev/null 2> "$tmp/err" \
+        && ok "sample --expand $D run" || bad "sample --expand $D run"
+    check "sample --expand $D" "$tmp/a$D" anacp anacp+gsr
+done
 # the memory estimate knows each learner: ranpac's own M = 10000 projection (rows, test rows, two
 # 10000×10000 matrices: > 2 GiB) is refused where gacl on the same data fits
 need() { sed -n 's/.*needs about \([0-9.]*\) \([KMG]\)iB.*/\1 \2/p' "$tmp/err"; }
