@@ -19,11 +19,19 @@ typedef struct {
 } pl_ctx;
 
 /* Load data (ld_load), build the stream, check the memory estimate, prepare the problem and
- * create the engine (no computation yet). warn may be NULL. GS_OK or an error (message set). */
+ * create the engine (no computation yet; no engine when cfg has no methods). warn may be NULL.
+ * GS_OK or an error (message set). */
 int pl_open(pl_ctx *c, const op_opts *o, const en_config *cfg, void (*warn)(const char *, void *),
             void *user);
 /* Rebuild stream, problem and engine for a new seed (data kept). */
 int pl_reseed(pl_ctx *c, const op_opts *o, const en_config *cfg);
+/* Replace the engine by one for cfg's methods on the same data, stream and problem (the memory
+ * estimate checked first, as pl_open does). */
+int pl_engine(pl_ctx *c, const op_opts *o, const en_config *cfg);
+/* The memory estimate (bytes) of cfg's methods on c's data and stream (en_estimate_bytes), and the
+ * memory a run may use: --max-memory, else what the machine has available. */
+double pl_need(const pl_ctx *c, const op_opts *o, const en_config *cfg);
+double pl_have(const op_opts *o);
 void pl_free(pl_ctx *c);
 /* Several seeds alive at once (tune --seeds, the TUI's --seeds): c[0] as pl_open with seeds[0];
  * c[1..n) each with its own seed's stream, validation split, problem and engine on c[0]'s data

@@ -10,8 +10,13 @@
  * last task next to them. In each column the best mean is bold and the second underlined, comparing the
  * means as printed (two decimals): markdown **…** and <u>…</u>, LaTeX \textbf and \underline
  * (booktabs rules, ready to paste), the plain table marks them * and _, csv and json give the
- * rank (1, 2 or empty/null). Every method runs in its own engine, one after another (peak memory
- * is that of the largest method, not their sum); the data of a source are loaded once.
+ * rank (1, 2 or empty/null). The data of a source are loaded once, its stream and problem built
+ * once per seed; the methods of a seed are packed into engines (each method where it adds least
+ * to the memory estimate, so methods sharing a feature space share its rows and base Gram) whose
+ * estimate stays within --max-memory, or half the available memory without it; the engines run
+ * one after another. A method's values are those it has alone (no state is shared between
+ * methods beyond what the engine shares exactly); when a failing job stops an engine, the methods
+ * it left unfinished run again alone, so only a method's own failure counts.
  * A method that fails at some task leaves its cell empty ("—"), the reason goes to stderr and
  * the exit status is 1; a bad source or method name is refused before anything runs (exit 2).
  * Ownership: tb_table points into the caller's arrays; nothing is kept after a call.

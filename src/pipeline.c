@@ -6,13 +6,23 @@
 #include <stdio.h>
 #include <string.h>
 
+double pl_need(const pl_ctx *c, const op_opts *o, const en_config *cfg)
+{
+    long n = c->st.n, nt = c->data.test_x.rows + c->st.n_val, d = c->data.train_x.cols;
+    return en_estimate_bytes(n, nt, d, o->data.expand, c->st.C, c->st.T, (const char *const *)cfg->methods,
+                             cfg->n_methods, cfg->keep_task_grams);
+}
+
+double pl_have(const op_opts *o)
+{
+    return o->data.max_memory > 0 ? o->data.max_memory : (double)gs_mem_available();
+}
+
 /* copies: how many such streams, problems and engines will be alive at once (several seeds). */
 static int check_memory(const pl_ctx *c, const op_opts *o, const en_config *cfg, int copies)
 {
-    long n = c->st.n, nt = c->data.test_x.rows + c->st.n_val, d = c->data.train_x.cols;
-    double need = copies * en_estimate_bytes(n, nt, d, o->data.expand, c->st.C, c->st.T, (const char *const *)cfg->methods,
-                                             cfg->n_methods, cfg->keep_task_grams);
-    double have = o->data.max_memory > 0 ? o->data.max_memory : (double)gs_mem_available();
+    long d = c->data.train_x.cols;
+    double need = copies * pl_need(c, o, cfg), have = pl_have(o);
     if (have > 0 && need > have) {
         char a[32], b[32];
         return gs_error(GS_EINPUT, "this run needs about %s (d = %ld input columns, --expand %ld; rows and D×D "
@@ -35,7 +45,7 @@ static int build_rest(pl_ctx *c, const op_opts *o, const en_config *cfg, int cop
     if ((rc = check_memory(c, o, cfg, copies))) return rc;
     if ((rc = en_prepare(&c->prob, &c->data, &c->st, &o->data, o->params.seed))) return rc;
     c->have_prob = 1;
-    return en_create(&c->eng, &c->prob, cfg);
+    return cfg->n_methods > 0 ? en_create(&c->eng, &c->prob, cfg) : GS_OK;
 }
 
 /* The user's own data re-cut by the long-tail profile: say how, and how to keep it as it is. */
@@ -128,6 +138,14 @@ int pl_reseed(pl_ctx *c, const op_opts *o, const en_config *cfg)
     if (c->have_stream) st_free(&c->st);
     c->have_prob = c->have_stream = 0;
     return build_rest(c, o, cfg, 1);
+}
+
+int pl_engine(pl_ctx *c, const op_opts *o, const en_config *cfg)
+{
+    en_destroy(c->eng);
+    c->eng = NULL;
+    int rc = check_memory(c, o, cfg, 1);
+    return rc ? rc : en_create(&c->eng, &c->prob, cfg);
 }
 
 void pl_free(pl_ctx *c)

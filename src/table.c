@@ -401,10 +401,10 @@ static void one_source(const op_opts *o, int s, op_opts *w)
 }
 
 /* The validation accuracy, head and tail accuracy after the last task of the run's one method. */
-static void keep_val(const en_results *r, double *vo)
+static void keep_val(const en_results *r, int m, double *vo)
 {
-    const en_snap *last = &r->m[0].snaps[r->T - 1];
-    vo[0] = r->m[0].val_a_last;
+    const en_snap *last = &r->m[m].snaps[r->T - 1];
+    vo[0] = r->m[m].val_a_last;
     vo[1] = last->state == EN_DONE ? last->val_head_acc : NAN;
     vo[2] = last->state == EN_DONE ? last->val_tail_acc : NAN;
 }
@@ -413,6 +413,112 @@ static void warn_cb(const char *msg, void *user)
 {
     (void)user;
     fprintf(stderr, "gsrscope: warning: %s\n", msg);
+}
+
+/* ---- engines -------------------------------------------------------------------------------- */
+
+/* Values of a method kept from its engine: A_last, A_avg, then keep_val's three. */
+#define TB_OUT 5
+
+/* A set of methods run in one engine (indices into the table's methods). */
+typedef struct {
+    int m[OP_MAX_METHODS];
+    int n;
+} tb_group;
+
+/* The memory estimate of group g (plus method `extra` when ≥ 0) on c's data and stream. */
+static double group_need(const pl_ctx *c, const op_opts *o, const tb_group *g, int extra)
+{
+    const char *names[OP_MAX_METHODS + 1];
+    int n = 0;
+    for (int k = 0; k < g->n; k++) names[n++] = o->methods[g->m[k]];
+    if (extra >= 0) names[n++] = o->methods[extra];
+    en_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.methods = names;
+    cfg.n_methods = n;
+    return pl_need(c, o, &cfg);
+}
+
+/* Pack the methods into groups (see gs_table.h): each method joins the group where it adds the
+ * least to the estimate (a group that already holds its feature space: its rows and base Gram are
+ * not counted again) among those that stay within the budget, else starts a new group. */
+static int plan_groups(const pl_ctx *c, const op_opts *o, double budget, tb_group *g)
+{
+    int ng = 0;
+    for (int m = 0; m < o->n_methods; m++) {
+        int best = -1;
+        double best_add = 0;
+        for (int k = 0; k < ng; k++) {
+            double now = group_need(c, o, &g[k], -1), with = group_need(c, o, &g[k], m);
+            if (with <= budget && (best < 0 || with - now < best_add)) { best = k; best_add = with - now; }
+        }
+        if (best < 0) { best = ng++; g[best].n = 0; }
+        g[best].m[g[best].n++] = m;
+    }
+    return ng;
+}
+
+typedef struct {
+    int tty;
+    long done, total;  /* methods run so far, in all */
+    const char *source;
+    uint64_t seed;
+    int group, n_groups;
+} tb_progress;
+
+static void progress_cb(double fraction, const char *what, void *user)
+{
+    tb_progress *pr = user;
+    if (!pr->tty) return;
+    fprintf(stderr, "\rtable %ld/%ld  %s seed=%llu  engine %d/%d %3.0f%%  %s\033[K", pr->done, pr->total, pr->source,
+            (unsigned long long)pr->seed, pr->group + 1, pr->n_groups, 100 * fraction, what ? what : "");
+    fflush(stderr);
+}
+
+/* Run the n methods idx[] in one engine on c's problem: out[TB_OUT·k ..] get method idx[k]'s A_last,
+ * A_avg and validation values (keep_val), or stay NaN with its reason in why[k] ("" when none). A failing job stops the
+ * whole engine after the tasks before it: the methods it left unfinished get redo[k] = 1 (the
+ * caller runs them again alone, so that only a method's own failure counts). Returns GS_OK, or the
+ * error of creating the engine (the memory estimate refused it). */
+static int run_engine(pl_ctx *c, const op_opts *w, const int *idx, int n, tb_progress *pr, double *out,
+                      char (*why)[256], int *redo)
+{
+    const char *names[OP_MAX_METHODS];
+    for (int k = 0; k < n; k++) names[k] = w->methods[idx[k]];
+    en_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.methods = names;
+    cfg.n_methods = n;
+    cfg.spectrum = OP_SPECTRUM_FINAL;
+    for (int k = 0; k < n; k++) {
+        for (int j = 0; j < TB_OUT; j++) out[TB_OUT * k + j] = NAN;
+        why[k][0] = '\0';
+        redo[k] = 0;
+    }
+    int rc = pl_engine(c, w, &cfg);
+    if (rc) return rc;
+    int urc = en_update(c->eng, &w->params, 1, NULL, progress_cb, pr);
+    const en_results *r = en_get_results(c->eng);
+    for (int k = 0; k < n; k++) {
+        int complete = 1;
+        for (int t = 0; t < r->T && !why[k][0]; t++) {
+            if (r->m[k].snaps[t].state == EN_FAILED) snprintf(why[k], sizeof why[k], "%s", r->m[k].snaps[t].error);
+            else if (r->m[k].snaps[t].state != EN_DONE) complete = 0;
+        }
+        if (why[k][0]) continue;
+        if (complete) {
+            out[TB_OUT * k] = r->m[k].a_last;
+            out[TB_OUT * k + 1] = r->m[k].a_avg;
+            keep_val(r, k, out + TB_OUT * k + 2);
+        }
+        else if (n == 1) snprintf(why[k], sizeof why[k], "%s", urc ? gs_last_error() : "not finished");
+        else redo[k] = 1;
+    }
+    en_destroy(c->eng);
+    c->eng = NULL;
+    gs_clear_error();
+    return GS_OK;
 }
 
 int tb_main(op_opts *o)
@@ -435,58 +541,56 @@ int tb_main(op_opts *o)
     char (*names)[128] = gs_calloc((size_t)ns, sizeof *names, "table");
     const char **np = gs_calloc((size_t)ns, sizeof *np, "table");
     if (!v || !names || !np || (o->proto.val_frac > 0 && !val)) { free(v); free(val); free(names); free(np); rc = GS_ENOMEM; goto done; }
-    int tty = isatty(2) && !o->quiet;
-    long total = (long)ns * nk * nm, done = 0;
+    /* the memory the engines of a seed may use at once: --max-memory, else half of what is available */
+    double budget = o->data.max_memory > 0 ? pl_have(o) : pl_have(o) / 2;
+    tb_progress pr = {.tty = isatty(2) && !o->quiet, .total = (long)ns * nk * nm};
     for (int s = 0; s < ns && !rc; s++) {
         op_opts w;
         one_source(o, s, &w);
         pl_ctx c;
         int open = 0;
+        en_config none;
+        memset(&none, 0, sizeof none);
         for (int k = 0; k < nk && !rc; k++) {
             w.params.seed = seeds[k];
-            for (int m = 0; m < nm && !rc; m++) {
-                double *out = v + (((size_t)s * nm + m) * nk + k) * 2;
-                en_config cfg;
-                memset(&cfg, 0, sizeof cfg);
-                cfg.methods = &o->methods[m];
-                cfg.n_methods = 1;
-                cfg.spectrum = OP_SPECTRUM_FINAL;
-                if (tty) {
-                    fprintf(stderr, "\rtable %ld/%ld  %s seed=%llu %s\033[K", done + 1, total, names[s][0] ? names[s] : "",
-                            (unsigned long long)seeds[k], o->methods[m]);
-                    fflush(stderr);
+            /* the data once per source; the stream and problem once per seed; engines per group */
+            if (!open) {
+                if ((rc = pl_open(&c, &w, &none, warn_cb, NULL))) break;
+                open = 1;
+                snprintf(names[s], sizeof names[s], "%s", c.prob.data_name);
+            } else if ((rc = pl_reseed(&c, &w, &none))) {
+                break;
+            }
+            tb_group g[OP_MAX_METHODS];
+            int ng = plan_groups(&c, &w, budget, g);
+            pr.source = names[s];
+            pr.seed = seeds[k];
+            pr.n_groups = ng;
+            for (int q = 0; q < ng && !rc; q++) {
+                double res[TB_OUT * OP_MAX_METHODS];
+                char why[OP_MAX_METHODS][256];
+                int redo[OP_MAX_METHODS];
+                pr.group = q;
+                int grc = run_engine(&c, &w, g[q].m, g[q].n, &pr, res, why, redo);
+                if (grc && g[q].n == 1) { rc = grc; break; } /* refused by the memory estimate, as `run` is */
+                for (int j = 0; j < g[q].n && !rc; j++) {
+                    int m = g[q].m[j];
+                    double *x = res + TB_OUT * j;
+                    if ((grc || redo[j]) && (rc = run_engine(&c, &w, &m, 1, &pr, x, why + j, redo + j))) break;
+                    memcpy(v + (((size_t)s * nm + m) * nk + k) * 2, x, 2 * sizeof(double));
+                    if (val) memcpy(val + (((size_t)s * nm + m) * nk + k) * 3, x + 2, 3 * sizeof(double));
+                    if (why[j][0]) {
+                        failed++;
+                        fprintf(stderr, "%sgsrscope: %s (%s, seed %llu): %s\n", pr.tty ? "\r\033[K" : "", o->methods[m],
+                                names[s], (unsigned long long)seeds[k], why[j]);
+                    }
+                    pr.done++;
                 }
-                if (!open) {
-                    if ((rc = pl_open(&c, &w, &cfg, warn_cb, NULL))) break;
-                    open = 1;
-                    snprintf(names[s], sizeof names[s], "%s", c.prob.data_name);
-                } else if ((rc = pl_reseed(&c, &w, &cfg))) {
-                    break;
-                }
-                double *vo = val ? val + (((size_t)s * nm + m) * nk + k) * 3 : NULL;
-                out[0] = out[1] = NAN;
-                if (vo) vo[0] = vo[1] = vo[2] = NAN;
-                int urc = en_update(c.eng, &w.params, 1, NULL, NULL, NULL);
-                const en_results *r = en_get_results(c.eng);
-                const char *why = NULL;
-                for (int t = 0; t < r->T && !why; t++)
-                    if (r->m[0].snaps[t].state == EN_FAILED) why = r->m[0].snaps[t].error;
-                if (urc || why) {
-                    failed++;
-                    fprintf(stderr, "%sgsrscope: %s (%s, seed %llu): %s\n", tty ? "\r\033[K" : "", o->methods[m], names[s],
-                            (unsigned long long)seeds[k], urc ? gs_last_error() : why);
-                    gs_clear_error();
-                } else {
-                    out[0] = r->m[0].a_last;
-                    out[1] = r->m[0].a_avg;
-                    if (vo) keep_val(r, vo);
-                }
-                done++;
             }
         }
         if (open) pl_free(&c);
     }
-    if (tty) fputs("\r\033[K", stderr);
+    if (pr.tty) fputs("\r\033[K", stderr);
     if (!rc) {
         for (int s = 0; s < ns; s++) np[s] = names[s];
         tb_table t = {.n_methods = nm, .n_sources = ns, .n_seeds = nk, .methods = (const char *const *)o->methods,
