@@ -1,6 +1,7 @@
 /* gs_pipeline.h — options → data → stream → problem → engine, shared by run, export, sweep and
  * the TUI so every front end builds the same thing (prefix pl_).
- * Ownership: pl_ctx owns the data, stream, problem and engine; pl_free releases them in order.
+ * Ownership: pl_ctx owns the data, stream, problem and engine; pl_free releases them in order
+ * (the contexts pl_open_seeds opens after the first borrow the first one's data).
  */
 #ifndef GS_PIPELINE_H
 #define GS_PIPELINE_H
