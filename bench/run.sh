@@ -54,6 +54,8 @@ PYEOF
 }
 median_of() { echo "$@" | tr ' ' '\n' | grep . | sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 ratio() { "$PY" -c "import sys; print('%.2f' % (float(sys.argv[1]) / float(sys.argv[2])))" "$1" "$2"; }
+# the precision a run's CSV reports: its last column with --precision single, else double
+precision_of() { awk -F, 'NR == 1 {c = ($NF == "precision")} NR > 1 && c {n[$NF]++} END {if (!c) print "double"; else {s = ""; for (k in n) s = s (s ? "+" : "") k; print s}}' "$1"; }
 peak_mb() { /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -1 | awk '{printf "%.1f", $1 / 1024}'; }
 
 # The state both programs compute from: gsrscope's rows, test rows and GSR's augmented rows.
@@ -135,11 +137,16 @@ if [ "$EXPAND" -gt 0 ]; then
     # shellcheck disable=SC2086
     /usr/bin/time -f '%e %M' -o "$TMP/x.time" "$GS" run --synthetic --quiet --format csv $REF --methods gacl > "$TMP/xg.csv"
     read -r xs xm < "$TMP/x.time"
-    echo "bench: ref_gacl_${EXPAND} $xs s ratio $(ratio "$t_comp" "$xs") (whole process vs PyTorch's replay; target ratio >= 1.5; peak RSS $(awk -v m="$xm" 'BEGIN {printf "%.1f", m / 1024}') MB; A_last $(awk -F, '$1 == "gacl" {a = $6} END {print a}' "$TMP/xg.csv"))"
+    echo "bench: ref_gacl_${EXPAND} $xs s ratio $(ratio "$t_comp" "$xs") (whole process vs PyTorch's replay; target ratio >= 1.5; peak RSS $(awk -v m="$xm" 'BEGIN {printf "%.1f", m / 1024}') MB; A_last $(awk -F, '$1 == "gacl" {a = $6} END {print a}' "$TMP/xg.csv"); precision $(precision_of "$TMP/xg.csv"))"
+    # the same in double precision (--precision double: the exact double numbers at any D)
+    # shellcheck disable=SC2086
+    /usr/bin/time -f '%e %M' -o "$TMP/x.time" "$GS" run --synthetic --quiet --format csv $REF --methods gacl --precision double > "$TMP/xd.csv"
+    read -r xs xm < "$TMP/x.time"
+    echo "bench: ref_gacl_double_${EXPAND} $xs s ratio $(ratio "$t_comp" "$xs") (--precision double; peak RSS $(awk -v m="$xm" 'BEGIN {printf "%.1f", m / 1024}') MB; A_last $(awk -F, '$1 == "gacl" {a = $6} END {print a}' "$TMP/xd.csv"))"
     # shellcheck disable=SC2086
     /usr/bin/time -f '%e %M' -o "$TMP/x.time" "$GS" run --synthetic --quiet --format csv $REF > "$TMP/xs.csv"
     read -r xs xm < "$TMP/x.time"
-    echo "bench: ref_gacl_gsr_${EXPAND} $xs s (target <= 20 s; A_last gacl $(awk -F, '$1 == "gacl" {a = $6} END {print a}' "$TMP/xs.csv") gsr $(awk -F, '$1 == "gsr" {a = $6} END {print a}' "$TMP/xs.csv"))"
+    echo "bench: ref_gacl_gsr_${EXPAND} $xs s (target <= 20 s; A_last gacl $(awk -F, '$1 == "gacl" {a = $6} END {print a}' "$TMP/xs.csv") gsr $(awk -F, '$1 == "gsr" {a = $6} END {print a}' "$TMP/xs.csv"); precision $(precision_of "$TMP/xs.csv"))"
     echo "bench: peak_rss_ref_gacl_gsr_${EXPAND} $(awk -v m="$xm" 'BEGIN {printf "%.1f", m / 1024}') MB (target <= 1536 MB)"
     # shellcheck disable=SC2086
     /usr/bin/time -f '%e %M' -o "$TMP/x.time" "$GS" run --quiet --format csv $REF > /dev/null
