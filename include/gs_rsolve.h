@@ -1,19 +1,20 @@
 /* gs_rsolve.h — ridge solves for large D (prefix rs_): the dual for fewer rows than columns, and
  * a single-precision Cholesky refined to double accuracy.
  *
- * The dual. With N weighted rows X (N × D, row i already multiplied by √ω_i) and weighted
- * one-hot labels Y (row i: √ω_i at its class), G = XᵀX and Q = XᵀY, and
- *     W = (G + τI)⁻¹ Q = Xᵀ (K + τI)⁻¹ Y,   K = X Xᵀ (N × N),
+ * The dual. With N rows X (N × D), each with a scale s_i (√ of its weight: rows X̃ = S X), and
+ * one-hot labels Y (weighted likewise, Ỹ = S Y), G = X̃ᵀX̃ and Q = X̃ᵀỸ, and
+ *     W = (G + τI)⁻¹ Q = X̃ᵀ (K̃ + τI)⁻¹ Ỹ = Xᵀ S (S K S + τI)⁻¹ S Y,   K = X Xᵀ (N × N),
  * so when N < D the work is N-dimensional: G + τI has D − N eigenvalues equal to τ (so
- * λ_min(G + τI) = τ exactly), and the other N are those of K plus τ; ‖G‖_F = ‖K‖_F, tr G = tr K.
+ * λ_min(G + τI) = τ exactly), and the other N are those of S K S plus τ; ‖G‖_F = ‖SKS‖_F,
+ * tr G = tr SKS. K is kept without the scales, so new weights (a new β) only refactor.
  * Rows are appended in task order, so the kernel of tasks 1..t is the leading N_t × N_t block
  * of K, and the Cholesky factor of K_t + τI is the leading block of the factor of K + τI: one
- * factorization serves every task (rs_dual_factor extends it as rows arrive, or refactors once
- * when τ changes).
+ * factorization serves every task (rs_dual_factor extends it as rows arrive, and refactors from
+ * the first changed row when τ or a scale changes).
  *
- * Storage: K and its factor U (K + τI = UᵀU) are column-major with leading dimension cap,
- * upper triangles. Ownership: rs_dual owns K and U; X stays the caller's.
- * Thread safety: an rs_dual is used by one thread at a time.
+ * Storage: K and its factor U (S K S + τI = UᵀU) are column-major with leading dimension cap,
+ * upper triangles; s holds the scales (1 unless set). Ownership: rs_dual owns K, U and s; X stays
+ * the caller's. Thread safety: an rs_dual is used by one thread at a time.
  */
 #ifndef GS_RSOLVE_H
 #define GS_RSOLVE_H
@@ -23,7 +24,8 @@ typedef struct {
     long n;        /* rows whose kernel columns are in K */
     long cap;      /* leading dimension of K and U */
     double *K;     /* cap × cap, upper triangle of X Xᵀ (columns 0..n-1) */
-    double *U;     /* cap × cap, upper Cholesky factor of K + τI (columns 0..nf-1) */
+    double *U;     /* cap × cap, upper Cholesky factor of S K S + τI (columns 0..nf-1) */
+    double *s;     /* cap scales (rows 0..n-1) */
     long nf;       /* factored columns */
     double tau;    /* τ of the factor */
 } rs_dual;
@@ -36,22 +38,36 @@ void rs_dual_reset(rs_dual *k);
 /* Append rows n..n1-1 of X (n1 × D, row-major: every row so far, in order) to the kernel: the new
  * columns K(0:n1, n:n1) in one matrix product. GS_OK or GS_ENOMEM (capacity grows as needed). */
 int rs_dual_append(rs_dual *k, const double *X, long n1);
+/* Capacity for n rows (K, U and s re-laid when it grows). GS_OK or GS_ENOMEM. */
+int rs_dual_reserve(rs_dual *k, long n);
+/* Append the kernel columns of rows n..n1-1 (n = the rows so far) from a panel P: row j − n of P
+ * (leading dimension ldp) holds K(0..j, j), the new row's products with every row up to itself.
+ * The new rows' scales are 1. GS_OK or GS_ENOMEM. */
+int rs_dual_put(rs_dual *k, long n1, const double *P, long ldp);
+/* Forget the rows from n on (their columns of K and of the factor). */
+void rs_dual_truncate(rs_dual *k, long n);
+/* Scales of rows 0..m-1 (m ≤ n); the factor is kept up to the first row whose scale changed. */
+void rs_dual_set_scales(rs_dual *k, const double *s, long m);
 /* Make U the factor of the leading m × m block of K + τI (m ≤ n): extends the factor when τ is
  * that of the factor (bordered Cholesky: a triangular solve, a rank update and a Cholesky of the
  * new block), else refactors from column 0. GS_OK, or GS_ERUN when K + τI is not positive
  * definite (with the reason in gs_last_error). */
 int rs_dual_factor(rs_dual *k, long m, double tau);
-/* W for the first m rows (m ≤ nf): Wt (cs × D, row-major: row c = column c of W) =
- * αᵀ X with α = (K_m + τI)⁻¹ Y, where Y's row i is sw[i] at column col[i] (col[i] < 0 or ≥ cs:
- * a zero row). X as given to rs_dual_append. work: m × cs doubles. GS_OK or GS_ERUN. */
+/* The dual coefficients of the first m rows (m ≤ nf): work (m × cs, column-major) =
+ * S (S K_m S + τI)⁻¹ S Y, where Y's row i is sw[i] (NULL: 1) at column col[i] (col[i] < 0 or
+ * ≥ cs: a zero row), so that W = Xᵀ work. GS_OK or GS_ERUN. */
+int rs_dual_alpha(const rs_dual *k, long m, const int *col, const double *sw, int cs, double *work);
+/* W for the first m rows (m ≤ nf) of a contiguous X: Wt (cs × D, row-major: row c = column c of
+ * W) = (rs_dual_alpha's work)ᵀ X. X as given to rs_dual_append. work: m × cs doubles. GS_OK or
+ * GS_ERUN. */
 int rs_dual_solve(const rs_dual *k, long m, const double *X, const int *col, const double *sw, int cs,
                   double *Wt, double *work);
-/* Statistics of G_m = X_mᵀ X_m from the leading m × m block of K: ‖G‖_F², tr G. */
+/* Statistics of G_m = X̃_mᵀ X̃_m from the leading m × m block of S K S: ‖G‖_F², tr G. */
 void rs_dual_stats(const rs_dual *k, long m, double *fro2, double *trace);
-/* Eigenvalues of G_m (D of them, descending: those of K_m, then D − m zeros when m < D) into
+/* Eigenvalues of G_m (D of them, descending: those of S K_m S, then D − m zeros when m < D) into
  * w[D]. Allocates an m × m copy. GS_OK, GS_ENOMEM, GS_ERUN. */
 int rs_dual_eigvals(const rs_dual *k, long m, double *w);
-/* λ_max(G_m) by Lanczos on K_m (see sp_lanczos_op), with its error bound. */
+/* λ_max(G_m) by Lanczos on S K_m S (see sp_lanczos_op), with its error bound. */
 int rs_dual_lmax(const rs_dual *k, long m, int maxit, double tol, double *lmax, double *err);
 
 /* Single-precision Cholesky, refined to double accuracy. Solves A X = B for symmetric positive

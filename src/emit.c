@@ -20,6 +20,12 @@ static int emit_flush(en_emitter *em)
 {
     long D = em->ms->p->D;
     if (em->n == 0) return GS_OK;
+    if (em->keep) { /* kept for the dual (ridge_dual.c) */
+        for (long k = 0; k < em->n; k++)
+            if (rowbuf_push(em->keep, gm_row(&em->buf, k), D, em->lab[k], em->w[k], 1)) return GS_ENOMEM;
+        em->n = 0;
+        return GS_OK;
+    }
     if (!em->E) { /* a stats learner: the rows are handed to its fit */
         for (long k = 0; k < em->n; k++)
             if (rowbuf_push(&em->ms->aug, gm_row(&em->buf, k), D, em->lab[k], em->w[k], 1)) return GS_ENOMEM;
@@ -308,9 +314,11 @@ int en_extra_rows(en_engine *e, mstate *ms, int t)
 {
     if (t == 0) { ms->collect.n = 0; ms->collect.X.rows = 0; }
     int rc = GS_OK;
-    if (ms->cw && (rc = own_base_rows(e, ms, t))) return rc;
+    /* rows kept for the dual (ridge_dual.c): neither E nor the own base is accumulated */
+    int keep = en_dual_keeps(e, ms, t);
+    if (ms->cw && !keep && (rc = own_base_rows(e, ms, t))) return rc;
     gm_mat *E = NULL, *QE = NULL;
-    if (ms->E) {
+    if (ms->E && !keep) {
         int s = en_slot(e, t);
         slot_begin(e, ms->E, ms->QE, t);
         E = &ms->E[s]; QE = &ms->QE[s];
@@ -318,11 +326,13 @@ int en_extra_rows(en_engine *e, mstate *ms, int t)
     ms->aug.n = 0;
     ms->aug.X.rows = 0;
     rc = emitter_open(e, ms, t, E, QE);
+    if (!rc && keep && !(ms->em.keep = en_dual_rows_open(e, ms, t))) rc = GS_ENOMEM;
     if (!rc && ms->aug_def) rc = ms->aug_def->rows(&ms->actx, t, &ms->em);
-    return emitter_close(&ms->em, rc);
+    rc = emitter_close(&ms->em, rc);
+    return !rc && keep ? en_dual_rows_close(e, ms, t) : rc;
 }
 
-void en_extra_end(en_engine *e, mstate *ms, int t)
+int en_extra_end(en_engine *e, mstate *ms, int t)
 {
     en_emitter *em = &ms->em;
     em->Y = NULL;
@@ -335,6 +345,7 @@ void en_extra_end(en_engine *e, mstate *ms, int t)
     ms->aug_rows[t] = (t ? ms->aug_rows[t - 1] : 0) + em->rows;
     ms->skip_cls[t] = (t ? ms->skip_cls[t - 1] : 0) + em->skip_cls;
     ms->skip_pairs[t] = (t ? ms->skip_pairs[t - 1] : 0) + em->skip_pairs;
+    return en_dual_task_end(e, ms, t, em->keep != NULL);
 }
 
 double en_method_weight(const mstate *ms, const op_params *q)

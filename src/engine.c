@@ -120,8 +120,7 @@ static void mstate_free(mstate *ms, int nslots, int T)
     gm_free(&ms->A); gm_free(&ms->Qw); gm_free(&ms->Wt); gm_free(&ms->Wf); gm_free(&ms->A64); gm_free(&ms->hd);
     free(ms->pred); free(ms->vpred);
     free(ms->ybuf);
-    if (ms->dual) rs_dual_free(ms->dual);
-    free(ms->dual);
+    en_dual_free(ms, T);
 }
 
 void en_destroy(en_engine *e)
@@ -366,7 +365,9 @@ static void finish_method(en_method_result *mr, int T)
  * the calling thread only). One plan holds every task of the update; dependencies across tasks
  * let the next task's Grams start as soon as this task's are copied into the work matrices (so
  * BASE(t+1) runs while SOLVE(t) factors), and keep every buffer safe:
- *   BASE(t)        after BASE(t-1) and every ASM(t-1) (they read the base Gram's slot);
+ *   BASE(t)        after BASE(t-1) and every ASM(t-1) (they read the base Gram's slot), and
+ *                  without kept tasks after XEND(t, m) of the methods sharing it (whether
+ *                  it is needed depends on their rows: en_base_needed);
  *   EXTRA(t, m)    after XEND(t-1, m) and ASM(t-1, m) (the emitter, Y and E's slot);
  *   ASM(t, m)      after BASE(t), XEND(t, m), SOLVE(t-1, m) and LMIN, PRED, ACC of (t-1, m)
  *                  (A and Qᵀ: the factor of t-1 is read by LMIN);
@@ -379,7 +380,7 @@ static void finish_method(en_method_result *mr, int T)
  * ready job in plan order (earlier tasks first). */
 enum { J_BASE, J_EXTRA, J_PAIRS0, J_PAIRS1, J_XEND, J_ASM, J_SOLVE, J_LMIN, J_PRED, J_CUSTOM, J_PRED1, J_ACC, J_REPORT };
 enum { JS_WAIT, JS_RUN, JS_DONE };
-#define JOB_DEPS (2 + OP_MAX_METHODS)
+#define JOB_DEPS (2 + 2 * OP_MAX_METHODS)
 #define JOBS_PER_TASK (2 + 10 * OP_MAX_METHODS)
 
 typedef struct {
@@ -457,9 +458,12 @@ static int run_job(en_plan *pl, en_job *j)
         e->base_valid = t + 1;
         break;
     case J_EXTRA: rc = en_extra_rows(e, ms, t); break;
-    case J_PAIRS0: case J_PAIRS1: en_pair_flush_part(&ms->em, j->kind == J_PAIRS1); break;
+    case J_PAIRS0: case J_PAIRS1:
+        en_pair_flush_part(&ms->em, j->kind == J_PAIRS1);
+        en_dual_pairs(e, ms, t, j->kind == J_PAIRS1);
+        break;
     case J_XEND:
-        en_extra_end(e, ms, t);
+        if ((rc = en_extra_end(e, ms, t))) break;
         ms->extra_valid = t + 1;
         ms->stats_valid[t] = 0;
         break;
@@ -607,13 +611,6 @@ static void plan_tasks(en_plan *pl, const int *order, int no)
         int t = order[k], first = pl->nj;
         pl->npos = k;
         int jb = -1, jx[OP_MAX_METHODS];
-        if (base_valid <= t) {
-            jb = add_job(pl, J_BASE, -1, t);
-            add_dep(pl, jb, prev_base);
-            for (int m = 0; m < nm; m++) add_dep(pl, jb, prev_asm[m]);
-            prev_base = jb;
-            base_valid = t + 1;
-        }
         for (int m = 0; m < nm; m++) {
             mstate *ms = &e->ms[m];
             jx[m] = -1;
@@ -636,6 +633,16 @@ static void plan_tasks(en_plan *pl, const int *order, int no)
                 add_dep(pl, jc, jx[m]);
                 prev_custom[m] = jc;
             }
+        }
+        if (base_valid <= t) {
+            jb = add_job(pl, J_BASE, -1, t);
+            add_dep(pl, jb, prev_base);
+            for (int m = 0; m < nm; m++) add_dep(pl, jb, prev_asm[m]);
+            /* whether the base is needed depends on the methods' rows of t (en_base_needed) */
+            for (int m = 0; m < nm; m++)
+                if (!e->keep && en_shares_base(&e->ms[m])) add_dep(pl, jb, jx[m]);
+            prev_base = jb;
+            base_valid = t + 1;
         }
         for (int m = 0; m < nm; m++) {
             mstate *ms = &e->ms[m];

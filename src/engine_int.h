@@ -38,7 +38,16 @@
  * κ·2⁻²⁴ ≤ 0.6 % in W, below what moves an argmax in practice; beyond it, double. */
 #define EN_SINGLE_KAPPA 1e5
 
+/* Rows with labels and weights, growing (collected augmented rows; a stats learner's aug rows). */
+typedef struct {
+    gm_mat X;
+    int *y;
+    double *w;               /* NULL unless weights are kept */
+    long n, cap;
+} en_rowbuf;
+
 typedef struct mstate mstate;
+typedef struct en_dual en_dual;
 struct en_emitter {
     en_engine *e;
     mstate *ms;
@@ -57,17 +66,10 @@ struct en_emitter {
     double *xw;
     long xn;
     int base;                /* the rows are a learner's own base (real rows), not collected */
+    en_rowbuf *keep;         /* non-NULL: the rows are kept there for the dual (E untouched) */
 };
 
 #define XCAP 128
-
-/* Rows with labels and weights, growing (collected augmented rows; a stats learner's aug rows). */
-typedef struct {
-    gm_mat X;
-    int *y;
-    double *w;               /* NULL unless weights are kept */
-    long n, cap;
-} en_rowbuf;
 
 /* A feature space: the problem seen through one feature map (identity, the run's --expand, or a
  * learner's own), shared by every method whose learner maps the rows the same way. pm is a
@@ -120,7 +122,7 @@ struct mstate {
     double *ybuf;            /* en_emit_mix's Y, sized for the largest task and kept from task to
                               * task of an update (one allocation: no page faults per task) */
     size_t ybytes;
-    rs_dual *dual;           /* the dual's kernel and factor (ridge_dual.c), NULL until used */
+    en_dual *dual;           /* the dual's rows, kernel and factor (ridge_dual.c), NULL until used */
     int solve_failed;        /* this task's solve failed: reason in why */
     char why[160];
 };
@@ -174,10 +176,10 @@ void en_rowbuf_free(en_rowbuf *b);
 
 /* emit.c: a method's synthetic rows of task t in three jobs: en_extra_rows runs the augmenter
  * (row pairs into the emitter's Y), en_pair_flush_part(part) forms E += Zᵀ Y for half of the
- * column blocks, en_extra_end symmetrizes and counts. */
+ * column blocks, en_extra_end symmetrizes and counts (GS_OK or GS_ENOMEM). */
 int en_extra_rows(en_engine *e, mstate *ms, int t);
 void en_pair_flush_part(en_emitter *em, int part);
-void en_extra_end(en_engine *e, mstate *ms, int t);
+int en_extra_end(en_engine *e, mstate *ms, int t);
 double en_method_weight(const mstate *ms, const op_params *q);
 
 /* ridge.c */
@@ -194,10 +196,26 @@ int en_job_pred(en_engine *e, mstate *ms, int t, int part);
 /* Predictions of the seen validation rows of task t (ms->vpred) and their accuracy into sn. */
 int en_predict_val(en_engine *e, mstate *ms, en_snap *sn, int t);
 
-/* ridge_dual.c: 1 when task t of a ridge method is solved in the dual; the dual solve, W rows
- * into ms->Wt as en_solve_seen (GS_OK or GS_ERUN with the reason in why). */
-int en_dual_ok(const en_engine *e, const mstate *ms, int t);
+/* ridge_dual.c: tasks of a ridge method solved in the N-dimensional dual (see there).
+ *   en_dual_mode    1 when task t is solved in the dual (a function of row counts: deterministic);
+ *   en_dual_keeps   1 when task t's augmented rows are kept for the dual instead of folded into E;
+ *   en_dual_rows_open/close  the buffer the emitter keeps task t's rows in (NULL: no memory), and
+ *                   the panel of its kernel columns prepared for en_dual_pairs (the PAIRS jobs);
+ *   en_dual_task_end  after task t's rows (XEND): on the switch to the primal, E and OB from the
+ *                   kept rows;
+ *   en_solve_dual, en_dual_stats, en_dual_gram  as en_solve_seen, en_ensure_stats, en_assemble;
+ *   en_base_needed  whether the shared base Gram of a space is needed at task t. */
+int en_dual_mode(const en_engine *e, const mstate *ms, int t);
+int en_dual_keeps(const en_engine *e, const mstate *ms, int t);
+en_rowbuf *en_dual_rows_open(en_engine *e, mstate *ms, int t);
+int en_dual_rows_close(en_engine *e, mstate *ms, int t);
+void en_dual_pairs(en_engine *e, mstate *ms, int t, int part);
+int en_dual_task_end(en_engine *e, mstate *ms, int t, int kept);
 int en_solve_dual(en_engine *e, mstate *ms, int t, double tau, char *why, size_t nwhy);
+int en_dual_stats(en_engine *e, mstate *ms, int t, int want_spectrum);
+int en_dual_gram(en_engine *e, mstate *ms, int t, gm_mat *G);
+int en_base_needed(const en_engine *e, const en_space *sp, int t);
+void en_dual_free(mstate *ms, int T);
 
 /* scores.c: en_argmax_scores for rows lo..hi-1 of n (see there) */
 int en_argmax_range(const double *X, const float *Xf, const double *Xn, long n, long lo, long hi, long D,

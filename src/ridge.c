@@ -21,10 +21,13 @@ void en_base_task(en_engine *e, en_space *sp, int t)
 {
     const en_problem *p = &sp->pm;
     long D = p->D;
+    if (!en_base_needed(e, sp, t)) return; /* every method sharing it solves task t in the dual */
     gm_mat *B = &sp->B[en_slot(e, t)], *QB = &sp->QB[en_slot(e, t)];
-    if (t == 0) { en_zero_mat(B); en_zero_mat(QB); }
+    /* from row 0 at task 0 and when task t-1 did not need it */
+    int from0 = t == 0 || !en_base_needed(e, sp, t - 1);
+    if (from0) { en_zero_mat(B); en_zero_mat(QB); }
     else if (e->keep) { en_copy_mat(B, &sp->B[t - 1]); en_copy_mat(QB, &sp->QB[t - 1]); }
-    long a = p->task_row_start[t], b = p->task_row_start[t + 1];
+    long a = from0 ? 0 : p->task_row_start[t], b = p->task_row_start[t + 1];
     en_gram_rows(B, p->single ? &p->hf : &p->h, a, b);
     en_symmetrize(B);
     for (long i = a; i < b; i++) {
@@ -43,6 +46,10 @@ void en_assemble(en_engine *e, mstate *ms, int t, const op_params *q, gm_mat *G)
     size_t nQ = (size_t)ms->p->C * (size_t)ms->p->D;
     double w = en_method_weight(ms, q);
     const en_space *sp = &e->sp[ms->space];
+    if (en_dual_mode(e, ms, t)) { /* the dual needs no D×D matrix: G only for the engine's copy */
+        if (G != &ms->A) en_dual_gram(e, ms, t, G);
+        return;
+    }
     const gm_mat *B = ms->OB ? &ms->OB[s] : &sp->B[s], *QB = ms->OB ? &ms->OQB[s] : &sp->QB[s];
     en_gram_combine(G, B, w, ms->E ? &ms->E[s] : NULL);
     memcpy(ms->Qw.v, QB->v, nQ * sizeof(double));
@@ -126,6 +133,7 @@ static int refine_lmin(en_engine *e, mstate *ms, int t, double tau)
 int en_ensure_stats(en_engine *e, mstate *ms, int t, int want_spectrum)
 {
     long D = ms->p->D;
+    if (en_dual_mode(e, ms, t)) return en_dual_stats(e, ms, t, want_spectrum);
     if (!ms->stats_valid[t]) {
         free(ms->eigG[t]);
         ms->eigG[t] = NULL;
@@ -227,7 +235,7 @@ int en_solve_seen(en_engine *e, mstate *ms, int t, double tau, char *why, size_t
     const en_problem *p = ms->p;
     int Cs = p->st->task_class_start[t + 1];
     ms->fallback = 0;
-    if (en_dual_ok(e, ms, t)) {
+    if (en_dual_mode(e, ms, t)) {
         int rc = en_solve_dual(e, ms, t, tau, why, nwhy);
         if (!rc && ms->Wf.f)
             for (size_t i = 0; i < (size_t)Cs * (size_t)p->D; i++) ms->Wf.f[i] = (float)ms->Wt.v[i];

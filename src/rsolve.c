@@ -21,6 +21,7 @@ void rs_dual_free(rs_dual *k)
 {
     free(k->K);
     free(k->U);
+    free(k->s);
     rs_dual_init(k, k->D);
 }
 
@@ -31,23 +32,29 @@ void rs_dual_reset(rs_dual *k)
     k->tau = NAN;
 }
 
-/* Capacity for at least need rows: K and U re-laid with the larger leading dimension. */
-static int reserve(rs_dual *k, long need)
+/* Capacity for at least need rows: K and U re-laid with the larger leading dimension (a quarter
+ * more than asked, so a growing kernel is re-laid a few times, and never twice its size). */
+int rs_dual_reserve(rs_dual *k, long need)
 {
     if (need <= k->cap) return GS_OK;
-    long cap = k->cap ? k->cap : 256;
-    while (cap < need) cap *= 2;
+    long cap = k->cap + k->cap / 4;
+    if (cap < need) cap = need;
+    cap = (cap + 63) / 64 * 64;
     size_t bytes;
     if (gs_mul_size((size_t)cap * (size_t)cap, sizeof(double), &bytes))
         return gs_error(GS_ENOMEM, "dual kernel: %ld rows is too many", need);
     double *K = gs_malloc(bytes, 1, "dual kernel"), *U = gs_malloc(bytes, 1, "dual kernel");
-    if (!K || !U) { free(K); free(U); return GS_ENOMEM; }
+    double *sc = gs_malloc((size_t)cap, sizeof(double), "dual kernel");
+    if (!K || !U || !sc) { free(K); free(U); free(sc); return GS_ENOMEM; }
     for (long j = 0; j < k->n; j++) memcpy(K + (size_t)j * cap, k->K + (size_t)j * k->cap, (size_t)(j + 1) * sizeof(double));
     for (long j = 0; j < k->nf; j++) memcpy(U + (size_t)j * cap, k->U + (size_t)j * k->cap, (size_t)(j + 1) * sizeof(double));
+    for (long i = 0; i < cap; i++) sc[i] = i < k->n && k->s ? k->s[i] : 1.0;
     free(k->K);
     free(k->U);
+    free(k->s);
     k->K = K;
     k->U = U;
+    k->s = sc;
     k->cap = cap;
     return GS_OK;
 }
@@ -56,14 +63,45 @@ int rs_dual_append(rs_dual *k, const double *X, long n1)
 {
     long n0 = k->n, D = k->D;
     if (n1 <= n0) return GS_OK;
-    int rc = reserve(k, n1);
+    int rc = rs_dual_reserve(k, n1);
     if (rc) return rc;
     /* Column j of the column-major K is row j of a row-major view with stride cap:
      * rows n0..n1-1 of that view = X[n0:n1] X[0:n1]ᵀ (the new columns, upper part and more). */
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)(n1 - n0), (int)n1, (int)D, 1.0, X + (size_t)n0 * D,
                 (int)D, X, (int)D, 0.0, k->K + (size_t)n0 * k->cap, (int)k->cap);
+    for (long j = n0; j < n1; j++) k->s[j] = 1.0;
     k->n = n1;
     return GS_OK;
+}
+
+int rs_dual_put(rs_dual *k, long n1, const double *P, long ldp)
+{
+    long n0 = k->n;
+    if (n1 <= n0) return GS_OK;
+    int rc = rs_dual_reserve(k, n1);
+    if (rc) return rc;
+    for (long j = n0; j < n1; j++) {
+        memcpy(k->K + (size_t)j * k->cap, P + (size_t)(j - n0) * ldp, (size_t)(j + 1) * sizeof(double));
+        k->s[j] = 1.0;
+    }
+    k->n = n1;
+    return GS_OK;
+}
+
+void rs_dual_truncate(rs_dual *k, long n)
+{
+    if (n < k->n) k->n = n;
+    if (n < k->nf) k->nf = n;
+}
+
+void rs_dual_set_scales(rs_dual *k, const double *s, long m)
+{
+    if (m > k->n) m = k->n;
+    for (long i = 0; i < m; i++)
+        if (k->s[i] != s[i]) {
+            if (i < k->nf) k->nf = i; /* the factor's leading block up to row i stays valid */
+            k->s[i] = s[i];
+        }
 }
 
 int rs_dual_factor(rs_dual *k, long m, double tau)
@@ -73,9 +111,11 @@ int rs_dual_factor(rs_dual *k, long m, double tau)
     long a = k->nf, nn = m - a, ld = k->cap;
     if (nn <= 0) return GS_OK;
     double *U = k->U;
-    for (long j = a; j < m; j++) {
-        memcpy(U + (size_t)j * ld, k->K + (size_t)j * ld, (size_t)(j + 1) * sizeof(double));
-        U[(size_t)j * ld + j] += tau;
+    for (long j = a; j < m; j++) { /* the new columns of S K S + τI */
+        const double *kc = k->K + (size_t)j * ld;
+        double *uc = U + (size_t)j * ld, sj = k->s[j];
+        for (long i = 0; i <= j; i++) uc[i] = k->s[i] * sj * kc[i];
+        uc[j] += tau;
     }
     double *U12 = U + (size_t)a * ld, *U22 = U12 + a;
     if (a > 0) {
@@ -97,22 +137,32 @@ int rs_dual_factor(rs_dual *k, long m, double tau)
     return GS_OK;
 }
 
-int rs_dual_solve(const rs_dual *k, long m, const double *X, const int *col, const double *sw, int cs,
-                  double *Wt, double *work)
+int rs_dual_alpha(const rs_dual *k, long m, const int *col, const double *sw, int cs, double *work)
 {
     if (m > k->nf) return gs_error(GS_ERUN, "dual kernel: %ld rows factored, %ld asked", k->nf, m);
-    long D = k->D;
-    if (m == 0 || cs == 0) {
-        memset(Wt, 0, (size_t)cs * (size_t)D * sizeof(double));
-        return GS_OK;
-    }
-    /* work = Y (m × cs, column-major), then α = (K_m + τI)⁻¹ Y */
+    if (m == 0 || cs == 0) return GS_OK;
+    /* work = S Y (m × cs, column-major), then (S K S + τI)⁻¹ S Y, then S times that */
     memset(work, 0, (size_t)m * (size_t)cs * sizeof(double));
     for (long i = 0; i < m; i++)
-        if (col[i] >= 0 && col[i] < cs) work[(size_t)col[i] * m + i] = sw ? sw[i] : 1.0;
+        if (col[i] >= 0 && col[i] < cs) work[(size_t)col[i] * m + i] = (sw ? sw[i] : 1.0) * k->s[i];
     lapack_int info = LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'U', (lapack_int)m, cs, k->U, (lapack_int)k->cap, work,
                                           (lapack_int)m);
     if (info != 0) return gs_error(GS_ERUN, "LAPACK dpotrs failed (info %d)", (int)info);
+    for (int c = 0; c < cs; c++)
+        for (long i = 0; i < m; i++) work[(size_t)c * m + i] *= k->s[i];
+    return GS_OK;
+}
+
+int rs_dual_solve(const rs_dual *k, long m, const double *X, const int *col, const double *sw, int cs,
+                  double *Wt, double *work)
+{
+    long D = k->D;
+    if (m == 0 || cs == 0) {
+        memset(Wt, 0, (size_t)cs * (size_t)D * sizeof(double));
+        return m > k->nf ? gs_error(GS_ERUN, "dual kernel: %ld rows factored, %ld asked", k->nf, m) : GS_OK;
+    }
+    int rc = rs_dual_alpha(k, m, col, sw, cs, work);
+    if (rc) return rc;
     /* Wt = αᵀ X: α column-major m × cs is row-major cs × m */
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, cs, (int)D, (int)m, 1.0, work, (int)m, X, (int)D, 0.0, Wt,
                 (int)D);
@@ -124,23 +174,28 @@ void rs_dual_stats(const rs_dual *k, long m, double *fro2, double *trace)
     double off = 0, dg = 0, tr = 0;
     for (long j = 0; j < m; j++) {
         const double *c = k->K + (size_t)j * k->cap;
-        double s = j ? cblas_dnrm2((int)j, c, 1) : 0;
-        off += s * s;
-        dg += c[j] * c[j];
-        tr += c[j];
+        double sj = k->s[j], o = 0;
+        for (long i = 0; i < j; i++) {
+            double v = k->s[i] * sj * c[i];
+            o += v * v;
+        }
+        double d = sj * sj * c[j];
+        off += o;
+        dg += d * d;
+        tr += d;
     }
     *fro2 = 2 * off + dg;
     *trace = tr;
 }
 
-/* K_m upper triangle copied to a full m × m matrix (both triangles). */
+/* S K_m S, upper triangle of K, copied to a full m × m matrix (both triangles). */
 static int full_copy(const rs_dual *k, long m, gm_mat *A)
 {
     int rc = gm_alloc(A, m, m, "dual kernel copy");
     if (rc) return rc;
     for (long j = 0; j < m; j++) {
         const double *c = k->K + (size_t)j * k->cap;
-        for (long i = 0; i <= j; i++) A->v[(size_t)j * m + i] = A->v[(size_t)i * m + j] = c[i];
+        for (long i = 0; i <= j; i++) A->v[(size_t)j * m + i] = A->v[(size_t)i * m + j] = k->s[i] * k->s[j] * c[i];
     }
     return GS_OK;
 }
@@ -162,22 +217,29 @@ int rs_dual_eigvals(const rs_dual *k, long m, double *w)
     return rc;
 }
 
-typedef struct { const rs_dual *k; long m; } kop;
+typedef struct { const rs_dual *k; long m; double *sx; } kop;
 
+/* y = S K S x */
 static int apply_k(const double *x, double *y, void *user)
 {
     const kop *o = user;
-    cblas_dsymv(CblasColMajor, CblasUpper, (int)o->m, 1.0, o->k->K, (int)o->k->cap, x, 1, 0.0, y, 1);
+    const double *s = o->k->s;
+    for (long i = 0; i < o->m; i++) o->sx[i] = s[i] * x[i];
+    cblas_dsymv(CblasColMajor, CblasUpper, (int)o->m, 1.0, o->k->K, (int)o->k->cap, o->sx, 1, 0.0, y, 1);
+    for (long i = 0; i < o->m; i++) y[i] *= s[i];
     return GS_OK;
 }
 
 int rs_dual_lmax(const rs_dual *k, long m, int maxit, double tol, double *lmax, double *err)
 {
     if (m == 0) { *lmax = 0; *err = 0; return GS_OK; }
-    kop o = {k, m};
+    kop o = {k, m, gs_malloc((size_t)m, sizeof(double), "dual kernel")};
+    if (!o.sx) return GS_ENOMEM;
     double lmin, lmine;
     if (maxit > m) maxit = (int)m;
-    return sp_lanczos_op(m, apply_k, &o, SP_LANCZOS_MAX, maxit, tol, lmax, err, &lmin, &lmine);
+    int rc = sp_lanczos_op(m, apply_k, &o, SP_LANCZOS_MAX, maxit, tol, lmax, err, &lmin, &lmine);
+    free(o.sx);
+    return rc;
 }
 
 /* ---- single-precision Cholesky with double refinement ------------------------------------ */

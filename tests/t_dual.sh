@@ -1,0 +1,85 @@
+#!/bin/sh
+# t_dual.sh — ridge tasks solved in the N-dimensional dual against the D×D primal (GS_DUAL=off),
+# for gacl+gsr, air, air+gsr and ranpac+gsr on the bundled sample:
+#  1. D = 2048: the first tasks (fewer rows than D) go to the dual, later ones to the primal (E
+#     built from the rows the dual kept); every task's accuracies within 0.1 point and its
+#     spectral numbers to 1e-7 (λ_max by Lanczos to 1e-10 in both); the last task's W to 1e-9,
+#     its predictions ≥ 99.9 % identical;
+#  2. --max-aug 20 (2035 rows < D) with the dual forced (GS_DUAL=on): the last task's W against
+#     NumPy's (G + τ_eff I)⁻¹Q on the primal run's G and Q, the spectrum from the kernel against
+#     NumPy's eigenvalues of G (and exactly τ_eff D − N times), W not bit-identical to the
+#     primal's (another computation), G from the kept rows, and tests/learner_ref.py's replay.
+. "$(dirname "$0")/lib.sh"
+PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
+M=gacl+gsr,air,air+gsr,ranpac+gsr
+args="run --quiet --format csv --expand 2048 --projection gaussian --tau 10000 --methods $M"
+
+if GS_DUAL=off "$G" $args --save-state "$tmp/p" >"$tmp/p.csv" 2>"$tmp/err" &&
+   "$G" $args --save-state "$tmp/d" >"$tmp/d.csv" 2>"$tmp/err"; then ok "runs at D = 2048, primal and default"
+else bad "runs at D = 2048"; fi
+
+if "$PY" - "$tmp" <<'PYEOF' 2>"$tmp/err"
+import csv, sys
+import numpy as np
+t = sys.argv[1]
+def rows(f):
+    return {(r["method"], r["task"]): r for r in csv.DictReader(open(f))}
+P, Dd = rows(f"{t}/p.csv"), rows(f"{t}/d.csv")
+assert P.keys() == Dd.keys() and len(P) == 40, (len(P), len(Dd))
+for k, a in P.items():
+    b = Dd[k]
+    for c in ("acc", "head_acc", "tail_acc"):
+        if a[c] or b[c]:
+            assert abs(float(a[c]) - float(b[c])) <= 0.1, (k, c, a[c], b[c])
+    for c in ("stable_rank", "cond", "erank", "lambda_max", "lambda_min"):
+        if not a[c] and not b[c]:
+            continue
+        x, y = float(a[c]), float(b[c])
+        assert abs(x - y) <= 1e-7 * abs(x), (k, c, x, y)
+for m in ("gacl+gsr", "air", "air+gsr", "ranpac+gsr"):
+    Wp, Wd = np.load(f"{t}/p/{m}/W.npy"), np.load(f"{t}/d/{m}/W.npy")
+    assert np.abs(Wp - Wd).max() <= 1e-9 * np.abs(Wp).max(), (m, np.abs(Wp - Wd).max(), np.abs(Wp).max())
+    pp, pd = np.load(f"{t}/p/{m}/pred.npy"), np.load(f"{t}/d/{m}/pred.npy")
+    assert np.mean(pp == pd) >= 0.999, (m, np.mean(pp == pd))
+PYEOF
+then ok "D = 2048, dual then primal: accuracies, spectra per task, last W and predictions agree"
+else bad "dual then primal against the primal"; fi
+
+args2="$args --max-aug 20"
+if GS_DUAL=off "$G" $args2 --save-state "$tmp/p2" >"$tmp/p2.csv" 2>"$tmp/err" &&
+   GS_DUAL=on "$G" $args2 --save-state "$tmp/d2" >"$tmp/d2.csv" 2>"$tmp/err"; then ok "runs with --max-aug 20"
+else bad "runs with --max-aug 20"; fi
+
+if "$PY" - "$tmp" <<'PYEOF' 2>"$tmp/err"
+import json, sys
+import numpy as np
+t = sys.argv[1]
+N_real = len(np.load(f"{t}/p2/rows.npy"))
+for m in ("gacl+gsr", "air", "air+gsr", "ranpac+gsr"):
+    p, d = f"{t}/p2/{m}", f"{t}/d2/{m}"
+    man = json.load(open(f"{p}/manifest.json"))
+    tau = man["tau_eff_last"]
+    G, Q = np.load(f"{p}/G.npy"), np.load(f"{p}/Q.npy")
+    D = G.shape[0]
+    Wref = np.linalg.solve(G + tau * np.eye(D), Q)
+    Wd, Wp = np.load(f"{d}/W.npy"), np.load(f"{p}/W.npy")
+    scale = np.abs(Wref).max()
+    assert np.abs(Wd - Wref).max() <= 1e-9 * scale, (m, "W", np.abs(Wd - Wref).max(), scale)
+    assert not np.array_equal(Wd, Wp), (m, "the dual run gave the primal's W bit for bit")
+    Gd = np.load(f"{d}/G.npy")
+    assert np.abs(Gd - G).max() <= 1e-10 * np.abs(G).max(), (m, "G")
+    N = N_real + (len(np.load(f"{p}/aug_rows.npy")) if man["augmenter"] else 0)
+    assert N < D, (m, N, D)
+    ev = np.load(f"{d}/eigvals.npy")
+    ref = np.sort(np.linalg.eigvalsh(G))[::-1] + tau
+    assert np.abs(ev - ref).max() <= 1e-9 * ref[0], (m, "eig", np.abs(ev - ref).max(), ref[0])
+    assert np.sum(ev == tau) >= D - N, (m, "exact τ", np.sum(ev == tau), D - N)
+    assert np.all(np.diff(ev) <= 0), (m, "not descending")
+PYEOF
+then ok "dual last task: W against NumPy's solve, eigenvalues from K against NumPy's, D − N exact τ"
+else bad "dual last task against NumPy"; fi
+
+if "$PY" tests/learner_ref.py "$tmp/d2" gacl+gsr air air+gsr ranpac+gsr >"$tmp/err" 2>&1; then
+    ok "dual run: predictions agree with the NumPy replay (learner_ref.py)"
+else bad "learner_ref.py on the dual run"; fi
+finish
