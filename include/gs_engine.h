@@ -217,9 +217,10 @@ int en_ensure_spectrum(en_engine *e, int task, const volatile int *cancel);
 /* Largest D whose exact spectrum --spectrum auto computes without being asked: LAPACK dsyevd
  * costs about D³ (measured on one core: 1 s at D = 2048, 16 s at D = 5000). */
 #define EN_SPECTRUM_AUTO_MAX 2048
-/* From this D on, a ridge learner whose G holds at most D/2 real rows with unit weights (gacl
- * without augmenter) solves in the N-dimensional dual, W = Hᵀ(HHᵀ + τI)⁻¹Y (gs_rsolve.h); below
- * it, and otherwise, by the D×D Cholesky. Both are exact to rounding. */
+/* From this D on, a ridge method solves task t in the N-dimensional dual, W = Hᵀ(HHᵀ + τI)⁻¹Y
+ * (gs_rsolve.h; its real and synthetic rows, each weighted), when it has fewer rows than D and the
+ * dual costs less than the D×D Cholesky (cost model in src/ridge_dual.c); below it, and otherwise,
+ * by the D×D Cholesky. Both are exact to rounding. */
 #define EN_DUAL_MIN_D 1024
 /* 1 when the update computes exact spectra by itself (the last task, and the task the user looks
  * at): --spectrum final or all, or auto with D ≤ EN_SPECTRUM_AUTO_MAX. Otherwise λ_max and λ_min

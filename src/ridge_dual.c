@@ -219,7 +219,7 @@ static void panel_part(const mstate *ms, int t, int part, double *P)
                 long nn, pn, n, pb;
                 const double *Xn = block(ms, nb, &nn, &pn), *Xb = block(ms, b, &n, &pb);
                 if (!nn || !n) continue;
-                double cost = (double)nn * (double)n;
+                double cost = (double)nn * (double)n * (b == nb ? 0.5 : 1.0);
                 int mine;
                 if (pass == 0) { total += cost; continue; }
                 mine = part < 0 || (part == 0) == (acc + cost / 2 <= total / 2);
@@ -232,8 +232,12 @@ static void panel_part(const mstate *ms, int t, int part, double *P)
                         memcpy(out + (size_t)j * P1, d->khh + (size_t)(rn + j) * d->nr + rb, (size_t)n * sizeof(double));
                     continue;
                 }
-                cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nn, (int)n, (int)D, 1.0, Xn, (int)D, Xb,
-                            (int)D, 0.0, out, (int)P1);
+                if (b == nb) /* a block with itself: row j needs products with rows ≤ j only */
+                    cblas_dsyrk(CblasRowMajor, CblasLower, CblasNoTrans, (int)nn, (int)D, 1.0, Xn, (int)D, 0.0, out,
+                                (int)P1);
+                else
+                    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nn, (int)n, (int)D, 1.0, Xn, (int)D, Xb,
+                                (int)D, 0.0, out, (int)P1);
             }
 }
 

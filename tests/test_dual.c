@@ -1,0 +1,133 @@
+/* test_dual.c — ridge tasks solved in the N-dimensional dual against the D×D primal (GS_DUAL=off)
+ * through the engine: gacl, gacl+gsr, air and air+gsr at D = 1100 (≥ EN_DUAL_MIN_D), with every
+ * task kept (interactive) and without, with the rows below D throughout and crossing D (the switch
+ * to the primal); after the first update and after a τ change, a β change and an α_base change:
+ * every task's W (rel 1e-9), accuracies, λ_max, stable rank and λ_min; and the dual's numbers
+ * with one thread and two, bit for bit. */
+#include "tap.h"
+#include "problem.h"
+#include "gs_common.h"
+#include "gs_engine.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static op_params defaults(int max_aug)
+{
+    op_params q = {0};
+    q.alpha_base = 0.6; q.xi = 5e-3; q.beta = 1.0; q.tau = 0.5; q.seed = 1;
+    q.pairs = OP_PAIRS_ALL; q.max_aug = max_aug; q.augment = OP_AUG_ALL;
+    q.gauss_a = 0.1; q.gauss_b = 1; q.slda_eps = 1e-4;
+    return q;
+}
+
+static const char *names[] = {"gacl", "gsr", "air", "air+gsr"};
+enum { NM = 4 };
+
+static en_engine *make(const en_problem *p, int keep, int threads)
+{
+    en_config cfg = {0};
+    cfg.methods = names; cfg.n_methods = NM; cfg.spectrum = OP_SPECTRUM_FINAL;
+    cfg.keep_task_grams = keep; cfg.threads = threads;
+    en_engine *e = NULL;
+    CHECK(en_create(&e, p, &cfg) == GS_OK, "en_create: %s", gs_last_error());
+    return e;
+}
+
+/* an update with GS_DUAL as given (NULL: unset, the default) */
+static int update(en_engine *e, const op_params *q, const char *dual)
+{
+    if (dual) setenv("GS_DUAL", dual, 1); else unsetenv("GS_DUAL");
+    int rc = en_update(e, q, 1, NULL, NULL, NULL);
+    unsetenv("GS_DUAL");
+    return rc;
+}
+
+static double rel(double a, double b) { return fabs(a - b) / (fabs(a) > 1e-300 ? fabs(a) : 1); }
+
+/* the dual engine d against the primal engine p: every kept task's W and snapshot */
+static void compare(en_engine *d, en_engine *p, int keep, const char *what)
+{
+    const en_results *rd = en_get_results(d), *rp = en_get_results(p);
+    double wmax = 0, smax = 0, amax = 0;
+    int ok = 1;
+    for (int m = 0; m < NM; m++)
+        for (int t = 0; t < rp->T; t++) {
+            const en_snap *a = &rp->m[m].snaps[t], *b = &rd->m[m].snaps[t];
+            ok &= a->state == EN_DONE && b->state == EN_DONE && a->flags == b->flags;
+            if (fabs(a->acc - b->acc) > amax) amax = fabs(a->acc - b->acc);
+            double s[4] = {rel(a->lambda_max, b->lambda_max), rel(a->stable_rank, b->stable_rank),
+                           rel(a->lambda_min, b->lambda_min), rel(a->cond, b->cond)};
+            for (int k = 0; k < 4; k++) if (s[k] > smax) smax = s[k];
+            if (!keep && t != rp->T - 1) continue;
+            gm_mat Wp = {0}, Wd = {0};
+            setenv("GS_DUAL", "off", 1);
+            int rc = en_solve_w(p, m, t + 1, &Wp);
+            unsetenv("GS_DUAL");
+            rc |= en_solve_w(d, m, t + 1, &Wd);
+            ok &= rc == GS_OK;
+            if (rc == GS_OK) {
+                double big = 0, diff = 0;
+                for (long i = 0; i < Wp.rows * Wp.cols; i++) {
+                    if (fabs(Wp.v[i]) > big) big = fabs(Wp.v[i]);
+                    if (fabs(Wp.v[i] - Wd.v[i]) > diff) diff = fabs(Wp.v[i] - Wd.v[i]);
+                }
+                if (diff / big > wmax) wmax = diff / big;
+            }
+            gm_free(&Wp); gm_free(&Wd);
+        }
+    CHECK(ok && wmax < 1e-9 && amax <= 0.1 && smax < 1e-7,
+          "%s: dual = primal (W rel %.2g, accuracy %.2g points, spectral numbers rel %.2g)", what, wmax, amax, smax);
+}
+
+static int same_results(const en_results *a, const en_results *b)
+{
+    for (int m = 0; m < a->n_methods; m++)
+        for (int t = 0; t < a->T; t++) {
+            const en_snap *x = &a->m[m].snaps[t], *y = &b->m[m].snaps[t];
+            double vx[6] = {x->acc, x->stable_rank, x->lambda_max, x->lambda_min, x->cond, x->lmax_err};
+            double vy[6] = {y->acc, y->stable_rank, y->lambda_max, y->lambda_min, y->cond, y->lmax_err};
+            if (memcmp(vx, vy, sizeof vx) || x->flags != y->flags) return 0;
+        }
+    return 1;
+}
+
+static void run(int max_aug, int keep)
+{
+    tp_problem tp;
+    CHECK(tp_make(&tp, 6, 16, 14, 6, 8, 3, 7, 1100) == 0, "problem: %s", gs_last_error());
+    char what[96];
+    en_engine *d = make(&tp.prob, keep, 2), *p = make(&tp.prob, keep, 2), *d1 = make(&tp.prob, keep, 1);
+    op_params q = defaults(max_aug);
+    CHECK(update(d, &q, NULL) == GS_OK && update(p, &q, "off") == GS_OK && update(d1, &q, NULL) == GS_OK,
+          "updates: %s", gs_last_error());
+    const en_results *r = en_get_results(d);
+    long N = r->m[1].snaps[r->T - 1].rows_seen + r->m[1].snaps[r->T - 1].aug_rows;
+    snprintf(what, sizeof what, "max-aug %d (%ld rows at the end, D 1100), keep %d", max_aug, N, keep);
+    compare(d, p, keep, what);
+    CHECK(same_results(en_get_results(d), en_get_results(d1)), "%s: the dual with 1 and 2 threads, bit for bit", what);
+    const char *step[3] = {"τ", "β", "α_base"};
+    for (int k = 0; k < 3; k++) {
+        if (k == 0) q.tau = 3.0;
+        if (k == 1) q.beta = 0.4;
+        if (k == 2) q.alpha_base = 0.3;
+        CHECK(update(d, &q, NULL) == GS_OK && update(p, &q, "off") == GS_OK, "retune: %s", gs_last_error());
+        char w2[128];
+        snprintf(w2, sizeof w2, "%s, after a %s change", what, step[k]);
+        compare(d, p, keep, w2);
+    }
+    en_destroy(d); en_destroy(p); en_destroy(d1);
+    tp_free(&tp);
+}
+
+int main(void)
+{
+    openblas_set_num_threads(1); /* as inside the engine's plan: the numbers do not depend on threads */
+    run(12, 1);   /* fewer rows than D throughout */
+    run(12, 0);
+    run(200, 1);  /* more rows than D in the last tasks: the switch */
+    run(200, 0);
+    return tap_done();
+}
