@@ -32,14 +32,17 @@ void rs_dual_reset(rs_dual *k)
     k->tau = NAN;
 }
 
-/* Capacity for at least need rows: K and U re-laid with the larger leading dimension (a quarter
- * more than asked, so a growing kernel is re-laid a few times, and never twice its size). */
+/* Capacity for at least need rows: K and U re-laid with the larger leading dimension. Up to
+ * D = 8192 rows the first reservation takes D at once (the dual holds fewer rows than D): the
+ * pages of K and U are touched only as columns fill (their upper triangles), and nothing is ever
+ * re-laid; beyond, or for more rows than D, a quarter more than asked. */
 int rs_dual_reserve(rs_dual *k, long need)
 {
     if (need <= k->cap) return GS_OK;
     long cap = k->cap + k->cap / 4;
     if (cap < need) cap = need;
     cap = (cap + 63) / 64 * 64;
+    if (k->D <= 8192 && need <= k->D) cap = k->D;
     size_t bytes;
     if (gs_mul_size((size_t)cap * (size_t)cap, sizeof(double), &bytes))
         return gs_error(GS_ENOMEM, "dual kernel: %ld rows is too many", need);
