@@ -8,11 +8,14 @@
 #  2. --max-aug 20 (2035 rows < D) with the dual forced (GS_DUAL=on): the last task's W against
 #     NumPy's (G + τ_eff I)⁻¹Q on the primal run's G and Q, the spectrum from the kernel against
 #     NumPy's eigenvalues of G (and exactly τ_eff D − N times), W not bit-identical to the
-#     primal's (another computation), G from the kept rows, and tests/learner_ref.py's replay.
+#     primal's (another computation), G from the kept rows, and tests/learner_ref.py's replay;
+#  3. in single precision (the default at this D: rows and D×D matrices in float, the dual's kernel
+#     in double) against case 1's double primal: predictions ≥ 99.9 % identical, accuracies within
+#     0.1 point.
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
 M=gacl+gsr,air,air+gsr,ranpac+gsr
-args="run --quiet --format csv --expand 2048 --projection gaussian --tau 10000 --methods $M"
+args="run --quiet --format csv --expand 2048 --projection gaussian --tau 10000 --methods $M --precision double"
 
 if GS_DUAL=off "$G" $args --save-state "$tmp/p" >"$tmp/p.csv" 2>"$tmp/err" &&
    "$G" $args --save-state "$tmp/d" >"$tmp/d.csv" 2>"$tmp/err"; then ok "runs at D = 2048, primal and default"
@@ -78,6 +81,25 @@ for m in ("gacl+gsr", "air", "air+gsr", "ranpac+gsr"):
 PYEOF
 then ok "dual last task: W against NumPy's solve, eigenvalues from K against NumPy's, D − N exact τ"
 else bad "dual last task against NumPy"; fi
+
+if "$G" $(echo "$args" | sed 's/--precision double/--precision single/') --save-state "$tmp/s" >"$tmp/s.csv" 2>"$tmp/err" &&
+   "$PY" - "$tmp" <<'PYEOF' 2>"$tmp/err"
+import csv, sys
+import numpy as np
+t = sys.argv[1]
+P = {(r["method"], r["task"]): r for r in csv.DictReader(open(f"{t}/p.csv"))}
+S = {(r["method"], r["task"]): r for r in csv.DictReader(open(f"{t}/s.csv"))}
+assert P.keys() == S.keys()
+for k, a in P.items():
+    for c in ("acc", "head_acc", "tail_acc"):
+        if a[c] or S[k][c]:
+            assert abs(float(a[c]) - float(S[k][c])) <= 0.1, (k, c, a[c], S[k][c])
+for m in ("gacl+gsr", "air", "air+gsr", "ranpac+gsr"):
+    pp, ps = np.load(f"{t}/p/{m}/pred.npy"), np.load(f"{t}/s/{m}/pred.npy")
+    assert np.mean(pp == ps) >= 0.999, (m, np.mean(pp == ps))
+PYEOF
+then ok "single precision with the dual: agrees with the double primal"
+else bad "single precision with the dual"; fi
 
 if "$PY" tests/learner_ref.py "$tmp/d2" gacl+gsr air air+gsr ranpac+gsr >"$tmp/err" 2>&1; then
     ok "dual run: predictions agree with the NumPy replay (learner_ref.py)"
