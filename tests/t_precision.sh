@@ -4,7 +4,8 @@
 # set and on the bundled sample, for every ridge learner (gacl, gsr, air; ranpac shares gacl's
 # space under --expand); its W solves the saved G and Q (NumPy, double); it is labelled in every
 # format; a task too ill-conditioned for float is factored in double and says so; --precision
-# double, and auto at the default D = 768, give the double numbers bit for bit.
+# double, and auto at the default D = 768, give the double numbers bit for bit; the schedule (one
+# worker or two) does not change single's numbers.
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
 
@@ -64,6 +65,12 @@ if [ $? -eq 0 ] && grep -q '^precision: single' "$tmp/t" && grep -q '^factored i
 "$G" run --synthetic --quiet --expand 1500 --tau 1 --methods gacl --tasks 4 --precision single --format csv >"$tmp/s1" 2>>"$tmp/err"
 if [ $? -eq 0 ] && awk -F, 'NR == FNR && FNR > 1 {a[$2] = $6; next} FNR > 1 && $2 > 1 {d = $6 - a[$2]; if (d < 0) d = -d; if (d > 0.1 || $15 != "double") bad = 1} END {exit bad}' "$tmp/d1" "$tmp/s1"; then
     ok "fallback tasks match double (accuracy within 0.1 point, CSV says double)"; else bad "fallback accuracies"; fi
+
+# single precision keeps the engine's rule: the numbers do not depend on the schedule
+a="run --synthetic --quiet --format csv --precision single --expand 1200 --tau 100 --tasks 4 --methods gacl,gsr,air"
+GS_THREADS=1 "$G" $a >"$tmp/t1" 2>"$tmp/err" && GS_THREADS=2 "$G" $a >"$tmp/t2" 2>>"$tmp/err"
+if [ $? -eq 0 ] && cut -d, -f1-13 "$tmp/t1" >"$tmp/t1c" && cut -d, -f1-13 "$tmp/t2" >"$tmp/t2c" && cmp -s "$tmp/t1c" "$tmp/t2c" &&
+   [ "$(wc -l <"$tmp/t1c")" -eq 13 ]; then ok "single: one worker and two give the same numbers"; else bad "single: schedule changes numbers"; fi
 
 # --precision is run's: refused elsewhere, and a bad value is one clear line
 "$G" export --synthetic --figure accuracy -o "$tmp/x.png" --precision single >/dev/null 2>"$tmp/err"
