@@ -97,9 +97,15 @@ static int dual_get(const en_engine *e, mstate *ms)
 {
     if (ms->dual) return GS_OK;
     const en_problem *p = ms->p;
-    if (p->single && ms->hd.rows < p->task_row_start[p->T]) { /* see real_rows */
+    /* real rows the dual can read: those of the tasks up to the first whose real rows alone reach
+     * D (from there on the method is in the primal: en_dual_mode), that task's included (its rows
+     * may be kept and turned into kernel columns or OB before the switch) */
+    int tlast = 0;
+    while (tlast < p->T - 1 && p->task_row_start[tlast + 1] < p->D) tlast++;
+    long nread = p->task_row_start[tlast + 1];
+    if (p->single && ms->hd.rows < nread) { /* see real_rows */
         gm_free(&ms->hd);
-        int rc = gm_alloc(&ms->hd, p->task_row_start[p->T], p->D, "dual rows");
+        int rc = gm_alloc(&ms->hd, nread, p->D, "dual rows");
         if (rc) return rc;
         for (size_t i = 0; i < (size_t)ms->hd.rows * (size_t)p->D; i++) ms->hd.v[i] = p->hf.f[i];
     }
