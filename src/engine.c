@@ -816,7 +816,7 @@ int en_ensure_spectrum(en_engine *e, int task, const volatile int *cancel)
         mstate *ms = &e->ms[m];
         en_snap *sn = &e->res.m[m].snaps[t];
         if (!en_is_ridge(ms) || sn->state != EN_DONE || ms->eigG[t]) continue;
-        if (cancel && *cancel) return GS_ECANCEL;
+        if (cancel && __atomic_load_n(cancel, __ATOMIC_RELAXED)) return GS_ECANCEL; /* set by another thread */
         en_assemble(e, ms, t, &e->cur, &ms->A);
         int rc = en_ensure_stats(e, ms, t, 1);
         if (rc) return rc;
