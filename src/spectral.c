@@ -92,14 +92,17 @@ double sp_effective_rank(const double *w, long D)
 /* One extreme eigenpair of the symmetric tridiagonal (d, e) of order m: index il (1-based,
  * ascending), eigenvalue into *w and the last component of its unit eigenvector into *zlast.
  * dstevx (bisection + inverse iteration) costs O(m) per call, so the per-step convergence test
- * stays cheap even for long runs (the full 'V' decomposition would be O(m³) per step). */
+ * stays cheap even for long runs (the full 'V' decomposition would be O(m³) per step).
+ * wv: m doubles. dstevx's eigenvalue array must hold m entries even when one eigenvalue is
+ * asked for: its bisection (dstebz) keeps every eigenvalue of the bracketing interval there
+ * before it discards the unwanted ones, and Ritz values that agree to rounding (copies of a
+ * converged eigenvalue, a multiple eigenvalue) put several in that interval. */
 static int tri_extreme(const double *d, const double *e, int m, int il, double *dw, double *ew,
-                       double *z, double *w, double *zlast)
+                       double *z, double *wv, double *w, double *zlast)
 {
     memcpy(dw, d, (size_t)m * sizeof(double));
     if (m > 1) memcpy(ew, e, (size_t)(m - 1) * sizeof(double));
     lapack_int found = 0, ifail = 0;
-    double wv[1];
     lapack_int info = LAPACKE_dstevx(LAPACK_COL_MAJOR, 'V', 'I', m, dw, ew, 0.0, 0.0, il, il,
                                      2.0 * LAPACKE_dlamch('S'), &found, wv, z, m, &ifail);
     if (info != 0 || found != 1)
@@ -126,9 +129,10 @@ int sp_lanczos_op(long n, sp_apply_fn apply, void *user, int which, int maxit, d
     double *ew = gs_malloc((size_t)maxit + 1, sizeof(double), "Lanczos");
     double *z = gs_malloc((size_t)maxit + 1, sizeof(double), "Lanczos");
     double *c = gs_malloc((size_t)maxit + 1, sizeof(double), "Lanczos");
+    double *ev = gs_malloc((size_t)maxit + 1, sizeof(double), "Lanczos");
     double *wv = gs_malloc((size_t)n, sizeof(double), "Lanczos");
     int st = GS_OK;
-    if (!V || !alpha || !beta || !dw || !ew || !z || !c || !wv) { st = GS_ENOMEM; goto out; }
+    if (!V || !alpha || !beta || !dw || !ew || !z || !c || !ev || !wv) { st = GS_ENOMEM; goto out; }
     /* Deterministic start vector with all components nonzero. */
     double s = 0;
     for (long i = 0; i < n; i++) { V[i] = 1.0 + 0.5 * sin(1.0 + 0.7 * (double)i); s += V[i] * V[i]; }
@@ -154,11 +158,11 @@ int sp_lanczos_op(long n, sp_apply_fn apply, void *user, int which, int maxit, d
         /* only the end(s) that stop the iteration are followed per step; the other one is
          * computed once after the loop (dstevx per step is most of a step's scalar work) */
         if (which & SP_LANCZOS_MIN) {
-            if ((st = tri_extreme(alpha, beta, m, 1, dw, ew, z, &rmin, &zl))) goto out;
+            if ((st = tri_extreme(alpha, beta, m, 1, dw, ew, z, ev, &rmin, &zl))) goto out;
             emin = fabs(beta[k] * zl);
         }
         if (which & SP_LANCZOS_MAX) {
-            if ((st = tri_extreme(alpha, beta, m, m, dw, ew, z, &rmax, &zl))) goto out;
+            if ((st = tri_extreme(alpha, beta, m, m, dw, ew, z, ev, &rmax, &zl))) goto out;
             emax = fabs(beta[k] * zl);
         }
         double bmax = (which & SP_LANCZOS_MAX) ? fabs(rmax) : 0;
@@ -172,14 +176,14 @@ int sp_lanczos_op(long n, sp_apply_fn apply, void *user, int which, int maxit, d
     if (mlast > 0 && (which & (SP_LANCZOS_MAX | SP_LANCZOS_MIN)) != (SP_LANCZOS_MAX | SP_LANCZOS_MIN)) {
         double zl;
         int lo = !(which & SP_LANCZOS_MIN);
-        if ((st = tri_extreme(alpha, beta, mlast, lo ? 1 : mlast, dw, ew, z, lo ? &rmin : &rmax, &zl))) goto out;
+        if ((st = tri_extreme(alpha, beta, mlast, lo ? 1 : mlast, dw, ew, z, ev, lo ? &rmin : &rmax, &zl))) goto out;
         double err = invariant ? 0 : fabs(beta[mlast - 1] * zl);
         if (lo) emin = err; else emax = err;
     }
     *lmax = rmax; *lmax_err = emax;
     *lmin = rmin; *lmin_err = emin;
 out:
-    free(V); free(alpha); free(beta); free(dw); free(ew); free(z); free(c); free(wv);
+    free(V); free(alpha); free(beta); free(dw); free(ew); free(z); free(c); free(ev); free(wv);
     return st;
 }
 
@@ -221,21 +225,23 @@ typedef struct {
     double *s, *c, *w, *u;        /* Ritz vector of T, reorthogonalization coefficients, two n-vectors */
     double *om[3];                /* ω estimates of v_jᵀv_k for three consecutive k (Simon) */
     double *dw, *ew, *work;       /* dstevx */
+    double *ev;                   /* dstevx's eigenvalues: m entries (see tri_extreme) */
     float *wf;                    /* chol_solve's float vector (a single-precision factor) */
     lapack_int *iwork, *ifail;
 } lz_ws;
 
 /* Top eigenpair of T_m: θ and its unit eigenvector s (m). dstevx (bisection + inverse iteration)
- * is O(m); m ≤ maxit. */
+ * is O(m); m ≤ maxit; its eigenvalues go through z->ev (m entries, see tri_extreme). */
 static int tri_top(lz_ws *z, int m, double *theta)
 {
     memcpy(z->dw, z->al, (size_t)m * sizeof(double));
     if (m > 1) memcpy(z->ew, z->be, (size_t)(m - 1) * sizeof(double));
     lapack_int found = 0;
     lapack_int info = LAPACKE_dstevx_work(LAPACK_COL_MAJOR, 'V', 'I', m, z->dw, z->ew, 0.0, 0.0, m, m,
-                                          2.0 * LAPACKE_dlamch('S'), &found, theta, z->s, m, z->work, z->iwork,
+                                          2.0 * LAPACKE_dlamch('S'), &found, z->ev, z->s, m, z->work, z->iwork,
                                           z->ifail);
     if (info != 0 || found != 1) return gs_error(GS_ERUN, "Lanczos: LAPACK dstevx failed (info %d)", (int)info);
+    *theta = z->ev[0];
     return GS_OK;
 }
 
@@ -289,12 +295,13 @@ static int lmin_lanczos(const gm_mat *U, int maxit, double tol, double *mu, doub
     for (int i = 0; i < 3; i++) z.om[i] = gs_calloc(m1, sizeof(double), "Lanczos");
     z.dw = gs_malloc(m1, sizeof(double), "Lanczos");
     z.ew = gs_malloc(m1, sizeof(double), "Lanczos");
+    z.ev = gs_malloc(m1, sizeof(double), "Lanczos");
     z.work = gs_malloc(5 * m1, sizeof(double), "Lanczos");
     z.iwork = gs_malloc(5 * m1, sizeof(lapack_int), "Lanczos");
     z.ifail = gs_malloc(m1, sizeof(lapack_int), "Lanczos");
     int st = GS_OK;
     if (!z.V || !z.al || !z.be || !z.s || !z.c || !z.w || !z.u || !z.wf || !z.om[0] || !z.om[1] || !z.om[2] || !z.dw ||
-        !z.ew || !z.work || !z.iwork || !z.ifail) {
+        !z.ew || !z.ev || !z.work || !z.iwork || !z.ifail) {
         st = GS_ENOMEM;
         goto out;
     }
@@ -348,7 +355,7 @@ static int lmin_lanczos(const gm_mat *U, int maxit, double tol, double *mu, doub
         int invariant = !(be[k] > 1e-14 * amax); /* Krylov space invariant: T_m is exact */
         int last = invariant || k + 1 == maxit;
         if (k >= next_check || last) {
-            double theta;
+            double theta = 0;
             if ((st = tri_top(&z, m, &theta))) goto out;
             double ratio = fabs(be[k] * z.s[m - 1]) / (tol * fabs(theta));
             if (ratio <= target || last) {
@@ -395,7 +402,7 @@ static int lmin_lanczos(const gm_mat *U, int maxit, double tol, double *mu, doub
 out:
     free(z.V); free(z.al); free(z.be); free(z.s); free(z.c); free(z.w); free(z.u);
     for (int i = 0; i < 3; i++) free(z.om[i]);
-    free(z.dw); free(z.ew); free(z.work); free(z.iwork); free(z.ifail); free(z.wf);
+    free(z.dw); free(z.ew); free(z.ev); free(z.work); free(z.iwork); free(z.ifail); free(z.wf);
     return st;
 }
 
