@@ -1544,7 +1544,7 @@ static int write_csv(const charts *cs, const char *path)
 /* 0 png, 1 svg, 2 pdf; -1 with the message set. */
 static int output_kind(const char *path)
 {
-    if (!path || !*path) return gs_error(GS_EINPUT, "export: -o FILE is required"), -1;
+    if (!path || !*path) return gs_error(GS_EINPUT, "export: -o FILE (--output) is required"), -1;
     const char *slash = strrchr(path, '/');
     const char *dot = strrchr(slash ? slash + 1 : path, '.');
     if (dot && strcasecmp(dot, ".png") == 0) return 0;

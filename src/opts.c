@@ -655,7 +655,7 @@ int op_parse_layered(op_opts *o, int argc, char **argv, op_layer_fn layer, void 
         return gs_error(GS_EINPUT, "give one data source: --synthetic, --sample NAME, --data DIR, --idx DIR or the four --train-/--test- files");
     if (o->cmd == OP_CMD_EXPORT) {
         if (!o->figure) return gs_error(GS_EINPUT, "export: --figure NAME is required (accuracy, spectrum, stable-rank, dashboard, ...)");
-        if (!o->output) return gs_error(GS_EINPUT, "export: -o FILE is required (.png, .svg or .pdf)");
+        if (!o->output) return gs_error(GS_EINPUT, "export: -o FILE (--output) is required (.png, .svg or .pdf)");
     }
     if (o->cmd == OP_CMD_SYNTH && !o->out_dir)
         return gs_error(GS_EINPUT, "synth: --out DIR is required");
