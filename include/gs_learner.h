@@ -65,7 +65,9 @@ enum {
     EN_DEP_AUGMENT = 1u << 4, EN_DEP_GAUSS_A = 1u << 5, EN_DEP_GAUSS_B = 1u << 6,
     EN_DEP_SLDA = 1u << 7, EN_DEP_BETA = 1u << 8, EN_DEP_TAU = 1u << 9,
     EN_DEP_KLDA = 1u << 10,  /* --klda-dim, --klda-gamma, --klda-reg */
-    EN_DEP_FECAM = 1u << 11  /* --fecam-alpha, --fecam-tukey */
+    EN_DEP_FECAM = 1u << 11, /* --fecam-alpha, --fecam-tukey */
+    EN_DEP_LAMBDA = 1u << 12 /* RanPAC's λ chosen on the validation rows (op_params.ranpac_lambda):
+                              * its solve only, never a statistic (no refit) */
 };
 
 /* The per-method context handed to learner and augmenter hooks. */

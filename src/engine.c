@@ -732,6 +732,16 @@ static unsigned method_deps(const mstate *ms)
     return ms->L->deps | (ms->aug_def ? ms->aug_def->deps : 0);
 }
 
+/* τ reaches a method's results through a ridge solve or a statistic that names it (EN_DEP_TAU),
+ * RanPAC's λ through its solve (EN_DEP_LAMBDA): a change of either recomputes only the methods
+ * that use it; the others keep their results, bit for bit. */
+static int solve_params_changed(const mstate *ms, const op_params *a, const op_params *b)
+{
+    unsigned deps = method_deps(ms);
+    int tau = en_is_ridge(ms) || (deps & EN_DEP_TAU);
+    return (tau && a->tau != b->tau) || ((deps & EN_DEP_LAMBDA) && a->ranpac_lambda != b->ranpac_lambda);
+}
+
 /* The class weights of a learner with class_weight (final once the stream is built). */
 static void class_weights(mstate *ms, int C)
 {
@@ -762,8 +772,7 @@ int en_update(en_engine *e, const op_params *q, int first_task, const volatile i
         if (extra_dirty || w != ms->weight || !e->keep)
             for (int t = 0; t < T; t++) ms->stats_valid[t] = 0;
         ms->weight = w;
-        ms->dirty = first_time || extra_dirty || q->tau != e->cur.tau || q->ranpac_lambda != e->cur.ranpac_lambda ||
-                    w != en_method_weight(ms, &e->cur) ||
+        ms->dirty = first_time || extra_dirty || solve_params_changed(ms, &e->cur, q) || w != en_method_weight(ms, &e->cur) ||
                     deps_changed(deps, &e->cur, q) || !e->keep;
         for (int t = 0; t < T; t++) if (e->res.m[m].snaps[t].state != EN_DONE) ms->dirty = 1;
         if (ms->dirty && ms->L->last_model_only) ms->extra_valid = ms->fit_valid = 0; /* refit from task 0 */

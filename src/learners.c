@@ -23,7 +23,7 @@ static double ranpac_tau(en_mctx *m, int t, double tau)
 
 static const en_learner L_RANPAC = {
     .name = "ranpac", .summary = "RanPAC: random ReLU projection to M (10000, or --expand), then ridge",
-    .family = EN_RIDGE, .map = EN_MAP_RELU, .map_dim = 10000, .tau_eff = ranpac_tau,
+    .family = EN_RIDGE, .map = EN_MAP_RELU, .map_dim = 10000, .tau_eff = ranpac_tau, .deps = EN_DEP_LAMBDA,
 };
 
 extern const en_learner en_learner_air, en_learner_ncm, en_learner_slda, en_learner_anacp, en_learner_klda,

@@ -455,25 +455,48 @@ static void test_threads(void)
          * completes them with the sequential numbers */
         stop = 0;
         r.tau = 0.07;
-        cancel_after ca = {0, 2 * 4, &stop};
+        /* a τ change recomputes the methods that use τ (the three ridge ones): ncm keeps its results
+         * in the interactive engine (keep 1); a batch engine (keep 0) recomputes every method */
+        int nd = keep ? 3 : 4;
+        cancel_after ca = {0, 2 * nd, &stop};
         CHECK(en_update(par, &r, 1, &stop, cancel_progress, &ca) == GS_ECANCEL, "keep %d: cancel mid-update", keep);
         rp = en_get_results(par);
         int ok = 1;
         for (int m = 0; m < 4; m++)
-            for (int t = 0; t < tp.prob.T; t++) ok &= (rp->m[m].snaps[t].state == EN_DONE) == (t < 2);
-        CHECK(ok, "keep %d: tasks 1-2 done, tasks 3.. pending after the cancel", keep);
+            for (int t = 0; t < tp.prob.T; t++)
+                ok &= (rp->m[m].snaps[t].state == EN_DONE) == (t < 2 || (m == 3 && keep));
+        CHECK(ok, "keep %d: tasks 1-2 done, tasks 3.. pending after the cancel (ncm: %s)", keep,
+              keep ? "every task done, τ is not its" : "recomputed");
         stop = 0;
         CHECK(en_update(par, &r, 1, &stop, NULL, NULL) == GS_OK && en_update(s, &r, 1, NULL, NULL, NULL) == GS_OK,
               "update after the cancel");
         CHECK(identical_results(en_get_results(s), en_get_results(par)), "keep %d: after a cancel, identical", keep);
         /* views copy the results from the progress callback during an update */
         copy_log cl = {par, 0, 0};
+        en_results before;
+        CHECK(en_results_copy(&before, en_get_results(par)) == GS_OK, "results copy");
         r.tau = 0.09;
         CHECK(en_update(par, &r, 1, NULL, copy_progress, &cl) == GS_OK && en_update(s, &r, 1, NULL, NULL, NULL) == GS_OK,
               "update with copying progress");
-        CHECK(cl.calls == 4 * tp.prob.T && cl.bad == 0, "keep %d: copies during the update show whole snapshots only "
+        CHECK(cl.calls == nd * tp.prob.T && cl.bad == 0, "keep %d: copies during the update show whole snapshots only "
               "(%d calls, %d bad)", keep, cl.calls, cl.bad);
         CHECK(identical_results(en_get_results(s), en_get_results(par)), "keep %d: and the same numbers", keep);
+        /* exactly the methods that use τ changed: the ridge ones' accuracies moved at some task,
+         * ncm's results are the ones from before, bit for bit */
+        rp = en_get_results(par);
+        int moved = 0, same = 1;
+        for (int m = 0; m < 3; m++) {
+            CHECK(en_method_uses(names[m], "tau") && !en_method_uses(names[3], "tau"), "%s uses τ, ncm does not", names[m]);
+            for (int t = 0; t < tp.prob.T; t++) moved += !same_bits(&rp->m[m].snaps[t].lambda_min, &before.m[m].snaps[t].lambda_min, 1);
+        }
+        for (int t = 0; t < tp.prob.T; t++) {
+            const en_snap *x = &rp->m[3].snaps[t], *y = &before.m[3].snaps[t];
+            same &= x->state == EN_DONE && same_bits(&x->acc, &y->acc, 1) && same_bits(&x->head_acc, &y->head_acc, 1) &&
+                    same_bits(&x->tail_acc, &y->tail_acc, 1) && same_bits(x->class_acc, y->class_acc, tp.prob.C);
+        }
+        CHECK(moved == 3 * tp.prob.T && same, "keep %d: τ 0.07 → 0.09 moved λ_min(G + τI) of the ridge methods at every "
+              "task (%d of %d) and left ncm's results bit-identical", keep, moved, 3 * tp.prob.T);
+        en_results_free(&before);
         en_destroy(s); en_destroy(par);
     }
     tp_free(&tp);
