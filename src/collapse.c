@@ -54,9 +54,15 @@ int co_compute_g(const gm_mat *g_ref, const gm_mat *g_aug, const en_problem *p, 
     for (long i = 0; i < nrow; i++) {
         int c = p->y[i];
         if (c < 0 || c >= C) continue;
-        const double *h = gm_row(&p->h, i);
-        cblas_daxpy((int)D, 1.0, h, 1, mu + (size_t)c * D, 1);
-        cblas_daxpy((int)D, 1.0, h, 1, all, 1);
+        if (p->h.v) { /* in single precision (h.v NULL) the rows are float, in hf */
+            const double *h = gm_row(&p->h, i);
+            cblas_daxpy((int)D, 1.0, h, 1, mu + (size_t)c * D, 1);
+            cblas_daxpy((int)D, 1.0, h, 1, all, 1);
+        } else {
+            const float *h = gm_rowf(&p->hf, i);
+            double *m = mu + (size_t)c * D;
+            for (long j = 0; j < D; j++) { m[j] += h[j]; all[j] += h[j]; }
+        }
         cnt[c]++;
     }
     if (nrow > 0) cblas_dscal((int)D, 1.0 / (double)nrow, all, 1);

@@ -660,7 +660,7 @@ static void draw_legend(fz *z, const ch_chart *c, const ch_chart *c2, double cx,
 
 /* ---- metadata ------------------------------------------------------------------------------ */
 
-#define MAX_META 40
+#define MAX_META 48
 typedef struct {
     int n;
     char key[MAX_META][32];
@@ -739,6 +739,7 @@ static void build_meta(meta *md, const fig_request *req, const char *figure, int
         meta_add(md, "data_name", "%s", req->prob->data_name);
         meta_add(md, "data_source", "%s", req->prob->data_source);
         meta_add(md, "data_checksum", "%016llx", (unsigned long long)req->prob->data_checksum);
+        if (req->prob->single) meta_add(md, "precision", "single (ridge learners in float: --precision)");
     }
     if (req->baseline) {
         const op_params *bp = &req->baseline->params;
@@ -1206,11 +1207,12 @@ static PangoLayout *caption_layout(fz *z, const fig_request *req, int task, doub
     snprintf(txt, sizeof txt,
              "<b>%s</b>%s. \u03b1<span size=\"%d\" rise=\"-%d\">base</span> = %s, \u03be = %s, "
              "\u03b2 = %s, \u03c4 = %s, %s; pairs %s, max_aug %ld, augment %s%s. "
-             "Spectrum at task %d/%d. gsrscope %s.",
+             "Spectrum at task %d/%d.%s gsrscope %s.",
              methods, name, (int)(FS_CAPTION * PANGO_SCALE), (int)(1.6 * PANGO_SCALE),
              num(pp->alpha_base, b1), num(pp->xi, b2), num(pp->beta, b3), num(pp->tau, b4),
              seed, pp->pairs == OP_PAIRS_RANDOM ? "random" : "all", pp->max_aug,
-             pp->augment == OP_AUG_TAIL ? "tail" : "all", proto, task, r->T, GS_VERSION);
+             pp->augment == OP_AUG_TAIL ? "tail" : "all", proto, task, r->T,
+             req->prob && req->prob->single ? " Ridge learners in single precision." : "", GS_VERSION);
     PangoLayout *l = fz_layout(z, txt, FS_CAPTION + 0.5);
     pango_layout_set_width(l, (int)(w * PANGO_SCALE));
     pango_layout_set_wrap(l, PANGO_WRAP_WORD);

@@ -367,7 +367,7 @@ static const op_def DEFS[] = {
     {"preset", required_argument, O_PRESET, IN_REPLAY},
     {"session", required_argument, O_SESSION, IN_REPLAY},
     {"spectrum", required_argument, O_SPECTRUM, IN_TUI | IN_RUN | IN_EXPORT},
-    {"precision", required_argument, O_PRECISION, IN_RUN},
+    {"precision", required_argument, O_PRECISION, IN_TUI | IN_RUN | IN_EXPORT},
     {"format", required_argument, O_FORMAT, IN_RUN | IN_SWEEP | IN_TUNE | IN_TABLE},
     {"save-state", required_argument, O_SAVE, IN_RUN},
     {"theorem", no_argument, O_THEOREM, IN_RUN},
@@ -634,7 +634,8 @@ int op_parse_layered(op_opts *o, int argc, char **argv, op_layer_fn layer, void 
     o->from = NULL;
     if ((st = scan(o, ac, av, 2))) return st;
     if ((st = op_validate(o))) return st;
-    if (o->cmd != OP_CMD_RUN) o->data.precision = OP_PREC_DOUBLE; /* --precision is run's (refused elsewhere) */
+    /* --precision is the TUI's, run's and export's (refused elsewhere): the others compute in double */
+    if (o->cmd != OP_CMD_RUN && o->cmd != OP_CMD_TUI && o->cmd != OP_CMD_EXPORT) o->data.precision = OP_PREC_DOUBLE;
     if (o->n_methods < 1) return gs_error(GS_EINPUT, "--methods: give at least one method");
     /* CSV features hold their labels in the --label-col column unless a labels file is given */
     if (o->data.train_features && !o->data.train_labels && is_text_table(o->data.train_features))

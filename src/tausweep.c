@@ -56,6 +56,31 @@ static void predict(const gm_mat *XU, long n, const gm_mat *Pt, int Cs, const st
     en_argmax_seen(st, sc, n, Cs, pred);
 }
 
+/* XU = X_test U for the first nt test rows: test_h, or in single precision (test_h.v NULL) its
+ * float rows test_f, converted to double a block at a time. */
+static int rows_times_u(const en_problem *p, long nt, const gm_mat *U, gm_mat *XU)
+{
+    long D = p->D;
+    if (p->test_h.v) {
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)nt, (int)D, (int)D, 1.0, p->test_h.v, (int)D,
+                    U->v, (int)D, 0.0, XU->v, (int)D);
+        return GS_OK;
+    }
+    enum { NB = 512 };
+    long nb0 = nt < NB ? nt : NB;
+    double *x = gs_malloc((size_t)nb0 * (size_t)D, sizeof(double), "τ sweep");
+    if (!x) return GS_ENOMEM;
+    for (long i0 = 0; i0 < nt; i0 += NB) {
+        long nb = nt - i0 < NB ? nt - i0 : NB;
+        const float *f = p->test_f + (size_t)i0 * (size_t)D;
+        for (size_t k = 0; k < (size_t)nb * (size_t)D; k++) x[k] = f[k];
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)nb, (int)D, (int)D, 1.0, x, (int)D, U->v,
+                    (int)D, 0.0, gm_row(XU, i0), (int)D);
+    }
+    free(x);
+    return GS_OK;
+}
+
 int ts_compute_gq(const gm_mat *G, const gm_mat *Q, const en_problem *p, int task, const double *taus,
                   const double *taus_eff, int n, ts_curve *out, const volatile int *cancel)
 {
@@ -94,9 +119,7 @@ int ts_compute_gq(const gm_mat *G, const gm_mat *Q, const en_problem *p, int tas
     if (Cs > 0) {
         /* P = Uᵀ Q_seen (D×Cs); XU = X_test U (nt×D) */
         cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)D, Cs, (int)D, 1.0, U.v, (int)D, Qs.v, Cs, 0.0, P.v, Cs);
-        if (nt > 0)
-            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)nt, (int)D, (int)D, 1.0, p->test_h.v, (int)D,
-                        U.v, (int)D, 0.0, XU.v, (int)D);
+        if (nt > 0 && (rc = rows_times_u(p, nt, &U, &XU))) goto fail;
         if (nv > 0)
             cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)nv, (int)D, (int)D, 1.0, p->val_h.v, (int)D,
                         U.v, (int)D, 0.0, VU.v, (int)D);

@@ -5,7 +5,7 @@
 # space under --expand); its W solves the saved G and Q (NumPy, double); it is labelled in every
 # format; a task too ill-conditioned for float is factored in double and says so; --precision
 # double, and auto at the default D = 768, give the double numbers bit for bit; the schedule (one
-# worker or two) does not change single's numbers.
+# worker or two) does not change single's numbers; export's τ sweep and collapse agree in single.
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
 
@@ -72,9 +72,35 @@ GS_THREADS=1 "$G" $a >"$tmp/t1" 2>"$tmp/err" && GS_THREADS=2 "$G" $a >"$tmp/t2" 
 if [ $? -eq 0 ] && cut -d, -f1-13 "$tmp/t1" >"$tmp/t1c" && cut -d, -f1-13 "$tmp/t2" >"$tmp/t2c" && cmp -s "$tmp/t1c" "$tmp/t2c" &&
    [ "$(wc -l <"$tmp/t1c")" -eq 13 ]; then ok "single: one worker and two give the same numbers"; else bad "single: schedule changes numbers"; fi
 
-# --precision is run's: refused elsewhere, and a bad value is one clear line
-"$G" export --synthetic --figure accuracy -o "$tmp/x.png" --precision single >/dev/null 2>"$tmp/err"
-if [ $? -eq 2 ] && one_line "--precision"; then ok "export refuses --precision"; else bad "export --precision"; fi
+# export computes in single precision too: its τ sweep (test rows read as float) and collapse
+# (class means of the float rows) agree with double's, and the figure says single precision
+xp() { # $1 figure, $2 precision
+    "$G" export --synthetic --quiet --expand 1100 --projection gaussian --tau 10000 --tasks 3 --figure "$1" \
+        -o "$tmp/$1.$2.png" --csv "$tmp/$1.$2.csv" --precision "$2" >/dev/null 2>>"$tmp/err"
+}
+: >"$tmp/err"
+if xp tau-sweep single && xp tau-sweep double && xp collapse single && xp collapse double &&
+   "$PY" - "$tmp" <<'PYEOF' 2>>"$tmp/err"
+import csv, sys
+t = sys.argv[1]
+def load(f):
+    return [(r["chart"], r["series"], r["x"], float(r["y"])) for r in csv.DictReader(open(f"{t}/{f}"))]
+for fig, tol, rel in (("tau-sweep", 0.1, False), ("collapse", 1e-4, True)):
+    a, b = load(f"{fig}.single.csv"), load(f"{fig}.double.csv")
+    assert len(a) == len(b) > 10, f"{fig}: {len(a)} vs {len(b)} values"
+    for x, y in zip(a, b):
+        assert x[:3] == y[:3], f"{fig}: rows differ {x} {y}"
+        d = abs(x[3] - y[3]) / (abs(y[3]) if rel else 1)
+        assert d <= tol, f"{fig} {x[:3]}: {x[3]} (single) vs {y[3]} (double)"
+PYEOF
+then ok "export --precision single: τ sweep within 0.1 point and collapse energies within 1e-4 of double"
+else bad "export single vs double"; fi
+if grep -q "single (ridge learners in float" "$tmp/collapse.single.png" && ! grep -q "ridge learners in float" "$tmp/collapse.double.png"
+then ok "a single-precision figure says so (text chunk), a double one does not"; else bad "figure precision label"; fi
+
+# --precision is the TUI's, run's and export's: refused elsewhere, and a bad value is one clear line
+"$G" sweep --synthetic --param tau=1,10 --precision single >/dev/null 2>"$tmp/err"
+if [ $? -eq 2 ] && one_line "--precision"; then ok "sweep refuses --precision"; else bad "sweep --precision"; fi
 "$G" run --synthetic --precision half >/dev/null 2>"$tmp/err"
 if [ $? -eq 2 ] && one_line "--precision: unknown value 'half'"; then ok "bad --precision value refused"; else bad "bad value"; fi
 finish
