@@ -112,8 +112,10 @@ enum {                     /* en_snap.flags */
     EN_LMIN_EST = 1u << 2, /* lambda_min and cond come from Lanczos (estimate) */
     EN_NO_GRAM  = 1u << 3, /* non-ridge method: no spectral numbers */
     EN_SINGLE   = 1u << 4, /* computed in single precision (--precision) */
-    EN_FALLBACK = 1u << 5  /* single precision, but this task's factorization was done in double
+    EN_FALLBACK = 1u << 5, /* single precision, but this task's factorization was done in double
                             * (spotrf failed or cond(G + τI) too large for float: EN_SINGLE_KAPPA) */
+    EN_TAU_FACTOR = 1u << 6 /* solved from the task's tridiagonal form (en_prepare_tau), not a
+                            * Cholesky factorization */
 };
 
 typedef struct {
@@ -214,6 +216,21 @@ int en_update(en_engine *e, const op_params *params, int first_task,
 /* Compute the exact spectrum (eigenvalues of G+τI) for task t (1-based) of every ridge method
  * if not yet there. */
 int en_ensure_spectrum(en_engine *e, int task, const volatile int *cancel);
+/* Interactive engines (keep_task_grams) from this D on: a τ change of the task the user looks at
+ * solves from that task's G_t in tridiagonal form, G_t = Q T Qᵀ: W = Q (T + τI)⁻¹ Qᵀ Q_t, two
+ * applications of Q (about 4·D²·C multiply-adds) and an O(D·C) solve instead of a D³/3 Cholesky
+ * (the other tasks are re-solved after it, as below this D). Exact to rounding, like the Cholesky.
+ * The environment variable GS_TAU_FACTOR_MIN_D overrides it (tests). */
+#define EN_TAU_FACTOR_MIN_D 2048
+int en_tau_factor_wanted(const en_engine *e);
+/* Reduce task `task`'s G_t (1-based) of every ridge method solved in the primal to tridiagonal
+ * form (Householder, as LAPACK xsytrd: about (4/3)·D³ operations, several seconds at D = 5000, in
+ * the method's precision; one task per method is kept, the newest asked), for the fast τ change
+ * above, and put its exact spectrum (LAPACK xsterf on T) into the results. Only for a task whose
+ * results are done; a no-op below EN_TAU_FACTOR_MIN_D or for a task already reduced. Stops between
+ * panels of 32 columns when *cancel is set (GS_ECANCEL) and resumes there on the next call while
+ * G_t is unchanged (a τ change keeps it; α_base, ξ, β and a new task replace it). */
+int en_prepare_tau(en_engine *e, int task, const volatile int *cancel);
 /* Largest D whose exact spectrum --spectrum auto computes without being asked: LAPACK dsyevd
  * costs about D³ (measured on one core: 1 s at D = 2048, 16 s at D = 5000). */
 #define EN_SPECTRUM_AUTO_MAX 2048

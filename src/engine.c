@@ -121,6 +121,7 @@ static void mstate_free(mstate *ms, int nslots, int T)
     free(ms->pred); free(ms->vpred);
     free(ms->ybuf);
     en_dual_free(ms, T);
+    en_tri_free(ms);
 }
 
 void en_destroy(en_engine *e)

@@ -1,5 +1,6 @@
 /* engine_int.h — the engine's private state, shared by its files (prefix en_, never included
- * outside src/engine.c, src/emit.c, src/ridge.c, src/ridge_dual.c, src/gram.c, src/scores.c).
+ * outside src/engine.c, src/emit.c, src/ridge.c, src/ridge_dual.c, src/ridge_tri.c, src/gram.c,
+ * src/scores.c).
  *
  *   engine.c  creation, the update as a plan of jobs (scheduling, caching, staging snapshots),
  *             results, access for --save-state and the checks;
@@ -7,6 +8,7 @@
  *   ridge.c   the ridge core of the EN_RIDGE learners: base Gram, assembly, statistics and
  *             spectrum, Cholesky solve, predictions;
  *   ridge_dual.c  the same solve in the N-dimensional dual (gs_rsolve.h) when that is cheaper;
+ *   ridge_tri.c   the shown task's G_t in tridiagonal form, for τ changes and its spectrum;
  *   gram.c    the D×D kernels in double or single precision (one text: gram_tmpl.h);
  *   scores.c  the screened argmax of class scores (en_argmax_scores).
  *
@@ -48,6 +50,7 @@ typedef struct {
 
 typedef struct mstate mstate;
 typedef struct en_dual en_dual;
+typedef struct en_tri en_tri;
 struct en_emitter {
     en_engine *e;
     mstate *ms;
@@ -123,6 +126,9 @@ struct mstate {
                               * task of an update (one allocation: no page faults per task) */
     size_t ybytes;
     en_dual *dual;           /* the dual's rows, kernel and factor (ridge_dual.c), NULL until used */
+    en_tri *tri;             /* one task's G_t in tridiagonal form (ridge_tri.c), NULL until asked */
+    int a_stale;             /* A does not hold this task's G_t (its assembly was skipped for en_tri) */
+    int used_tri;            /* the last en_solve_seen solved from ms->tri */
     int solve_failed;        /* this task's solve failed: reason in why */
     char why[160];
 };
@@ -172,6 +178,16 @@ void en_gram_symv(const gm_mat *A, const double *x, double *y, float *work);
  * 0, > 0 (not positive definite at that leading minor) or < 0 (LAPACK failure). */
 int en_gram_chol_solve(gm_mat *A, double tau, void *B, int nrhs);
 
+/* Panel width of en_gram_tri_reduce (LAPACK xsytrd's block size): the cancel flag is read
+ * between panels. */
+#define TRI_NB 32
+/* A (D×D, A's precision; d, e, tau and w too: D, D, D and D × TRI_NB elements) reduced to
+ * tridiagonal form QᵀAQ = T in place from column *next on, resumable after GS_ECANCEL (gram.c). */
+int en_gram_tri_reduce(gm_mat *A, void *d, void *e, void *tau, void *w, long *next, const volatile int *cancel);
+/* B (nrhs columns of D, A's precision) := (G + τI)⁻¹B from the reduction of G in A, d, e, tau_h:
+ * 0, > 0 (T + τI not positive definite) or < 0 (LAPACK failure, no memory). */
+int en_gram_tri_solve(const gm_mat *A, const void *d, const void *e, const void *tau_h, double tau, void *B, int nrhs);
+
 void en_rowbuf_free(en_rowbuf *b);
 
 /* emit.c: a method's synthetic rows of task t in three jobs: en_extra_rows runs the augmenter
@@ -216,6 +232,16 @@ int en_dual_stats(en_engine *e, mstate *ms, int t, int want_spectrum);
 int en_dual_gram(en_engine *e, mstate *ms, int t, gm_mat *G);
 int en_base_needed(const en_engine *e, const en_space *sp, int t);
 void en_dual_free(mstate *ms, int T);
+
+/* ridge_tri.c: the task the user looks at, its G_t reduced to tridiagonal form (en_prepare_tau):
+ *   en_tri_usable  1 when ms->tri holds the complete reduction of task t's current G_t (and its
+ *                  spectrum is in eigG[t]): a τ change solves from it (en_tri_solve, B as for
+ *                  en_gram_chol_solve; 0 or the kernel's status) and A need not hold G_t;
+ *   en_tri_forget  task t's G_t changed (en_ensure_stats recomputes its statistics): drop it. */
+int en_tri_usable(const en_engine *e, const mstate *ms, int t);
+int en_tri_solve(mstate *ms, void *B, int nrhs, double tau);
+void en_tri_forget(mstate *ms, int t);
+void en_tri_free(mstate *ms);
 
 /* scores.c: en_argmax_scores for rows lo..hi-1 of n (see there) */
 int en_argmax_range(const double *X, const float *Xf, const double *Xn, long n, long lo, long hi, long D,

@@ -11,8 +11,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* LAPACK's pieces of xsytrd, called one panel at a time (tri_reduce); gfortran's hidden length
+ * of the character argument last. */
+void slatrd_(const char *uplo, const int *n, const int *nb, float *a, const int *lda, float *e, float *tau, float *w,
+             const int *ldw, size_t uplo_len);
+void dlatrd_(const char *uplo, const int *n, const int *nb, double *a, const int *lda, double *e, double *tau,
+             double *w, const int *ldw, size_t uplo_len);
+void ssytd2_(const char *uplo, const int *n, float *a, const int *lda, float *d, float *e, float *tau, int *info,
+             size_t uplo_len);
+void dsytd2_(const char *uplo, const int *n, double *a, const int *lda, double *d, double *e, double *tau, int *info,
+             size_t uplo_len);
+
 #define R double
 #define K(name) name##_d
+#define FL(name) d##name##_
 #define BL(name) cblas_d##name
 #define LP(name) LAPACKE_d##name##_work
 #define EL(m) ((m)->v)
@@ -22,8 +34,10 @@
 #undef BL
 #undef LP
 #undef EL
+#undef FL
 #define R float
 #define K(name) name##_f
+#define FL(name) s##name##_
 #define BL(name) cblas_s##name
 #define LP(name) LAPACKE_s##name##_work
 #define EL(m) ((m)->f)
@@ -33,6 +47,7 @@
 #undef BL
 #undef LP
 #undef EL
+#undef FL
 
 static void *elems(const gm_mat *m) { return m->f ? (void *)m->f : (void *)m->v; }
 
@@ -101,4 +116,16 @@ void en_gram_symv(const gm_mat *A, const double *x, double *y, float *work)
 int en_gram_chol_solve(gm_mat *A, double tau, void *B, int nrhs)
 {
     return A->f ? chol_solve_f(A, tau, B, nrhs) : chol_solve_d(A, tau, B, nrhs);
+}
+
+int en_gram_tri_reduce(gm_mat *A, void *d, void *e, void *tau, void *w, long *next, const volatile int *cancel)
+{
+    long n = A->rows;
+    return A->f ? tri_reduce_f(A->f, n, d, e, tau, w, next, cancel) : tri_reduce_d(A->v, n, d, e, tau, w, next, cancel);
+}
+
+int en_gram_tri_solve(const gm_mat *A, const void *d, const void *e, const void *tau_h, double tau, void *B, int nrhs)
+{
+    long n = A->rows;
+    return A->f ? tri_solve_f(A->f, n, d, e, tau_h, tau, B, nrhs) : tri_solve_d(A->v, n, d, e, tau_h, tau, B, nrhs);
 }

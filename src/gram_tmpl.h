@@ -42,3 +42,57 @@ static int K(chol_solve)(gm_mat *A, double tau, R *B, int nrhs)
     if (nrhs > 0) info = LP(potrs)(LAPACK_COL_MAJOR, 'U', (lapack_int)D, nrhs, a, (lapack_int)D, B, (lapack_int)D);
     return info ? -1 : 0;
 }
+
+/* Householder reduction of the symmetric n×n a (both triangles; LAPACK's uplo 'L' in column-major)
+ * to tridiagonal form Qᵀ a Q = T, as xsytrd does it (panels of TRI_NB columns by xlatrd, the
+ * trailing update by xsyr2k, the last columns by xsytd2), from column *next on, stopping between
+ * panels when *cancel is set (*next then says where to resume with the same arrays). a keeps the
+ * reflectors, d the diagonal (n), e the off-diagonal (n − 1), tau the reflectors' scales (n − 1);
+ * w: n × TRI_NB work. GS_OK or GS_ECANCEL. */
+static int K(tri_reduce)(R *a, long n, R *d, R *e, R *tau, R *w, long *next, const volatile int *cancel)
+{
+    long i = *next;
+    int nb = TRI_NB, ld = (int)n, ni, info = 0;
+    for (; i < n - TRI_NB; i += TRI_NB) {
+        if (cancel && __atomic_load_n(cancel, __ATOMIC_RELAXED)) { *next = i; return GS_ECANCEL; } /* another thread */
+        ni = (int)(n - i);
+        FL(latrd)("L", &ni, &nb, a + i + i * n, &ld, e + i, tau + i, w, &ld, 1);
+        BL(syr2k)(CblasColMajor, CblasLower, CblasNoTrans, (int)(n - i - TRI_NB), TRI_NB, -1.0, a + (i + TRI_NB) + i * n,
+                  ld, w + TRI_NB, ld, 1.0, a + (i + TRI_NB) * (n + 1), ld);
+        for (long j = i; j < i + TRI_NB; j++) {
+            a[(j + 1) + j * n] = e[j];
+            d[j] = a[j * (n + 1)];
+        }
+    }
+    ni = (int)(n - i);
+    FL(sytd2)("L", &ni, a + i * (n + 1), &ld, d + i, e + i, tau + i, &info, 1);
+    *next = n;
+    return GS_OK;
+}
+
+/* The nrhs columns B (n each, contiguous) := (A + τI)⁻¹ B from tri_reduce's a, d, e, tau: Qᵀ B,
+ * then (T + τI)⁻¹ by its LDLᵀ factors (xpttrf/xpttrs: O(n) per column), then Q. 0; > 0 when
+ * T + τI is not positive definite; < 0 on a LAPACK failure or no memory. */
+static int K(tri_solve)(const R *a, long n, const R *d, const R *e, const R *tau_h, double tau, R *B, int nrhs)
+{
+    if (nrhs < 1 || n < 1) return 0;
+    R q, *dd = malloc((size_t)n * sizeof(R) * 2), *ee = dd + n, *work = NULL;
+    if (!dd) return -1;
+    lapack_int info = LP(ormtr)(LAPACK_COL_MAJOR, 'L', 'L', 'T', (lapack_int)n, nrhs, a, (lapack_int)n, tau_h, B,
+                                (lapack_int)n, &q, -1);
+    lapack_int lw = (lapack_int)q;
+    if (!info && !(work = malloc((size_t)(lw > 1 ? lw : 1) * sizeof(R)))) info = -1;
+    if (!info) info = LP(ormtr)(LAPACK_COL_MAJOR, 'L', 'L', 'T', (lapack_int)n, nrhs, a, (lapack_int)n, tau_h, B,
+                                (lapack_int)n, work, lw);
+    for (long i = 0; i < n; i++) { dd[i] = d[i] + (R)tau; ee[i] = i + 1 < n ? e[i] : 0; }
+    if (!info) {
+        info = LP(pttrf)((lapack_int)n, dd, ee);
+        if (info > 0) { free(work); free(dd); return (int)info; }
+    }
+    if (!info) info = LP(pttrs)(LAPACK_COL_MAJOR, (lapack_int)n, nrhs, dd, ee, B, (lapack_int)n);
+    if (!info) info = LP(ormtr)(LAPACK_COL_MAJOR, 'L', 'L', 'N', (lapack_int)n, nrhs, a, (lapack_int)n, tau_h, B,
+                                (lapack_int)n, work, lw);
+    free(work);
+    free(dd);
+    return info ? -1 : 0;
+}

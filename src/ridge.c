@@ -51,7 +51,10 @@ void en_assemble(en_engine *e, mstate *ms, int t, const op_params *q, gm_mat *G)
         return;
     }
     const gm_mat *B = ms->OB ? &ms->OB[s] : &sp->B[s], *QB = ms->OB ? &ms->OQB[s] : &sp->QB[s];
-    en_gram_combine(G, B, w, ms->E ? &ms->E[s] : NULL);
+    /* the task reduced for τ changes solves without G_t in A (en_solve_seen assembles it if needed) */
+    int skip = G == &ms->A && en_tri_usable(e, ms, t);
+    if (G == &ms->A) ms->a_stale = skip;
+    if (!skip) en_gram_combine(G, B, w, ms->E ? &ms->E[s] : NULL);
     memcpy(ms->Qw.v, QB->v, nQ * sizeof(double));
     if (ms->E && w != 0) cblas_daxpy((int)nQ, w, ms->QE[s].v, 1, ms->Qw.v, 1);
 }
@@ -137,6 +140,7 @@ int en_ensure_stats(en_engine *e, mstate *ms, int t, int want_spectrum)
     if (!ms->stats_valid[t]) {
         free(ms->eigG[t]);
         ms->eigG[t] = NULL;
+        en_tri_forget(ms, t);
         ms->fro2[t] = en_gram_fro2(&ms->A);
         ms->tr[t] = en_gram_trace(&ms->A);
         ms->lmin_ref[t] = 0;
@@ -201,8 +205,10 @@ void en_fill_spectral(en_engine *e, mstate *ms, en_snap *sn, int t, double tau)
 }
 
 /* The Cholesky solve of (A + τI) W = Q for the Cs seen classes' columns of Q, in A's precision
- * (A factored in place); W rows into ms->Wt, and ms->Wf in single precision. */
-static int chol_seen(mstate *ms, gm_mat *A, int Cs, double tau, char *why, size_t nwhy)
+ * (A factored in place), or with tri the same solve from the method's tridiagonal form (ms->tri,
+ * ridge_tri.c; A only gives the precision, untouched); W rows into ms->Wt, and ms->Wf in single
+ * precision. */
+static int chol_seen(mstate *ms, gm_mat *A, int Cs, double tau, char *why, size_t nwhy, int tri)
 {
     const en_problem *p = ms->p;
     long D = p->D;
@@ -212,8 +218,10 @@ static int chol_seen(mstate *ms, gm_mat *A, int Cs, double tau, char *why, size_
         if (A->f) for (long j = 0; j < D; j++) gm_rowf(&ms->Wf, k)[j] = (float)q[j];
         else memcpy(gm_row(&ms->Wt, k), q, (size_t)D * sizeof(double));
     }
-    int info = en_gram_chol_solve(A, tau, A->f ? (void *)ms->Wf.f : (void *)ms->Wt.v, Cs);
+    void *B = A->f ? (void *)ms->Wf.f : (void *)ms->Wt.v;
+    int info = tri ? en_tri_solve(ms, B, Cs, tau) : en_gram_chol_solve(A, tau, B, Cs);
     const char *prec = A->f ? "s" : "d";
+    if (tri && info) { snprintf(why, nwhy, "tridiagonal solve failed (info %d)", info); return GS_ERUN; }
     if (info > 0) {
         snprintf(why, nwhy, "G + τI is not positive definite (τ = %g, leading minor %d); raise --tau", tau, info);
         return GS_ERUN;
@@ -234,7 +242,7 @@ int en_solve_seen(en_engine *e, mstate *ms, int t, double tau, char *why, size_t
 {
     const en_problem *p = ms->p;
     int Cs = p->st->task_class_start[t + 1];
-    ms->fallback = 0;
+    ms->fallback = ms->used_tri = 0;
     if (en_dual_mode(e, ms, t)) {
         int rc = en_solve_dual(e, ms, t, tau, why, nwhy);
         if (!rc && ms->Wf.f)
@@ -248,14 +256,22 @@ int en_solve_seen(en_engine *e, mstate *ms, int t, double tau, char *why, size_t
         en_dual_free(ms, p->T);
         gm_free(&ms->hd);
     }
-    if (!ms->A.f) return chol_seen(ms, &ms->A, Cs, tau, why, nwhy);
     long D = p->D;
+    if (en_tri_usable(e, ms, t)) {
+        /* from the tridiagonal form of G_t; in single precision not for a task the conditioning
+         * sends to double (below); anything amiss there: the Cholesky as usual */
+        int fb = p->single && (ms->lmax[t] + ms->lmaxe[t] + tau) / tau > EN_SINGLE_KAPPA;
+        if (!fb && chol_seen(ms, &ms->A, Cs, tau, why, nwhy, 1) == GS_OK) { ms->used_tri = 1; return GS_OK; }
+    }
+    if (ms->a_stale) en_assemble(e, ms, t, &e->cur, &ms->A);
+    ms->a_stale = 0;
+    if (!ms->A.f) return chol_seen(ms, &ms->A, Cs, tau, why, nwhy, 0);
     float *diag = gs_malloc((size_t)D, sizeof(float), "diagonal");
     if (!diag) { snprintf(why, nwhy, "%s", gs_last_error()); return GS_ERUN; }
     for (long i = 0; i < D; i++) diag[i] = ms->A.f[i * D + i];
     double kappa = (ms->lmax[t] + ms->lmaxe[t] + tau) / tau;
     int fb = kappa > EN_SINGLE_KAPPA;
-    if (!fb && chol_seen(ms, &ms->A, Cs, tau, why, nwhy) == GS_OK) { free(diag); return GS_OK; }
+    if (!fb && chol_seen(ms, &ms->A, Cs, tau, why, nwhy, 0) == GS_OK) { free(diag); return GS_OK; }
     /* double for this task, from G_t as float: intact, or (after a failed spotrf, which wrote only
      * the upper triangle in LAPACK's column-major sense and the diagonal) its other triangle and
      * the saved diagonal. Not from B and E: the next task's BASE may be updating them. */
@@ -272,7 +288,7 @@ int en_solve_seen(en_engine *e, mstate *ms, int t, double tau, char *why, size_t
     }
     free(diag);
     ms->fallback = 1;
-    return chol_seen(ms, &ms->A64, Cs, tau, why, nwhy);
+    return chol_seen(ms, &ms->A64, Cs, tau, why, nwhy, 0);
 }
 
 /* Single precision: best[lo..hi) = the first maximum of the float scores sgemm(test_f, Wf). */
@@ -336,6 +352,7 @@ int en_job_solve(en_engine *e, mstate *ms, en_snap *sn, int t, const op_params *
     if (rc) return rc;
     double tau = en_tau_for(e, ms, t, q->tau);
     ms->solve_failed = en_solve_seen(e, ms, t, tau, ms->why, sizeof ms->why) != GS_OK;
+    sn->flags = (sn->flags & ~(unsigned)EN_TAU_FACTOR) | (ms->used_tri ? EN_TAU_FACTOR : 0);
     if (ms->solve_failed) {
         en_fill_spectral(e, ms, sn, t, tau);
         sn->state = EN_FAILED;

@@ -158,6 +158,28 @@ static void blit(ui *u, const cv_canvas *cv)
         }
 }
 
+/* The tasks some method has not computed yet, as ranges ("3–10", "2, 5–10"); "" when none. */
+static void pending_tasks(const en_results *r, char *out, size_t n)
+{
+    size_t len = 0;
+    out[0] = 0;
+    for (int t = 0; t < r->T;) {
+        int pend = 0;
+        for (int m = 0; m < r->n_methods; m++) pend |= r->m[m].snaps[t].state == EN_PENDING;
+        if (!pend) { t++; continue; }
+        int a = t;
+        for (t++; t < r->T; t++) {
+            int p2 = 0;
+            for (int m = 0; m < r->n_methods; m++) p2 |= r->m[m].snaps[t].state == EN_PENDING;
+            if (!p2) break;
+        }
+        int k = t == a + 1 ? snprintf(out + len, n - len, "%s%d", len ? ", " : "", a + 1)
+                           : snprintf(out + len, n - len, "%s%d–%d", len ? ", " : "", a + 1, t);
+        if (k < 0 || (size_t)k >= n - len) { out[len] = 0; break; }
+        len += (size_t)k;
+    }
+}
+
 static void draw(ui *u, cv_canvas *cv, int busy, double progress)
 {
     int W = COLS, H = LINES;
@@ -200,6 +222,10 @@ static void draw(ui *u, cv_canvas *cv, int busy, double progress)
         v.tour = &u->tour.steps[u->tour_step - 1];
     }
     v.help_scroll = u->help_scroll;
+    for (int m = 0; u->res && m < u->res->n_methods && !v.single; m++)
+        for (int t = 0; t < u->res->T; t++) if (u->res->m[m].snaps[t].flags & EN_SINGLE) v.single = 1;
+    v.factoring = u->w ? tw_factoring(u->w) : 0;
+    if (busy && u->res) pending_tasks(u->res, v.pending, sizeof v.pending);
     /* --seeds: the mean over every seed, once all of them have this generation's results */
     const en_results *runs[TUI_MAX_SEEDS];
     v.nseeds = u->nseeds;

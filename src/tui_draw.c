@@ -707,18 +707,21 @@ static void params_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
 }
 
 /* The status line: the parts that fit, most important first (task, play state, computing
- * mark, data, preset, speed, the name of the program); never a part cut in the middle. */
+ * mark, tour, precision when single, data, preset, speed, the name of the program); never a part cut in the middle. */
 static void status_bar(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
 {
     cv_fill(cv, rc->x, rc->y, rc->w, 1, L' ', FG, CV_REVERSE);
     static const char *spin[4] = {"⟳", "◴", "◷", "◶"};
-    char part[9][160];
-    int keep[9] = {0}, np = 0;
+    char part[10][160];
+    int keep[10] = {0}, np = 0;
     snprintf(part[np++], 160, "gsrscope");                                            /* 0 */
     snprintf(part[np++], 160, "Task %d/%d", v->task, v->T);                           /* 1 */
     snprintf(part[np++], 160, "%s", v->playing ? "▶ playing" : "⏸ paused");           /* 2 */
     snprintf(part[np++], 160, "%.3g task/s", v->speed);                               /* 3 */
-    if (v->busy) snprintf(part[np], 160, "%s computing %.0f%%", spin[v->spinner & 3], 100 * v->progress);
+    if (v->factoring) snprintf(part[np], 160, "%s preparing fast τ for task %d", spin[v->spinner & 3], v->factoring);
+    else if (v->busy && v->pending[0])
+        snprintf(part[np], 160, "%s computing %.0f%%, tasks %s pending", spin[v->spinner & 3], 100 * v->progress, v->pending);
+    else if (v->busy) snprintf(part[np], 160, "%s computing %.0f%%", spin[v->spinner & 3], 100 * v->progress);
     else part[np][0] = 0;
     np++;                                                                             /* 4 */
     snprintf(part[np++], 160, "data: %s", v->data_name ? v->data_name : "?");         /* 5 */
@@ -732,9 +735,10 @@ static void status_bar(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
     if (v->nseeds > 1) snprintf(part[np], 160, "%d seeds%s", v->nseeds, v->seed_runs ? "" : " (mean pending)");
     else part[np][0] = 0;
     np++;                                                                             /* 8 */
-    static const int order[9] = {1, 2, 8, 4, 7, 5, 6, 3, 0};
+    snprintf(part[np++], 160, "%s", v->single ? "single precision" : "");             /* 9 */
+    static const int order[10] = {1, 2, 8, 4, 7, 9, 5, 6, 3, 0};
     int used = 1;
-    for (int k = 0; k < 9; k++) {
+    for (int k = 0; k < 10; k++) {
         int i = order[k];
         if (!part[i][0]) continue;
         int need = cv_text_width(cv, part[i]) + 3;

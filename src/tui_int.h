@@ -99,6 +99,9 @@ typedef struct {
                                  * first), or NULL while some are pending: the accuracy and
                                  * stable-rank charts then draw their mean with a ± std band */
     int nseed_runs;
+    int single;                 /* the ridge learners compute in single precision (--precision) */
+    int factoring;              /* the task the worker reduces for fast τ changes, 0: none */
+    char pending[48];           /* tasks not yet computed ("3–10", "2, 5–10"), "" when none */
 } tui_view;
 
 /* Title of the Accuracy panel for the shown pair: "Accuracy — GACL vs AIR (head, tail,
@@ -186,6 +189,12 @@ typedef struct {
     int ex_m0, ex_m1;           /* the pair of the last view computation */
     volatile int sp_cancel;     /* stop the all-task spectrum sweep (generation/view changed) */
     uint64_t sp_gen;            /* generation whose spectra are complete at every task */
+    /* large D (en_tau_factor_wanted): the shown task's tridiagonal form (en_prepare_tau) */
+    int fa_wanted;
+    volatile int fa_cancel;     /* stop it: a new request, another task, quit, export, tuning */
+    uint64_t fa_gen;            /* the generation and task it was done for (resumed otherwise) */
+    int fa_task;
+    int factoring;              /* under mu: the task being reduced (0: none), for the status bar */
 } tui_worker;
 
 /* Start the worker on opened pipelines (not owned): ctx[0] the shown run, ctx[1..nctx) the other
@@ -194,6 +203,8 @@ typedef struct {
  * newer request like the first) and publishes their results together (tw_take_seeds).
  * GS_OK or GS_ERUN. */
 int tw_start(tui_worker *w, pl_ctx *ctx, int nctx, const uint64_t *seeds, const en_config *cfg, const op_opts *o);
+/* The task whose tridiagonal form the worker computes (for fast τ changes), 0 when none. */
+int tw_factoring(tui_worker *w);
 /* The other seeds' results of one generation (ownership passes to the caller: en_results_free
  * + free each); returns their count (0: nothing new). */
 int tw_take_seeds(tui_worker *w, en_results **out, int max);

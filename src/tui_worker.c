@@ -318,6 +318,37 @@ static int need_extra(const tui_worker *w)
             w->ex_m0 != w->req_m0 || w->ex_m1 != w->req_m1);
 }
 
+/* Under mu: the shown task is not yet reduced for fast τ changes (large D). */
+static int need_factor(const tui_worker *w)
+{
+    return w->fa_wanted && (w->fa_gen != w->req_gen || w->fa_task != w->req_task);
+}
+
+/* Large D: the shown task's G_t in tridiagonal form (en_prepare_tau: seconds of one core), after
+ * its results are on screen, so that a τ change of this task re-solves in a fraction of a second
+ * and its exact spectrum shows. Any new request, task, export or tuning stops it between panels
+ * (the reduction resumes there when the task comes back with the same Gram matrix). */
+static int do_factor(tui_worker *w, uint64_t gen, int task)
+{
+    pthread_mutex_lock(&w->mu);
+    w->factoring = task;
+    pthread_mutex_unlock(&w->mu);
+    wake(w);
+    int st = en_prepare_tau(w->ctx->eng, task, &w->fa_cancel);
+    pthread_mutex_lock(&w->mu);
+    w->factoring = 0;
+    if (st != GS_ECANCEL) { w->fa_gen = gen; w->fa_task = task; }
+    pthread_mutex_unlock(&w->mu);
+    if (st == GS_OK) publish(w, gen);
+    else if (st != GS_ECANCEL) {
+        char e[400];
+        snprintf(e, sizeof e, "%s", gs_last_error());
+        set_msg(w, 1, "τ factor: %s%s", e, NULL);
+    }
+    wake(w);
+    return st;
+}
+
 /* Under mu: the Effective rank view is open and some task of the request may lack its exact
  * spectrum. */
 static int need_sweep(const tui_worker *w)
@@ -419,7 +450,7 @@ static void *worker_main(void *arg)
     pthread_mutex_lock(&w->mu);
     for (;;) {
         while (!w->quit && !w->export_req && !w->tune_req && w->done_gen == w->req_gen && w->spec_task == w->req_task &&
-               !need_extra(w) && !need_sweep(w)) {
+               !need_extra(w) && !need_sweep(w) && !need_factor(w)) {
             w->busy = 0;
             pthread_cond_wait(&w->cv, &w->mu);
         }
@@ -462,6 +493,7 @@ static void *worker_main(void *arg)
         flag_set(&w->cancel, 0);
         flag_set(&w->ex_cancel, 0);
         flag_set(&w->sp_cancel, 0);
+        flag_set(&w->fa_cancel, 0);
         w->busy = 1;
         w->progress = 0;
         pthread_mutex_unlock(&w->mu);
@@ -489,6 +521,9 @@ static void *worker_main(void *arg)
             }
             publish(w, gen);
         }
+        /* large D: the shown task reduced for fast τ changes (a no-op when it already is) */
+        if (st == GS_OK && w->fa_wanted && (w->fa_gen != gen || w->fa_task != task) && !flag_get(&w->cancel))
+            do_factor(w, gen, task);
         /* --seeds: the other seeds, after the shown one */
         if (st == GS_OK && w->nctx > 1 && gen != w->done_gen && !flag_get(&w->cancel)) {
             int sst = do_seeds(w, gen, &o, task);
@@ -546,6 +581,7 @@ int tw_start(tui_worker *w, pl_ctx *ctx, int nctx, const uint64_t *seeds, const 
     w->req_m1 = o->n_methods > 1 ? 1 : -1;
     w->done_gen = 0;
     w->spec_task = 0;
+    w->fa_wanted = en_tau_factor_wanted(ctx[0].eng);
     if (pthread_create(&w->th, NULL, worker_main, w) != 0) {
         close(w->wake[0]);
         close(w->wake[1]);
@@ -564,8 +600,9 @@ void tw_request(tui_worker *w, const op_opts *o, uint64_t gen, int task)
         flag_set(&w->cancel, 1); /* a newer request: stop the running computation */
         flag_set(&w->ex_cancel, 1);
         flag_set(&w->sp_cancel, 1);
+        flag_set(&w->fa_cancel, 1);
     }
-    if (task != w->req_task) flag_set(&w->ex_cancel, 1);
+    if (task != w->req_task) { flag_set(&w->ex_cancel, 1); flag_set(&w->fa_cancel, 1); }
     w->req_task = task;
     pthread_cond_signal(&w->cv);
     pthread_mutex_unlock(&w->mu);
@@ -584,6 +621,7 @@ void tw_export(tui_worker *w, const char *path, const char *figure, const en_res
     if (w->export_base) { en_results_free(w->export_base); free(w->export_base); }
     w->export_base = b;
     w->export_req = 1;
+    flag_set(&w->fa_cancel, 1); /* the export first; the reduction resumes after it */
     pthread_cond_signal(&w->cv);
     pthread_mutex_unlock(&w->mu);
 }
@@ -614,6 +652,7 @@ void tw_tune(tui_worker *w, int param, int m)
     w->tune_req = 1;
     w->tune_param = param;
     w->tune_m = m;
+    flag_set(&w->fa_cancel, 1);
     pthread_cond_signal(&w->cv);
     pthread_mutex_unlock(&w->mu);
 }
@@ -656,6 +695,14 @@ en_results *tw_take(tui_worker *w)
     return r;
 }
 
+int tw_factoring(tui_worker *w)
+{
+    pthread_mutex_lock(&w->mu);
+    int t = w->factoring;
+    pthread_mutex_unlock(&w->mu);
+    return t;
+}
+
 int tw_status(tui_worker *w, int *busy, double *progress, char *msg, int n, int *is_error)
 {
     pthread_mutex_lock(&w->mu);
@@ -678,6 +725,7 @@ void tw_stop(tui_worker *w)
     w->quit = 1;
     flag_set(&w->cancel, 1);
     flag_set(&w->sp_cancel, 1);
+    flag_set(&w->fa_cancel, 1);
     pthread_cond_signal(&w->cv);
     pthread_mutex_unlock(&w->mu);
     pthread_join(w->th, NULL);

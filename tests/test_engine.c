@@ -11,6 +11,8 @@
 #include <gsl/gsl_randist.h>
 #include <lapacke.h>
 #include <math.h>
+#include <pthread.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -729,8 +731,138 @@ static void test_dual_engine(void)
     tp_free(&tp);
 }
 
+
+/* The shown task's tridiagonal form (en_prepare_tau, the threshold lowered by GS_TAU_FACTOR_MIN_D):
+ * its spectrum equals LAPACK dsyevd's of G + τI, and after a τ change that task is solved from it
+ * (EN_TAU_FACTOR) with W equal to the Cholesky solve of a fresh engine and the same results; the
+ * other tasks by Cholesky; a β change drops it. A cancelled reduction resumes to the same numbers. */
+typedef struct { en_engine *e; int task, rc; volatile int *cancel; } prep_arg;
+static void *prep_thread(void *arg)
+{
+    prep_arg *a = arg;
+    a->rc = en_prepare_tau(a->e, a->task, a->cancel);
+    return NULL;
+}
+
+static void test_tau_factor(void)
+{
+    setenv("GS_TAU_FACTOR_MIN_D", "1", 1);
+    tp_problem tp;
+    long D = 150;
+    CHECK(tp_make(&tp, 6, 10, 14, 6, 6, 3, 5, D) == 0, "problem with D = %ld: %s", D, gs_last_error());
+    const char *names[] = {"gacl", "gsr"};
+    en_engine *e = make_engine(&tp.prob, 1, 0, names, 2);
+    op_params q = defaults();
+    q.tau = 0.5;
+    int T = tp.prob.T, C = tp.prob.C;
+    CHECK(en_update(e, &q, T, NULL, NULL, NULL) == GS_OK, "update: %s", gs_last_error());
+    volatile int stop = 1;
+    CHECK(en_prepare_tau(e, 2, &stop) == GS_ECANCEL, "a cancelled reduction says so");
+    CHECK(en_prepare_tau(e, 2, NULL) == GS_OK, "reduce task 2: %s", gs_last_error());
+    const en_results *r = en_get_results(e);
+    for (int m = 0; m < 2; m++) {
+        const en_snap *s = &r->m[m].snaps[1];
+        CHECK((s->flags & EN_SPECTRUM) && s->eig, "%s task 2: exact spectrum from the reduction", names[m]);
+        const gm_mat *G, *Q;
+        CHECK(en_gram(e, m, 2, &G, &Q) == GS_OK, "gram");
+        gm_mat A = {0};
+        gm_copy(&A, G, "test");
+        double *w = malloc(sizeof(double) * D);
+        CHECK(LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'N', 'U', (lapack_int)D, A.v, (lapack_int)D, w) == 0, "dsyevd");
+        double worst = 0;
+        for (long i = 0; s->eig && i < D; i++) worst = fmax(worst, fabs(s->eig[i] - (w[D - 1 - i] + q.tau)));
+        CHECK(worst <= 1e-12 * s->eig[0], "%s: eigenvalues = dsyevd's (off by %.3g of λ_max %.3g)", names[m], worst,
+              s->eig[0]);
+        free(w);
+        gm_free(&A);
+    }
+    for (int k = 0; k < 2; k++) {
+        q.tau = k ? 0.5 : 3.0;
+        CHECK(en_update(e, &q, 2, NULL, NULL, NULL) == GS_OK, "τ %g: %s", q.tau, gs_last_error());
+        en_engine *fresh = make_engine(&tp.prob, 0, 0, names, 2);
+        CHECK(en_update(fresh, &q, 1, NULL, NULL, NULL) == GS_OK, "fresh");
+        CHECK(same_results(en_get_results(e), en_get_results(fresh), 1e-9), "τ %g: the same results as a fresh engine",
+              q.tau);
+        for (int m = 0; m < 2; m++) {
+            for (int t = 0; t < T; t++)
+                CHECK(!(r->m[m].snaps[t].flags & EN_TAU_FACTOR) == (t != 1), "%s task %d: %s", names[m], t + 1,
+                      t == 1 ? "from the tridiagonal form" : "by Cholesky");
+            gm_mat W = {0}, Wc = {0};
+            CHECK(en_solve_w(e, m, 2, &W) == GS_OK, "solve: %s", gs_last_error());
+            /* the fresh engine keeps the last task only: the reference by LU on task 2's G */
+            const gm_mat *G, *Q;
+            CHECK(en_gram(e, m, 2, &G, &Q) == GS_OK, "gram");
+            double *A = malloc(sizeof(double) * D * D), *B = malloc(sizeof(double) * D * C);
+            memcpy(A, G->v, sizeof(double) * D * D);
+            memcpy(B, Q->v, sizeof(double) * D * C);
+            for (long a = 0; a < D; a++) A[a * D + a] += q.tau;
+            lapack_int *ipiv = malloc(sizeof(lapack_int) * D);
+            CHECK(LAPACKE_dgesv(LAPACK_ROW_MAJOR, (lapack_int)D, C, A, (lapack_int)D, ipiv, B, C) == 0, "dgesv");
+            int Cs = tp.st.task_class_start[2];
+            double worst = 0, big = 0;
+            for (int j = 0; j < Cs; j++) {
+                int c = tp.st.class_order[j];
+                for (long a = 0; a < D; a++) {
+                    worst = fmax(worst, fabs(W.v[a * C + c] - B[a * C + c]));
+                    big = fmax(big, fabs(B[a * C + c]));
+                }
+            }
+            CHECK(big > 0 && worst <= 1e-10 * big, "%s τ %g: W from the tridiagonal form = (G + τI)⁻¹Q (rel %.3g)",
+                  names[m], q.tau, worst / big);
+            free(A); free(B); free(ipiv);
+            gm_free(&W); gm_free(&Wc);
+        }
+        en_destroy(fresh);
+    }
+    q.beta = 2.0; /* GSR's G changes: its reduction goes, GACL's stays */
+    CHECK(en_update(e, &q, 2, NULL, NULL, NULL) == GS_OK, "β: %s", gs_last_error());
+    CHECK((r->m[1].snaps[1].flags & EN_TAU_FACTOR) == 0, "gsr after a β change: by Cholesky");
+    q.tau = 1.5;
+    CHECK(en_update(e, &q, 2, NULL, NULL, NULL) == GS_OK, "τ: %s", gs_last_error());
+    CHECK((r->m[0].snaps[1].flags & EN_TAU_FACTOR) && !(r->m[1].snaps[1].flags & EN_TAU_FACTOR),
+          "then τ: gacl from its reduction, gsr (not reduced again) by Cholesky");
+    en_destroy(e);
+    tp_free(&tp);
+
+    /* cancel from another thread at some point of the reduction, then resume: the same numbers */
+    D = 700;
+    CHECK(tp_make(&tp, 6, 10, 120, 30, 6, 3, 5, D) == 0, "problem with D = %ld: %s", D, gs_last_error());
+    const char *one[] = {"gacl"};
+    en_engine *a = make_engine(&tp.prob, 1, 0, one, 1), *b = make_engine(&tp.prob, 1, 0, one, 1);
+    q = defaults();
+    q.tau = 0.5;
+    CHECK(en_update(a, &q, 3, NULL, NULL, NULL) == GS_OK && en_update(b, &q, 3, NULL, NULL, NULL) == GS_OK, "updates");
+    CHECK(en_prepare_tau(a, 3, NULL) == GS_OK, "uninterrupted reduction");
+    int cancelled = 0;
+    for (int k = 0; k < 3; k++) {
+        volatile int flag = 0;
+        prep_arg pa = {b, 3, -1, &flag};
+        pthread_t th;
+        pthread_create(&th, NULL, prep_thread, &pa);
+        struct timespec ts = {0, 2000000L * (k + 1)};
+        nanosleep(&ts, NULL);
+        __atomic_store_n(&flag, 1, __ATOMIC_RELAXED);
+        pthread_join(th, NULL);
+        CHECK(pa.rc == GS_OK || pa.rc == GS_ECANCEL, "cancel: GS_OK or GS_ECANCEL (%d)", pa.rc);
+        cancelled += pa.rc == GS_ECANCEL;
+    }
+    CHECK(en_prepare_tau(b, 3, NULL) == GS_OK, "resumed reduction");
+    printf("# %d of 3 reductions were stopped before the end\n", cancelled);
+    const en_snap *sa = &en_get_results(a)->m[0].snaps[2], *sb = &en_get_results(b)->m[0].snaps[2];
+    CHECK(sa->eig && sb->eig && same_bits(sa->eig, sb->eig, D), "stopped and resumed: the same spectrum bit for bit");
+    q.tau = 4.0;
+    CHECK(en_update(a, &q, 3, NULL, NULL, NULL) == GS_OK && en_update(b, &q, 3, NULL, NULL, NULL) == GS_OK, "τ");
+    CHECK(identical_results(en_get_results(a), en_get_results(b)), "and the same results after a τ change");
+    CHECK(en_get_results(b)->m[0].snaps[2].flags & EN_TAU_FACTOR, "solved from the resumed reduction");
+    en_destroy(a);
+    en_destroy(b);
+    tp_free(&tp);
+    unsetenv("GS_TAU_FACTOR_MIN_D");
+}
+
 int main(void)
 {
+    test_tau_factor();
     test_argmax_ties();
     test_screen_synthetic();
     test_threads();

@@ -4,7 +4,8 @@
  * and a change of the shown pair. Checks that what comes back belongs to the newest request.
  * With two seeds (--seeds): the other seed's results come after the first one's, belong to the
  * newest request and equal a run of that seed alone; `t` tunes on the mean over both seeds.
- * Run under ThreadSanitizer by `make check-tsan`. */
+ * Fast τ changes from the shown task's tridiagonal form (GS_TAU_FACTOR_MIN_D lowers the D they
+ * start at) give the numbers of a fresh run. Run under ThreadSanitizer by `make check-tsan`. */
 #include <math.h>
 #include <poll.h>
 #include <stdio.h>
@@ -134,6 +135,51 @@ static void two_seeds(op_opts *o, const en_config *cfg)
     pl_free_seeds(ctx, 2);
 }
 
+
+/* Fast τ changes (the threshold lowered to every D by GS_TAU_FACTOR_MIN_D): after the first
+ * results the worker reduces the shown task; a τ change then solves that task from the reduction
+ * (EN_TAU_FACTOR) and every number equals a fresh run at that τ (as `run --tau`); a task change
+ * while it reduces stops it, and stopping the worker then does not wait for it. */
+static void fast_tau(op_opts *o, const en_config *cfg)
+{
+    setenv("GS_TAU_FACTOR_MIN_D", "1", 1);
+    static pl_ctx ctx, fresh;
+    if (pl_open(&ctx, o, cfg, NULL, NULL) != GS_OK) { CHECK(0, "pl_open: %s", gs_last_error()); return; }
+    CHECK(tw_start(&w, &ctx, 1, NULL, cfg, o) == GS_OK && w.fa_wanted, "worker started, reducing the shown task");
+    tw_request(&w, o, 1, 2);
+    CHECK(settle(1, 300), "first results");
+    op_opts a = *o;
+    a.params.tau = 3.0;
+    tw_request(&w, &a, 2, 2);
+    CHECK(settle(2, 300), "τ change served");
+    en_config c1 = *cfg;
+    c1.keep_task_grams = 0;
+    int ok = pl_open(&fresh, &a, &c1, NULL, NULL) == GS_OK && en_update(fresh.eng, &a.params, 1, NULL, NULL, NULL) == GS_OK;
+    const en_results *rf = ok ? en_get_results(fresh.eng) : NULL;
+    int same = rf && res && res->params.tau == 3.0, via = res != NULL;
+    for (int m = 0; same && m < res->n_methods; m++) {
+        for (int t = 0; t < res->T; t++) {
+            const en_snap *x = &res->m[m].snaps[t], *y = &rf->m[m].snaps[t];
+            same &= x->state == EN_DONE && x->acc == y->acc && x->head_acc == y->head_acc && x->tail_acc == y->tail_acc;
+            if (res->m[m].ridge) via &= !(x->flags & EN_TAU_FACTOR) == (t != 1);
+        }
+        same &= res->m[m].a_last == rf->m[m].a_last && res->m[m].a_avg == rf->m[m].a_avg;
+    }
+    CHECK(via, "task 2 solved from its tridiagonal form, the others by Cholesky");
+    CHECK(same, "after the τ change every accuracy equals a fresh run at τ = 3");
+    if (ok) pl_free(&fresh);
+    /* another task and at once a third: the reduction of the second stops; then quit */
+    tw_request(&w, &a, 2, 3);
+    tw_request(&w, &a, 2, 1);
+    CHECK(settle(2, 300), "task changes served");
+    tw_request(&w, &a, 2, 3);
+    double t0 = gs_now();
+    tw_stop(&w);
+    CHECK(gs_now() - t0 < 5, "stopping while it reduces takes %.2f s", gs_now() - t0);
+    pl_free(&ctx);
+    unsetenv("GS_TAU_FACTOR_MIN_D");
+}
+
 int main(void)
 {
     char *argv[] = {"gsrscope", "--tasks", "3", NULL};
@@ -227,6 +273,8 @@ int main(void)
     pl_free(&ctx);
     if (res) { en_results_free(res); free(res); res = NULL; }
     if (ex) { tui_extra_free(ex); free(ex); ex = NULL; }
+    fast_tau(&o, &cfg);
+    if (res) { en_results_free(res); free(res); res = NULL; }
     two_seeds(&o, &cfg);
     if (res) { en_results_free(res); free(res); }
     if (ex) { tui_extra_free(ex); free(ex); }
