@@ -3,6 +3,8 @@
  * Builds the same pipeline as the CLI (pl_open) with keep_task_grams = 1, as the TUI does, then
  * measures with wall-clock medians over repeated changes:
  *   build        first en_update (every task, both methods); first_task: until task 1 is reported
+ *   tau_factor   en_prepare_tau of the last task, as the TUI's worker does after the results
+ *                (a no-op below EN_TAU_FACTOR_MIN_D)
  *   tau_current  τ change: time until the user's task (first_task) is done, every method
  *   tau_all      τ change: every task
  *   gsr_alpha / gsr_xi / gsr_beta   one GSR parameter changed: the whole update
@@ -27,13 +29,15 @@
 #include <string.h>
 #include <sys/resource.h>
 
-typedef struct { double t0, first; int n_first, calls; } prog;
+typedef struct { double t0, first, c0, first_cpu; int n_first, calls; } prog;
+
+static double cpu_now(void);
 
 static void on_progress(double frac, const char *what, void *user)
 {
     (void)frac; (void)what;
     prog *p = user;
-    if (++p->calls == p->n_first) p->first = gs_now() - p->t0;
+    if (++p->calls == p->n_first) { p->first = gs_now() - p->t0; p->first_cpu = cpu_now() - p->c0; }
 }
 
 /* user + system CPU seconds of this process so far (every thread) */
@@ -65,13 +69,15 @@ static int failed_snaps(const en_results *r)
     return bad;
 }
 
-/* One update with params q; returns the seconds for the whole update and for the first task. */
-static int timed_update(pl_ctx *c, const op_params *q, int first_task, double *all, double *first)
+/* One update with params q; returns the seconds for the whole update and for the first task
+ * (wall; *first_cpu: CPU seconds of every thread until then, may be NULL). */
+static int timed_update(pl_ctx *c, const op_params *q, int first_task, double *all, double *first, double *first_cpu)
 {
-    prog p = {gs_now(), -1, c->eng ? en_get_results(c->eng)->n_methods : 1, 0};
+    prog p = {gs_now(), -1, cpu_now(), -1, c->eng ? en_get_results(c->eng)->n_methods : 1, 0};
     int rc = en_update(c->eng, q, first_task, NULL, on_progress, &p);
     *all = gs_now() - p.t0;
     if (first) *first = p.first >= 0 ? p.first : *all;
+    if (first_cpu) *first_cpu = p.first_cpu >= 0 ? p.first_cpu : cpu_now() - p.c0;
     if (rc) return rc;
     if (failed_snaps(en_get_results(c->eng)))
         return gs_error(GS_ERUN, "some task failed: %s", en_get_results(c->eng)->m[0].snaps[0].error);
@@ -133,24 +139,32 @@ int main(int argc, char **argv)
     double t_open = gs_now() - t0;
     int T = c.prob.T;
     op_params q = o.params;
-    double all, first;
-    if ((rc = timed_update(&c, &q, T, &all, &first))) goto fail;
-    printf("bench: interactive_open %.3f s\n", t_open);
-    printf("bench: interactive_first_task %.3f s (after open: the first task's results, every method)\n", first);
+    double all, first, first_cpu, c_open = cpu_now();
+    if ((rc = timed_update(&c, &q, T, &all, &first, &first_cpu))) goto fail;
+    printf("bench: interactive_open %.3f s (cpu %.3f s)\n", t_open, c_open);
+    printf("bench: interactive_first_task %.3f s (cpu %.3f s; after open: the first task's results, every method)\n",
+           first, first_cpu);
     printf("bench: interactive_build %.3f s\n", all);
+    /* as the TUI's worker does next: the shown task (here the last) reduced for fast τ changes */
+    double f0 = gs_now(), fc0 = cpu_now();
+    if ((rc = en_prepare_tau(c.eng, T, NULL))) goto fail;
+    printf("bench: interactive_tau_factor %.3f s (cpu %.3f s; %s)\n", gs_now() - f0, cpu_now() - fc0,
+           en_tau_factor_wanted(c.eng) ? "the shown task's tridiagonal form, in the background"
+                                       : "none below EN_TAU_FACTOR_MIN_D");
 
-    double *va = malloc(sizeof(double) * (size_t)reps), *vf = malloc(sizeof(double) * (size_t)reps);
-    if (!va || !vf) { rc = GS_ENOMEM; goto fail; }
+    double *va = malloc(sizeof(double) * (size_t)reps), *vf = malloc(sizeof(double) * (size_t)reps),
+           *vc = malloc(sizeof(double) * (size_t)reps);
+    if (!va || !vf || !vc) { rc = GS_ENOMEM; goto fail; }
     /* τ: alternate between two values so each update really changes τ. */
     double tau0 = q.tau;
     for (int r = 0; r < reps; r++) {
         q.tau = r % 2 ? tau0 : tau0 * 2.0 + 1e-3;
-        if ((rc = timed_update(&c, &q, T, &va[r], &vf[r]))) goto fail;
+        if ((rc = timed_update(&c, &q, T, &va[r], &vf[r], &vc[r]))) goto fail;
     }
-    printf("bench: tau_retune_current_task %.1f ms\n", 1000 * median(vf, reps));
+    printf("bench: tau_retune_current_task %.1f ms (cpu %.1f ms)\n", 1000 * median(vf, reps), 1000 * median(vc, reps));
     printf("bench: tau_retune_all_tasks %.1f ms\n", 1000 * median(va, reps));
     q.tau = tau0;
-    if ((rc = timed_update(&c, &q, T, &all, NULL))) goto fail;
+    if ((rc = timed_update(&c, &q, T, &all, NULL, NULL))) goto fail;
 
     struct { const char *name; double *field; double a, b; } knobs[] = {
         {"gsr_recompute_alpha_base", &q.alpha_base, q.alpha_base, q.alpha_base * 0.8},
@@ -161,13 +175,13 @@ int main(int argc, char **argv)
     for (size_t i = 0; do_knobs && i < sizeof knobs / sizeof knobs[0]; i++) {
         for (int r = 0; r < kreps; r++) {
             *knobs[i].field = r % 2 ? knobs[i].a : knobs[i].b;
-            if ((rc = timed_update(&c, &q, T, &va[r], &vf[r]))) goto fail;
+            if ((rc = timed_update(&c, &q, T, &va[r], &vf[r], &vc[r]))) goto fail;
         }
-        printf("bench: %s %.3f s\n", knobs[i].name, median(va, kreps));
+        printf("bench: %s %.3f s (current task %.3f s)\n", knobs[i].name, median(va, kreps), median(vf, kreps));
         *knobs[i].field = knobs[i].a;
-        if ((rc = timed_update(&c, &q, T, &all, NULL))) goto fail;
+        if ((rc = timed_update(&c, &q, T, &all, NULL, NULL))) goto fail;
     }
-    free(va); free(vf);
+    free(va); free(vf); free(vc);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     printf("bench: interactive_peak_rss %.1f MB\n", ru.ru_maxrss / 1024.0);
