@@ -195,9 +195,9 @@ typedef struct {
     int collect_aug;       /* keep the augmented rows (for --save-state) */
     int threads;           /* methods of a task in parallel: 0 = automatic (GS_THREADS in the
                             * environment, else 2 workers on ≥ 2 cores), 1 = sequential, 2 = two
-                            * workers (OpenBLAS at one thread inside a parallel task). The numbers
-                            * do not depend on the schedule: equal bit for bit to a sequential run
-                            * at one OpenBLAS thread (tests/test_engine.c test_threads). */
+                            * workers; OpenBLAS at one thread inside the update either way. The
+                            * numbers do not depend on the schedule: equal bit for bit to a
+                            * sequential run (tests/test_engine.c test_threads). */
     int exact_scores;      /* 1: class scores in double only (the reference path); 0: screened
                             * in single precision, same predictions (en_argmax_scores) */
 } en_config;

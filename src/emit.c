@@ -10,25 +10,19 @@
 
 void en_rowbuf_free(en_rowbuf *b)
 {
-    free(b->X.v); free(b->y); free(b->w);
+    free(b->X.v); free(b->X.f); free(b->y); free(b->w);
     memset(b, 0, sizeof *b);
 }
 
-static int rowbuf_push(en_rowbuf *b, const double *h, long D, int c, double w, int weights);
+static int rowbuf_push(en_rowbuf *b, const double *h, const float *hf, long D, int c, double w, int weights);
 
 static int emit_flush(en_emitter *em)
 {
     long D = em->ms->p->D;
     if (em->n == 0) return GS_OK;
-    if (em->keep) { /* kept for the dual (ridge_dual.c) */
-        for (long k = 0; k < em->n; k++)
-            if (rowbuf_push(em->keep, gm_row(&em->buf, k), D, em->lab[k], em->w[k], 1)) return GS_ENOMEM;
-        em->n = 0;
-        return GS_OK;
-    }
     if (!em->E) { /* a stats learner: the rows are handed to its fit */
         for (long k = 0; k < em->n; k++)
-            if (rowbuf_push(&em->ms->aug, gm_row(&em->buf, k), D, em->lab[k], em->w[k], 1)) return GS_ENOMEM;
+            if (rowbuf_push(&em->ms->aug, gm_row(&em->buf, k), NULL, D, em->lab[k], em->w[k], 1)) return GS_ENOMEM;
         em->n = 0;
         return GS_OK;
     }
@@ -44,21 +38,25 @@ static int emit_flush(en_emitter *em)
     return GS_OK;
 }
 
-static int rowbuf_push(en_rowbuf *b, const double *h, long D, int c, double w, int weights)
+/* Append one row, h (doubles: X.v) or hf (floats: X.f; a buffer holds one kind). */
+static int rowbuf_push(en_rowbuf *b, const double *h, const float *hf, long D, int c, double w, int weights)
 {
+    size_t es = hf ? sizeof(float) : sizeof(double);
     if (b->n == b->cap) {
         long cap = b->cap ? 2 * b->cap : 1024;
-        double *v = realloc(b->X.v, (size_t)cap * (size_t)D * sizeof(double));
+        void *v = realloc(hf ? (void *)b->X.f : (void *)b->X.v, (size_t)cap * (size_t)D * es);
         int *y = realloc(b->y, (size_t)cap * sizeof(int));
         double *ww = weights ? realloc(b->w, (size_t)cap * sizeof(double)) : NULL;
-        if (v) b->X.v = v;
+        if (v && hf) b->X.f = v;
+        else if (v) b->X.v = v;
         if (y) b->y = y;
         if (ww) b->w = ww;
         if (!v || !y || (weights && !ww)) return gs_error(GS_ENOMEM, "augmented rows: out of memory");
         b->cap = cap;
         b->X.cols = D;
     }
-    memcpy(b->X.v + (size_t)b->n * D, h, (size_t)D * sizeof(double));
+    if (hf) memcpy(b->X.f + (size_t)b->n * D, hf, (size_t)D * sizeof(float));
+    else memcpy(b->X.v + (size_t)b->n * D, h, (size_t)D * sizeof(double));
     b->y[b->n] = c;
     if (weights) b->w[b->n] = w;
     b->X.rows = ++b->n;
@@ -67,7 +65,8 @@ static int rowbuf_push(en_rowbuf *b, const double *h, long D, int c, double w, i
 
 /* One row (D values, the learner's space: h in double, or hf in float) with label c and weight ω
  * (class weight included). A single-precision emitter (its buffer float, like E) adds ω·h to Q in
- * double here and keeps fl32(√ω·h) for E. */
+ * double here and keeps fl32(√ω·h) for E. Rows kept for the dual go to em->keep as they are (in
+ * float in single precision), with ω. */
 static int emit_row(en_emitter *em, const double *h, const float *hf, int c, double omega)
 {
     long D = em->ms->p->D;
@@ -75,6 +74,19 @@ static int emit_row(en_emitter *em, const double *h, const float *hf, int c, dou
     if (c < 0 || c >= em->ms->p->C) return gs_error(GS_ERUN, "%s: label %d out of range", em->ms->name, c);
     for (long j = 0; j < D; j++)
         if (!isfinite(h ? h[j] : hf[j])) return gs_error(GS_ERUN, "%s: a synthetic row is not finite", em->ms->name);
+    if (em->keep) {
+        int single = em->ms->p->single;
+        float *tmp = NULL;
+        if (single && h) { /* a double row into a float buffer */
+            if (!(tmp = gs_malloc((size_t)D, sizeof(float), "synthetic rows"))) return GS_ENOMEM;
+            for (long j = 0; j < D; j++) tmp[j] = (float)h[j];
+        }
+        int rc = rowbuf_push(em->keep, single ? NULL : h, single ? (tmp ? tmp : hf) : NULL, D, c, omega, 1);
+        free(tmp);
+        if (rc) return GS_ENOMEM;
+        em->rows++;
+        return GS_OK;
+    }
     if (em->n == em->cap && emit_flush(em)) return GS_ERUN;
     if (em->buf.f) {
         float *o = gm_rowf(&em->buf, em->n);
@@ -98,7 +110,7 @@ static int emit_row(en_emitter *em, const double *h, const float *hf, int c, dou
 static int collect_x(en_emitter *em, const double *x, int c, double omega)
 {
     if (!em->e->cfg.collect_aug || em->base) return GS_OK;
-    return rowbuf_push(&em->ms->collect, x, em->ms->p->d, c, omega, 1);
+    return rowbuf_push(&em->ms->collect, x, NULL, em->ms->p->d, c, omega, 1);
 }
 
 /* The staged feature-space rows: one product R·X per block (en_expand_rows), then en_emit. */
@@ -143,7 +155,9 @@ int en_emit_x(en_emitter *em, const double *x, int c, double omega)
     if (p->D == p->d && !p->R.v) return emit_row(em, x, NULL, c, omega);
     if (!em->xbuf.v) {
         int rc = gm_alloc(&em->xbuf, XCAP, p->d, "synthetic rows");
-        if (!rc) rc = em->buf.f ? gm_alloc_f(&em->hbuf, XCAP, p->D, "synthetic rows") : gm_alloc(&em->hbuf, XCAP, p->D, "synthetic rows");
+        /* float rows for a float E, and for the dual's rows in single precision */
+        int fl = em->buf.f || (em->keep && p->single);
+        if (!rc) rc = fl ? gm_alloc_f(&em->hbuf, XCAP, p->D, "synthetic rows") : gm_alloc(&em->hbuf, XCAP, p->D, "synthetic rows");
         em->xlab = gs_malloc(XCAP, sizeof(int), "synthetic rows");
         em->xw = gs_malloc(XCAP, sizeof(double), "synthetic rows");
         if (rc || !em->xlab || !em->xw) { emit_x_free(em); return GS_ENOMEM; }

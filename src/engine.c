@@ -117,7 +117,7 @@ static void mstate_free(mstate *ms, int nslots, int T)
     free(ms->stage);
     en_rowbuf_free(&ms->collect);
     en_rowbuf_free(&ms->aug);
-    gm_free(&ms->A); gm_free(&ms->Qw); gm_free(&ms->Wt); gm_free(&ms->Wf); gm_free(&ms->A64); gm_free(&ms->hd);
+    gm_free(&ms->A); gm_free(&ms->Qw); gm_free(&ms->Wt); gm_free(&ms->Wf); gm_free(&ms->A64);
     free(ms->pred); free(ms->vpred);
     free(ms->ybuf);
     en_dual_free(ms, T);
@@ -690,16 +690,18 @@ static int run_tasks(en_engine *e, const op_params *q, const int *order, int no,
     pthread_mutex_init(&pl.mu, NULL);
     pthread_cond_init(&pl.cv, NULL);
     en_worker caller = {&pl, 1}, helper = {&pl, 0};
+    /* OpenBLAS at one thread for every schedule: a product split between BLAS threads (sgemm,
+     * ssymv) may round differently, so a sequential plan runs at one BLAS thread too */
+    int nb = gs_blas_serial_begin();
     if (e->workers <= 1) {
         plan_worker(&caller);
     } else {
-        int nb = gs_blas_serial_begin();
         pthread_t th;
         int started = pthread_create(&th, NULL, plan_worker, &helper) == 0;
         plan_worker(&caller);
         if (started) pthread_join(th, NULL);
-        gs_blas_serial_end(nb);
     }
+    gs_blas_serial_end(nb);
     pthread_cond_destroy(&pl.cv);
     pthread_mutex_destroy(&pl.mu);
     int rc = GS_OK;

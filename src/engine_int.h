@@ -13,8 +13,8 @@
  *   scores.c  the screened argmax of class scores (en_argmax_scores).
  *
  * Precision (--precision, en_problem.single): in single precision a ridge space's rows (hf, test_f),
- * its D×D matrices (B, E, OB, A) and W for the predictions (Wf) are float; Q, W (Wt) and every
- * statistic stay double.
+ * its D×D matrices (B, E, OB, A) and W for the predictions (Wf) are float, and so are the dual's
+ * kernel, factor and kept rows (ridge_dual.c); Q, W (Wt) and every statistic stay double.
  * Storage conventions: G-type matrices are D×D, full symmetric (both triangles kept in sync
  * after each task). Q-type matrices are stored transposed, C×D row-major (row c = column c of
  * Q), so the rows of a class are contiguous and, seen column-major, the block is the D×C right
@@ -42,7 +42,7 @@
 
 /* Rows with labels and weights, growing (collected augmented rows; a stats learner's aug rows). */
 typedef struct {
-    gm_mat X;
+    gm_mat X;                /* doubles in X.v, or floats in X.f (the dual's rows, single precision) */
     int *y;
     double *w;               /* NULL unless weights are kept */
     long n, cap;
@@ -117,8 +117,6 @@ struct mstate {
     gm_mat A64;              /* single precision: the double G_t + τI of a task factored in double
                               * (EN_FALLBACK), allocated on the first such task */
     int fallback;            /* this task's factor is in A64 */
-    gm_mat hd;               /* single precision: double copies of the first hd.rows real rows (the
-                              * dual reads them), grown as tasks arrive */
     int *pred;
     int *vpred;              /* predictions on the validation rows */
     en_emitter em;           /* synthetic rows of the task being generated (extra_rows..extra_end) */

@@ -243,18 +243,11 @@ int en_solve_seen(en_engine *e, mstate *ms, int t, double tau, char *why, size_t
     const en_problem *p = ms->p;
     int Cs = p->st->task_class_start[t + 1];
     ms->fallback = ms->used_tri = 0;
-    if (en_dual_mode(e, ms, t)) {
-        int rc = en_solve_dual(e, ms, t, tau, why, nwhy);
-        if (!rc && ms->Wf.f)
-            for (size_t i = 0; i < (size_t)Cs * (size_t)p->D; i++) ms->Wf.f[i] = (float)ms->Wt.v[i];
-        return rc;
-    }
+    if (en_dual_mode(e, ms, t)) return en_solve_dual(e, ms, t, tau, why, nwhy); /* Wt, and Wf in single */
     if (!e->keep && ms->dual) {
-        /* in the primal from this task on (the rows only grow): the dual's kernel and the double
-         * copies of the rows are not read again in this update; their memory goes (at D = 5000
-         * several hundred MB per method) */
+        /* in the primal from this task on (the rows only grow): the dual's kernel and rows are not
+         * read again in this update; their memory goes (at D = 5000 a few hundred MB per method) */
         en_dual_free(ms, p->T);
-        gm_free(&ms->hd);
     }
     long D = p->D;
     if (en_tri_usable(e, ms, t)) {

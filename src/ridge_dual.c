@@ -12,6 +12,12 @@
  * of real rows with real rows are also kept (khh), so new augmented rows (α_base, ξ, ...)
  * recompute only the products that involve them.
  *
+ * Precision: in single precision (en_problem.single) the rows are read as float (p->hf; the kept
+ * augmented rows are expanded and kept in float), the kernel, its panels and its factor are float
+ * (sgemm, spotrf), W = Hᵀα is formed in float; as in the primal, a task whose cond(G + τI) (from
+ * the λ_max estimate) exceeds EN_SINGLE_KAPPA, or whose float factor fails, is factored in double
+ * from the float kernel and W formed in double (EN_FALLBACK).
+ *
  * The choice, per task t, is a function of row counts only (not of timing): see en_dual_mode. */
 #include "engine_int.h"
 #include "gs_common.h"
@@ -26,21 +32,20 @@ struct en_dual {
     rs_dual k;            /* kernel and factor of the rows in task order */
     int tasks;            /* tasks whose rows are in k */
     en_rowbuf *ab;        /* T: each task's kept augmented rows (h, label, ω) */
-    double *khh;          /* nr × nr, row-major: products of real rows (rows r < khh_rows valid) */
+    void *khh;            /* nr × nr, row-major: products of real rows (rows r < khh_rows valid);
+                           * elements of the kernel's precision (es bytes) */
     long nr, khh_rows;
-    double *panel[2];     /* kernel columns of task t's rows (by parity of t), from the PAIRS jobs */
+    void *panel[2];       /* kernel columns of task t's rows (by parity of t), from the PAIRS jobs */
     size_t pbytes[2];
     int ptask[2];         /* the task whose panel is in panel[t & 1], or -1 */
+    size_t es;            /* bytes per element of the kernel: 4 (single precision) or 8 */
 };
 
-/* The real rows lo..lo+n-1 of the problem as doubles (n × D, row-major): the one place this
- * file reads the rows. p->h; in single precision (p->h.v NULL, the rows float in p->hf) the
- * double copy of every row that dual_get makes in ms->hd (once, before any job of the method
- * reads it: the PAIRS jobs read it concurrently). */
-static const double *real_rows(const mstate *ms, long lo, long n)
+/* The real rows from lo on of the problem: doubles (p->h), or floats (p->hf) in single
+ * precision. The one place this file reads the rows. */
+static const void *real_rows(const mstate *ms, long lo)
 {
-    (void)n;
-    return ms->p->single ? gm_row(&ms->hd, lo) : gm_row(&ms->p->h, lo);
+    return ms->p->single ? (const void *)gm_rowf(&ms->p->hf, lo) : (const void *)gm_row(&ms->p->h, lo);
 }
 
 /* GS_DUAL: "off" never, "on" whenever the rows are fewer than D, else by cost (below). */
@@ -97,27 +102,16 @@ static int dual_get(const en_engine *e, mstate *ms)
 {
     if (ms->dual) return GS_OK;
     const en_problem *p = ms->p;
-    /* real rows the dual can read: those of the tasks up to the first whose real rows alone reach
-     * D (from there on the method is in the primal: en_dual_mode), that task's included (its rows
-     * may be kept and turned into kernel columns or OB before the switch) */
-    int tlast = 0;
-    while (tlast < p->T - 1 && p->task_row_start[tlast + 1] < p->D) tlast++;
-    long nread = p->task_row_start[tlast + 1];
-    if (p->single && ms->hd.rows < nread) { /* see real_rows */
-        gm_free(&ms->hd);
-        int rc = gm_alloc(&ms->hd, nread, p->D, "dual rows");
-        if (rc) return rc;
-        for (size_t i = 0; i < (size_t)ms->hd.rows * (size_t)p->D; i++) ms->hd.v[i] = p->hf.f[i];
-    }
     en_dual *d = gs_calloc(1, sizeof *d, "dual kernel");
     if (!d) return GS_ENOMEM;
-    rs_dual_init(&d->k, p->D);
+    rs_dual_init(&d->k, p->D, p->single);
+    d->es = p->single ? sizeof(float) : sizeof(double);
     d->ptask[0] = d->ptask[1] = -1;
     d->nr = p->task_row_start[p->T];
     if (d->nr > p->D) d->nr = p->D; /* the dual holds fewer than D rows */
     if (ms->aug_def || ms->cw) {
         d->ab = gs_calloc((size_t)p->T, sizeof(en_rowbuf), "dual rows");
-        d->khh = gs_calloc((size_t)d->nr * (size_t)d->nr, sizeof(double), "dual kernel");
+        d->khh = gs_calloc((size_t)d->nr * (size_t)d->nr, d->es, "dual kernel");
         if (!d->ab || !d->khh) { free(d->ab); free(d->khh); free(d); return GS_ENOMEM; }
     }
     (void)e;
@@ -175,11 +169,13 @@ int en_dual_rows_close(en_engine *e, mstate *ms, int t)
     en_rowbuf *b = &d->ab[t];
     long D = ms->p->D;
     if (b->n && b->n < b->cap) {
-        double *v = realloc(b->X.v, (size_t)b->n * (size_t)D * sizeof(double));
-        if (v) { b->X.v = v; b->cap = b->n; }
+        void *v = realloc(b->X.f ? (void *)b->X.f : (void *)b->X.v, (size_t)b->n * (size_t)D * d->es);
+        if (v && b->X.f) b->X.f = v;
+        else if (v) b->X.v = v;
+        if (v) b->cap = b->n;
     }
     long P0 = task_pos(ms, t), nt = ms->p->task_row_start[t + 1] - ms->p->task_row_start[t] + b->n;
-    size_t bytes = (size_t)nt * (size_t)(P0 + nt) * sizeof(double);
+    size_t bytes = (size_t)nt * (size_t)(P0 + nt) * d->es;
     int s = t & 1;
     if (d->pbytes[s] < bytes) {
         free(d->panel[s]);
@@ -193,27 +189,45 @@ int en_dual_rows_close(en_engine *e, mstate *ms, int t)
 
 /* ---- the kernel ------------------------------------------------------------------------------- */
 
-/* Block b of the rows (b = 2k: task k's real rows, 2k+1: its augmented rows): rows, count and
- * position. */
-static const double *block(const mstate *ms, int b, long *n, long *pos)
+/* Block b of the rows (b = 2k: task k's real rows, 2k+1: its augmented rows): rows (doubles, or
+ * floats in single precision), count and position. */
+static const void *block(const mstate *ms, int b, long *n, long *pos)
 {
     const en_problem *p = ms->p;
     int k = b / 2;
     long r0 = p->task_row_start[k], nr = p->task_row_start[k + 1] - r0;
     *pos = task_pos(ms, k);
-    if (b % 2 == 0) { *n = nr; return real_rows(ms, r0, nr); }
+    if (b % 2 == 0) { *n = nr; return real_rows(ms, r0); }
     *pos += nr;
     *n = task_aug(ms, k);
-    return *n ? ms->dual->ab[k].X.v : NULL;
+    const gm_mat *X = &ms->dual->ab[k].X;
+    return *n ? (X->f ? (const void *)X->f : (const void *)X->v) : NULL;
+}
+
+/* out (nn × n, leading dimension ld, the kernel's precision) = Xn Xbᵀ, or its lower triangle
+ * (row j: products with rows ≤ j) for a block with itself (self). */
+static void products(int single, int self, long nn, long n, long D, const void *Xn, const void *Xb, void *out, long ld)
+{
+    if (single && self)
+        cblas_ssyrk(CblasRowMajor, CblasLower, CblasNoTrans, (int)nn, (int)D, 1.0f, Xn, (int)D, 0.0f, out, (int)ld);
+    else if (single)
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nn, (int)n, (int)D, 1.0f, Xn, (int)D, Xb, (int)D, 0.0f,
+                    out, (int)ld);
+    else if (self)
+        cblas_dsyrk(CblasRowMajor, CblasLower, CblasNoTrans, (int)nn, (int)D, 1.0, Xn, (int)D, 0.0, out, (int)ld);
+    else
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nn, (int)n, (int)D, 1.0, Xn, (int)D, Xb, (int)D, 0.0,
+                    out, (int)ld);
 }
 
 /* The panel of task t's rows (row j: the products of new row j with rows 0..P0+j, ld = P1), the
  * products of part `part` (0 or 1: about half of the work each; -1: all). Real × real products
  * come from khh when it has them. */
-static void panel_part(const mstate *ms, int t, int part, double *P)
+static void panel_part(const mstate *ms, int t, int part, void *P)
 {
     const en_dual *d = ms->dual;
     const en_problem *p = ms->p;
+    size_t es = d->es;
     long D = p->D, P0 = task_pos(ms, t), P1 = P0 + p->task_row_start[t + 1] - p->task_row_start[t] + task_aug(ms, t);
     long khh_rows = __atomic_load_n(&d->khh_rows, __ATOMIC_ACQUIRE);
     /* pairs (new block nb, earlier block b ≤ nb), in a fixed order; part 0 takes them until half
@@ -223,7 +237,7 @@ static void panel_part(const mstate *ms, int t, int part, double *P)
         for (int nb = 2 * t; nb <= 2 * t + 1; nb++)
             for (int b = 0; b <= nb; b++) {
                 long nn, pn, n, pb;
-                const double *Xn = block(ms, nb, &nn, &pn), *Xb = block(ms, b, &n, &pb);
+                const void *Xn = block(ms, nb, &nn, &pn), *Xb = block(ms, b, &n, &pb);
                 if (!nn || !n) continue;
                 double cost = (double)nn * (double)n * (b == nb ? 0.5 : 1.0);
                 int mine;
@@ -231,19 +245,15 @@ static void panel_part(const mstate *ms, int t, int part, double *P)
                 mine = part < 0 || (part == 0) == (acc + cost / 2 <= total / 2);
                 acc += cost;
                 if (!mine) continue;
-                double *out = P + (size_t)(pn - P0) * P1 + pb;
+                char *out = (char *)P + ((size_t)(pn - P0) * P1 + pb) * es;
                 long rn = p->task_row_start[nb / 2], rb = p->task_row_start[b / 2];
                 if (nb % 2 == 0 && b % 2 == 0 && d->khh && rn + nn <= khh_rows) {
                     for (long j = 0; j < nn; j++)
-                        memcpy(out + (size_t)j * P1, d->khh + (size_t)(rn + j) * d->nr + rb, (size_t)n * sizeof(double));
+                        memcpy(out + (size_t)j * P1 * es, (const char *)d->khh + ((size_t)(rn + j) * d->nr + rb) * es,
+                               (size_t)n * es);
                     continue;
                 }
-                if (b == nb) /* a block with itself: row j needs products with rows ≤ j only */
-                    cblas_dsyrk(CblasRowMajor, CblasLower, CblasNoTrans, (int)nn, (int)D, 1.0, Xn, (int)D, 0.0, out,
-                                (int)P1);
-                else
-                    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nn, (int)n, (int)D, 1.0, Xn, (int)D, Xb,
-                                (int)D, 0.0, out, (int)P1);
+                products(p->single, b == nb, nn, n, D, Xn, Xb, out, P1);
             }
 }
 
@@ -264,9 +274,9 @@ static int kernel_through(en_engine *e, mstate *ms, int t)
     for (int k = d->tasks; k <= t; k++) {
         long P0 = task_pos(ms, k), r0 = p->task_row_start[k], nr = p->task_row_start[k + 1] - r0;
         long P1 = P0 + nr + task_aug(ms, k);
-        double *P = d->ptask[k & 1] == k ? d->panel[k & 1] : NULL, *own = NULL;
+        void *P = d->ptask[k & 1] == k ? d->panel[k & 1] : NULL, *own = NULL;
         if (!P) {
-            if (!(own = P = gs_malloc((size_t)(P1 - P0) * (size_t)P1 + 1, sizeof(double), "dual kernel"))) return GS_ENOMEM;
+            if (!(own = P = gs_malloc((size_t)(P1 - P0) * (size_t)P1 + 1, d->es, "dual kernel"))) return GS_ENOMEM;
             panel_part(ms, k, -1, P);
         }
         rc = rs_dual_put(&d->k, P1, P, P1);
@@ -276,7 +286,8 @@ static int kernel_through(en_engine *e, mstate *ms, int t)
                 for (int b = 0; b <= k; b++) {
                     long n, pb, rb = p->task_row_start[b];
                     block(ms, 2 * b, &n, &pb);
-                    memcpy(d->khh + (size_t)(r0 + j) * d->nr + rb, P + (size_t)j * P1 + pb, (size_t)n * sizeof(double));
+                    memcpy((char *)d->khh + ((size_t)(r0 + j) * d->nr + rb) * d->es,
+                           (const char *)P + ((size_t)j * P1 + pb) * d->es, (size_t)n * d->es);
                 }
             __atomic_store_n(&d->khh_rows, r0 + nr, __ATOMIC_RELEASE);
         }
@@ -303,17 +314,85 @@ static int kernel_through(en_engine *e, mstate *ms, int t)
 
 /* ---- solve, statistics, Gram ------------------------------------------------------------------ */
 
+/* W rows (ms->Wt, and ms->Wf in single precision) = αᵀ H for the N rows of tasks 0..t, block by
+ * block (α, `work`, column-major N × Cs, is row-major Cs × N): in the rows' precision, or in double
+ * from float rows after a double factorization (EN_FALLBACK: the rows converted a chunk at a time). */
+static int dual_w(mstate *ms, int t, long N, int Cs, const double *work)
+{
+    enum { NB = 256 };
+    const en_problem *p = ms->p;
+    long D = p->D;
+    size_t nw = (size_t)Cs * (size_t)D;
+    int single = p->single, f64 = single && ms->dual->k.use64;
+    float *af = single && !f64 ? gs_malloc((size_t)N * (size_t)Cs + 1, sizeof(float), "dual solve") : NULL;
+    double *xd = f64 ? gs_malloc((size_t)NB * (size_t)D, sizeof(double), "dual solve") : NULL;
+    if ((single && !f64 && !af) || (f64 && !xd)) { free(af); free(xd); return GS_ENOMEM; }
+    for (size_t i = 0; af && i < (size_t)N * (size_t)Cs; i++) af[i] = (float)work[i];
+    if (af) memset(ms->Wf.f, 0, nw * sizeof(float));
+    else memset(ms->Wt.v, 0, nw * sizeof(double));
+    for (int b = 0; b <= 2 * t + 1 && Cs; b++) {
+        long n, at;
+        const void *X = block(ms, b, &n, &at);
+        if (!n) continue;
+        if (af) {
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Cs, (int)D, (int)n, 1.0f, af + at, (int)N, X, (int)D,
+                        1.0f, ms->Wf.f, (int)D);
+        } else if (!f64) {
+            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Cs, (int)D, (int)n, 1.0, work + at, (int)N, X, (int)D,
+                        1.0, ms->Wt.v, (int)D);
+        } else {
+            for (long i0 = 0; i0 < n; i0 += NB) {
+                long nb = n - i0 < NB ? n - i0 : NB;
+                const float *xf = (const float *)X + (size_t)i0 * D;
+                for (size_t i = 0; i < (size_t)nb * (size_t)D; i++) xd[i] = xf[i];
+                cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Cs, (int)D, (int)nb, 1.0, work + at + i0, (int)N,
+                            xd, (int)D, 1.0, ms->Wt.v, (int)D);
+            }
+        }
+    }
+    if (af) for (size_t i = 0; i < nw; i++) ms->Wt.v[i] = ms->Wf.f[i];
+    else if (f64) for (size_t i = 0; i < nw; i++) ms->Wf.f[i] = (float)ms->Wt.v[i];
+    free(af);
+    free(xd);
+    return GS_OK;
+}
+
+/* Single precision, a task float cannot factor: the kernel of its N rows recomputed in double from
+ * the float rows (as accurate as the rows), factored in double (rs_dual_factor64). */
+static int factor_double(mstate *ms, int t, long N, double tau)
+{
+    long D = ms->p->D;
+    double *X = gs_malloc((size_t)(N ? N : 1) * (size_t)D, sizeof(double), "dual rows in double");
+    if (!X) return GS_ENOMEM;
+    for (int b = 0; b <= 2 * t + 1; b++) {
+        long n, at;
+        const float *xf = block(ms, b, &n, &at);
+        for (size_t i = 0; i < (size_t)n * (size_t)D; i++) X[(size_t)at * D + i] = xf[i];
+    }
+    int rc = rs_dual_factor64(&ms->dual->k, N, tau, X);
+    free(X);
+    return rc;
+}
+
 /* W = Hᵀ S (S K S + τI)⁻¹ S Y for the rows of tasks 0..t: the kernel grown to task t and its
- * factor extended (or refactored after a change of τ or β). */
+ * factor extended (or refactored after a change of τ or β). In single precision, as in the
+ * primal (en_solve_seen): a double factorization when cond(G + τI) > EN_SINGLE_KAPPA by the λ_max
+ * estimate, or when the float one fails (ms->fallback). */
 int en_solve_dual(en_engine *e, mstate *ms, int t, double tau, char *why, size_t nwhy)
 {
     const en_problem *p = ms->p;
     int Cs = p->st->task_class_start[t + 1], C = p->C;
-    long D = p->D;
+    ms->fallback = 0;
     if (kernel_through(e, ms, t)) goto fail;
     en_dual *d = ms->dual;
     long N = task_pos(ms, t + 1);
-    if (rs_dual_factor(&d->k, N, tau)) goto fail;
+    if (p->single) {
+        double kappa = (ms->lmax[t] + ms->lmaxe[t] + tau) / tau;
+        if (kappa > EN_SINGLE_KAPPA || rs_dual_factor(&d->k, N, tau)) {
+            ms->fallback = 1;
+            if (factor_double(ms, t, N, tau)) goto fail;
+        }
+    } else if (rs_dual_factor(&d->k, N, tau)) goto fail;
     int *pos = gs_malloc((size_t)C + (size_t)N + 1, sizeof(int), "dual labels"), *col = pos + C;
     double *work = gs_malloc((size_t)N * (size_t)Cs + 1, sizeof(double), "dual solve");
     int rc = pos && work ? GS_OK : GS_ENOMEM;
@@ -329,21 +408,11 @@ int en_solve_dual(en_engine *e, mstate *ms, int t, double tau, char *why, size_t
         }
         rc = rs_dual_alpha(&d->k, N, col, NULL, Cs, work);
     }
-    if (!rc) {
-        /* Wt = αᵀ H, block by block (α column-major N × Cs is row-major Cs × N) */
-        memset(ms->Wt.v, 0, (size_t)Cs * (size_t)D * sizeof(double));
-        for (int b = 0; b <= 2 * t + 1; b++) {
-            long n, at;
-            const double *X = block(ms, b, &n, &at);
-            if (n && Cs)
-                cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Cs, (int)D, (int)n, 1.0, work + at, (int)N, X,
-                            (int)D, 1.0, ms->Wt.v, (int)D);
-        }
-    }
+    if (!rc) rc = dual_w(ms, t, N, Cs, work);
     free(pos);
     free(work);
     if (rc) goto fail;
-    for (size_t i = 0; i < (size_t)Cs * (size_t)D; i++)
+    for (size_t i = 0; i < (size_t)Cs * (size_t)p->D; i++)
         if (!isfinite(ms->Wt.v[i])) { snprintf(why, nwhy, "the solution W is not finite; raise --tau"); return GS_ERUN; }
     return GS_OK;
 fail:
@@ -366,6 +435,12 @@ int en_dual_stats(en_engine *e, mstate *ms, int t, int want_spectrum)
         ms->eigG[t] = NULL;
         rs_dual_stats(k, N, &ms->fro2[t], &ms->tr[t]);
         if ((rc = rs_dual_lmax(k, N, LANCZOS_MAXIT, LANCZOS_TOL, &ms->lmax[t], &ms->lmaxe[t]))) return rc;
+        if (k->single) {
+            /* a float kernel: each product of D terms of rounded rows is off by at most
+             * (γ_D + 3u)·|h_i|·|h_j| (u = 2⁻²⁴), so ‖fl(SKS) − SKS‖₂ ≤ (γ_D + 3u)·tr SKS */
+            double u = 0x1p-24, g = (double)D * u / (1 - (double)D * u);
+            ms->lmaxe[t] += (g + 3 * u) * ms->tr[t];
+        }
         ms->lmin[t] = ms->lmine[t] = 0;
         ms->lmin_ref[t] = 2; /* exact: G_t has fewer rows than columns */
         ms->stats_valid[t] = 1;
@@ -382,10 +457,11 @@ int en_dual_stats(en_engine *e, mstate *ms, int t, int want_spectrum)
 }
 
 /* G += Σ f·w_i h_i h_iᵀ (upper triangle; G in double or, single precision, float), Qᵀ rows
- * += f·w_i h_i (double), for n rows X with labels y and weights w_i = w[i], or cw[y_i] (w NULL),
- * or 1 (both NULL). */
-static int add_rows(gm_mat *G, gm_mat *Q, const double *X, const int *y, const double *w, const double *cw, double f,
-                    long n, long D)
+ * += f·w_i h_i (double), for n rows X (doubles, or floats when xf) with labels y and weights
+ * w_i = w[i], or cw[y_i] (w NULL), or 1 (both NULL). Float rows go in as the emitter puts them:
+ * fl32(√w_i·h) into G, w_i·h into Q. */
+static int add_rows(gm_mat *G, gm_mat *Q, const void *X, int xf, const int *y, const double *w, const double *cw,
+                    double f, long n, long D)
 {
     enum { NB = 256 };
     gm_mat buf;
@@ -394,9 +470,16 @@ static int add_rows(gm_mat *G, gm_mat *Q, const double *X, const int *y, const d
     for (long i0 = 0; i0 < n; i0 += NB) {
         long nb = n - i0 < NB ? n - i0 : NB;
         for (long i = 0; i < nb; i++) {
-            const double *h = X + (size_t)(i0 + i) * D;
-            double wi = f * (w ? w[i0 + i] : cw ? cw[y[i0 + i]] : 1.0), r = sqrt(wi);
-            cblas_daxpy((int)D, wi, h, 1, gm_row(Q, y[i0 + i]), 1);
+            double wi = f * (w ? w[i0 + i] : cw ? cw[y[i0 + i]] : 1.0), r = sqrt(wi), *q = gm_row(Q, y[i0 + i]);
+            if (xf) {
+                const float *h = (const float *)X + (size_t)(i0 + i) * D;
+                for (long j = 0; j < D; j++) q[j] += wi * h[j];
+                if (G->f) for (long j = 0; j < D; j++) gm_rowf(&buf, i)[j] = (float)(r * h[j]);
+                else for (long j = 0; j < D; j++) gm_row(&buf, i)[j] = r * h[j];
+                continue;
+            }
+            const double *h = (const double *)X + (size_t)(i0 + i) * D;
+            cblas_daxpy((int)D, wi, h, 1, q, 1);
             if (G->f) for (long j = 0; j < D; j++) gm_rowf(&buf, i)[j] = (float)(r * h[j]);
             else for (long j = 0; j < D; j++) gm_row(&buf, i)[j] = r * h[j];
         }
@@ -405,6 +488,9 @@ static int add_rows(gm_mat *G, gm_mat *Q, const double *X, const int *y, const d
     gm_free(&buf);
     return GS_OK;
 }
+
+/* The rows of task k's augmented block as add_rows takes them. */
+static const void *aug_rows_of(const mstate *ms, int k) { return block(ms, 2 * k + 1, &(long){0}, &(long){0}); }
 
 /* G_t and Qᵀ_t (into ms->Qw) from the rows the dual holds, for a task solved in the dual (the
  * engine's copies for --save-state and the checks). */
@@ -416,10 +502,10 @@ int en_dual_gram(en_engine *e, mstate *ms, int t, gm_mat *G)
     en_zero_mat(&ms->Qw);
     for (int k = 0; k <= t; k++) {
         long r0 = p->task_row_start[k], nr = p->task_row_start[k + 1] - r0;
-        int rc = add_rows(G, &ms->Qw, real_rows(ms, r0, nr), p->y + r0, NULL, ms->cw, 1.0, nr, D);
+        int rc = add_rows(G, &ms->Qw, real_rows(ms, r0), p->single, p->y + r0, NULL, ms->cw, 1.0, nr, D);
         if (!rc && task_aug(ms, k))
-            rc = add_rows(G, &ms->Qw, ms->dual->ab[k].X.v, ms->dual->ab[k].y, ms->dual->ab[k].w, NULL, ms->weight,
-                          task_aug(ms, k), D);
+            rc = add_rows(G, &ms->Qw, aug_rows_of(ms, k), p->single, ms->dual->ab[k].y, ms->dual->ab[k].w, NULL,
+                          ms->weight, task_aug(ms, k), D);
         if (rc) return rc;
     }
     en_symmetrize(G);
@@ -438,10 +524,11 @@ int en_dual_task_end(en_engine *e, mstate *ms, int t, int kept)
     if (ms->OB) { en_zero_mat(&ms->OB[s]); en_zero_mat(&ms->OQB[s]); }
     for (int k = 0; k <= t && !rc; k++) {
         long r0 = p->task_row_start[k], nr = p->task_row_start[k + 1] - r0;
-        if (ms->OB) rc = add_rows(&ms->OB[s], &ms->OQB[s], real_rows(ms, r0, nr), p->y + r0, NULL, ms->cw, 1.0, nr, D);
+        if (ms->OB)
+            rc = add_rows(&ms->OB[s], &ms->OQB[s], real_rows(ms, r0), p->single, p->y + r0, NULL, ms->cw, 1.0, nr, D);
         if (!rc && ms->E && task_aug(ms, k))
-            rc = add_rows(&ms->E[s], &ms->QE[s], ms->dual->ab[k].X.v, ms->dual->ab[k].y, ms->dual->ab[k].w, NULL, 1.0,
-                          task_aug(ms, k), D);
+            rc = add_rows(&ms->E[s], &ms->QE[s], aug_rows_of(ms, k), p->single, ms->dual->ab[k].y, ms->dual->ab[k].w,
+                          NULL, 1.0, task_aug(ms, k), D);
     }
     if (ms->E) en_symmetrize(&ms->E[s]);
     if (ms->OB) en_symmetrize(&ms->OB[s]);

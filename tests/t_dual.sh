@@ -9,9 +9,13 @@
 #     NumPy's (G + τ_eff I)⁻¹Q on the primal run's G and Q, the spectrum from the kernel against
 #     NumPy's eigenvalues of G (and exactly τ_eff D − N times), W not bit-identical to the
 #     primal's (another computation), G from the kept rows, and tests/learner_ref.py's replay;
-#  3. in single precision (the default at this D: rows and D×D matrices in float, the dual's kernel
-#     in double) against case 1's double primal: predictions ≥ 99.9 % identical, accuracies within
-#     0.1 point.
+#  3. in single precision (the default at this D: rows, D×D matrices, the dual's kernel and factor
+#     in float) against case 1's double primal: predictions ≥ 99.9 % identical, accuracies within
+#     0.1 point;
+#  4. the dual in float throughout (GS_DUAL=on, --max-aug 20): its W solves the saved G and Q
+#     (NumPy, double) to float accuracy; at τ = 1 (cond(G + τI) > 1e5 from task 2 on) those tasks
+#     are factored in double (the kernel recomputed in double from the float rows) and say so, and
+#     agree with the double run (accuracies within 0.1 point, predictions ≥ 99.9 % identical).
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
 M=gacl+gsr,air,air+gsr,ranpac+gsr
@@ -100,6 +104,52 @@ for m in ("gacl+gsr", "air", "air+gsr", "ranpac+gsr"):
 PYEOF
 then ok "single precision with the dual: agrees with the double primal"
 else bad "single precision with the dual"; fi
+
+s2=$(echo "$args2" | sed 's/--precision double/--precision single/')
+if GS_DUAL=on "$G" $s2 --save-state "$tmp/s2" >"$tmp/s2.csv" 2>"$tmp/err" &&
+   "$PY" - "$tmp" <<'PYEOF' 2>"$tmp/err"
+import csv, json, sys
+import numpy as np
+t = sys.argv[1]
+assert all(r["precision"] == "single" for r in csv.DictReader(open(f"{t}/s2.csv")))
+for m in ("gacl+gsr", "air", "air+gsr", "ranpac+gsr"):
+    d = f"{t}/s2/{m}"
+    tau = json.load(open(f"{d}/manifest.json"))["tau_eff_last"]
+    G, Q, W = np.load(f"{d}/G.npy"), np.load(f"{d}/Q.npy"), np.load(f"{d}/W.npy")
+    Wr = np.linalg.solve(G + tau * np.eye(len(G)), Q)
+    err = np.abs(W - Wr).max() / np.abs(Wr).max()
+    assert err < 1e-3, (m, err)
+PYEOF
+then ok "the dual in float: W solves the saved G and Q (NumPy) to float accuracy"
+else bad "the dual in float against NumPy"; fi
+
+# τ = 1: cond(G + τI) > 1e5 from task 2 on, so those tasks fall back to a double factorization
+f1=$(echo "$args2" | sed 's/--tau 10000/--tau 1/; s/--methods [^ ]*/--methods gacl,gacl+gsr/')
+if GS_DUAL=on "$G" $f1 --save-state "$tmp/fd" >"$tmp/fd.csv" 2>"$tmp/err" &&
+   GS_DUAL=on "$G" $(echo "$f1" | sed 's/--precision double/--precision single/') --save-state "$tmp/fs" >"$tmp/fs.csv" 2>"$tmp/err" &&
+   "$PY" - "$tmp" <<'PYEOF' 2>"$tmp/err"
+import csv, sys
+import numpy as np
+t = sys.argv[1]
+D = list(csv.DictReader(open(f"{t}/fd.csv")))
+S = list(csv.DictReader(open(f"{t}/fs.csv")))
+assert len(D) == len(S) == 20
+fb = 0
+for a, b in zip(D, S):
+    assert (a["method"], a["task"]) == (b["method"], b["task"])
+    want = "double" if float(b["cond"]) > 1e5 else "single"
+    assert b["precision"] == want, (b["method"], b["task"], b["cond"], b["precision"])
+    fb += want == "double"
+    for c in ("acc", "head_acc", "tail_acc"):
+        if a[c] or b[c]:
+            assert abs(float(a[c]) - float(b[c])) <= 0.1 + 1e-9, (a["method"], a["task"], c, a[c], b[c])
+assert 0 < fb < 20, fb
+for m in ("gacl", "gacl+gsr"):
+    pd, ps = np.load(f"{t}/fd/{m}/pred.npy"), np.load(f"{t}/fs/{m}/pred.npy")
+    assert np.mean(pd == ps) >= 0.999, (m, np.mean(pd == ps))
+PYEOF
+then ok "the dual in float at τ = 1: ill-conditioned tasks factored in double, labelled, agree with double"
+else bad "the dual's fallback to double"; fi
 
 if "$PY" tests/learner_ref.py "$tmp/d2" gacl+gsr air air+gsr ranpac+gsr >"$tmp/err" 2>&1; then
     ok "dual run: predictions agree with the NumPy replay (learner_ref.py)"

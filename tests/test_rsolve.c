@@ -1,5 +1,6 @@
 /* test_rsolve.c — the dual ridge solve against the primal (G + τI)⁻¹Q by LAPACK dposv on G built
- * with plain loops, task by task and across a τ change; its statistics and spectrum against G's;
+ * with plain loops, task by task and across a τ change, in double and in single precision (and the
+ * latter's double factorization); its statistics and spectrum against G's;
  * the refined single-precision Cholesky against dposv, and its refusal when κ is too large. */
 #include "tap.h"
 #include "gs_common.h"
@@ -47,7 +48,7 @@ static void test_dual(gsl_rng *r)
         }
     }
     rs_dual k;
-    rs_dual_init(&k, D);
+    rs_dual_init(&k, D, 0);
     double tau = 0.7, *Wt = malloc(sizeof(double) * CS * D), *Wp = malloc(sizeof(double) * CS * D);
     double *work = malloc(sizeof(double) * N * CS);
     gm_mat G = {0};
@@ -87,7 +88,7 @@ static void test_dual(gsl_rng *r)
     CHECK(rs_dual_solve(&k, prev + 1, X, col, sw, CS, Wt, work) != GS_OK, "more rows than factored: refused");
     /* growth of the capacity keeps K and U */
     rs_dual k2;
-    rs_dual_init(&k2, D);
+    rs_dual_init(&k2, D, 0);
     for (long m = 1; m <= N; m += 37) {
         long e = m + 36 < N ? m + 36 : N;
         CHECK(rs_dual_append(&k2, X, e) == GS_OK && rs_dual_factor(&k2, e, tau) == GS_OK, "grow to %ld", e);
@@ -104,6 +105,79 @@ static void test_dual(gsl_rng *r)
           gs_last_error());
     rs_dual_free(&k);
     rs_dual_free(&k2);
+    gm_free(&G);
+    free(X); free(Wt); free(Wp); free(work);
+}
+
+/* The dual in single precision: float panels (kernel columns of each task's rows, computed here
+ * in double and rounded), float factor and solve, against the double primal; the double factor
+ * from the rows (rs_dual_factor64) against it to double accuracy, and from the float kernel to
+ * float accuracy; statistics from the float kernel against G's. */
+static void test_dual_single(gsl_rng *r)
+{
+    long ends[NT] = {20, 45, 90}, N = ends[NT - 1];
+    double *X = malloc(sizeof(double) * N * D), sw[90], tau = 3.0;
+    int col[90];
+    for (long i = 0; i < N; i++) {
+        sw[i] = 1.0;
+        col[i] = (int)(i % CS);
+        for (long j = 0; j < D; j++) {
+            double v = gsl_ran_gaussian(r, 1.0);
+            X[i * D + j] = (float)(v > 0 ? v : 0); /* float rows, held in double */
+        }
+    }
+    double *Wt = malloc(sizeof(double) * CS * D), *Wp = malloc(sizeof(double) * CS * D), *work = malloc(sizeof(double) * N * CS);
+    gm_mat G;
+    gm_alloc(&G, D, D, "test");
+    rs_dual k;
+    rs_dual_init(&k, D, 1);
+    long prev = 0;
+    for (int t = 0; t < NT; t++) {
+        long e = ends[t], nn = e - prev;
+        float *P = malloc(sizeof(float) * nn * e);
+        for (long j = 0; j < nn; j++)
+            for (long i = 0; i <= prev + j; i++) {
+                double s = 0;
+                for (long a = 0; a < D; a++) s += X[(prev + j) * D + a] * X[i * D + a];
+                P[j * e + i] = (float)s;
+            }
+        CHECK(rs_dual_put(&k, e, P, e) == GS_OK, "single: put task %d", t + 1);
+        free(P);
+        CHECK(rs_dual_factor(&k, e, tau) == GS_OK && rs_dual_alpha(&k, e, col, sw, CS, work) == GS_OK,
+              "single: float factor and α, task %d", t + 1);
+        /* W = Xᵀ α */
+        for (int c = 0; c < CS; c++)
+            for (long a = 0; a < D; a++) {
+                double s = 0;
+                for (long i = 0; i < e; i++) s += work[(size_t)c * e + i] * X[i * D + a];
+                Wt[c * D + a] = s;
+            }
+        primal(X, col, sw, e, tau, Wp, &G);
+        double rel = tap_maxrel(Wt, Wp, CS * D);
+        CHECK(rel < 1e-4, "single: float dual W = double primal W to float accuracy, task %d (rel %.2g)", t + 1, rel);
+        double fro2, tr, fg = 0, tg = 0;
+        rs_dual_stats(&k, e, &fro2, &tr);
+        for (long a = 0; a < D; a++) { tg += G.v[a * D + a]; for (long b = 0; b < D; b++) fg += G.v[a * D + b] * G.v[a * D + b]; }
+        CHECK(fabs(tr - tg) < 1e-6 * tg && fabs(fro2 - fg) < 1e-5 * fg, "single: tr G and ‖G‖_F² from the float kernel");
+        prev = e;
+    }
+    CHECK(rs_dual_factor64(&k, N, tau, X) == GS_OK && k.use64 && rs_dual_alpha(&k, N, col, sw, CS, work) == GS_OK,
+          "single: double factor from the rows");
+    for (int c = 0; c < CS; c++)
+        for (long a = 0; a < D; a++) {
+            double s = 0;
+            for (long i = 0; i < N; i++) s += work[(size_t)c * N + i] * X[i * D + a];
+            Wt[c * D + a] = s;
+        }
+    double rel = tap_maxrel(Wt, Wp, CS * D);
+    CHECK(rel < 1e-10, "single: rs_dual_factor64 from the rows = double primal (rel %.2g)", rel);
+    CHECK(rs_dual_factor64(&k, N, tau, NULL) == GS_OK && rs_dual_alpha(&k, N, col, sw, CS, work) == GS_OK,
+          "single: double factor from the float kernel");
+    CHECK(rs_dual_factor(&k, N, tau) == GS_OK && !k.use64, "single: a float factor again (use64 cleared)");
+    gs_clear_error();
+    CHECK(rs_dual_factor(&k, N, -1e9) == GS_ERUN && strstr(gs_last_error(), "raise --tau") &&
+          rs_dual_factor64(&k, N, -1e9, X) == GS_ERUN, "single: K + τI not PD, float and double: %s", gs_last_error());
+    rs_dual_free(&k);
     gm_free(&G);
     free(X); free(Wt); free(Wp); free(work);
 }
@@ -165,6 +239,7 @@ int main(void)
 {
     gsl_rng *r = rng_new(7, RNG_MISC, 3);
     test_dual(r);
+    test_dual_single(r);
     test_mixed(r);
     gsl_rng_free(r);
     return tap_done();
