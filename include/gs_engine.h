@@ -98,10 +98,28 @@ int en_draw_projection(gm_mat *R, long D, long d, int projection, uint64_t seed)
 void en_expand_rows(const en_problem *p, const double *X, long n, double *H);
 /* The same in single precision: H = ReLU(fl32(X) fl32(R)ᵀ) (sgemm; p->Rf), or fl32(X). */
 int en_expand_rows_f(const en_problem *p, const double *X, long n, float *H);
-/* Bytes a run of these methods needs (each feature space's rows and base Gram, each method's
- * matrices per task kept, each stats learner's own state), estimated before allocating. */
-double en_estimate_bytes(long n_rows, long n_test, long d, long expand, int C, int T, const char *const *methods,
-                         int n_methods, int keep_task_grams);
+/* What the memory estimate of a run needs to know (en_estimate_bytes). */
+typedef struct {
+    long n_rows, n_test, n_val;  /* stream rows, test rows, validation rows */
+    const long *task_row_start;  /* T + 1 (the stream's); NULL: rows spread evenly over the tasks */
+    const long *class_kept;      /* C rows per class and C the task of each class (the stream's), */
+    const int *class_task;       /* for the augmenters' rows; NULL: max_aug per class, C/T a task */
+    long d, expand;              /* input columns, --expand (0: none) */
+    int C, T;
+    int precision;               /* --precision (OP_PREC_*): which spaces hold floats (en_single_for) */
+    op_spectrum spectrum;        /* exact spectra (FINAL, ALL; AUTO at small D) copy a D×D matrix */
+    int keep_task_grams;         /* every task's Gram kept (interactive), and the dual never freed */
+    const op_params *params;     /* the learners' parameters (--klda-dim, max_aug, ...) */
+} en_size;
+/* Bytes a run of these methods needs at its peak: the process's own (libraries), the problem's
+ * rows, each feature space's rows and base Gram, each ridge method's matrices (per task kept, in
+ * the run's precision), its dual's kernel while it has fewer rows than columns, its augmenter's
+ * buffers, the exact spectrum's copy, each stats learner's own state (en_learner.bytes). Made
+ * before allocating; the loaded data (before the stream re-cuts it) is not counted. An estimate:
+ * tests/t_memory.sh holds it to measured peaks within a stated band. */
+double en_estimate_bytes(const en_size *z, const char *const *methods, int n_methods);
+/* The real rows of the largest task of z (for the learners' estimates). */
+long en_size_largest_task(const en_size *z);
 
 /* ---- results --------------------------------------------------------------------------- */
 typedef enum { EN_PENDING = 0, EN_DONE = 1, EN_FAILED = 2 } en_state;

@@ -127,9 +127,10 @@ typedef struct en_learner {
     /* both: the k-th array of its random draws and generated rows (k = 0, 1, ...): 1 with *out
      * set, 0 past the last; NULL = none (for --save-state, with en_mctx.keep_draws set) */
     int (*draw)(en_mctx *m, int k, en_draw *out);
-    /* stats: bytes of the learner's own state for rows of D columns (its space), --expand (0: none),
-     * C classes, T tasks, for the estimate made before allocating; NULL = 0 */
-    double (*bytes)(long D, long expand, int C, int T);
+    /* stats: bytes of the learner's own state at its peak for rows of D columns (its space) in the
+     * run z describes (rows, classes, tasks, --expand, its parameters), for the estimate made
+     * before allocating (src/estimate.c); NULL = 0 */
+    double (*bytes)(const en_size *z, long D);
 } en_learner;
 
 /* The table (src/learners.c), NULL-terminated, and lookup by name (NULL if unknown). */

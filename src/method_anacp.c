@@ -620,9 +620,10 @@ static int anacp_draw(en_mctx *m, int k, en_draw *out)
     return 1;
 }
 
-static double anacp_bytes(long D, long expand, int C, int T)
+static double anacp_bytes(const en_size *z, long D)
 {
-    double H = expand > 0 ? (double)expand : ANACP_D, K = ANACP_HEADS, N = (double)C * ANACP_SAMPLES;
+    int C = z->C, T = z->T;
+    double H = z->expand > 0 ? (double)z->expand : ANACP_D, K = ANACP_HEADS, N = (double)C * ANACP_SAMPLES;
     /* per head: W, A and the class sums; the final W and the work matrix; the models of every task
      * ((K + 1) rows of H per seen class, C(T + 1)/2 seen over the tasks); the replay rows and, in
      * the dual form (N < H), their H; block buffers; the kept test activations */

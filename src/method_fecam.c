@@ -188,13 +188,13 @@ static int fecam_spectrum(en_mctx *m, int t, double *eig, long *n)
     return GS_OK;
 }
 
-static double fecam_bytes(long D, long expand, int C, int T)
+static double fecam_bytes(const en_size *z, long D)
 {
     /* the pooled scatter and the spectrum work, one class model being built (at most D × D plus
-     * its rows); the transformed test rows and distance tables (n_test × (D + C)) are not known
-     * here: counted as 10,000 rows */
-    double nt = 10000;
-    return 8.0 * (nt * D + nt * C + 4.0 * (double)D * D + (double)C * D);
+     * its rows); the transformed test and validation rows and their distance tables
+     * ((n_test + n_val) × (D + C)) */
+    double nt = (double)(z->n_test + z->n_val), C = z->C;
+    return 8.0 * (nt * D + nt * C + 4.0 * (double)D * D + C * D);
 }
 
 const en_learner en_learner_fecam = {

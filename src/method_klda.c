@@ -202,11 +202,19 @@ static int klda_draw(en_mctx *m, int k, en_draw *out)
     return 1;
 }
 
-/* The estimate sees no parameters: it assumes the default M = 5000 (and a full φ cache). */
-static double klda_bytes(long D, long expand, int C, int T)
+/* M = --klda-dim: the pooled scatter and the work matrix (M × M each), W, a block of φ rows, the class
+ * sums, the models of every task (seen classes × M each, C(T + 1)/2 rows over the tasks), and φ of
+ * the test and validation rows when each fits KLDA_CACHE_MAX. */
+static double cache_bytes(long n, double M)
 {
-    double M = 5000;
-    return 8.0 * (3.0 * M * M + (double)D * M + 2.0 * (double)KLDA_BLOCK * M + (double)C * M * (T + 1)) + KLDA_CACHE_MAX / 2;
+    double b = 8.0 * (double)n * M;
+    return b <= KLDA_CACHE_MAX ? b : 0;
+}
+static double klda_bytes(const en_size *z, long D)
+{
+    double M = z->params ? (double)z->params->klda_dim : 5000, C = z->C;
+    return 8.0 * (2.0 * M * M + (double)D * M + (double)KLDA_BLOCK * M + C * M + C * M * (z->T + 1) / 2.0) +
+           cache_bytes(z->n_test, M) + cache_bytes(z->n_val, M);
 }
 
 const en_learner en_learner_klda = {

@@ -72,9 +72,9 @@ static int ncm_predict(en_mctx *m, int t, const double *X, long n, int *pred)
     return rc;
 }
 
-static double ncm_bytes(long D, long expand, int C, int T)
+static double ncm_bytes(const en_size *z, long D)
 {
-    return 8.0 * (2.0 * (double)C * D + 2.0 * C);
+    return 8.0 * (2.0 * (double)z->C * D + 2.0 * z->C);
 }
 
 const en_learner en_learner_ncm = {

@@ -124,9 +124,12 @@ static int slda_spectrum(en_mctx *m, int t, double *eig, long *n)
     return GS_OK;
 }
 
-static double slda_bytes(long D, long expand, int C, int T)
+/* the scatter and its work matrix, the class sums and every task's model, and the centred rows
+ * of the largest task stacked for one rank-k update (src/lda.c) */
+static double slda_bytes(const en_size *z, long D)
 {
-    return 8.0 * (2.0 * (double)D * D + (double)C * D * (T + 2) + (double)D);
+    double rows = (double)en_size_largest_task(z) + z->C;
+    return 8.0 * (2.0 * (double)D * D + (double)z->C * D * (z->T + 2) + (double)D + rows * D);
 }
 
 const en_learner en_learner_slda = {

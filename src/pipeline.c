@@ -8,9 +8,14 @@
 
 double pl_need(const pl_ctx *c, const op_opts *o, const en_config *cfg)
 {
-    long n = c->st.n, nt = c->data.test_x.rows + c->st.n_val, d = c->data.train_x.cols;
-    return en_estimate_bytes(n, nt, d, o->data.expand, c->st.C, c->st.T, (const char *const *)cfg->methods,
-                             cfg->n_methods, cfg->keep_task_grams);
+    en_size z = {
+        .n_rows = c->st.n, .n_test = c->data.test_x.rows, .n_val = c->st.n_val,
+        .task_row_start = c->st.task_row_start, .class_kept = c->st.class_kept, .class_task = c->st.class_task,
+        .d = c->data.train_x.cols, .expand = o->data.expand,
+        .C = c->st.C, .T = c->st.T, .precision = o->data.precision, .spectrum = cfg->spectrum,
+        .keep_task_grams = cfg->keep_task_grams, .params = &o->params,
+    };
+    return en_estimate_bytes(&z, (const char *const *)cfg->methods, cfg->n_methods);
 }
 
 double pl_have(const op_opts *o)
