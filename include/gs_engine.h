@@ -132,8 +132,11 @@ enum {                     /* en_snap.flags */
     EN_SINGLE   = 1u << 4, /* computed in single precision (--precision) */
     EN_FALLBACK = 1u << 5, /* single precision, but this task's factorization was done in double
                             * (spotrf failed or cond(G + τI) too large for float: EN_SINGLE_KAPPA) */
-    EN_TAU_FACTOR = 1u << 6 /* solved from the task's tridiagonal form (en_prepare_tau), not a
-                            * Cholesky factorization */
+    EN_TAU_FACTOR = 1u << 6, /* solved from the task's tridiagonal form (en_prepare_tau), not a
+                              * Cholesky factorization */
+    EN_OWN_SPECTRUM = 1u << 7 /* a learner without a Gram matrix (EN_NO_GRAM): eig[] holds the
+                               * eigenvalues of its own matrix (en_method_result.spectrum_of),
+                               * descending, NaN past the ones it has; never G + τI */
 };
 
 typedef struct {
@@ -166,6 +169,8 @@ typedef struct {
     char learner[16];      /* its learner ("gacl" for gsr) */
     char augmenter[24];    /* its augmenter ("gsr"), "" for the learner alone */
     int ridge;             /* has G, Q, W */
+    char spectrum_of[48];  /* a learner without G: the matrix whose spectrum EN_OWN_SPECTRUM
+                            * snapshots hold ("shared covariance"); "" when it has none */
     long D;                /* its feature space's dimension (eig has D values) */
     en_snap *snaps;        /* T */
     double a_last, a_avg;  /* % (NaN until every task is done) */

@@ -33,7 +33,10 @@
  *                                    task after a parameter change, so keep what that needs or
  *                                    refit), argmax over the classes of tasks 0..t;
  *      spectrum(t, eig, &n)          optional: eigenvalues (descending) of the matrix the learner
- *                                    would show (a covariance), at most D values; NULL = none;
+ *                                    would show (a covariance, named by spectrum_of), at most D
+ *                                    values, for the last fitted task (n = 0 for another);
+ *                                    NULL = none (the views say so). The engine asks where it
+ *                                    computes the ridge spectra (EN_OWN_SPECTRUM);
  *      destroy()                     frees en_mctx.priv (the learner's state).
  *    ncm, slda and anacp are this family.
  *
@@ -121,6 +124,7 @@ typedef struct en_learner {
     int (*fit)(en_mctx *m, int t, const en_rowset *real, const en_rowset *aug);
     int (*predict)(en_mctx *m, int t, const double *X, long n, int *pred);
     int (*spectrum)(en_mctx *m, int t, double *eig, long *n);
+    const char *spectrum_of; /* what `spectrum` shows, for the views ("shared covariance") */
     void (*destroy)(en_mctx *m);
     int last_model_only;     /* predict(t) works for the last fitted task only: the engine refits
                               * from task 0 when it needs the tasks again */

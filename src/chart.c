@@ -551,13 +551,41 @@ int ch_build_accuracy(ch_chart *c, const en_results *r, const en_results *baseli
     return GS_OK;
 }
 
+/* The snapshot whose spectrum the chart shows: G + τI of a ridge method, or the own matrix of a
+ * learner without G (EN_OWN_SPECTRUM); NULL when there is none at that task. */
 static const en_snap *spectrum_snap(const en_results *r, int m, int task)
 {
-    if (!valid_method(r, m) || !r->m[m].ridge) return NULL;
+    if (!valid_method(r, m)) return NULL;
     const en_snap *s = &r->m[m].snaps[task - 1];
-    if (s->state != EN_DONE || !(s->flags & EN_SPECTRUM) || (s->flags & EN_NO_GRAM) || !s->eig)
-        return NULL;
-    return s;
+    if (s->state != EN_DONE || !s->eig) return NULL;
+    if (r->m[m].ridge) return (s->flags & EN_SPECTRUM) && !(s->flags & EN_NO_GRAM) ? s : NULL;
+    return s->flags & EN_OWN_SPECTRUM ? s : NULL;
+}
+
+/* Appends "; " (when the note has text) and the text to c's note. */
+static void note_add(ch_chart *c, const char *text)
+{
+    size_t len = strlen(c->note);
+    snprintf(c->note + len, sizeof c->note - len, "%s%s", len ? "; " : "", text);
+}
+
+/* The note for the shown methods without a Gram matrix (only those with no spectrum of their own
+ * when no_spectrum), in a view of G + τI's numbers: "NCM, SLDA: no Gram matrix" (and what they
+ * lack beyond, when `what` is not empty). */
+static void no_gram_note(ch_chart *c, const en_results *r, const int *ms, int nm, int no_spectrum, const char *what)
+{
+    char names[64] = "", disp[32];
+    int n = 0;
+    for (int i = 0; i < nm; i++) {
+        if (r->m[ms[i]].ridge || (no_spectrum && r->m[ms[i]].spectrum_of[0])) continue;
+        ch_display_name(r->m[ms[i]].name, disp, sizeof disp);
+        size_t len = strlen(names);
+        snprintf(names + len, sizeof names - len, "%s%s", n++ ? ", " : "", disp);
+    }
+    if (!n) return;
+    char text[128];
+    snprintf(text, sizeof text, "%s: no Gram matrix%s%s", names, what[0] ? ", " : "", what);
+    note_add(c, text);
 }
 
 /* The ratio's reference is preferably a method without an augmenter (the learner alone), then a
@@ -576,7 +604,9 @@ static int add_spectrum_series(ch_chart *c, const en_results *src, int m, int sl
     const en_snap *sn = spectrum_snap(src, m, task);
     long D = src->m[m].D;
     if (!sn || D < 1) return GS_OK;
-    ch_series *s = add_series(c, (int)D, src->m[m].name, slot, m, ghost, CH_KIND_NONE, "");
+    char what[64] = ""; /* a learner's own matrix is named with the series */
+    if (!src->m[m].ridge) snprintf(what, sizeof what, "(%s)", src->m[m].spectrum_of);
+    ch_series *s = add_series(c, (int)D, src->m[m].name, slot, m, ghost, CH_KIND_NONE, what);
     if (!s) return GS_ENOMEM;
     for (long i = 0; i < D; i++) {
         s->x[i] = (double)(i + 1);
@@ -605,15 +635,19 @@ int ch_build_spectrum(ch_chart *c, const en_results *r, const en_results *baseli
             return st;
         }
     }
-    int live = 0, missing = 0;
+    int live = 0, missing = 0, own = 0, own_missing = 0, none = 0, own_m = -1;
     for (int i = 0; i < nm; i++) {
         int before = c->nseries;
         if ((st = add_spectrum_series(c, r, ms[i], sl[i], 0, task, &lo, &hi)) != GS_OK) {
             ch_free(c);
             return st;
         }
-        if (c->nseries > before) live++;
-        else if (r->m[ms[i]].ridge) missing++;
+        int have = c->nseries > before, ridge = r->m[ms[i]].ridge, spec = r->m[ms[i]].spectrum_of[0] != '\0';
+        live += have;
+        missing += ridge && !have;
+        if (!ridge && have) { own++; own_m = ms[i]; }
+        own_missing += !ridge && spec && !have;
+        none += !ridge && !spec;
     }
     long D = 2;
     for (int i = 0; i < nm; i++) if (r->m[ms[i]].D > D) D = r->m[ms[i]].D;
@@ -623,8 +657,16 @@ int ch_build_spectrum(ch_chart *c, const en_results *r, const en_results *baseli
     snprintf(c->x.label, sizeof c->x.label, "index i");
     if (lo > hi) { lo = 1e-3; hi = 1e3; }
     ch_axis_log10(&c->y, lo, hi, 8);
-    snprintf(c->y.label, sizeof c->y.label, "\u03bb\u1d62 of G+\u03c4I");
-    if (!live) {
+    /* a learner without G shows its own matrix: the axis says which when it is the only one */
+    if (own && own == live)
+        snprintf(c->y.label, sizeof c->y.label, "\u03bb\u1d62 of %s", r->m[own_m].spectrum_of);
+    else
+        snprintf(c->y.label, sizeof c->y.label, own ? "\u03bb\u1d62" : "\u03bb\u1d62 of G+\u03c4I");
+    if (!live && !missing && !own_missing) {
+        /* only learners without any spectrum: say so, not "pending" */
+        c->note[0] = '\0';
+        no_gram_note(c, r, ms, nm, 1, "no spectrum");
+    } else if (!live) {
         /* No live spectrum: the chart shows nothing (not even the pinned ghosts). */
         for (int i = 0; i < c->nseries; i++) {
             free(c->series[i].x);
@@ -632,14 +674,38 @@ int ch_build_spectrum(ch_chart *c, const en_results *r, const en_results *baseli
         }
         memset(c->series, 0, sizeof c->series);
         c->nseries = 0;
-        if (r->spectra_on_request)
+        if (!missing && task < r->T)
+            c->note[0] = '\0'; /* a learner's own, kept for the last task: said below */
+        else if (r->spectra_on_request)
             snprintf(c->note, sizeof c->note, "not computed at D = %ld (costly): --spectrum final or all", r->D);
         else
             snprintf(c->note, sizeof c->note, "spectrum pending");
-    } else if (missing) {
+    } else if (missing || (own_missing && task == r->T)) {
         snprintf(c->note, sizeof c->note, "task %d/%d, some spectra pending", task, r->T);
     } else {
         snprintf(c->note, sizeof c->note, "task %d/%d", task, r->T);
+    }
+    if (live && own && own < live) {
+        /* next to G + τI, which matrix each own spectrum is: first, so that a short panel keeps it */
+        char text[sizeof c->note] = "", disp[32];
+        for (int i = 0; i < nm; i++) {
+            if (r->m[ms[i]].ridge || !spectrum_snap(r, ms[i], task)) continue;
+            ch_display_name(r->m[ms[i]].name, disp, sizeof disp);
+            size_t len = strlen(text);
+            snprintf(text + len, sizeof text - len, "%s: %s; ", disp, r->m[ms[i]].spectrum_of);
+        }
+        size_t len = strlen(text);
+        snprintf(text + len, sizeof text - len, "%s", c->note);
+        memcpy(c->note, text, sizeof c->note);
+    }
+    if ((live || task < r->T) && none) no_gram_note(c, r, ms, nm, 1, "");
+    /* a learner keeps its matrix for the last task only (gs_learner.h: spectrum) */
+    for (int i = 0; i < nm && task < r->T; i++) {
+        if (r->m[ms[i]].ridge || !r->m[ms[i]].spectrum_of[0] || spectrum_snap(r, ms[i], task)) continue;
+        char disp[32], text[80];
+        ch_display_name(r->m[ms[i]].name, disp, sizeof disp);
+        snprintf(text, sizeof text, "%s: spectrum at task %d only", disp, r->T);
+        note_add(c, text);
     }
     return GS_OK;
 }
@@ -685,10 +751,8 @@ int ch_build_stable_rank(ch_chart *c, const en_results *r, const en_results *bas
     snprintf(c->y.label, sizeof c->y.label, "stable rank of G+\u03c4I");
     c->mark_x = clamp_task(r, task);
     pending_note(c, r, ms, nm);
-    if (est) {
-        size_t len = strlen(c->note);
-        snprintf(c->note + len, sizeof c->note - len, "%sLanczos estimate", len ? "; " : "");
-    }
+    if (est) note_add(c, "Lanczos estimate");
+    no_gram_note(c, r, ms, nm, 0, "");
     return GS_OK;
 }
 
@@ -844,10 +908,8 @@ int ch_build_erank_cond(ch_chart *c, const en_results *r, int m0, int m1, int ta
         size_t len = strlen(c->note);
         snprintf(c->note + len, sizeof c->note - len, "%sspectrum at %d of %d tasks", len ? "; " : "", known, r->T);
     }
-    if (est) {
-        size_t len = strlen(c->note);
-        snprintf(c->note + len, sizeof c->note - len, "%sLanczos estimate", len ? "; " : "");
-    }
+    if (est) note_add(c, "Lanczos estimate");
+    no_gram_note(c, r, ms, nm, 0, "");
     return GS_OK;
 }
 

@@ -244,6 +244,8 @@ int en_create(en_engine **out, const en_problem *p, const en_config *cfg)
         snprintf(r->m[m].name, sizeof r->m[m].name, "%s", e->ms[m].name);
         r->m[m].D = e->ms[m].p->D;
         r->m[m].ridge = en_is_ridge(&e->ms[m]);
+        if (e->ms[m].L->spectrum && e->ms[m].L->spectrum_of)
+            snprintf(r->m[m].spectrum_of, sizeof r->m[m].spectrum_of, "%s", e->ms[m].L->spectrum_of);
         snprintf(r->m[m].learner, sizeof r->m[m].learner, "%s", e->ms[m].L->name);
         snprintf(r->m[m].augmenter, sizeof r->m[m].augmenter, "%s", e->ms[m].aug_def ? e->ms[m].aug_def->name : "");
         r->m[m].a_last = r->m[m].a_avg = r->m[m].val_a_last = r->m[m].val_a_avg = NAN;
@@ -424,13 +426,33 @@ static int fit_stats(en_engine *e, mstate *ms, int t)
     return ms->L->fit(&ms->lctx, t, &real, &aug);
 }
 
+/* A learner without G: the spectrum of its own matrix (en_learner.spectrum) into sn at task t, when
+ * it has one and still holds task t's matrix (the last fitted task); else sn stays without (the
+ * views say so). Only on request (en_ensure_spectrum): a view that shows it asks, a run that
+ * prints numbers never pays for it (KLDA's is of a --klda-dim square matrix). */
+static int own_spectrum(mstate *ms, en_snap *sn, int t)
+{
+    if (!ms->L->spectrum || sn->eig) return GS_OK;
+    long D = ms->p->D, n = 0;
+    double *eig = gs_malloc((size_t)D, sizeof(double), "spectrum");
+    if (!eig) return GS_ENOMEM;
+    int rc = ms->L->spectrum(&ms->lctx, t, eig, &n);
+    if (rc || n <= 0) { free(eig); return rc; }
+    for (long i = n; i < D; i++) eig[i] = NAN; /* fewer than D (klda with M < D) */
+    sn->eig = eig;
+    sn->flags |= EN_OWN_SPECTRUM;
+    return GS_OK;
+}
+
 static int eval_custom(en_engine *e, mstate *ms, en_snap *sn, int t)
 {
     const en_problem *p = ms->p;
     long n = p->test_task_end[t];
     sn->flags = EN_NO_GRAM;
     sn->stable_rank = sn->cond = sn->erank = sn->lambda_max = sn->lambda_min = NAN;
-    int rc = ms->L->predict(&ms->lctx, t, p->test_h.v, n, ms->pred);
+    free(sn->eig);
+    sn->eig = NULL;
+    int rc = ms->L->predict(&ms->lctx, t, p->test_h.v, n, ms->pred); /* its spectrum: on request */
     if (rc) {
         sn->state = EN_FAILED;
         snprintf(sn->error, sizeof sn->error, "%s, task %d: %s", ms->name, t + 1, gs_last_error());
@@ -827,6 +849,11 @@ int en_ensure_spectrum(en_engine *e, int task, const volatile int *cancel)
     for (int m = 0; m < e->nm; m++) {
         mstate *ms = &e->ms[m];
         en_snap *sn = &e->res.m[m].snaps[t];
+        if (!en_is_ridge(ms) && sn->state == EN_DONE) {
+            int rc = own_spectrum(ms, sn, t); /* the learner's own, for the task it holds */
+            if (rc) return rc;
+            continue;
+        }
         if (!en_is_ridge(ms) || sn->state != EN_DONE || ms->eigG[t]) continue;
         if (cancel && __atomic_load_n(cancel, __ATOMIC_RELAXED)) return GS_ECANCEL; /* set by another thread */
         en_assemble(e, ms, t, &e->cur, &ms->A);

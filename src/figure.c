@@ -530,10 +530,20 @@ static void draw_panel(fz *z, const panel *p)
         int has_series = 0;
         for (int i = 0; i < p->c->nseries; i++) has_series |= series_shown(p, &p->c->series[i]);
         if (p->note[0] && has_series) {
-            fz_size(z, p->note, FS_TICK, &nw, NULL);
+            /* what fits right of the title: the note, else its leading "; " parts (markup: an
+             * entity ends in ';' too, never followed by a space here) */
+            char note[sizeof p->note];
+            snprintf(note, sizeof note, "%s", p->note);
+            for (;;) {
+                fz_size(z, note, FS_TICK, &nw, NULL);
+                char *cut = NULL;
+                for (char *q = note; tw + 6.0 + nw > b->w && (q = strstr(q, "; ")); q++) cut = q;
+                if (!cut) break;
+                *cut = '\0';
+            }
             if (tw + 6.0 + nw <= b->w)
-                fz_text(z, b->x + b->w, b->y - 2.0 - (title_h(z) - tick_h(z)) * 0.3, p->note, FS_TICK,
-                        0x555555, 1.0, VA_BOTTOM, 0);
+                fz_text(z, b->x + b->w, b->y - 2.0 - (title_h(z) - tick_h(z)) * 0.3, note, FS_TICK, 0x555555, 1.0,
+                        VA_BOTTOM, 0);
         }
     }
     int any = 0;

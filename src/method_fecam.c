@@ -207,6 +207,7 @@ const en_learner en_learner_fecam = {
     .fit = fecam_fit,
     .predict = fecam_predict,
     .spectrum = fecam_spectrum,
+    .spectrum_of = "pooled covariance",
     .destroy = fecam_destroy,
     .bytes = fecam_bytes,
 };

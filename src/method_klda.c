@@ -227,6 +227,7 @@ const en_learner en_learner_klda = {
     .fit = klda_fit,
     .predict = klda_predict,
     .spectrum = klda_spectrum,
+    .spectrum_of = "scatter + reg·I in RFF space",
     .draw = klda_draw,
     .destroy = klda_destroy,
     .bytes = klda_bytes,

@@ -142,6 +142,7 @@ const en_learner en_learner_slda = {
     .fit = slda_fit,
     .predict = slda_predict,
     .spectrum = slda_spectrum,
+    .spectrum_of = "shared covariance + εI",
     .destroy = slda_destroy,
     .bytes = slda_bytes,
 };

@@ -112,9 +112,10 @@ int tui_cycle_method(int cur, int other, int n)
     return cur;
 }
 
-/* Shown methods without a Gram matrix (ncm, slda): their display names into buf ("SLDA",
- * "NCM, SLDA"); returns how many, and the number of shown methods in *nshown. */
-static int non_ridge(const tui_view *v, char *buf, int n, int *nshown)
+/* Shown methods without a Gram matrix (ncm, slda; with own: only those without a spectrum of
+ * their own): their display names into buf ("SLDA", "NCM, SLDA"); returns how many, and the
+ * number of shown methods in *nshown. */
+static int non_ridge(const tui_view *v, char *buf, int n, int *nshown, int own)
 {
     int ms[2] = {v->m0, v->m1}, k = 0;
     *nshown = 0;
@@ -122,7 +123,7 @@ static int non_ridge(const tui_view *v, char *buf, int n, int *nshown)
     for (int i = 0; i < 2; i++) {
         if (!shown(v->r, ms[i]) || (i == 1 && ms[1] == ms[0])) continue;
         (*nshown)++;
-        if (v->r->m[ms[i]].ridge) continue;
+        if (v->r->m[ms[i]].ridge || (own && v->r->m[ms[i]].spectrum_of[0])) continue;
         char dn[32];
         ch_display_name(v->r->m[ms[i]].name, dn, sizeof dn);
         size_t L = strlen(buf);
@@ -132,15 +133,16 @@ static int non_ridge(const tui_view *v, char *buf, int n, int *nshown)
     return k;
 }
 
-/* For spectral panels: when no shown method has a spectrum, write the message over the whole
- * panel and return -1; when one of them has none, write the message on the panel's last row
- * and return 1 (the chart takes one row less); else 0. */
-static int no_spectrum_note(cv_canvas *cv, int x, int y, int w, int h, const tui_view *v)
+/* For the panels of G + τI's numbers (own: the spectrum panel, where a learner without G shows
+ * its own matrix when it has one): when no shown method has them, write why over the whole
+ * panel and return -1; when one of them has none, write it on the panel's last row and return 1
+ * (the chart takes one row less); else 0. */
+static int no_spectrum_note(cv_canvas *cv, int x, int y, int w, int h, const tui_view *v, int own)
 {
     char names[80], b[200];
-    int ns, k = non_ridge(v, names, sizeof names, &ns);
+    int ns, k = non_ridge(v, names, sizeof names, &ns, own);
     if (!k) return 0;
-    snprintf(b, sizeof b, "%s: no spectrum (not a ridge method)", names);
+    snprintf(b, sizeof b, "%s: no Gram matrix%s", names, own ? ", no spectrum" : "");
     if (k == ns) {
         cv_text(cv, x + 1, y + h / 2, b, w - 2, FG, CV_DIM);
         return -1;
@@ -294,7 +296,7 @@ static void chart_panel(cv_canvas *cv, const tui_rect *rc, const char *const *ti
         return;
     }
     if (which != 0) {
-        int k = no_spectrum_note(cv, x, y, w, h, v);
+        int k = no_spectrum_note(cv, x, y, w, h, v, which == 1);
         if (k < 0) return;
         h -= k;
     }
@@ -547,7 +549,7 @@ static void lower_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
         return;
     }
     if (v->lower == TV_ERANK || v->lower == TV_RATIO) {
-        int k = no_spectrum_note(cv, x, y, w, h, v);
+        int k = no_spectrum_note(cv, x, y, w, h, v, 0);
         if (k < 0) return;
         if (k > 0 && v->lower == TV_RATIO) {
             cv_text(cv, x + 1, y + h / 2, "the ratio needs two ridge methods (keys m / M)", w - 2, FG, CV_DIM);
@@ -974,9 +976,15 @@ void tui_draw(cv_canvas *cv, const tui_view *v)
     snprintf(a1, sizeof a1, "Accuracy (%%)%s%s", pn[0] ? " — " : "", pn);
     const char *atitles[3] = {a1, "Accuracy (%)", "Accuracy"};
     (void)at;
-    snprintf(sp, sizeof sp, "Eigenspectrum — %s%slog10 λ of G+τI", pn, pn[0] ? ": " : "");
+    /* a learner without G shows its own matrix (its legend names it): then not "of G+τI" */
+    int own = 0;
+    for (int i = 0; v->r && i < 2; i++) {
+        int m = i ? v->m1 : v->m0;
+        own |= m >= 0 && m < v->r->n_methods && !v->r->m[m].ridge && v->r->m[m].spectrum_of[0];
+    }
+    snprintf(sp, sizeof sp, "Eigenspectrum — %s%slog10 λ%s", pn, pn[0] ? ": " : "", own ? "" : " of G+τI");
     snprintf(sp2, sizeof sp2, "Eigenspectrum%s%s", pn[0] ? " — " : "", pn);
-    const char *stitles[4] = {sp, sp2, "Eigenspectrum of G+τI", "Spectrum"};
+    const char *stitles[4] = {sp, sp2, own ? "Eigenspectrum" : "Eigenspectrum of G+τI", "Spectrum"};
     chart_panel(cv, &l.accuracy, atitles, 3, 0, v);
     chart_panel(cv, &l.spectrum, stitles, 4, 1, v);
     if (tui_view_wide(v->lower)) {

@@ -15,8 +15,11 @@
 #include "gs_opts.h"
 #include "gs_pipeline.h"
 #include "gs_tausweep.h"
+#include "support/problem.h"
 #include "support/tap.h"
 #include "fig_fake.h"
+
+#include <lapacke.h>
 
 static void fake_curve(ts_curve *c, const char *name, int n, double shift)
 {
@@ -262,8 +265,80 @@ static void test_tau_sweep_figure(void)
     pl_free(&c);
 }
 
+/* Learners without a Gram matrix in the views: SLDA shows the spectrum of its shared covariance
+ * (checked against the covariance computed here from the rows), NCM has none and the charts say
+ * so instead of "pending" or nothing. */
+static void test_no_gram_views(void)
+{
+    tp_problem tp;
+    CHECK(tp_make(&tp, 6, 12, 20, 3, 10, 3, 7, 0) == 0, "problem: %s", gs_last_error());
+    const char *names[] = {"slda", "ncm", "gacl"};
+    en_config cfg = {0};
+    cfg.methods = names; cfg.n_methods = 3; cfg.spectrum = OP_SPECTRUM_FINAL;
+    op_opts o;
+    op_defaults(&o);
+    en_engine *e = NULL;
+    CHECK(en_create(&e, &tp.prob, &cfg) == GS_OK && en_update(e, &o.params, 1, NULL, NULL, NULL) == GS_OK,
+          "slda, ncm, gacl run: %s", gs_last_error());
+    if (!e) { tp_free(&tp); return; }
+    const en_results *r = en_get_results(e);
+    const en_problem *p = &tp.prob;
+    int T = p->T, C = p->C;
+    long D = p->D, N = p->task_row_start[T];
+    const en_snap *sl = &r->m[0].snaps[T - 1], *nc = &r->m[1].snaps[T - 1];
+    CHECK(!sl->eig, "slda: no spectrum computed by the update (only on request)");
+    CHECK(en_ensure_spectrum(e, T, NULL) == GS_OK && en_ensure_spectrum(e, 1, NULL) == GS_OK, "spectra on request: %s",
+          gs_last_error());
+    CHECK(!r->m[0].snaps[0].eig, "slda at task 1: none (it keeps the last task's covariance only)");
+    CHECK(r->m[0].spectrum_of[0] && !r->m[1].spectrum_of[0] && !r->m[2].spectrum_of[0],
+          "slda names its matrix (\"%s\"), ncm and gacl none", r->m[0].spectrum_of);
+    CHECK(sl->eig && (sl->flags & EN_OWN_SPECTRUM) && (sl->flags & EN_NO_GRAM) && !(sl->flags & EN_SPECTRUM),
+          "slda, last task: its own spectrum (flags %u)", sl->flags);
+    CHECK(!nc->eig && !(nc->flags & EN_OWN_SPECTRUM), "ncm: no spectrum");
+    /* the shared covariance S/(N − C) + εI from the rows: class means, scatter, dsyevd */
+    double *mu = calloc((size_t)C * D, sizeof(double)), *S = calloc((size_t)D * D, sizeof(double)), *w = calloc((size_t)D, sizeof(double));
+    long *cnt = calloc((size_t)C, sizeof(long));
+    for (long i = 0; i < N; i++) {
+        cnt[p->y[i]]++;
+        for (long a = 0; a < D; a++) mu[p->y[i] * D + a] += p->h.v[i * D + a];
+    }
+    for (int c = 0; c < C; c++) for (long a = 0; a < D; a++) mu[c * D + a] /= cnt[c] ? cnt[c] : 1;
+    for (long i = 0; i < N; i++)
+        for (long a = 0; a < D; a++)
+            for (long b = 0; b < D; b++)
+                S[a * D + b] += (p->h.v[i * D + a] - mu[p->y[i] * D + a]) * (p->h.v[i * D + b] - mu[p->y[i] * D + b]);
+    for (long k = 0; k < D * D; k++) S[k] /= (double)(N - C);
+    for (long a = 0; a < D; a++) S[a * D + a] += o.params.slda_eps;
+    CHECK(LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'N', 'U', (lapack_int)D, S, (lapack_int)D, w) == 0, "dsyevd");
+    double err = 0;
+    for (long i = 0; sl->eig && i < D; i++) err = fmax(err, fabs(sl->eig[i] - w[D - 1 - i]) / w[D - 1]);
+    CHECK(sl->eig && err < 1e-10, "slda's spectrum = eig(S/(N − C) + εI) from the rows (max rel. err %.2g)", err);
+    free(mu); free(S); free(w); free(cnt);
+
+    ch_chart c;
+    CHECK(ch_build_spectrum(&c, r, NULL, 1, 0, T) == GS_OK && c.nseries == 1 && strstr(c.y.label, r->m[0].spectrum_of) &&
+          has_note(&c, "NCM: no Gram matrix") && !has_note(&c, "pending"),
+          "spectrum chart of ncm and slda: slda's curve, its matrix on the axis, ncm said to have none (note \"%s\")", c.note);
+    ch_free(&c);
+    CHECK(ch_build_spectrum(&c, r, NULL, 0, 2, T) == GS_OK && c.nseries == 2 && has_note(&c, r->m[0].spectrum_of) &&
+          !strstr(c.y.label, "G+"), "spectrum chart of slda and gacl: both curves, the note names slda's matrix (\"%s\")", c.note);
+    ch_free(&c);
+    CHECK(ch_build_spectrum(&c, r, NULL, 1, -1, T) == GS_OK && c.nseries == 0 && has_note(&c, "NCM: no Gram matrix") &&
+          !has_note(&c, "pending"), "spectrum chart of ncm alone: says it has none (\"%s\")", c.note);
+    ch_free(&c);
+    CHECK(ch_build_spectrum(&c, r, NULL, 0, -1, 1) == GS_OK && c.nseries == 0 && has_note(&c, "SLDA: spectrum at task 3 only") &&
+          !has_note(&c, "pending"), "spectrum chart of slda at task 1: says where it has one (\"%s\")", c.note);
+    ch_free(&c);
+    CHECK(ch_build_stable_rank(&c, r, NULL, 0, 2, T) == GS_OK && c.nseries == 1 && has_note(&c, "SLDA: no Gram matrix"),
+          "stable-rank chart of slda and gacl: gacl's curve, slda said to have no Gram matrix (\"%s\")", c.note);
+    ch_free(&c);
+    en_destroy(e);
+    tp_free(&tp);
+}
+
 int main(void)
 {
+    test_no_gram_views();
     test_tau_sweep_chart();
     test_task_charts();
     test_tau_sweep_figure();
