@@ -87,6 +87,18 @@ static int emit_row(en_emitter *em, const double *h, const float *hf, int c, dou
         em->rows++;
         return GS_OK;
     }
+    if (em->n == em->cap && em->defer) { /* the whole task's rows stay: the buffer grows */
+        long cap = 2 * em->cap;
+        float *f = realloc(em->buf.f, (size_t)cap * (size_t)D * sizeof(float));
+        int *lab = realloc(em->lab, (size_t)cap * sizeof(int));
+        double *w = realloc(em->w, (size_t)cap * sizeof(double));
+        if (f) em->buf.f = f;
+        if (lab) em->lab = lab;
+        if (w) em->w = w;
+        if (!f || !lab || !w) return gs_error(GS_ENOMEM, "synthetic rows: out of memory");
+        em->cap = cap;
+        em->buf.rows = cap;
+    }
     if (em->n == em->cap && emit_flush(em)) return GS_ERUN;
     if (em->buf.f) {
         float *o = gm_rowf(&em->buf, em->n);
@@ -250,6 +262,7 @@ void en_pair_flush_part(en_emitter *em, int part)
 {
     const en_problem *p = em->ms->p;
     long D = p->D, nr = em->yhi - em->ylo, lo, hi;
+    if (em->defer && em->E) { en_gram_rows_part(em->E, &em->buf, 0, em->n, part); return; }
     if (!em->Y || em->ny == 0 || !em->E) return;
     const double *Z = gm_row(&p->z, em->ylo);
     pair_blocks(D, part, &lo, &hi);
@@ -283,12 +296,20 @@ static int emitter_open(en_engine *e, mstate *ms, int t, gm_mat *E, gm_mat *QE)
     return rc || !em->lab || !em->w ? GS_ENOMEM : GS_OK;
 }
 
+static void emitter_free(en_emitter *em)
+{
+    gm_free(&em->buf); free(em->lab); free(em->w);
+    em->lab = NULL; em->w = NULL;
+    em->n = 0;
+}
+
+/* After the rows: staged rows emitted, the buffer added to E (unless deferred to the PAIRS jobs:
+ * then it is kept until en_extra_end, or freed now on an error). */
 static int emitter_close(en_emitter *em, int rc)
 {
     if (!rc) rc = emit_x_flush(em);
-    if (!rc) rc = emit_flush(em);
-    gm_free(&em->buf); free(em->lab); free(em->w);
-    em->lab = NULL; em->w = NULL;
+    if (!rc && !em->defer) rc = emit_flush(em);
+    if (rc || !em->defer) emitter_free(em);
     emit_x_free(em);
     return rc;
 }
@@ -340,6 +361,8 @@ int en_extra_rows(en_engine *e, mstate *ms, int t)
     ms->aug.n = 0;
     ms->aug.X.rows = 0;
     rc = emitter_open(e, ms, t, E, QE);
+    /* single precision: E += the rows' Gram in the PAIRS jobs, two halves in parallel */
+    ms->em.defer = !rc && E && E->f;
     if (!rc && keep && !(ms->em.keep = en_dual_rows_open(e, ms, t))) rc = GS_ENOMEM;
     if (!rc && ms->aug_def) rc = ms->aug_def->rows(&ms->actx, t, &ms->em);
     rc = emitter_close(&ms->em, rc);
@@ -350,6 +373,8 @@ int en_extra_end(en_engine *e, mstate *ms, int t)
 {
     en_emitter *em = &ms->em;
     em->Y = NULL;
+    if (em->defer) emitter_free(em);
+    em->defer = 0;
     if (t == ms->p->T - 1) { /* the last task: give the memory back before its spectrum */
         free(ms->ybuf);
         ms->ybuf = NULL;

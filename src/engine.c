@@ -369,8 +369,8 @@ static void finish_method(en_method_result *mr, int T)
  * let the next task's Grams start as soon as this task's are copied into the work matrices (so
  * BASE(t+1) runs while SOLVE(t) factors), and keep every buffer safe:
  *   BASE(t)        after BASE(t-1) and every ASM(t-1) (they read the base Gram's slot), and
- *                  without kept tasks after XEND(t, m) of the methods sharing it (whether
- *                  it is needed depends on their rows: en_base_needed);
+ *                  after XEND(t, m) of the methods sharing it when whether it is needed
+ *                  depends on their rows (en_base_needed, en_base_fixed);
  *   EXTRA(t, m)    after XEND(t-1, m) and ASM(t-1, m) (the emitter, Y and E's slot);
  *   ASM(t, m)      after BASE(t), XEND(t, m), SOLVE(t-1, m) and LMIN, PRED, ACC of (t-1, m)
  *                  (A and Qᵀ: the factor of t-1 is read by LMIN);
@@ -661,9 +661,9 @@ static void plan_tasks(en_plan *pl, const int *order, int no)
             jb = add_job(pl, J_BASE, -1, t);
             add_dep(pl, jb, prev_base);
             for (int m = 0; m < nm; m++) add_dep(pl, jb, prev_asm[m]);
-            /* whether the base is needed depends on the methods' rows of t (en_base_needed) */
+            /* whether the base is needed may depend on the methods' rows of t (en_base_needed) */
             for (int m = 0; m < nm; m++)
-                if (!e->keep && en_shares_base(&e->ms[m])) add_dep(pl, jb, jx[m]);
+                if (en_shares_base(&e->ms[m]) && !en_base_fixed(e, &e->sp[e->ms[m].space])) add_dep(pl, jb, jx[m]);
             prev_base = jb;
             base_valid = t + 1;
         }

@@ -69,6 +69,8 @@ struct en_emitter {
     double *xw;
     long xn;
     int base;                /* the rows are a learner's own base (real rows), not collected */
+    int defer;               /* single precision: the task's rows stay in buf (grown as needed) and
+                              * the PAIRS jobs add them to E, half of the columns each */
     en_rowbuf *keep;         /* non-NULL: the rows are kept there for the dual (E untouched) */
 };
 
@@ -166,6 +168,9 @@ void en_zero_mat(gm_mat *m);
 int en_gram_alloc(gm_mat *M, long D, int single, const char *what);
 /* Upper triangle of M += Xᵀ X for rows a..b-1 of `rows` (same precision as M: hf for float). */
 void en_gram_rows(gm_mat *M, const gm_mat *rows, long a, long b);
+/* The same for part 0 or 1 of M's columns (about half of the products each, a fixed split; -1:
+ * all, as en_gram_rows): two jobs share one update. */
+void en_gram_rows_part(gm_mat *M, const gm_mat *rows, long a, long b, int part);
 /* dst = B + w·E (E may be NULL); dst may be double where B, E are float (a converted copy). */
 void en_gram_combine(gm_mat *dst, const gm_mat *B, double w, const gm_mat *E);
 double en_gram_fro2(const gm_mat *A);
@@ -189,8 +194,9 @@ int en_gram_tri_solve(const gm_mat *A, const void *d, const void *e, const void 
 void en_rowbuf_free(en_rowbuf *b);
 
 /* emit.c: a method's synthetic rows of task t in three jobs: en_extra_rows runs the augmenter
- * (row pairs into the emitter's Y), en_pair_flush_part(part) forms E += Zᵀ Y for half of the
- * column blocks, en_extra_end symmetrizes and counts (GS_OK or GS_ENOMEM). */
+ * (row pairs into the emitter's Y; in single precision, rows into the emitter's buffer),
+ * en_pair_flush_part(part) forms E += Zᵀ Y (or E += bufᵀ buf) for half of the column blocks,
+ * en_extra_end symmetrizes and counts (GS_OK or GS_ENOMEM). */
 int en_extra_rows(en_engine *e, mstate *ms, int t);
 void en_pair_flush_part(en_emitter *em, int part);
 int en_extra_end(en_engine *e, mstate *ms, int t);
@@ -218,7 +224,8 @@ int en_predict_val(en_engine *e, mstate *ms, en_snap *sn, int t);
  *   en_dual_task_end  after task t's rows (XEND): on the switch to the primal, E and OB from the
  *                   kept rows;
  *   en_solve_dual, en_dual_stats, en_dual_gram  as en_solve_seen, en_ensure_stats, en_assemble;
- *   en_base_needed  whether the shared base Gram of a space is needed at task t. */
+ *   en_base_needed  whether the shared base Gram of a space is needed at task t (en_base_fixed:
+ *                   at every task, known before the rows). */
 int en_dual_mode(const en_engine *e, const mstate *ms, int t);
 int en_dual_keeps(const en_engine *e, const mstate *ms, int t);
 en_rowbuf *en_dual_rows_open(en_engine *e, mstate *ms, int t);
@@ -229,6 +236,9 @@ int en_solve_dual(en_engine *e, mstate *ms, int t, double tau, char *why, size_t
 int en_dual_stats(en_engine *e, mstate *ms, int t, int want_spectrum);
 int en_dual_gram(en_engine *e, mstate *ms, int t, gm_mat *G);
 int en_base_needed(const en_engine *e, const en_space *sp, int t);
+/* 1 when en_base_needed is 1 at every task whatever the augmented rows (so BASE(t) need not wait
+ * for the methods' rows of task t). */
+int en_base_fixed(const en_engine *e, const en_space *sp);
 void en_dual_free(mstate *ms, int T);
 
 /* ridge_tri.c: the task the user looks at, its G_t reduced to tridiagonal form (en_prepare_tau):

@@ -72,6 +72,12 @@ void en_gram_rows(gm_mat *M, const gm_mat *rows, long a, long b)
     if (M->f) rank_update_f(M, gm_rowf(rows, a), b - a); else rank_update_d(M, gm_row(rows, a), b - a);
 }
 
+void en_gram_rows_part(gm_mat *M, const gm_mat *rows, long a, long b, int part)
+{
+    if (M->f) rank_update_part_f(M, gm_rowf(rows, a), b - a, part);
+    else rank_update_part_d(M, gm_row(rows, a), b - a, part);
+}
+
 void en_gram_combine(gm_mat *dst, const gm_mat *B, double w, const gm_mat *E)
 {
     size_t n = (size_t)B->rows * (size_t)B->cols;

@@ -23,6 +23,27 @@ static void K(rank_update)(gm_mat *M, const R *X, long n)
     if (n > 0) BL(syrk)(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)n, 1.0, X, (int)D, 1.0, EL(M), (int)D);
 }
 
+/* The same for part `part` of the columns (-1: all): 0 the columns below c, 1 those from c on, c
+ * the multiple of 64 nearest D/√2 (where the two parts' products are equal: c²/2 against
+ * c(D − c) + (D − c)²/2), so two threads share one update; the split is fixed, so are the sums. */
+static void K(rank_update_part)(gm_mat *M, const R *X, long n, int part)
+{
+    long D = M->rows, c = ((long)((double)D / sqrt(2.0)) + 32) / 64 * 64;
+    if (part < 0 || c <= 0 || c >= D) {
+        if (part <= 0) K(rank_update)(M, X, n);
+        return;
+    }
+    if (n <= 0) return;
+    R *m = EL(M);
+    if (part == 0) {
+        BL(syrk)(CblasRowMajor, CblasUpper, CblasTrans, (int)c, (int)n, 1.0, X, (int)D, 1.0, m, (int)D);
+        return;
+    }
+    BL(gemm)(CblasRowMajor, CblasTrans, CblasNoTrans, (int)c, (int)(D - c), (int)n, 1.0, X, (int)D, X + c, (int)D, 1.0,
+             m + c, (int)D);
+    BL(syrk)(CblasRowMajor, CblasUpper, CblasTrans, (int)(D - c), (int)n, 1.0, X + c, (int)D, 1.0, m + c * D + c, (int)D);
+}
+
 /* y = A x for the symmetric A (upper triangle read). */
 static void K(symv)(const gm_mat *A, const R *x, R *y)
 {

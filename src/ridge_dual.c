@@ -543,10 +543,19 @@ int en_dual_task_end(en_engine *e, mstate *ms, int t, int kept)
 }
 
 /* The shared base Gram of space sp is needed at task t: every task is kept (interactive), or a
- * method sharing it solves task t in the primal. */
+ * method sharing it solves task t in the primal, or (single precision) its real rows reach D by
+ * the last task, so a later task will need it: then it is accumulated from task 0 on, task by task
+ * while the dual solves (on the worker the dual leaves idle), rather than in one product over all
+ * the rows at the switch to the primal. A function of row counts only. (In double the base is
+ * built at the switch, as before: the same numbers bit for bit.) */
+int en_base_fixed(const en_engine *e, const en_space *sp)
+{
+    return e->keep || (sp->pm.single && sp->pm.task_row_start[sp->pm.T] >= sp->pm.D);
+}
+
 int en_base_needed(const en_engine *e, const en_space *sp, int t)
 {
-    if (e->keep || t < 0) return 1;
+    if (t < 0 || en_base_fixed(e, sp)) return 1;
     for (int m = 0; m < e->nm; m++) {
         const mstate *ms = &e->ms[m];
         if (&e->sp[ms->space] == sp && en_shares_base(ms) && !en_dual_mode(e, ms, t)) return 1;
