@@ -86,6 +86,7 @@ static int timed_update(pl_ctx *c, const op_params *q, int first_task, double *a
 
 int main(int argc, char **argv)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0); /* each line as it is measured (a long run is followed live) */
     int reps = 5, k = 1;
     int do_batch = 1, do_inter = 1, do_knobs = 1;
     if (k < argc && strcmp(argv[k], "--") && strncmp(argv[k], "--", 2)) reps = atoi(argv[k++]);
@@ -161,7 +162,12 @@ int main(int argc, char **argv)
         q.tau = r % 2 ? tau0 : tau0 * 2.0 + 1e-3;
         if ((rc = timed_update(&c, &q, T, &va[r], &vf[r], &vc[r]))) goto fail;
     }
-    printf("bench: tau_retune_current_task %.1f ms (cpu %.1f ms)\n", 1000 * median(vf, reps), 1000 * median(vc, reps));
+    const en_results *rr = en_get_results(c.eng);
+    int nfac = 0, nridge = 0;
+    for (int m = 0; m < rr->n_methods; m++)
+        if (rr->m[m].ridge) { nridge++; nfac += (rr->m[m].snaps[T - 1].flags & EN_TAU_FACTOR) != 0; }
+    printf("bench: tau_retune_current_task %.1f ms (cpu %.1f ms; %d of %d ridge methods from the tridiagonal form)\n",
+           1000 * median(vf, reps), 1000 * median(vc, reps), nfac, nridge);
     printf("bench: tau_retune_all_tasks %.1f ms\n", 1000 * median(va, reps));
     q.tau = tau0;
     if ((rc = timed_update(&c, &q, T, &all, NULL, NULL))) goto fail;

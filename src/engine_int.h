@@ -187,9 +187,15 @@ int en_gram_chol_solve(gm_mat *A, double tau, void *B, int nrhs);
 /* A (D×D, A's precision; d, e, tau and w too: D, D, D and D × TRI_NB elements) reduced to
  * tridiagonal form QᵀAQ = T in place from column *next on, resumable after GS_ECANCEL (gram.c). */
 int en_gram_tri_reduce(gm_mat *A, void *d, void *e, void *tau, void *w, long *next, const volatile int *cancel);
-/* B (nrhs columns of D, A's precision) := (G + τI)⁻¹B from the reduction of G in A, d, e, tau_h:
- * 0, > 0 (T + τI not positive definite) or < 0 (LAPACK failure, no memory). */
-int en_gram_tri_solve(const gm_mat *A, const void *d, const void *e, const void *tau_h, double tau, void *B, int nrhs);
+/* Columns of the reduction's orthogonal factor Q formed per call of this many (cancel between). */
+#define TRI_QCOLS 512
+/* Q (D×D, column-major, A's precision) from the reflectors in A and tau, from column *next on,
+ * resumable after GS_ECANCEL. */
+int en_gram_tri_form_q(const gm_mat *A, const void *tau, gm_mat *Q, long *next, const volatile int *cancel);
+/* B (nrhs columns of D, Q's precision) := (G + τI)⁻¹B = Q (T + τI)⁻¹ QᵀB from G's reduction (Q,
+ * T's diagonal d and off-diagonal e): 0, > 0 (T + τI not positive definite) or < 0 (LAPACK
+ * failure, no memory). */
+int en_gram_tri_solve(const gm_mat *Q, const void *d, const void *e, double tau, void *B, int nrhs);
 
 void en_rowbuf_free(en_rowbuf *b);
 

@@ -130,8 +130,14 @@ int en_gram_tri_reduce(gm_mat *A, void *d, void *e, void *tau, void *w, long *ne
     return A->f ? tri_reduce_f(A->f, n, d, e, tau, w, next, cancel) : tri_reduce_d(A->v, n, d, e, tau, w, next, cancel);
 }
 
-int en_gram_tri_solve(const gm_mat *A, const void *d, const void *e, const void *tau_h, double tau, void *B, int nrhs)
+int en_gram_tri_form_q(const gm_mat *A, const void *tau, gm_mat *Q, long *next, const volatile int *cancel)
 {
     long n = A->rows;
-    return A->f ? tri_solve_f(A->f, n, d, e, tau_h, tau, B, nrhs) : tri_solve_d(A->v, n, d, e, tau_h, tau, B, nrhs);
+    return A->f ? tri_form_q_f(A->f, n, tau, Q->f, next, cancel) : tri_form_q_d(A->v, n, tau, Q->v, next, cancel);
+}
+
+int en_gram_tri_solve(const gm_mat *Q, const void *d, const void *e, double tau, void *B, int nrhs)
+{
+    long n = Q->rows;
+    return Q->f ? tri_solve_f(Q->f, n, d, e, tau, B, nrhs) : tri_solve_d(Q->v, n, d, e, tau, B, nrhs);
 }

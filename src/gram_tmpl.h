@@ -91,29 +91,48 @@ static int K(tri_reduce)(R *a, long n, R *d, R *e, R *tau, R *w, long *next, con
     return GS_OK;
 }
 
-/* The nrhs columns B (n each, contiguous) := (A + τI)⁻¹ B from tri_reduce's a, d, e, tau: Qᵀ B,
- * then (T + τI)⁻¹ by its LDLᵀ factors (xpttrf/xpttrs: O(n) per column), then Q. 0; > 0 when
- * T + τI is not positive definite; < 0 on a LAPACK failure or no memory. */
-static int K(tri_solve)(const R *a, long n, const R *d, const R *e, const R *tau_h, double tau, R *B, int nrhs)
+/* Columns *next.. of the n×n orthogonal factor Q of tri_reduce (a, tau: its reflectors) into q
+ * (column-major), TRI_QCOLS columns at a time (xormtr applied to those columns of the identity),
+ * stopping between them when *cancel is set (resumable). GS_OK, GS_ECANCEL or GS_ENOMEM. */
+static int K(tri_form_q)(const R *a, long n, const R *tau, R *q, long *next, const volatile int *cancel)
+{
+    R lq;
+    lapack_int nc0 = (lapack_int)(n < TRI_QCOLS ? n : TRI_QCOLS);
+    if (LP(ormtr)(LAPACK_COL_MAJOR, 'L', 'L', 'N', (lapack_int)n, nc0, a, (lapack_int)n, tau, q, (lapack_int)n, &lq, -1))
+        return gs_error(GS_ERUN, "LAPACK ormtr: workspace query failed");
+    lapack_int lw = (lapack_int)lq;
+    R *work = malloc((size_t)(lw > 1 ? lw : 1) * sizeof(R));
+    if (!work) return gs_error(GS_ENOMEM, "τ factor: out of memory");
+    for (long j0 = *next; j0 < n; j0 += TRI_QCOLS) {
+        if (cancel && __atomic_load_n(cancel, __ATOMIC_RELAXED)) { free(work); *next = j0; return GS_ECANCEL; }
+        long nc = n - j0 < TRI_QCOLS ? n - j0 : TRI_QCOLS;
+        R *c = q + j0 * n;
+        memset(c, 0, (size_t)nc * (size_t)n * sizeof(R));
+        for (long j = 0; j < nc; j++) c[j0 + j + j * n] = 1;
+        lapack_int info = LP(ormtr)(LAPACK_COL_MAJOR, 'L', 'L', 'N', (lapack_int)n, (lapack_int)nc, a, (lapack_int)n,
+                                    tau, c, (lapack_int)n, work, lw);
+        if (info) { free(work); return gs_error(GS_ERUN, "LAPACK ormtr failed (info %d)", (int)info); }
+    }
+    free(work);
+    *next = n;
+    return GS_OK;
+}
+
+/* The nrhs columns B (n each, contiguous) := (Q T Qᵀ + τI)⁻¹ B = Q (T + τI)⁻¹ Qᵀ B with q the
+ * explicit Q (column-major; tri_form_q) and T's diagonal d and off-diagonal e: two matrix
+ * products and the LDLᵀ factors of T + τI (xpttrf/xpttrs: O(n) per column). 0; > 0 when T + τI
+ * is not positive definite; < 0 on a LAPACK failure or no memory. */
+static int K(tri_solve)(const R *q, long n, const R *d, const R *e, double tau, R *B, int nrhs)
 {
     if (nrhs < 1 || n < 1) return 0;
-    R q, *dd = malloc((size_t)n * sizeof(R) * 2), *ee = dd + n, *work = NULL;
+    R *dd = malloc((size_t)n * sizeof(R) * (2 + (size_t)nrhs)), *ee = dd + n, *P = dd + 2 * n;
     if (!dd) return -1;
-    lapack_int info = LP(ormtr)(LAPACK_COL_MAJOR, 'L', 'L', 'T', (lapack_int)n, nrhs, a, (lapack_int)n, tau_h, B,
-                                (lapack_int)n, &q, -1);
-    lapack_int lw = (lapack_int)q;
-    if (!info && !(work = malloc((size_t)(lw > 1 ? lw : 1) * sizeof(R)))) info = -1;
-    if (!info) info = LP(ormtr)(LAPACK_COL_MAJOR, 'L', 'L', 'T', (lapack_int)n, nrhs, a, (lapack_int)n, tau_h, B,
-                                (lapack_int)n, work, lw);
+    BL(gemm)(CblasColMajor, CblasTrans, CblasNoTrans, (int)n, nrhs, (int)n, 1.0, q, (int)n, B, (int)n, 0.0, P, (int)n);
     for (long i = 0; i < n; i++) { dd[i] = d[i] + (R)tau; ee[i] = i + 1 < n ? e[i] : 0; }
-    if (!info) {
-        info = LP(pttrf)((lapack_int)n, dd, ee);
-        if (info > 0) { free(work); free(dd); return (int)info; }
-    }
-    if (!info) info = LP(pttrs)(LAPACK_COL_MAJOR, (lapack_int)n, nrhs, dd, ee, B, (lapack_int)n);
-    if (!info) info = LP(ormtr)(LAPACK_COL_MAJOR, 'L', 'L', 'N', (lapack_int)n, nrhs, a, (lapack_int)n, tau_h, B,
-                                (lapack_int)n, work, lw);
-    free(work);
+    lapack_int info = LP(pttrf)((lapack_int)n, dd, ee);
+    if (info > 0) { free(dd); return (int)info; }
+    if (!info) info = LP(pttrs)(LAPACK_COL_MAJOR, (lapack_int)n, nrhs, dd, ee, P, (lapack_int)n);
+    if (!info) BL(gemm)(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)n, nrhs, (int)n, 1.0, q, (int)n, P, (int)n, 0.0, B, (int)n);
     free(dd);
     return info ? -1 : 0;
 }

@@ -1,10 +1,12 @@
 /* ridge_tri.c — one task's G_t reduced to tridiagonal form, G_t = Q T Qᵀ (Householder, LAPACK's
  * xsytrd in panels), so that a τ change of that task solves (G_t + τI) W = Q_t with two
- * applications of Q and an O(D) tridiagonal solve per column instead of a D³/3 Cholesky, and
+ * products with Q and an O(D) tridiagonal solve per column instead of a D³/3 Cholesky, and
  * gives G_t's exact spectrum (xsterf on T) on the way. Interactive engines only (keep_task_grams),
  * from D = EN_TAU_FACTOR_MIN_D on, for the task the user looks at (en_prepare_tau), one task per
  * method at a time: a D×D matrix in the method's precision. The reduction stops between panels
  * when asked and resumes where it stopped while G_t is unchanged (a τ change does not change it).
+ * The orthogonal Q is then formed explicitly (xormtr on the identity, TRI_QCOLS columns at a time:
+ * stoppable too), so a τ change costs two matrix products of D×D by D×C.
  * State: engine_int.h (ms->tri); the kernels: gram.c. */
 #include "engine_int.h"
 #include "gs_common.h"
@@ -15,10 +17,12 @@
 #include <string.h>
 
 struct en_tri {
-    int task;       /* 0-based task whose G_t is in A, -1: none */
+    int task;       /* 0-based task whose G_t this is, -1: none */
     long next;      /* columns reduced so far (D + 1 when complete) */
-    gm_mat A;       /* G_t, then its reflectors (float in single precision) */
-    void *d, *e, *tau, *w; /* D, D, D elements and D × TRI_NB work, A's precision */
+    long qnext;     /* columns of Q formed so far (D + 1 when complete) */
+    gm_mat A;       /* G_t, then its reflectors (float in single precision); freed once Q is formed */
+    gm_mat Q;       /* the orthogonal factor, column-major (A's precision) */
+    void *d, *e, *tau, *w; /* D, D, D elements (one block) and D × TRI_NB work, A's precision */
 };
 
 int en_tau_factor_wanted(const en_engine *e)
@@ -34,6 +38,7 @@ void en_tri_free(mstate *ms)
     en_tri *r = ms->tri;
     if (!r) return;
     gm_free(&r->A);
+    gm_free(&r->Q);
     free(r->d); /* e and tau live in the same block */
     free(r->w);
     free(r);
@@ -48,38 +53,44 @@ void en_tri_forget(mstate *ms, int t)
 int en_tri_usable(const en_engine *e, const mstate *ms, int t)
 {
     const en_tri *r = ms->tri;
-    return e->keep && r && r->task == t && r->next > ms->p->D && ms->stats_valid[t] && ms->eigG[t] &&
+    return e->keep && r && r->task == t && r->qnext > ms->p->D && ms->stats_valid[t] && ms->eigG[t] &&
            !en_dual_mode(e, ms, t);
 }
 
-/* Reduce task t's G_t of method ms (resuming a cancelled reduction of the same G_t). */
-static int tri_factor(en_engine *e, mstate *ms, int t, const volatile int *cancel)
+/* Reduce task t's G_t of method ms to tridiagonal form (resuming a stopped reduction of the
+ * same G_t); *spectrum: reduced, its eigenvalues can be read. Then form Q (resumable too) and free
+ * the reflectors: one D×D matrix per method between tasks, two while Q is formed. */
+static int tri_factor(en_engine *e, mstate *ms, int t, const volatile int *cancel, int *spectrum)
 {
     long D = ms->p->D;
-    int single = ms->p->single;
+    int single = ms->p->single, rc;
     size_t el = single ? sizeof(float) : sizeof(double);
+    *spectrum = 0;
     if (!ms->tri && !(ms->tri = gs_calloc(1, sizeof *ms->tri, "τ factor"))) return GS_ENOMEM;
     en_tri *r = ms->tri;
-    if (!r->A.rows) {
-        int rc = en_gram_alloc(&r->A, D, single, "τ factor");
-        if (rc) { en_tri_free(ms); return rc; }
-        r->task = -1;
+    if (r->task != t) {
+        gm_free(&r->Q); /* another task: its factor goes */
+        if (!r->A.rows && (rc = en_gram_alloc(&r->A, D, single, "τ factor"))) return rc;
+        en_assemble(e, ms, t, &e->cur, &r->A);
+        r->task = t;
+        r->next = r->qnext = 0;
     }
     if (!r->d && !(r->d = gs_malloc(3 * (size_t)D, el, "τ factor"))) return GS_ENOMEM;
     r->e = (char *)r->d + (size_t)D * el;
     r->tau = (char *)r->d + 2 * (size_t)D * el;
-    if (r->task != t) {
-        en_assemble(e, ms, t, &e->cur, &r->A);
-        r->task = t;
-        r->next = 0;
+    if (r->next <= D) {
+        if (!r->w && !(r->w = gs_malloc((size_t)D * TRI_NB, el, "τ factor"))) return GS_ENOMEM;
+        if ((rc = en_gram_tri_reduce(&r->A, r->d, r->e, r->tau, r->w, &r->next, cancel))) return rc;
+        free(r->w);
+        r->w = NULL;
+        r->next = D + 1;
     }
-    if (r->next > D) return GS_OK;
-    if (!r->w && !(r->w = gs_malloc((size_t)D * TRI_NB, el, "τ factor"))) return GS_ENOMEM;
-    int rc = en_gram_tri_reduce(&r->A, r->d, r->e, r->tau, r->w, &r->next, cancel);
-    if (rc) return rc;
-    free(r->w);
-    r->w = NULL;
-    r->next = D + 1;
+    *spectrum = 1;
+    if (r->qnext > D) return GS_OK;
+    if (!r->Q.rows && (rc = en_gram_alloc(&r->Q, D, single, "τ factor"))) return rc;
+    if ((rc = en_gram_tri_form_q(&r->A, r->tau, &r->Q, &r->qnext, cancel))) return rc;
+    r->qnext = D + 1;
+    gm_free(&r->A);
     return GS_OK;
 }
 
@@ -118,10 +129,14 @@ int en_prepare_tau(en_engine *e, int task, const volatile int *cancel)
         en_snap *sn = &e->res.m[m].snaps[t];
         if (!en_is_ridge(ms) || sn->state != EN_DONE || !ms->stats_valid[t] || en_dual_mode(e, ms, t)) continue;
         if (en_tri_usable(e, ms, t) && ms->eigG[t]) continue;
-        int rc = tri_factor(e, ms, t, cancel);
-        if (!rc && !ms->eigG[t]) rc = tri_spectrum(ms, t);
+        int spectrum, rc = tri_factor(e, ms, t, cancel, &spectrum);
+        /* the spectrum as soon as T is there (Q, if stopped, is formed on the next call) */
+        if (spectrum && !ms->eigG[t]) {
+            int rs = tri_spectrum(ms, t);
+            if (!rs) en_fill_spectral(e, ms, sn, t, en_tau_for(e, ms, t, e->cur.tau));
+            if (!rc) rc = rs;
+        }
         if (rc) return rc;
-        en_fill_spectral(e, ms, sn, t, en_tau_for(e, ms, t, e->cur.tau));
     }
     return GS_OK;
 }
@@ -129,5 +144,5 @@ int en_prepare_tau(en_engine *e, int task, const volatile int *cancel)
 int en_tri_solve(mstate *ms, void *B, int nrhs, double tau)
 {
     const en_tri *r = ms->tri;
-    return en_gram_tri_solve(&r->A, r->d, r->e, r->tau, tau, B, nrhs);
+    return en_gram_tri_solve(&r->Q, r->d, r->e, tau, B, nrhs);
 }
