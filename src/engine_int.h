@@ -193,9 +193,10 @@ int en_gram_tri_reduce(gm_mat *A, void *d, void *e, void *tau, void *w, long *ne
  * resumable after GS_ECANCEL. */
 int en_gram_tri_form_q(const gm_mat *A, const void *tau, gm_mat *Q, long *next, const volatile int *cancel);
 /* B (nrhs columns of D, Q's precision) := (G + τI)⁻¹B = Q (T + τI)⁻¹ QᵀB from G's reduction (Q,
- * T's diagonal d and off-diagonal e): 0, > 0 (T + τI not positive definite) or < 0 (LAPACK
- * failure, no memory). */
-int en_gram_tri_solve(const gm_mat *Q, const void *d, const void *e, double tau, void *B, int nrhs);
+ * T's diagonal d and off-diagonal e), QᵀB kept in qtb (D × nrhs) once *have_qtb is set (the same
+ * B at every τ): 0, > 0 (T + τI not positive definite) or < 0 (LAPACK failure, no memory). */
+int en_gram_tri_solve(const gm_mat *Q, const void *d, const void *e, double tau, void *B, int nrhs, void *qtb,
+                      int *have_qtb);
 
 void en_rowbuf_free(en_rowbuf *b);
 

@@ -136,8 +136,10 @@ int en_gram_tri_form_q(const gm_mat *A, const void *tau, gm_mat *Q, long *next, 
     return A->f ? tri_form_q_f(A->f, n, tau, Q->f, next, cancel) : tri_form_q_d(A->v, n, tau, Q->v, next, cancel);
 }
 
-int en_gram_tri_solve(const gm_mat *Q, const void *d, const void *e, double tau, void *B, int nrhs)
+int en_gram_tri_solve(const gm_mat *Q, const void *d, const void *e, double tau, void *B, int nrhs, void *qtb,
+                      int *have_qtb)
 {
     long n = Q->rows;
-    return Q->f ? tri_solve_f(Q->f, n, d, e, tau, B, nrhs) : tri_solve_d(Q->v, n, d, e, tau, B, nrhs);
+    return Q->f ? tri_solve_f(Q->f, n, d, e, tau, B, nrhs, qtb, have_qtb)
+                : tri_solve_d(Q->v, n, d, e, tau, B, nrhs, qtb, have_qtb);
 }

@@ -120,14 +120,19 @@ static int K(tri_form_q)(const R *a, long n, const R *tau, R *q, long *next, con
 
 /* The nrhs columns B (n each, contiguous) := (Q T Qᵀ + τI)⁻¹ B = Q (T + τI)⁻¹ Qᵀ B with q the
  * explicit Q (column-major; tri_form_q) and T's diagonal d and off-diagonal e: two matrix
- * products and the LDLᵀ factors of T + τI (xpttrf/xpttrs: O(n) per column). 0; > 0 when T + τI
- * is not positive definite; < 0 on a LAPACK failure or no memory. */
-static int K(tri_solve)(const R *q, long n, const R *d, const R *e, double tau, R *B, int nrhs)
+ * products and the LDLᵀ factors of T + τI (xpttrf/xpttrs: O(n) per column); QᵀB is kept in qtb
+ * (n × nrhs) for the next τ with the same B (*have_qtb). 0; > 0 when T + τI is not positive
+ * definite; < 0 on a LAPACK failure or no memory. */
+static int K(tri_solve)(const R *q, long n, const R *d, const R *e, double tau, R *B, int nrhs, R *qtb, int *have_qtb)
 {
     if (nrhs < 1 || n < 1) return 0;
     R *dd = malloc((size_t)n * sizeof(R) * (2 + (size_t)nrhs)), *ee = dd + n, *P = dd + 2 * n;
     if (!dd) return -1;
-    BL(gemm)(CblasColMajor, CblasTrans, CblasNoTrans, (int)n, nrhs, (int)n, 1.0, q, (int)n, B, (int)n, 0.0, P, (int)n);
+    if (!*have_qtb) { /* QᵀB does not depend on τ: once per reduction */
+        BL(gemm)(CblasColMajor, CblasTrans, CblasNoTrans, (int)n, nrhs, (int)n, 1.0, q, (int)n, B, (int)n, 0.0, qtb, (int)n);
+        *have_qtb = 1;
+    }
+    memcpy(P, qtb, (size_t)n * (size_t)nrhs * sizeof(R));
     for (long i = 0; i < n; i++) { dd[i] = d[i] + (R)tau; ee[i] = i + 1 < n ? e[i] : 0; }
     lapack_int info = LP(pttrf)((lapack_int)n, dd, ee);
     if (info > 0) { free(dd); return (int)info; }

@@ -23,6 +23,8 @@ struct en_tri {
     gm_mat A;       /* G_t, then its reflectors (float in single precision); freed once Q is formed */
     gm_mat Q;       /* the orthogonal factor, column-major (A's precision) */
     void *d, *e, *tau, *w; /* D, D, D elements (one block) and D × TRI_NB work, A's precision */
+    void *qtb;      /* Qᵀ Q_t (D × seen classes; τ-independent), once a τ has been solved */
+    int have_qtb;
 };
 
 int en_tau_factor_wanted(const en_engine *e)
@@ -40,6 +42,7 @@ void en_tri_free(mstate *ms)
     gm_free(&r->A);
     gm_free(&r->Q);
     free(r->d); /* e and tau live in the same block */
+    free(r->qtb);
     free(r->w);
     free(r);
     ms->tri = NULL;
@@ -70,6 +73,9 @@ static int tri_factor(en_engine *e, mstate *ms, int t, const volatile int *cance
     en_tri *r = ms->tri;
     if (r->task != t) {
         gm_free(&r->Q); /* another task: its factor goes */
+        free(r->qtb);
+        r->qtb = NULL;
+        r->have_qtb = 0;
         if (!r->A.rows && (rc = en_gram_alloc(&r->A, D, single, "τ factor"))) return rc;
         en_assemble(e, ms, t, &e->cur, &r->A);
         r->task = t;
@@ -143,6 +149,8 @@ int en_prepare_tau(en_engine *e, int task, const volatile int *cancel)
 
 int en_tri_solve(mstate *ms, void *B, int nrhs, double tau)
 {
-    const en_tri *r = ms->tri;
-    return en_gram_tri_solve(&r->Q, r->d, r->e, tau, B, nrhs);
+    en_tri *r = ms->tri;
+    size_t el = r->Q.f ? sizeof(float) : sizeof(double);
+    if (!r->qtb && !(r->qtb = malloc((size_t)r->Q.rows * (size_t)(nrhs > 0 ? nrhs : 1) * el))) return -1;
+    return en_gram_tri_solve(&r->Q, r->d, r->e, tau, B, nrhs, r->qtb, &r->have_qtb);
 }
