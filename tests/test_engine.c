@@ -672,6 +672,32 @@ static void test_rank_and_auto_spectrum(void)
     tp_free(&tp);
 }
 
+/* Largest difference between the seen classes' columns of W (D × C, task `task`) and the LU solve
+ * of (G + τI) X = Q with en_gram's G and Q, relative to X's largest entry (∞ if X is 0). */
+static double w_vs_lu(en_engine *e, const tp_problem *tp, int m, int task, const gm_mat *W, double tau)
+{
+    const gm_mat *G, *Q;
+    long D = tp->prob.D;
+    int C = tp->prob.C;
+    if (en_gram(e, m, task, &G, &Q) != GS_OK) return INFINITY;
+    double *A = malloc(sizeof(double) * D * D), *B = malloc(sizeof(double) * D * C);
+    memcpy(A, G->v, sizeof(double) * D * D);
+    memcpy(B, Q->v, sizeof(double) * D * C);
+    for (long a = 0; a < D; a++) A[a * D + a] += tau;
+    lapack_int *ipiv = malloc(sizeof(lapack_int) * D);
+    double worst = 0, big = 0;
+    if (LAPACKE_dgesv(LAPACK_ROW_MAJOR, (lapack_int)D, C, A, (lapack_int)D, ipiv, B, C) == 0)
+        for (int k = 0; k < tp->st.task_class_start[task]; k++) {
+            int c = tp->st.class_order[k];
+            for (long a = 0; a < D; a++) {
+                worst = fmax(worst, fabs(W->v[a * C + c] - B[a * C + c]));
+                big = fmax(big, fabs(B[a * C + c]));
+            }
+        }
+    free(A); free(B); free(ipiv);
+    return big > 0 ? worst / big : INFINITY;
+}
+
 /* D ≥ EN_DUAL_MIN_D with at most D/2 rows: GACL solves in the dual (N × N kernel); its W must be
  * the joint ridge solution by LU on G built with loops, at every τ (the factor is redone for a new
  * τ, and the first task then uses the leading block of the whole factor), and GSR (primal) must
@@ -707,25 +733,8 @@ static void test_dual_engine(void)
     /* task 1 after the τ change: the leading block of the factor of every row */
     gm_mat W1 = {0};
     CHECK(en_solve_w(e, 0, 1, &W1) == GS_OK, "solve task 1: %s", gs_last_error());
-    const gm_mat *G, *Q;
-    CHECK(en_gram(e, 0, 1, &G, &Q) == GS_OK, "gram task 1");
-    double *A = malloc(sizeof(double) * D * D), *B = malloc(sizeof(double) * D * C);
-    memcpy(A, G->v, sizeof(double) * D * D);
-    memcpy(B, Q->v, sizeof(double) * D * C);
-    for (long a = 0; a < D; a++) A[a * D + a] += q.tau;
-    lapack_int *ipiv = malloc(sizeof(lapack_int) * D);
-    CHECK(LAPACKE_dgesv(LAPACK_ROW_MAJOR, (lapack_int)D, C, A, (lapack_int)D, ipiv, B, C) == 0, "dgesv task 1");
-    int Cs = tp.st.task_class_start[1];
-    double worst = 0, big = 0;
-    for (int k = 0; k < Cs; k++) {
-        int c = tp.st.class_order[k];
-        for (long a = 0; a < D; a++) {
-            worst = fmax(worst, fabs(W1.v[a * C + c] - B[a * C + c]));
-            big = fmax(big, fabs(B[a * C + c]));
-        }
-    }
-    CHECK(worst <= 1e-9 * big, "task 1 after the τ change = (G₁ + τI)⁻¹Q₁ (rel %.3g)", worst / big);
-    free(A); free(B); free(ipiv);
+    double rel = w_vs_lu(e, &tp, 0, 1, &W1, q.tau);
+    CHECK(rel <= 1e-9, "task 1 after the τ change = (G₁ + τI)⁻¹Q₁ (rel %.3g)", rel);
     gm_free(&W1);
     en_destroy(e);
     tp_free(&tp);
@@ -754,7 +763,7 @@ static void test_tau_factor(void)
     en_engine *e = make_engine(&tp.prob, 1, 0, names, 2);
     op_params q = defaults();
     q.tau = 0.5;
-    int T = tp.prob.T, C = tp.prob.C;
+    int T = tp.prob.T;
     CHECK(en_update(e, &q, T, NULL, NULL, NULL) == GS_OK, "update: %s", gs_last_error());
     volatile int stop = 1;
     CHECK(en_prepare_tau(e, 2, &stop) == GS_ECANCEL, "a cancelled reduction says so");
@@ -787,30 +796,12 @@ static void test_tau_factor(void)
             for (int t = 0; t < T; t++)
                 CHECK(!(r->m[m].snaps[t].flags & EN_TAU_FACTOR) == (t != 1), "%s task %d: %s", names[m], t + 1,
                       t == 1 ? "from the tridiagonal form" : "by Cholesky");
-            gm_mat W = {0}, Wc = {0};
+            gm_mat W = {0};
             CHECK(en_solve_w(e, m, 2, &W) == GS_OK, "solve: %s", gs_last_error());
             /* the fresh engine keeps the last task only: the reference by LU on task 2's G */
-            const gm_mat *G, *Q;
-            CHECK(en_gram(e, m, 2, &G, &Q) == GS_OK, "gram");
-            double *A = malloc(sizeof(double) * D * D), *B = malloc(sizeof(double) * D * C);
-            memcpy(A, G->v, sizeof(double) * D * D);
-            memcpy(B, Q->v, sizeof(double) * D * C);
-            for (long a = 0; a < D; a++) A[a * D + a] += q.tau;
-            lapack_int *ipiv = malloc(sizeof(lapack_int) * D);
-            CHECK(LAPACKE_dgesv(LAPACK_ROW_MAJOR, (lapack_int)D, C, A, (lapack_int)D, ipiv, B, C) == 0, "dgesv");
-            int Cs = tp.st.task_class_start[2];
-            double worst = 0, big = 0;
-            for (int j = 0; j < Cs; j++) {
-                int c = tp.st.class_order[j];
-                for (long a = 0; a < D; a++) {
-                    worst = fmax(worst, fabs(W.v[a * C + c] - B[a * C + c]));
-                    big = fmax(big, fabs(B[a * C + c]));
-                }
-            }
-            CHECK(big > 0 && worst <= 1e-10 * big, "%s τ %g: W from the tridiagonal form = (G + τI)⁻¹Q (rel %.3g)",
-                  names[m], q.tau, worst / big);
-            free(A); free(B); free(ipiv);
-            gm_free(&W); gm_free(&Wc);
+            double rel = w_vs_lu(e, &tp, m, 2, &W, q.tau);
+            CHECK(rel <= 1e-10, "%s τ %g: W from the tridiagonal form = (G + τI)⁻¹Q (rel %.3g)", names[m], q.tau, rel);
+            gm_free(&W);
         }
         en_destroy(fresh);
     }
