@@ -69,7 +69,10 @@ static int tri_factor(en_engine *e, mstate *ms, int t, const volatile int *cance
     int single = ms->p->single, rc;
     size_t el = single ? sizeof(float) : sizeof(double);
     *spectrum = 0;
-    if (!ms->tri && !(ms->tri = gs_calloc(1, sizeof *ms->tri, "τ factor"))) return GS_ENOMEM;
+    if (!ms->tri) {
+        if (!(ms->tri = gs_calloc(1, sizeof *ms->tri, "τ factor"))) return GS_ENOMEM;
+        ms->tri->task = -1;
+    }
     en_tri *r = ms->tri;
     if (r->task != t) {
         gm_free(&r->Q); /* another task: its factor goes */
