@@ -240,19 +240,21 @@ int en_update(en_engine *e, const op_params *params, int first_task,
  * if not yet there. */
 int en_ensure_spectrum(en_engine *e, int task, const volatile int *cancel);
 /* Interactive engines (keep_task_grams) from this D on: a τ change of the task the user looks at
- * solves from that task's G_t in tridiagonal form, G_t = Q T Qᵀ: W = Q (T + τI)⁻¹ Qᵀ Q_t, two
- * applications of Q (about 4·D²·C multiply-adds) and an O(D·C) solve instead of a D³/3 Cholesky
+ * solves from that task's G_t in tridiagonal form, G_t = Q T Qᵀ: W = Q (T + τI)⁻¹ Qᵀ Q_t, one
+ * product of D×D by D×C per τ (Qᵀ Q_t is kept) and an O(D·C) solve instead of a D³/3 Cholesky
  * (the other tasks are re-solved after it, as below this D). Exact to rounding, like the Cholesky.
  * The environment variable GS_TAU_FACTOR_MIN_D overrides it (tests). */
 #define EN_TAU_FACTOR_MIN_D 2048
 int en_tau_factor_wanted(const en_engine *e);
 /* Reduce task `task`'s G_t (1-based) of every ridge method solved in the primal to tridiagonal
- * form (Householder, as LAPACK xsytrd: about (4/3)·D³ operations, several seconds at D = 5000, in
- * the method's precision; one task per method is kept, the newest asked), for the fast τ change
- * above, and put its exact spectrum (LAPACK xsterf on T) into the results. Only for a task whose
- * results are done; a no-op below EN_TAU_FACTOR_MIN_D or for a task already reduced. Stops between
- * panels of 32 columns when *cancel is set (GS_ECANCEL) and resumes there on the next call while
- * G_t is unchanged (a τ change keeps it; α_base, ξ, β and a new task replace it). */
+ * form (Householder, as LAPACK xsytrd: (4/3)·D³ operations) and form Q (2·D³ more; about 12 s of
+ * one core per method at D = 5000 in single precision), for the fast τ change above, and put its
+ * exact spectrum (LAPACK xsterf on T) into the results as soon as T is there. One task per method
+ * is kept (the newest asked: one D×D matrix, two while Q is formed), in the method's precision.
+ * Only for a task whose results are done; a no-op below EN_TAU_FACTOR_MIN_D or for a task already
+ * reduced. Stops between panels of 32 columns (512 of Q) when *cancel is set (GS_ECANCEL) and
+ * resumes there on the next call while G_t is unchanged (a τ change keeps it; α_base, ξ, β and
+ * another task replace it). */
 int en_prepare_tau(en_engine *e, int task, const volatile int *cancel);
 /* Largest D whose exact spectrum --spectrum auto computes without being asked: LAPACK dsyevd
  * costs about D³ (measured on one core: 1 s at D = 2048, 16 s at D = 5000). */
