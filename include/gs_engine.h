@@ -110,6 +110,9 @@ typedef struct {
     op_spectrum spectrum;        /* exact spectra (FINAL, ALL; AUTO at small D) copy a D×D matrix */
     int keep_task_grams;         /* every task's Gram kept (interactive), and the dual never freed */
     const op_params *params;     /* the learners' parameters (--klda-dim, max_aug, ...) */
+    int reserved;                /* count what the engine reserves when it is made, touched or not
+                                  * (a ridge method's D×D matrices even when every task is in the
+                                  * dual): an allocation the machine cannot make at all */
 } en_size;
 /* Bytes a run of these methods needs at its peak: the process's own (libraries), the problem's
  * rows, each feature space's rows and base Gram, each ridge method's matrices (per task kept, in

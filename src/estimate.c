@@ -159,7 +159,7 @@ static double ridge_bytes(const en_size *z, const en_learner *L, const en_augmen
     double primal = g * D * D * (1 + (A ? slots : 0) + (L->class_weight ? slots : 0)) + base;
     int all;
     double dual = dual_bytes(z, s->D, s->single, A != NULL, L->class_weight != NULL, &all);
-    if (all) return b + dual;
+    if (all && !z->reserved) return b + dual;
     if (z->keep_task_grams) return b + primal + a64 + dual;
     return b + primal + (dual > a64 ? dual : a64);
 }

@@ -3,20 +3,24 @@
 #include "gs_common.h"
 #include "gs_load.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-double pl_need(const pl_ctx *c, const op_opts *o, const en_config *cfg)
+/* The estimate of the run's peak, or (reserved) of what its engine reserves (en_size.reserved). */
+static double need_bytes(const pl_ctx *c, const op_opts *o, const en_config *cfg, int reserved)
 {
     en_size z = {
         .n_rows = c->st.n, .n_test = c->data.test_x.rows, .n_val = c->st.n_val,
         .task_row_start = c->st.task_row_start, .class_kept = c->st.class_kept, .class_task = c->st.class_task,
         .d = c->data.train_x.cols, .expand = o->data.expand,
         .C = c->st.C, .T = c->st.T, .precision = o->data.precision, .spectrum = cfg->spectrum,
-        .keep_task_grams = cfg->keep_task_grams, .params = &o->params,
+        .keep_task_grams = cfg->keep_task_grams, .params = &o->params, .reserved = reserved,
     };
     return en_estimate_bytes(&z, (const char *const *)cfg->methods, cfg->n_methods);
 }
+
+double pl_need(const pl_ctx *c, const op_opts *o, const en_config *cfg) { return need_bytes(c, o, cfg, 0); }
 
 double pl_have(const op_opts *o)
 {
@@ -27,7 +31,9 @@ double pl_have(const op_opts *o)
 static int check_memory(const pl_ctx *c, const op_opts *o, const en_config *cfg, int copies)
 {
     long d = c->data.train_x.cols;
-    double need = copies * pl_need(c, o, cfg), have = pl_have(o);
+    /* the peak, or what the engine reserves when that is more (a method whose every task is in the
+     * dual still has its D×D matrices allocated) */
+    double need = copies * fmax(pl_need(c, o, cfg), need_bytes(c, o, cfg, 1)), have = pl_have(o);
     if (have > 0 && need > have) {
         char a[32], b[32];
         return gs_error(GS_EINPUT, "this run needs about %s (d = %ld input columns, --expand %ld; rows and D×D "
