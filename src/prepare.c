@@ -42,6 +42,18 @@ int en_single_for(const op_data *o, long D)
     return o->precision == OP_PREC_SINGLE || (o->precision == OP_PREC_AUTO && D >= EN_SINGLE_MIN_D);
 }
 
+/* x := max(x, 0) without a branch (half the values are negative: a branch mispredicts on every
+ * other one): the sign bit spread over the word clears a negative value (−0 becomes +0). */
+static void relu_f(float *x, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        int32_t b;
+        memcpy(&b, &x[k], sizeof b);
+        b &= ~(b >> 31);
+        memcpy(&x[k], &b, sizeof b);
+    }
+}
+
 int en_expand_rows_f(const en_problem *p, const double *X, long n, float *H)
 {
     long d = p->d, D = p->D;
@@ -58,7 +70,7 @@ int en_expand_rows_f(const en_problem *p, const double *X, long n, float *H)
         float *h = H + (size_t)i0 * (size_t)D;
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nb, (int)D, (int)d, 1.0f, xf, (int)d, p->Rf.f, (int)d,
                     0.0f, h, (int)D);
-        for (size_t k = 0; k < (size_t)nb * (size_t)D; k++) if (h[k] < 0) h[k] = 0;
+        relu_f(h, (size_t)nb * (size_t)D);
     }
     free(xf);
     return GS_OK;
