@@ -200,8 +200,9 @@ static const void *block(const mstate *ms, int b, long *n, long *pos)
     if (b % 2 == 0) { *n = nr; return real_rows(ms, r0); }
     *pos += nr;
     *n = task_aug(ms, k);
+    if (!*n) return NULL; /* no augmented rows: ab may be NULL (a learner without an augmenter) */
     const gm_mat *X = &ms->dual->ab[k].X;
-    return *n ? (X->f ? (const void *)X->f : (const void *)X->v) : NULL;
+    return X->f ? (const void *)X->f : (const void *)X->v;
 }
 
 /* out (nn × n, leading dimension ld, the kernel's precision) = Xn Xbᵀ, or its lower triangle
