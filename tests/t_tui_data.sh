@@ -6,9 +6,6 @@ TUI_TEST=data
 cd "$(dirname "$0")/.." || exit 1
 . tests/tui_lib.sh
 cp -r sample_features/fashion-mnist "$TMPD/mine"
-# A session that outlives the test's TUI sessions: killing the last session stops tmux's server,
-# and a new-session racing that exit failed with "server exited unexpectedly".
-T new-session -d -s keep "sleep 600"
 start() {
     T kill-session -t tui >/dev/null 2>&1
     T new-session -d -s tui -x 200 -y 40 "cd '$TMPD' && LC_ALL=C.UTF-8 TERM=xterm-256color '$GSRSCOPE' --data mine $* 2>err; echo \$? > rc; sleep 30"

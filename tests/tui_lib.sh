@@ -19,6 +19,9 @@ SOCK="gs_${TUI_TEST:-tui}_$$"
 T() { tmux -L "$SOCK" -f /dev/null "$@"; }
 cleanup() { T kill-server >/dev/null 2>&1; rm -rf "$TMPD"; }
 trap cleanup EXIT INT TERM
+# A session that outlives each test's TUI sessions: killing the last session stops tmux's server,
+# and a new-session racing that exit failed with "server exited unexpectedly".
+T new-session -d -s keep "sleep 3600"
 
 screen() { T capture-pane -t tui -p 2>/dev/null; }
 wait_for() {
