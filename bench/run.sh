@@ -19,11 +19,12 @@
 #                    start, import, loading its inputs, one replay; median of REPS).
 #   torch_gacl_D / ref_*  the reference configuration at D = BENCH_EXPAND (see that section).
 # Usage: bench/run.sh [BUILD_DIR]    Environment: BENCH_REPS (default 5), BENCH_EXPAND (default
-# 5000; 0 skips that part), BENCH_REF_REPS (interactive repetitions there, default 2), BENCH_NP_REPS (default 5), PYTHON (default /usr/bin/python3: Debian's NumPy on the same OpenBLAS).
+# 5000; 0 skips that part), BENCH_REF_REPS (interactive repetitions there, default 2), BENCH_REF_RUNS (processes per figure there, default 3), BENCH_NP_REPS (default 5), PYTHON (default /usr/bin/python3: Debian's NumPy on the same OpenBLAS).
 set -eu
 BUILD=${1:-build}
 REPS=${BENCH_REPS:-5}
 EXPAND=${BENCH_EXPAND:-5000}
+REF_RUNS=${BENCH_REF_RUNS:-3}
 # the reference code's projection and ridge: Gaussian N(0, 1), τ = 1e4 (as the reference preset)
 REF_PROJ=${BENCH_REF_PROJ:---projection gaussian --tau 10000}
 PY=${PYTHON:-/usr/bin/python3}
@@ -130,28 +131,51 @@ rm -rf "$TMP/synth"
 if [ "$EXPAND" -gt 0 ]; then
     REF="--expand $EXPAND $REF_PROJ"
     "$PY" -c 'import torch' 2>/dev/null || { echo "bench: needs PyTorch for $PY (Debian: python3-torch; make bench installs it)" >&2; exit 1; }
-    /usr/bin/time -f '%e %M' -o "$TMP/t.time" "$PY" "$HERE/torch_gacl.py" "$TMP/state" --expand "$EXPAND" --reg 1e4 > "$TMP/torch.txt"
-    t_comp=$(awk '/torch: compute/ {print $3}' "$TMP/torch.txt")
+    # Each figure of this part is the median of BENCH_REF_RUNS fresh processes (default 3; peak
+    # RSS: the largest); timed_runs leaves the last run's stdout in the file it is given.
+    timed_runs() {
+        out=$1; shift
+        : > "$TMP/runs.time"
+        i=0
+        while [ "$i" -lt "$REF_RUNS" ]; do
+            /usr/bin/time -f '%e %M' -a -o "$TMP/runs.time" "$@" > "$out"
+            i=$((i + 1))
+        done
+        # shellcheck disable=SC2046
+        echo "$(median_of $(awk '{print $1}' "$TMP/runs.time")) $(awk '$2 > m {m = $2} END {print m}' "$TMP/runs.time")"
+    }
+    t_all=""
+    i=0
+    while [ "$i" -lt "$REF_RUNS" ]; do
+        /usr/bin/time -f '%e %M' -o "$TMP/t.time" "$PY" "$HERE/torch_gacl.py" "$TMP/state" --expand "$EXPAND" --reg 1e4 > "$TMP/torch.txt"
+        t_all="$t_all $(awk '/torch: compute/ {print $3}' "$TMP/torch.txt")"
+        i=$((i + 1))
+    done
+    t_comp=$(median_of $t_all)
     t_rss=$(awk '{printf "%.1f", $2 / 1024}' "$TMP/t.time")
-    echo "bench: torch_gacl_${EXPAND} $t_comp s (PyTorch float32, replay with its projection, loading excluded; peak RSS $t_rss MB; $(awk '/torch: a_last/ {print "A_last", $3}' "$TMP/torch.txt"))"
+    echo "bench: torch_gacl_${EXPAND} $t_comp s (PyTorch float32, replay with its projection, loading excluded; median of $REF_RUNS processes:$t_all; peak RSS $t_rss MB; $(awk '/torch: a_last/ {print "A_last", $3}' "$TMP/torch.txt"))"
     # shellcheck disable=SC2086
-    /usr/bin/time -f '%e %M' -o "$TMP/x.time" "$GS" run --synthetic --quiet --format csv $REF --methods gacl > "$TMP/xg.csv"
-    read -r xs xm < "$TMP/x.time"
-    echo "bench: ref_gacl_${EXPAND} $xs s ratio $(ratio "$t_comp" "$xs") (whole process vs PyTorch's replay; target ratio >= 1.5; peak RSS $(awk -v m="$xm" 'BEGIN {printf "%.1f", m / 1024}') MB; A_last $(awk -F, '$1 == "gacl" {a = $6} END {print a}' "$TMP/xg.csv"); precision $(precision_of "$TMP/xg.csv"))"
+    read -r xs xm <<EOT
+$(timed_runs "$TMP/xg.csv" "$GS" run --synthetic --quiet --format csv $REF --methods gacl)
+EOT
+    echo "bench: ref_gacl_${EXPAND} $xs s ratio $(ratio "$t_comp" "$xs") (whole process vs PyTorch's replay, median of $REF_RUNS processes ($(awk '{printf "%s%s", (NR > 1 ? " " : ""), $1}' "$TMP/runs.time")); target ratio >= 1.5; peak RSS $(awk -v m="$xm" 'BEGIN {printf "%.1f", m / 1024}') MB; A_last $(awk -F, '$1 == "gacl" {a = $6} END {print a}' "$TMP/xg.csv"); precision $(precision_of "$TMP/xg.csv"))"
     # the same in double precision (--precision double: the exact double numbers at any D)
     # shellcheck disable=SC2086
-    /usr/bin/time -f '%e %M' -o "$TMP/x.time" "$GS" run --synthetic --quiet --format csv $REF --methods gacl --precision double > "$TMP/xd.csv"
-    read -r xs xm < "$TMP/x.time"
+    read -r xs xm <<EOT
+$(timed_runs "$TMP/xd.csv" "$GS" run --synthetic --quiet --format csv $REF --methods gacl --precision double)
+EOT
     echo "bench: ref_gacl_double_${EXPAND} $xs s ratio $(ratio "$t_comp" "$xs") (--precision double; peak RSS $(awk -v m="$xm" 'BEGIN {printf "%.1f", m / 1024}') MB; A_last $(awk -F, '$1 == "gacl" {a = $6} END {print a}' "$TMP/xd.csv"))"
     # shellcheck disable=SC2086
-    /usr/bin/time -f '%e %M' -o "$TMP/x.time" "$GS" run --synthetic --quiet --format csv $REF > "$TMP/xs.csv"
-    read -r xs xm < "$TMP/x.time"
-    echo "bench: ref_gacl_gsr_${EXPAND} $xs s (target <= 20 s; A_last gacl $(awk -F, '$1 == "gacl" {a = $6} END {print a}' "$TMP/xs.csv") gsr $(awk -F, '$1 == "gsr" {a = $6} END {print a}' "$TMP/xs.csv"); precision $(precision_of "$TMP/xs.csv"))"
+    read -r xs xm <<EOT
+$(timed_runs "$TMP/xs.csv" "$GS" run --synthetic --quiet --format csv $REF)
+EOT
+    echo "bench: ref_gacl_gsr_${EXPAND} $xs s (target <= 20 s; median of $REF_RUNS processes ($(awk '{printf "%s%s", (NR > 1 ? " " : ""), $1}' "$TMP/runs.time")); A_last gacl $(awk -F, '$1 == "gacl" {a = $6} END {print a}' "$TMP/xs.csv") gsr $(awk -F, '$1 == "gsr" {a = $6} END {print a}' "$TMP/xs.csv"); precision $(precision_of "$TMP/xs.csv"))"
     echo "bench: peak_rss_ref_gacl_gsr_${EXPAND} $(awk -v m="$xm" 'BEGIN {printf "%.1f", m / 1024}') MB (target <= 1536 MB)"
     # shellcheck disable=SC2086
-    /usr/bin/time -f '%e %M' -o "$TMP/x.time" "$GS" run --quiet --format csv $REF > /dev/null
-    read -r xs xm < "$TMP/x.time"
-    echo "bench: ref_sample_${EXPAND} $xs s (bundled sample, GACL + GSR; target <= 3 s; peak RSS $(awk -v m="$xm" 'BEGIN {printf "%.1f", m / 1024}') MB)"
+    read -r xs xm <<EOT
+$(timed_runs /dev/null "$GS" run --quiet --format csv $REF)
+EOT
+    echo "bench: ref_sample_${EXPAND} $xs s (bundled sample, GACL + GSR; target <= 3 s; median of $REF_RUNS processes; peak RSS $(awk -v m="$xm" 'BEGIN {printf "%.1f", m / 1024}') MB)"
     # shellcheck disable=SC2086
     "$BE" "${BENCH_REF_REPS:-2}" --interactive-only -- --synthetic $REF | sed -n 's/^bench: \([a-z_]*\)/bench: ref_\1/p'
 fi
