@@ -59,6 +59,9 @@ typedef struct {
     ch_series series[CH_MAX_SERIES];
     double mark_x;                 /* current task marker, NaN for none */
     char note[128];                /* e.g. "tasks 7–10 pending" */
+    char lacks[96];                /* what shown methods lack, e.g. "SLDA: no Gram matrix" (views of
+                                    * G + τI's numbers): apart from note, so that a screen can give
+                                    * it a row of its own; ch_note_full joins the two */
     char ghost_label[24];          /* legend of the faint curves: "" = the pinned baseline; the τ
                                     * sweep's faint curves are the validation accuracy */
 } ch_chart;
@@ -88,6 +91,9 @@ void ch_axis_auto_y(ch_chart *c, int allow_log);
 void ch_axis_retick(ch_axis *ax, int maxn);
 /* Shortest "%.15g"/"%.17g" text that reads back as v ("nan" for NaN). Returns buf. */
 const char *ch_fmt_double(double v, char *buf, size_t n);
+/* The note and what the shown methods lack (c->lacks), joined by "; ", into buf (as a figure
+ * shows them; a screen may give lacks a row of its own). */
+void ch_note_full(const ch_chart *c, char *buf, size_t n);
 /* Display name of a method for legends ("gacl" -> "GACL", "gsr" -> "GSR", else upper-cased). */
 void ch_display_name(const char *name, char *out, size_t n);
 

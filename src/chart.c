@@ -569,9 +569,14 @@ static void note_add(ch_chart *c, const char *text)
     snprintf(c->note + len, sizeof c->note - len, "%s%s", len ? "; " : "", text);
 }
 
-/* The note for the shown methods without a Gram matrix (only those with no spectrum of their own
- * when no_spectrum), in a view of G + τI's numbers: "NCM, SLDA: no Gram matrix" (and what they
- * lack beyond, when `what` is not empty). */
+void ch_note_full(const ch_chart *c, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s%s%s", c->note, c->note[0] && c->lacks[0] ? "; " : "", c->lacks);
+}
+
+/* What the shown methods without a Gram matrix lack (only those with no spectrum of their own
+ * when no_spectrum), in a view of G + τI's numbers, into c->lacks: "NCM, SLDA: no Gram matrix"
+ * (and what they lack beyond, when `what` is not empty). */
 static void no_gram_note(ch_chart *c, const en_results *r, const int *ms, int nm, int no_spectrum, const char *what)
 {
     char names[64] = "", disp[32];
@@ -583,9 +588,7 @@ static void no_gram_note(ch_chart *c, const en_results *r, const int *ms, int nm
         snprintf(names + len, sizeof names - len, "%s%s", n++ ? ", " : "", disp);
     }
     if (!n) return;
-    char text[128];
-    snprintf(text, sizeof text, "%s: no Gram matrix%s%s", names, what[0] ? ", " : "", what);
-    note_add(c, text);
+    snprintf(c->lacks, sizeof c->lacks, "%s: no Gram matrix%s%s", names, what[0] ? ", " : "", what);
 }
 
 /* The ratio's reference is preferably a method without an augmenter (the learner alone), then a

@@ -550,7 +550,7 @@ static void draw_panel(fz *z, const panel *p)
     for (int i = 0; i < p->c->nseries; i++) any |= series_shown(p, &p->c->series[i]);
     if (!any) {
         /* nothing to draw: say why in the middle of the empty plot */
-        fz_text(z, b->x + b->w / 2, b->y + b->h / 2, p->c->note[0] ? p->note : "no data", FS_TICK,
+        fz_text(z, b->x + b->w / 2, b->y + b->h / 2, p->note[0] ? p->note : "no data", FS_TICK,
                 0x555555, 0.5, VA_CENTER, 0);
     }
 }
@@ -565,7 +565,9 @@ static void panel_init(panel *p, const ch_chart *c, int kind, const char *title)
     p->yticklabels = p->ylabel = p->xlabel = 1;
     if (title) snprintf(p->title, sizeof p->title, "%s", title);
     else esc(c->title, p->title, sizeof p->title);
-    esc(c->note, p->note, sizeof p->note);
+    char note[sizeof c->note + sizeof c->lacks];
+    ch_note_full(c, note, sizeof note);
+    esc(note, p->note, sizeof p->note);
 }
 
 /* Lay out n panels side by side in `row` with equal plot widths; with shared_y only the first

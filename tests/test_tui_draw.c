@@ -293,6 +293,21 @@ int main(void)
         const char *a = strstr(s, "SLDA: no Gram matrix, no spectrum");
         CHECK(a && strstr(a + 1, "SLDA: no Gram matrix"), "spectrum and erank panels both say there is no Gram matrix");
         CHECK(!strstr(s, "index i"), "no eigenspectrum chart for a non-ridge method");
+        /* SLDA beside GACL, the future shown (no "hidden" note in its place): each panel of G + τI's
+         * numbers says once that SLDA has no Gram matrix, the charts' notes never repeat it */
+        v.m0 = 2;
+        v.m1 = 0;
+        v.future = 1;
+        for (int lw = 0; lw < 2; lw++) {
+            v.lower = lw ? TV_ERANK : TV_STABLE;
+            tui_draw(&cv, &v);
+            s = dump(&cv);
+            int n = 0;
+            for (const char *q = s; (q = strstr(q, "SLDA: no Gram matrix")); q++) n++;
+            CHECK(n == 2, "%s view, SLDA with GACL: \"SLDA: no Gram matrix\" %d times (want 2: the spectrum "
+                  "panel and the lower panel)", lw ? "Effective rank" : "Stable rank", n);
+        }
+        v.future = 0;
         v.m0 = 1;
         v.m1 = 0;
         v.lower = TV_RATIO;
