@@ -155,7 +155,7 @@ static void test_chart(void)
     make_chart(&c, y);
     cv_canvas cv;
     cv_init(&cv, 60, 16, CV_BRAILLE);
-    cv_chart_opts o = {1, 1, 0};
+    cv_chart_opts o = {.color = 1, .legend = 1, .markers = 0};
     CHECK(cv_draw_chart(&cv, 0, 0, 60, 16, &c, &o) == GS_OK, "draw chart");
     cv_rect a;
     cv_chart_area(&cv, 0, 0, 60, 16, &c, &a);
@@ -199,7 +199,7 @@ static void test_chart(void)
     cv_free(&cv);
     cv_init(&cv, 60, 16, CV_ASCII);
     snprintf(c.y.label, sizeof c.y.label, "log10 λ");
-    cv_chart_opts mono = {0, 1, 0};
+    cv_chart_opts mono = {.color = 0, .legend = 1, .markers = 0};
     cv_draw_chart(&cv, 0, 0, 60, 16, &c, &mono);
     int non_ascii = 0, stars = 0, colored = 0;
     for (int i = 0; i < cv.w * cv.h; i++) {
@@ -246,7 +246,7 @@ static void test_log_chart(void)
     c.mark_x = NAN;
     cv_canvas cv;
     cv_init(&cv, 40, 12, CV_BRAILLE);
-    cv_chart_opts o = {1, 1, 0};
+    cv_chart_opts o = {.color = 1, .legend = 1, .markers = 0};
     c.series[0].dash = CH_DASH_SOLID;
     CHECK(cv_draw_chart(&cv, 0, 0, 40, 12, &c, &o) == GS_OK, "log chart");
     cv_rect a;
