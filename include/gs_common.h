@@ -46,7 +46,9 @@ int gs_mul_size(size_t a, size_t b, size_t *out);
  * "madvise" THP mode): one page fault per 2 MiB instead of per 4 KiB. Failure is harmless. */
 void gs_advise_huge(void *p, size_t bytes);
 /* Work split in two independent halves: fn(a) on this thread and fn(b) on a helper thread,
- * both done on return (fn(b) runs here, after fn(a), when no thread can be started). */
+ * both done on return (fn(b) runs here, after fn(a), when no thread can be started). OpenBLAS
+ * runs at one thread meanwhile: two threads of ours each splitting a BLAS call would put four
+ * threads on the cores, spinning in sched_yield while they wait for each other. */
 void gs_run_pair(void *(*fn)(void *), void *a, void *b);
 /* Around code that runs BLAS from two threads of its own: OpenBLAS at one thread inside
  * (begin returns the previous count for end; both do nothing when it is already one). */

@@ -154,11 +154,13 @@ void gs_advise_huge(void *v, size_t bytes)
 
 void gs_run_pair(void *(*fn)(void *), void *a, void *b)
 {
+    int nb = gs_blas_serial_begin(); /* two threads of our own: OpenBLAS at one inside them */
     pthread_t th;
     int threaded = pthread_create(&th, NULL, fn, b) == 0;
     fn(a);
     if (threaded) pthread_join(th, NULL);
     else fn(b);
+    gs_blas_serial_end(nb);
 }
 
 /* OpenBLAS's thread count (the library is linked directly; see the Makefile). */

@@ -156,9 +156,7 @@ static int prep_all_rows(gm_mat *M, const ds_data *data, int split, const long *
                        {data, split, src, M, normalize, f, fn, n, n, 0, "", bulk}};
     if (n >= 512) {
         job[0].hi = job[1].lo = n / 2 / PREP_CHUNK * PREP_CHUNK;
-        int nb = gs_blas_serial_begin(); /* two threads of our own: OpenBLAS at one inside them */
         gs_run_pair(prep_rows, &job[0], &job[1]);
-        gs_blas_serial_end(nb);
     } else {
         prep_rows(&job[0]);
     }

@@ -184,8 +184,31 @@ static void test_nancheck(void)
     CHECK(bad_info[0] < 0, "LAPACKE NaN check refuses: info %d", (int)bad_info[0]);
 }
 
+/* gs_run_pair: OpenBLAS at one thread in both halves (two threads of ours each splitting a BLAS
+ * call put four threads on the cores, spinning while they wait), its count restored after. */
+int openblas_get_num_threads(void);
+void openblas_set_num_threads(int n);
+static void *blas_threads_seen(void *arg)
+{
+    *(int *)arg = openblas_get_num_threads();
+    return NULL;
+}
+
+static void test_run_pair_blas(void)
+{
+    int before = openblas_get_num_threads();
+    if (before < 2) openblas_set_num_threads(2);
+    int outer = openblas_get_num_threads(), a = -1, b = -1;
+    gs_run_pair(blas_threads_seen, &a, &b);
+    CHECK(a == 1 && b == 1, "gs_run_pair: OpenBLAS at one thread in both halves (saw %d and %d)", a, b);
+    CHECK(openblas_get_num_threads() == outer, "gs_run_pair: OpenBLAS's thread count restored (%d, was %d)",
+          openblas_get_num_threads(), outer);
+    openblas_set_num_threads(before);
+}
+
 int main(void)
 {
+    test_run_pair_blas();
     test_singular();
     test_nan_rows();
     test_quiet();
