@@ -25,6 +25,6 @@
 
 typedef void (*ld_warn_fn)(const char *msg, void *user);
 
-int ld_load(const op_data *o, uint64_t seed, ds_data *out, ld_warn_fn warn, void *user);
+int ld_load(const op_data *o, ds_data *out, ld_warn_fn warn, void *user);
 
 #endif

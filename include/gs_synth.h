@@ -21,9 +21,11 @@ typedef struct {
     int rank;       /* within-class spread rank, default 16 */
 } syn_config;
 
-/* The synthetic set is a fixed dataset: loaders pass SYN_DATA_SEED (not --seed, which drives
- * the stream and the methods), so every --seed sees the same data. */
-#define SYN_DATA_SEED 20241125ULL
+/* The synthetic set is a fixed dataset: the loader (--synthetic) and `synth --out` both pass
+ * SYN_DATA_SEED (not --seed, which drives the stream and the methods), so every --seed sees the
+ * same data and a run on the written files is the run on --synthetic. (1: the data that runs at
+ * the default --seed 1 have always seen.) */
+#define SYN_DATA_SEED 1ULL
 
 void syn_defaults(syn_config *c);
 int syn_generate(const syn_config *c, uint64_t seed, ds_data *out);

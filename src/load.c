@@ -501,13 +501,13 @@ static int find_sample(const char *sub, int use_env, char *out, size_t cap)
                     use_env ? "$GSRSCOPE_DATA, " : "", tried);
 }
 
-int ld_load(const op_data *o, uint64_t seed, ds_data *out, ld_warn_fn warn, void *user)
+int ld_load(const op_data *o, ds_data *out, ld_warn_fn warn, void *user)
 {
     memset(out, 0, sizeof *out);
     if (o->synthetic) {
         syn_config c;
         syn_defaults(&c);
-        return syn_generate(&c, seed, out);
+        return syn_generate(&c, SYN_DATA_SEED, out);
     }
     budget b = {0, 0, 0};
     if (o->max_memory > 0) {

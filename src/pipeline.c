@@ -106,7 +106,7 @@ static int open_copies(pl_ctx *c, const op_opts *o, const en_config *cfg, void (
                             o->data.max_memory > 0 ? "allowed by --max-memory" : "available");
         }
     }
-    int rc = ld_load(&o->data, o->params.seed, &c->data, warn, user);
+    int rc = ld_load(&o->data, &c->data, warn, user);
     if (rc) return rc;
     c->have_data = 1;
     rc = build_rest(c, o, cfg, copies);

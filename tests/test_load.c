@@ -92,7 +92,7 @@ static void write_npy_set(const char *dir, const char *descr, int fortran)
  * below see values; a refusal while reading (NaN, ...) is returned like a load refusal. */
 static int load_all(const op_data *o, ds_data *d, ld_warn_fn warn)
 {
-    int st = ld_load(o, 1, d, warn, NULL);
+    int st = ld_load(o, d, warn, NULL);
     for (int s = 0; s < 2 && !st; s++) {
         gm_mat *X = s ? &d->test_x : &d->train_x;
         if (X->v) continue;
