@@ -366,7 +366,13 @@ int en_extra_rows(en_engine *e, mstate *ms, int t)
     if (!rc && keep && !(ms->em.keep = en_dual_rows_open(e, ms, t))) rc = GS_ENOMEM;
     if (!rc && ms->aug_def) rc = ms->aug_def->rows(&ms->actx, t, &ms->em);
     rc = emitter_close(&ms->em, rc);
-    return !rc && keep ? en_dual_rows_close(e, ms, t) : rc;
+    if (rc) return rc;
+    /* the counts now: whether task t is solved in the dual (en_dual_mode) depends on them, and the
+     * PAIRS jobs that follow need to know */
+    ms->aug_rows[t] = (t ? ms->aug_rows[t - 1] : 0) + ms->em.rows;
+    ms->skip_cls[t] = (t ? ms->skip_cls[t - 1] : 0) + ms->em.skip_cls;
+    ms->skip_pairs[t] = (t ? ms->skip_pairs[t - 1] : 0) + ms->em.skip_pairs;
+    return keep ? en_dual_rows_close(e, ms, t) : GS_OK;
 }
 
 int en_extra_end(en_engine *e, mstate *ms, int t)
@@ -381,9 +387,6 @@ int en_extra_end(en_engine *e, mstate *ms, int t)
         ms->ybytes = 0;
     }
     if (em->E) en_symmetrize(em->E);
-    ms->aug_rows[t] = (t ? ms->aug_rows[t - 1] : 0) + em->rows;
-    ms->skip_cls[t] = (t ? ms->skip_cls[t - 1] : 0) + em->skip_cls;
-    ms->skip_pairs[t] = (t ? ms->skip_pairs[t - 1] : 0) + em->skip_pairs;
     return en_dual_task_end(e, ms, t, em->keep != NULL);
 }
 

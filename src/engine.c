@@ -483,7 +483,7 @@ static int run_job(en_plan *pl, en_job *j)
     case J_EXTRA: rc = en_extra_rows(e, ms, t); break;
     case J_PAIRS0: case J_PAIRS1:
         en_pair_flush_part(&ms->em, j->kind == J_PAIRS1);
-        en_dual_pairs(e, ms, t, j->kind == J_PAIRS1);
+        rc = en_dual_pairs(e, ms, t, j->kind == J_PAIRS1);
         break;
     case J_XEND:
         if ((rc = en_extra_end(e, ms, t))) break;

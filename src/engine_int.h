@@ -227,9 +227,11 @@ int en_predict_val(en_engine *e, mstate *ms, en_snap *sn, int t);
  *   en_dual_mode    1 when task t is solved in the dual (a function of row counts: deterministic);
  *   en_dual_keeps   1 when task t's augmented rows are kept for the dual instead of folded into E;
  *   en_dual_rows_open/close  the buffer the emitter keeps task t's rows in (NULL: no memory), and
- *                   the panel of its kernel columns prepared for en_dual_pairs (the PAIRS jobs);
- *   en_dual_task_end  after task t's rows (XEND): on the switch to the primal, E and OB from the
- *                   kept rows;
+ *                   the panel of its kernel columns prepared for en_dual_pairs (the PAIRS jobs),
+ *                   or on the switch to the primal E and OB zeroed for them;
+ *   en_dual_pairs   part 0 or 1 of task t's panel, or on the switch of E and OB from the kept rows
+ *                   (GS_OK or GS_ENOMEM);
+ *   en_dual_task_end  after task t's rows (XEND): on the switch, E's and OB's lower triangles;
  *   en_solve_dual, en_dual_stats, en_dual_gram  as en_solve_seen, en_ensure_stats, en_assemble;
  *   en_base_needed  whether the shared base Gram of a space is needed at task t (en_base_fixed:
  *                   at every task, known before the rows). */
@@ -237,7 +239,7 @@ int en_dual_mode(const en_engine *e, const mstate *ms, int t);
 int en_dual_keeps(const en_engine *e, const mstate *ms, int t);
 en_rowbuf *en_dual_rows_open(en_engine *e, mstate *ms, int t);
 int en_dual_rows_close(en_engine *e, mstate *ms, int t);
-void en_dual_pairs(en_engine *e, mstate *ms, int t, int part);
+int en_dual_pairs(en_engine *e, mstate *ms, int t, int part);
 int en_dual_task_end(en_engine *e, mstate *ms, int t, int kept);
 int en_solve_dual(en_engine *e, mstate *ms, int t, double tau, char *why, size_t nwhy);
 int en_dual_stats(en_engine *e, mstate *ms, int t, int want_spectrum);

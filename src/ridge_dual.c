@@ -38,6 +38,8 @@ struct en_dual {
     void *panel[2];       /* kernel columns of task t's rows (by parity of t), from the PAIRS jobs */
     size_t pbytes[2];
     int ptask[2];         /* the task whose panel is in panel[t & 1], or -1 */
+    int switch_task;      /* the task solved in the primal after the dual, whose PAIRS jobs build E
+                           * (and OB) from the kept rows, or -1 */
     size_t es;            /* bytes per element of the kernel: 4 (single precision) or 8 */
 };
 
@@ -106,7 +108,7 @@ static int dual_get(const en_engine *e, mstate *ms)
     if (!d) return GS_ENOMEM;
     rs_dual_init(&d->k, p->D, p->single);
     d->es = p->single ? sizeof(float) : sizeof(double);
-    d->ptask[0] = d->ptask[1] = -1;
+    d->ptask[0] = d->ptask[1] = d->switch_task = -1;
     d->nr = p->task_row_start[p->T];
     if (d->nr > p->D) d->nr = p->D; /* the dual holds fewer than D rows */
     if (ms->aug_def || ms->cw) {
@@ -155,14 +157,16 @@ en_rowbuf *en_dual_rows_open(en_engine *e, mstate *ms, int t)
     if (t == 0) { /* new rows from the first task: the kernel is rebuilt (real products kept) */
         rs_dual_truncate(&d->k, 0);
         d->tasks = 0;
-        d->ptask[0] = d->ptask[1] = -1;
+        d->ptask[0] = d->ptask[1] = d->switch_task = -1;
     }
     for (int k = t; k < ms->p->T; k++) { d->ab[k].n = 0; d->ab[k].X.rows = 0; }
     return &d->ab[t];
 }
 
-/* After task t's rows are kept: the buffer trimmed to its rows, and the panel of task t's
- * kernel columns allocated for the PAIRS jobs. */
+/* After task t's rows are kept (their count in ms->aug_rows[t]): the buffer trimmed to its rows,
+ * and either the panel of task t's kernel columns allocated for the PAIRS jobs, or, when task t
+ * is solved in the primal (the switch), its E and OB zeroed for the PAIRS jobs to build from the
+ * kept rows (en_dual_pairs). */
 int en_dual_rows_close(en_engine *e, mstate *ms, int t)
 {
     en_dual *d = ms->dual;
@@ -173,6 +177,14 @@ int en_dual_rows_close(en_engine *e, mstate *ms, int t)
         if (v && b->X.f) b->X.f = v;
         else if (v) b->X.v = v;
         if (v) b->cap = b->n;
+    }
+    if (!en_dual_mode(e, ms, t)) {
+        int s = en_slot(e, t);
+        if (ms->E) { en_zero_mat(&ms->E[s]); en_zero_mat(&ms->QE[s]); }
+        if (ms->OB) { en_zero_mat(&ms->OB[s]); en_zero_mat(&ms->OQB[s]); }
+        d->ptask[t & 1] = -1;
+        d->switch_task = t;
+        return GS_OK;
     }
     long P0 = task_pos(ms, t), nt = ms->p->task_row_start[t + 1] - ms->p->task_row_start[t] + b->n;
     size_t bytes = (size_t)nt * (size_t)(P0 + nt) * d->es;
@@ -258,11 +270,14 @@ static void panel_part(const mstate *ms, int t, int part, void *P)
             }
 }
 
-void en_dual_pairs(en_engine *e, mstate *ms, int t, int part)
+static int switch_part(en_engine *e, mstate *ms, int t, int part);
+
+int en_dual_pairs(en_engine *e, mstate *ms, int t, int part)
 {
-    (void)e;
     en_dual *d = ms->dual;
     if (d && d->ptask[t & 1] == t) panel_part(ms, t, part, d->panel[t & 1]);
+    if (d && d->switch_task == t) return switch_part(e, ms, t, part);
+    return GS_OK;
 }
 
 /* The kernel through task t, and the scales √w of every row in it. */
@@ -460,9 +475,10 @@ int en_dual_stats(en_engine *e, mstate *ms, int t, int want_spectrum)
 /* G += Σ f·w_i h_i h_iᵀ (upper triangle; G in double or, single precision, float), Qᵀ rows
  * += f·w_i h_i (double), for n rows X (doubles, or floats when xf) with labels y and weights
  * w_i = w[i], or cw[y_i] (w NULL), or 1 (both NULL). Float rows go in as the emitter puts them:
- * fl32(√w_i·h) into G, w_i·h into Q. */
+ * fl32(√w_i·h) into G, w_i·h into Q. Part 0 or 1 (a fixed split, en_gram_rows_part) adds only
+ * its part of G's columns, and part 1 leaves Q alone: two jobs share one update; -1: all. */
 static int add_rows(gm_mat *G, gm_mat *Q, const void *X, int xf, const int *y, const double *w, const double *cw,
-                    double f, long n, long D)
+                    double f, long n, long D, int part)
 {
     enum { NB = 256 };
     gm_mat buf;
@@ -474,17 +490,17 @@ static int add_rows(gm_mat *G, gm_mat *Q, const void *X, int xf, const int *y, c
             double wi = f * (w ? w[i0 + i] : cw ? cw[y[i0 + i]] : 1.0), r = sqrt(wi), *q = gm_row(Q, y[i0 + i]);
             if (xf) {
                 const float *h = (const float *)X + (size_t)(i0 + i) * D;
-                for (long j = 0; j < D; j++) q[j] += wi * h[j];
+                if (part <= 0) for (long j = 0; j < D; j++) q[j] += wi * h[j];
                 if (G->f) for (long j = 0; j < D; j++) gm_rowf(&buf, i)[j] = (float)(r * h[j]);
                 else for (long j = 0; j < D; j++) gm_row(&buf, i)[j] = r * h[j];
                 continue;
             }
             const double *h = (const double *)X + (size_t)(i0 + i) * D;
-            cblas_daxpy((int)D, wi, h, 1, q, 1);
+            if (part <= 0) cblas_daxpy((int)D, wi, h, 1, q, 1);
             if (G->f) for (long j = 0; j < D; j++) gm_rowf(&buf, i)[j] = (float)(r * h[j]);
             else for (long j = 0; j < D; j++) gm_row(&buf, i)[j] = r * h[j];
         }
-        en_gram_rows(G, &buf, 0, nb);
+        en_gram_rows_part(G, &buf, 0, nb, part);
     }
     gm_free(&buf);
     return GS_OK;
@@ -503,38 +519,48 @@ int en_dual_gram(en_engine *e, mstate *ms, int t, gm_mat *G)
     en_zero_mat(&ms->Qw);
     for (int k = 0; k <= t; k++) {
         long r0 = p->task_row_start[k], nr = p->task_row_start[k + 1] - r0;
-        int rc = add_rows(G, &ms->Qw, real_rows(ms, r0), p->single, p->y + r0, NULL, ms->cw, 1.0, nr, D);
+        int rc = add_rows(G, &ms->Qw, real_rows(ms, r0), p->single, p->y + r0, NULL, ms->cw, 1.0, nr, D, -1);
         if (!rc && task_aug(ms, k))
             rc = add_rows(G, &ms->Qw, aug_rows_of(ms, k), p->single, ms->dual->ab[k].y, ms->dual->ab[k].w, NULL,
-                          ms->weight, task_aug(ms, k), D);
+                          ms->weight, task_aug(ms, k), D, -1);
         if (rc) return rc;
     }
     en_symmetrize(G);
     return GS_OK;
 }
 
+/* The switch to the primal at task t (the PAIRS jobs, part 0 or 1 of the columns each): the
+ * cumulative E (and own base OB, with class weights) from the rows the dual kept, zeroed by
+ * en_dual_rows_close. */
+static int switch_part(en_engine *e, mstate *ms, int t, int part)
+{
+    const en_problem *p = ms->p;
+    long D = p->D;
+    int s = en_slot(e, t), rc = GS_OK;
+    for (int k = 0; k <= t && !rc; k++) {
+        long r0 = p->task_row_start[k], nr = p->task_row_start[k + 1] - r0;
+        if (ms->OB)
+            rc = add_rows(&ms->OB[s], &ms->OQB[s], real_rows(ms, r0), p->single, p->y + r0, NULL, ms->cw, 1.0, nr, D,
+                          part);
+        if (!rc && ms->E && task_aug(ms, k))
+            rc = add_rows(&ms->E[s], &ms->QE[s], aug_rows_of(ms, k), p->single, ms->dual->ab[k].y, ms->dual->ab[k].w,
+                          NULL, 1.0, task_aug(ms, k), D, part);
+    }
+    return rc;
+}
+
 /* After task t's rows: a method whose rows were kept for the dual but whose task t is solved in
- * the primal builds its cumulative E (and own base OB, with class weights) from them once. */
+ * the primal has its cumulative E (and OB) from them (the PAIRS jobs, switch_part): the lower
+ * triangles now. */
 int en_dual_task_end(en_engine *e, mstate *ms, int t, int kept)
 {
     if (!kept || en_dual_mode(e, ms, t)) return GS_OK;
     const en_problem *p = ms->p;
-    long D = p->D;
     int s = en_slot(e, t), rc = GS_OK;
-    if (ms->E) { en_zero_mat(&ms->E[s]); en_zero_mat(&ms->QE[s]); }
-    if (ms->OB) { en_zero_mat(&ms->OB[s]); en_zero_mat(&ms->OQB[s]); }
-    for (int k = 0; k <= t && !rc; k++) {
-        long r0 = p->task_row_start[k], nr = p->task_row_start[k + 1] - r0;
-        if (ms->OB)
-            rc = add_rows(&ms->OB[s], &ms->OQB[s], real_rows(ms, r0), p->single, p->y + r0, NULL, ms->cw, 1.0, nr, D);
-        if (!rc && ms->E && task_aug(ms, k))
-            rc = add_rows(&ms->E[s], &ms->QE[s], aug_rows_of(ms, k), p->single, ms->dual->ab[k].y, ms->dual->ab[k].w,
-                          NULL, 1.0, task_aug(ms, k), D);
-    }
     if (ms->E) en_symmetrize(&ms->E[s]);
     if (ms->OB) en_symmetrize(&ms->OB[s]);
     en_dual *d = ms->dual;
-    d->ptask[t & 1] = -1;
+    d->ptask[t & 1] = d->switch_task = -1;
     if (!e->keep) { /* no task before t is solved again in this update: the dual's memory goes */
         for (int k = 0; k < p->T; k++) { en_rowbuf_free(&d->ab[k]); }
         rs_dual_free(&d->k);
