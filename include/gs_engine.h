@@ -239,9 +239,13 @@ void en_destroy(en_engine *e);
  * the user looks at fills in quickly. Returns GS_OK, GS_ECANCEL, or an error. */
 int en_update(en_engine *e, const op_params *params, int first_task,
               const volatile int *cancel, en_progress_fn progress, void *user);
-/* Compute the exact spectrum (eigenvalues of G+τI) for task t (1-based) of every ridge method
- * if not yet there. */
-int en_ensure_spectrum(en_engine *e, int task, const volatile int *cancel);
+/* Compute the exact spectrum for task t (1-based) of the methods in `methods` (bit m: method m of
+ * the config; EN_METHODS_ALL: every one) where not yet there: eigenvalues of G+τI for a ridge
+ * method, for a learner without G its own matrix's (en_learner.spectrum) when it holds task t.
+ * A view asks for the methods it shows (en_method_bit), so no other method pays for one. */
+#define EN_METHODS_ALL 0xffffffffu
+unsigned en_method_bit(int m); /* 1u << m for 0 ≤ m < 32, else 0 (m = -1: no method) */
+int en_ensure_spectrum(en_engine *e, int task, unsigned methods, const volatile int *cancel);
 /* Interactive engines (keep_task_grams) from this D on: a τ change of the task the user looks at
  * solves from that task's G_t in tridiagonal form, G_t = Q T Qᵀ: W = Q (T + τI)⁻¹ Qᵀ Q_t, one
  * product of D×D by D×C per τ (Qᵀ Q_t is kept) and an O(D·C) solve instead of a D³/3 Cholesky

@@ -841,12 +841,16 @@ int en_spectrum_default(const en_engine *e)
     return e->cfg.spectrum != OP_SPECTRUM_AUTO || e->p->D <= EN_SPECTRUM_AUTO_MAX;
 }
 
-int en_ensure_spectrum(en_engine *e, int task, const volatile int *cancel)
+_Static_assert(OP_MAX_METHODS <= 32, "en_method_bit: a method per bit of an unsigned");
+unsigned en_method_bit(int m) { return m >= 0 && m < 32 ? 1u << m : 0; }
+
+int en_ensure_spectrum(en_engine *e, int task, unsigned methods, const volatile int *cancel)
 {
     int t = task - 1;
     if (t < 0 || t >= e->p->T) return gs_error(GS_EINPUT, "task %d out of range", task);
     if (!e->keep && t != e->p->T - 1) return GS_OK;
     for (int m = 0; m < e->nm; m++) {
+        if (!(methods & en_method_bit(m))) continue; /* not shown: not asked for */
         mstate *ms = &e->ms[m];
         en_snap *sn = &e->res.m[m].snaps[t];
         if (!en_is_ridge(ms) && sn->state == EN_DONE) {

@@ -172,13 +172,15 @@ static int cmd_run(op_opts *o)
 #define EXPORT_MAX_SEEDS 64
 
 /* One run of export: the update to `task`, the exact spectrum there and, for the erank-cond
- * figure, at every task (the effective rank needs it). */
+ * figure, at every task (the effective rank needs it); of the two methods the figure shows (the
+ * first two of --methods: req.m0, req.m1 in cmd_export) only. */
 static int export_compute(pl_ctx *c, const op_opts *o, const op_params *q, int task)
 {
+    unsigned shown = en_method_bit(0) | en_method_bit(1);
     int rc = en_update(c->eng, q, task, &g_cancel, NULL, NULL);
-    if (!rc) rc = en_ensure_spectrum(c->eng, task, &g_cancel);
+    if (!rc) rc = en_ensure_spectrum(c->eng, task, shown, &g_cancel);
     if (o->figure && !strcmp(o->figure, "erank-cond"))
-        for (int t = 1; !rc && t <= c->prob.T; t++) rc = en_ensure_spectrum(c->eng, t, &g_cancel);
+        for (int t = 1; !rc && t <= c->prob.T; t++) rc = en_ensure_spectrum(c->eng, t, shown, &g_cancel);
     return rc;
 }
 

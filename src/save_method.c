@@ -59,7 +59,7 @@ static int save_ridge(saver *s, en_engine *e, const en_problem *p, int m)
     if ((rc = en_solve_w(e, m, p->T, &W))) return rc;
     rc = put_f8(s, "W.npy", "W = (G + τ_eff I)⁻¹ Q (columns of unseen classes zero)", W.v, W.rows, W.cols);
     gm_free(&W);
-    if (rc || (rc = en_ensure_spectrum(e, p->T, NULL))) return rc;
+    if (rc || (rc = en_ensure_spectrum(e, p->T, en_method_bit(m), NULL))) return rc;
     const en_method_result *mr = &en_get_results(e)->m[m];
     const en_snap *sn = &mr->snaps[p->T - 1];
     if (sn->eig) rc = put_f8(s, "eigvals.npy", "eigenvalues of G + τ_eff I, descending", sn->eig, mr->D, 0);

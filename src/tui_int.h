@@ -181,6 +181,7 @@ typedef struct {
     op_opts cur;                /* options the ctx was built with */
     uint64_t done_gen;
     int spec_task;
+    unsigned spec_mask;         /* the pair whose spectra at spec_task were asked (en_method_bit) */
     double last_pub;
     uint64_t work_gen;
     uint64_t ex_gen;            /* the last view computation done: generation, task, view */
@@ -188,7 +189,8 @@ typedef struct {
     int req_m0, req_m1;         /* the shown pair (under mu): τ sweep, Theorem 1, export */
     int ex_m0, ex_m1;           /* the pair of the last view computation */
     volatile int sp_cancel;     /* stop the all-task spectrum sweep (generation/view changed) */
-    uint64_t sp_gen;            /* generation whose spectra are complete at every task */
+    uint64_t sp_gen;            /* generation whose spectra are complete at every task, */
+    unsigned sp_mask;           /* for these methods (the pair shown then) */
     /* large D (en_tau_factor_wanted): the shown task's tridiagonal form (en_prepare_tau) */
     int fa_wanted;
     volatile int fa_cancel;     /* stop it: a new request, another task, quit, export, tuning */

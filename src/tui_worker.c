@@ -124,6 +124,9 @@ static int seed_engines(tui_worker *w, const op_opts *o, en_engine **eng, uint64
     return n;
 }
 
+/* The methods of the shown pair, as en_ensure_spectrum takes them. */
+static unsigned pair_mask(int m0, int m1) { return en_method_bit(m0) | en_method_bit(m1); }
+
 static void do_export(tui_worker *w, const char *path, const char *figure, en_results *base, int m0, int m1)
 {
     fig_request q;
@@ -148,10 +151,11 @@ static void do_export(tui_worker *w, const char *path, const char *figure, en_re
     int tau = !strcmp(figure, "tau-sweep"), erank = !strcmp(figure, "erank-cond");
     memset(sw, 0, sizeof sw);
     if (ne == w->nctx && ne > 1) {
+        unsigned shown = pair_mask(q.m0, q.m1);
         for (int k = 0; k < ne && st == GS_OK; k++) {
             if (erank) /* the effective rank needs the spectrum at every task */
-                for (int t = 1; st == GS_OK && t <= q.r->T; t++) st = en_ensure_spectrum(eng[k], t, &w->cancel);
-            else if (q.task >= 1) st = en_ensure_spectrum(eng[k], q.task, &w->cancel);
+                for (int t = 1; st == GS_OK && t <= q.r->T; t++) st = en_ensure_spectrum(eng[k], t, shown, &w->cancel);
+            else if (q.task >= 1) st = en_ensure_spectrum(eng[k], q.task, shown, &w->cancel);
             runs[k] = en_get_results(eng[k]);
             if (st == GS_OK && tau) st = fig_tau_curves(eng[k], &w->ctx[k].prob, runs[k], q.m0, q.m1, q.task, sw[k], &nsw);
             swp[k] = sw[k];
@@ -353,14 +357,18 @@ static int do_factor(tui_worker *w, uint64_t gen, int task)
  * spectrum. */
 static int need_sweep(const tui_worker *w)
 {
-    return w->req_view == TV_ERANK && w->sp_gen != w->req_gen;
+    return w->req_view == TV_ERANK && (w->sp_gen != w->req_gen || w->sp_mask != pair_mask(w->req_m0, w->req_m1));
 }
 
-/* The Effective rank view: the exact spectrum (en_ensure_spectrum) at every task, in the
- * background, publishing as it goes. Stops when the generation or the view changes (sp_cancel
- * interrupts a running decomposition) and yields between tasks when the UI asks for another
- * task (the main loop serves it, then comes back here; finished tasks are skipped). */
-static void do_sweep(tui_worker *w, uint64_t gen, int task)
+/* The shown pair changed since the shown task's spectra were asked for (under mu). */
+static int need_pair_spectrum(const tui_worker *w) { return w->spec_mask != pair_mask(w->req_m0, w->req_m1); }
+
+/* The Effective rank view: the exact spectrum (en_ensure_spectrum) of the shown pair (mask) at
+ * every task, in the background, publishing as it goes. Stops when the generation, the view or
+ * the pair changes (sp_cancel interrupts a running decomposition) and yields between tasks when
+ * the UI asks for another task (the main loop serves it, then comes back here; finished tasks
+ * are skipped). */
+static void do_sweep(tui_worker *w, uint64_t gen, int task, unsigned mask)
 {
     const en_results *r = en_get_results(w->ctx->eng);
     int T = r->T, added = 0, failed = 0;
@@ -368,7 +376,7 @@ static void do_sweep(tui_worker *w, uint64_t gen, int task)
     for (int t = 1; t <= T; t++) {
         pthread_mutex_lock(&w->mu);
         int stop = w->req_gen != gen || w->req_view != TV_ERANK || w->req_task != task || w->quit ||
-                   w->export_req;
+                   w->export_req || pair_mask(w->req_m0, w->req_m1) != mask;
         w->progress = (double)(t - 1) / T;
         pthread_mutex_unlock(&w->mu);
         if (stop) {
@@ -378,10 +386,12 @@ static void do_sweep(tui_worker *w, uint64_t gen, int task)
         int missing = 0;
         for (int m = 0; m < r->n_methods; m++) {
             const en_snap *sn = &r->m[m].snaps[t - 1];
-            if (r->m[m].ridge && sn->state == EN_DONE && !(sn->flags & (EN_SPECTRUM | EN_NO_GRAM))) missing = 1;
+            if ((mask & en_method_bit(m)) && r->m[m].ridge && sn->state == EN_DONE &&
+                !(sn->flags & (EN_SPECTRUM | EN_NO_GRAM)))
+                missing = 1;
         }
         if (!missing) continue;
-        int rc = en_ensure_spectrum(w->ctx->eng, t, &w->sp_cancel);
+        int rc = en_ensure_spectrum(w->ctx->eng, t, mask, &w->sp_cancel);
         if (rc == GS_ECANCEL) {
             if (added) publish(w, gen);
             return;
@@ -396,7 +406,10 @@ static void do_sweep(tui_worker *w, uint64_t gen, int task)
     if (added) publish(w, gen);
     if (failed) set_msg(w, 1, "effective rank: %s%s", err, NULL);
     pthread_mutex_lock(&w->mu);
-    if (w->req_gen == gen) w->sp_gen = gen;
+    if (w->req_gen == gen) {
+        w->sp_gen = gen;
+        w->sp_mask = mask;
+    }
     pthread_mutex_unlock(&w->mu);
 }
 
@@ -450,7 +463,7 @@ static void *worker_main(void *arg)
     pthread_mutex_lock(&w->mu);
     for (;;) {
         while (!w->quit && !w->export_req && !w->tune_req && w->done_gen == w->req_gen && w->spec_task == w->req_task &&
-               !need_extra(w) && !need_sweep(w) && !need_factor(w)) {
+               !need_extra(w) && !need_sweep(w) && !need_factor(w) && !need_pair_spectrum(w)) {
             w->busy = 0;
             pthread_cond_wait(&w->cv, &w->mu);
         }
@@ -490,6 +503,8 @@ static void *worker_main(void *arg)
         int view = w->req_view;
         int m0 = w->req_m0, m1 = w->req_m1;
         int fresh = gen != w->done_gen || task != w->spec_task;
+        unsigned mask = pair_mask(m0, m1);
+        int new_pair = mask != w->spec_mask; /* m / M: the newly shown method's spectrum */
         flag_set(&w->cancel, 0);
         flag_set(&w->ex_cancel, 0);
         flag_set(&w->sp_cancel, 0);
@@ -511,9 +526,11 @@ static void *worker_main(void *arg)
                 st = en_update(w->ctx->eng, &o.params, task, &w->cancel, on_progress, w);
             }
         }
-        /* the shown task's exact spectrum, unless that is costly (large D, --spectrum auto) */
-        if (st == GS_OK && en_spectrum_default(w->ctx->eng)) st = en_ensure_spectrum(w->ctx->eng, task, &w->cancel);
-        if (st != GS_ECANCEL && fresh) {
+        /* the shown pair's exact spectrum at the shown task, unless that is costly (large D,
+         * --spectrum auto) */
+        if (st == GS_OK && en_spectrum_default(w->ctx->eng))
+            st = en_ensure_spectrum(w->ctx->eng, task, mask, &w->cancel);
+        if (st != GS_ECANCEL && (fresh || new_pair)) {
             if (st != GS_OK) {
                 char e[400];
                 snprintf(e, sizeof e, "%s", gs_last_error());
@@ -543,11 +560,12 @@ static void *worker_main(void *arg)
             if (todo) do_extra(w, gen, task, view, m0, m1, &o.params);
         }
         /* the Effective rank view: exact spectra at every task */
-        if (st == GS_OK && view == TV_ERANK && !flag_get(&w->cancel)) do_sweep(w, gen, task);
+        if (st == GS_OK && view == TV_ERANK && !flag_get(&w->cancel)) do_sweep(w, gen, task, mask);
         pthread_mutex_lock(&w->mu);
         if (st != GS_ECANCEL) {
             w->done_gen = gen;
             w->spec_task = task;
+            w->spec_mask = mask;
         }
     }
     w->busy = 0;
@@ -639,7 +657,10 @@ void tw_set_view(tui_worker *w, int view)
 void tw_set_pair(tui_worker *w, int m0, int m1)
 {
     pthread_mutex_lock(&w->mu);
-    if (m0 != w->req_m0 || m1 != w->req_m1) flag_set(&w->ex_cancel, 1);
+    if (m0 != w->req_m0 || m1 != w->req_m1) {
+        flag_set(&w->ex_cancel, 1);
+        if (w->req_view == TV_ERANK) flag_set(&w->sp_cancel, 1); /* the sweep was for the old pair */
+    }
     w->req_m0 = m0;
     w->req_m1 = m1;
     pthread_cond_signal(&w->cv);

@@ -651,8 +651,10 @@ static void test_rank_and_auto_spectrum(void)
         CHECK(!(s->flags & EN_SPECTRUM) && (s->flags & EN_LMAX_EST), "task %d: no exact spectrum by default", t + 1);
     }
     double lmax_est = r->m[0].snaps[T - 1].lambda_max;
-    CHECK(en_ensure_spectrum(e, T, NULL) == GS_OK, "spectrum on request: %s", gs_last_error());
     const en_snap *s = &r->m[0].snaps[T - 1];
+    CHECK(en_ensure_spectrum(e, T, en_method_bit(1), NULL) == GS_OK && !s->eig && !(s->flags & EN_SPECTRUM),
+          "a request for another method leaves this one's spectrum alone");
+    CHECK(en_ensure_spectrum(e, T, en_method_bit(0), NULL) == GS_OK, "spectrum on request: %s", gs_last_error());
     CHECK((s->flags & EN_SPECTRUM) && s->eig, "exact spectrum after the request");
     if (s->eig) {
         CHECK(fabs(s->eig[D - 1] - q.tau) <= 1e-12 * s->eig[0], "LAPACK: λ_min(G+τI) %.17g = τ", s->eig[D - 1]);

@@ -5,7 +5,8 @@
  * With two seeds (--seeds): the other seed's results come after the first one's, belong to the
  * newest request and equal a run of that seed alone; `t` tunes on the mean over both seeds.
  * Fast τ changes from the shown task's tridiagonal form (GS_TAU_FACTOR_MIN_D lowers the D they
- * start at) give the numbers of a fresh run. Run under ThreadSanitizer by `make check-tsan`. */
+ * start at) give the numbers of a fresh run. Spectra are computed for the shown pair only. Run
+ * under ThreadSanitizer by `make check-tsan`. */
 #include <math.h>
 #include <poll.h>
 #include <stdio.h>
@@ -180,6 +181,43 @@ static void fast_tau(op_opts *o, const en_config *cfg)
     unsetenv("GS_TAU_FACTOR_MIN_D");
 }
 
+/* Spectra only for the shown pair: with slda, gacl, fecam and slda, gacl shown, the last task's
+ * published results carry slda's own spectrum and none of fecam's; m / M showing fecam brings
+ * fecam's (the worker asks again for the new pair, without a new request). */
+static void shown_spectra(void)
+{
+    char ms[] = "slda,gacl,fecam"; /* op_parse cuts the list in place */
+    char *argv[] = {"gsrscope", "--tasks", "3", "--methods", ms, NULL};
+    op_opts o;
+    CHECK(op_parse(&o, 5, argv) == GS_OK, "options: %s", gs_last_error());
+    en_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.methods = (const char **)o.methods;
+    cfg.n_methods = o.n_methods;
+    cfg.spectrum = o.spectrum;
+    cfg.keep_task_grams = 1;
+    static pl_ctx ctx;
+    if (pl_open(&ctx, &o, &cfg, NULL, NULL) != GS_OK) { CHECK(0, "pl_open: %s", gs_last_error()); return; }
+    CHECK(tw_start(&w, &ctx, 1, NULL, &cfg, &o) == GS_OK, "worker for slda, gacl, fecam started");
+    tw_request(&w, &o, 1, 3);
+    CHECK(settle(1, 300), "slda, gacl, fecam: results at task 3");
+    const en_snap *sl = res ? &res->m[0].snaps[2] : NULL, *fc = res ? &res->m[2].snaps[2] : NULL;
+    CHECK(res && res->m[2].spectrum_of[0], "fecam has a spectrum of its own (\"%s\")", res ? res->m[2].spectrum_of : "");
+    CHECK(sl && sl->eig && (sl->flags & EN_OWN_SPECTRUM), "slda (shown): its own spectrum at task 3");
+    CHECK(fc && !fc->eig && !(fc->flags & EN_OWN_SPECTRUM), "fecam (not shown): no spectrum computed");
+    tw_set_pair(&w, 2, 1);
+    double t0 = gs_now();
+    int got = 0;
+    while (!got && gs_now() - t0 < 300) {
+        drain();
+        got = res && res->m[2].snaps[2].eig && (res->m[2].snaps[2].flags & EN_OWN_SPECTRUM);
+    }
+    CHECK(got, "fecam shown (M): its own spectrum at task 3 arrives");
+    tw_stop(&w);
+    pl_free(&ctx);
+    if (res) { en_results_free(res); free(res); res = NULL; }
+}
+
 int main(void)
 {
     char *argv[] = {"gsrscope", "--tasks", "3", NULL};
@@ -276,7 +314,8 @@ int main(void)
     fast_tau(&o, &cfg);
     if (res) { en_results_free(res); free(res); res = NULL; }
     two_seeds(&o, &cfg);
-    if (res) { en_results_free(res); free(res); }
+    if (res) { en_results_free(res); free(res); res = NULL; }
+    shown_spectra();
     if (ex) { tui_extra_free(ex); free(ex); }
     return tap_done();
 }
