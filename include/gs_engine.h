@@ -10,8 +10,8 @@
  * snapshots that go into the results on that thread, so a callback may copy the results
  * (en_results_copy) while the helper works. Views keep such a deep copy under their own lock.
  * Long operations poll `*cancel` (nonzero = stop, returns GS_ECANCEL; read atomically, as another
- * thread sets it) and report progress. After a cancel or a failure, the tasks before it are
- * complete and reported; the others stay pending.
+ * thread sets it) and report progress. After a cancel or a failure, the tasks reported before it
+ * are complete; the others stay pending.
  *
  * Ownership: en_problem, en_engine and en_results own all their arrays; each has a free/destroy.
  */
@@ -235,8 +235,11 @@ void en_destroy(en_engine *e);
  *   τ only        -> re-solve every method from cached Gram matrices (no accumulation);
  *   α_base, ξ, β, pairs, max_aug, augment -> recompute the augmenting methods only;
  *   seed          -> not allowed here (the stream changes): build a new problem and engine.
- * Tasks are computed in order; `first_task` (1-based, 0 = 1) is computed first so the view
- * the user looks at fills in quickly. Returns GS_OK, GS_ECANCEL, or an error. */
+ * Tasks are computed in order, except that `first_task` (1-based, 0 = 1) is reported first so
+ * the view the user looks at fills in quickly: with every Gram cached it is solved first; with
+ * new rows in an interactive engine (keep_task_grams; every changed method a ridge learner) the
+ * rows of tasks 1..first_task are built, first_task solved, then the tasks before it and after.
+ * The numbers do not depend on the order. Returns GS_OK, GS_ECANCEL, or an error. */
 int en_update(en_engine *e, const op_params *params, int first_task,
               const volatile int *cancel, en_progress_fn progress, void *user);
 /* Compute the exact spectrum for task t (1-based) of the methods in `methods` (bit m: method m of

@@ -149,13 +149,148 @@ static void emit_x_free(en_emitter *em)
     gm_free(&em->xbuf); gm_free(&em->hbuf);
     free(em->xlab); free(em->xw);
     em->xlab = NULL; em->xw = NULL;
-    em->xn = 0;
+    em->xn = em->xcap = 0;
+}
+
+/* ---- staged rows: expanded by two jobs ----------------------------------------------------- */
+
+/* Where the EXP jobs split the staged rows: the class boundary nearest the middle, when no class
+ * has rows on both sides (so each class's Q is summed in one job, in row order); else all in
+ * part 0. A function of the rows' labels only: the same split whoever runs the jobs. */
+static long stage_split(const en_emitter *em)
+{
+    long n = em->xn, best = n, off = n + 1;
+    for (long b = 1; b < n; b++)
+        if (em->xlab[b - 1] != em->xlab[b] && labs(2 * b - n) < off) { off = labs(2 * b - n); best = b; }
+    if (best == n) return n;
+    unsigned char *seen = gs_calloc((size_t)em->ms->p->C, 1, "synthetic rows");
+    if (!seen) return n;
+    for (long k = 0; k < best; k++) seen[em->xlab[k]] = 1;
+    for (long k = best; k < n && best < n; k++)
+        if (seen[em->xlab[k]]) best = n;
+    free(seen);
+    return best;
+}
+
+/* After the augmenter (EXTRA): room for the staged rows where they go (the emitter's float buffer
+ * for E, or the rows kept for the dual), their labels and weights, and the split. */
+static int stage_finish(en_emitter *em)
+{
+    const en_problem *p = em->ms->p;
+    long n = em->xn, D = p->D;
+    em->xsplit = stage_split(em);
+    if (n == 0) return GS_OK;
+    int *lab;
+    double *w;
+    if (em->keep) {
+        en_rowbuf *b = em->keep;
+        long need = b->n + n;
+        if (need > b->cap) {
+            size_t es = p->single ? sizeof(float) : sizeof(double);
+            void *v = realloc(p->single ? (void *)b->X.f : (void *)b->X.v, (size_t)need * (size_t)D * es);
+            int *y = realloc(b->y, (size_t)need * sizeof(int));
+            double *ww = realloc(b->w, (size_t)need * sizeof(double));
+            if (v && p->single) b->X.f = v;
+            else if (v) b->X.v = v;
+            if (y) b->y = y;
+            if (ww) b->w = ww;
+            if (!v || !y || !ww) return gs_error(GS_ENOMEM, "augmented rows: out of memory");
+            b->cap = need;
+        }
+        b->X.cols = D;
+        em->xoff = b->n;
+        lab = b->y + b->n;
+        w = b->w + b->n;
+        b->n = b->X.rows = need;
+    } else {
+        long need = em->n + n;
+        if (need > em->cap) {
+            float *f = realloc(em->buf.f, (size_t)need * (size_t)D * sizeof(float));
+            int *l = realloc(em->lab, (size_t)need * sizeof(int));
+            double *ww = realloc(em->w, (size_t)need * sizeof(double));
+            if (f) em->buf.f = f;
+            if (l) em->lab = l;
+            if (ww) em->w = ww;
+            if (!f || !l || !ww) return gs_error(GS_ENOMEM, "synthetic rows: out of memory");
+            em->cap = need;
+            em->buf.rows = need;
+        }
+        em->xoff = em->n;
+        lab = em->lab + em->n;
+        w = em->w + em->n;
+        em->n = need;
+    }
+    memcpy(lab, em->xlab, (size_t)n * sizeof(int));
+    memcpy(w, em->xw, (size_t)n * sizeof(double));
+    em->rows += n;
+    return GS_OK;
+}
+
+/* Staged row k mapped (h in double, or hf in float) into its place, as emit_row puts a row. */
+static int stage_put(en_emitter *em, long k, const double *h, const float *hf)
+{
+    const en_problem *p = em->ms->p;
+    long D = p->D, r = em->xoff + k;
+    for (long j = 0; j < D; j++)
+        if (!isfinite(h ? h[j] : hf[j])) return gs_error(GS_ERUN, "%s: a synthetic row is not finite", em->ms->name);
+    if (em->keep) {
+        if (!p->single) memcpy(em->keep->X.v + (size_t)r * D, h, (size_t)D * sizeof(double));
+        else if (hf) memcpy(em->keep->X.f + (size_t)r * D, hf, (size_t)D * sizeof(float));
+        else for (long j = 0; j < D; j++) em->keep->X.f[(size_t)r * D + j] = (float)h[j];
+        return GS_OK;
+    }
+    double omega = em->xw[k], s = sqrt(omega), *q = gm_row(em->QE, em->xlab[k]);
+    float *o = gm_rowf(&em->buf, r);
+    for (long j = 0; j < D; j++) {
+        double v = h ? h[j] : hf[j];
+        q[j] += omega * v;
+        o[j] = (float)(s * v);
+    }
+    return GS_OK;
+}
+
+int en_extra_expand(en_engine *e, mstate *ms, int t, int part)
+{
+    (void)e; (void)t;
+    en_emitter *em = &ms->em;
+    if (!em->stage) return GS_OK;
+    const en_problem *p = ms->p;
+    long D = p->D, lo = part ? em->xsplit : 0, hi = part ? em->xn : em->xsplit;
+    if (lo >= hi) return GS_OK;
+    int fl = !em->keep || p->single; /* float rows for a float E, and for the dual's in single */
+    gm_mat h = {0};
+    int rc = fl ? gm_alloc_f(&h, XCAP, D, "synthetic rows") : gm_alloc(&h, XCAP, D, "synthetic rows");
+    for (long i0 = lo; !rc && i0 < hi; i0 += XCAP) {
+        long nb = hi - i0 < XCAP ? hi - i0 : XCAP;
+        if (fl) rc = en_expand_rows_f(p, gm_row(&em->xbuf, i0), nb, h.f);
+        else en_expand_rows(p, gm_row(&em->xbuf, i0), nb, h.v);
+        for (long k = 0; !rc && k < nb; k++)
+            rc = stage_put(em, i0 + k, fl ? NULL : gm_row(&h, k), fl ? gm_rowf(&h, k) : NULL);
+    }
+    gm_free(&h);
+    return rc;
 }
 
 /* The learner's class weight of class c (1 without class_weight). */
 static double class_w(const en_emitter *em, int c)
 {
     return em->ms->cw && c >= 0 && c < em->ms->p->C ? em->ms->cw[c] : 1.0;
+}
+
+/* The staging buffer (em->stage) twice as large. */
+static int stage_grow(en_emitter *em)
+{
+    long cap = 2 * em->xcap, d = em->ms->p->d;
+    double *x = realloc(em->xbuf.v, (size_t)cap * (size_t)d * sizeof(double));
+    int *lab = realloc(em->xlab, (size_t)cap * sizeof(int));
+    double *w = realloc(em->xw, (size_t)cap * sizeof(double));
+    if (x) em->xbuf.v = x;
+    if (lab) em->xlab = lab;
+    if (w) em->xw = w;
+    if (!x || !lab || !w) return gs_error(GS_ENOMEM, "synthetic rows: out of memory");
+    em->xcap = cap;
+    em->xbuf.rows = cap;
+    return GS_OK;
 }
 
 int en_emit_x(en_emitter *em, const double *x, int c, double omega)
@@ -169,12 +304,20 @@ int en_emit_x(en_emitter *em, const double *x, int c, double omega)
         int rc = gm_alloc(&em->xbuf, XCAP, p->d, "synthetic rows");
         /* float rows for a float E, and for the dual's rows in single precision */
         int fl = em->buf.f || (em->keep && p->single);
-        if (!rc) rc = fl ? gm_alloc_f(&em->hbuf, XCAP, p->D, "synthetic rows") : gm_alloc(&em->hbuf, XCAP, p->D, "synthetic rows");
+        if (!rc && !em->stage)
+            rc = fl ? gm_alloc_f(&em->hbuf, XCAP, p->D, "synthetic rows") : gm_alloc(&em->hbuf, XCAP, p->D, "synthetic rows");
         em->xlab = gs_malloc(XCAP, sizeof(int), "synthetic rows");
         em->xw = gs_malloc(XCAP, sizeof(double), "synthetic rows");
         if (rc || !em->xlab || !em->xw) { emit_x_free(em); return GS_ENOMEM; }
+        em->xcap = XCAP;
     }
-    if (em->xn == XCAP && emit_x_flush(em)) return GS_ERUN;
+    if (em->stage) { /* checked now (emit_row's checks), expanded by the EXP jobs */
+        if (!(omega >= 0) || !isfinite(omega)) return gs_error(GS_ERUN, "%s: invalid row weight", em->ms->name);
+        if (c < 0 || c >= p->C) return gs_error(GS_ERUN, "%s: label %d out of range", em->ms->name, c);
+        if (em->xn == em->xcap && stage_grow(em)) return GS_ENOMEM;
+    } else if (em->xn == XCAP && emit_x_flush(em)) {
+        return GS_ERUN;
+    }
     memcpy(gm_row(&em->xbuf, em->xn), x, (size_t)p->d * sizeof(double));
     em->xlab[em->xn] = c;
     em->xw[em->xn] = omega;
@@ -281,10 +424,14 @@ void en_emit_skip(en_emitter *em, long classes, long pairs)
 
 /* ---- a task's synthetic rows ---------------------------------------------------------- */
 
+static void emitter_free(en_emitter *em);
+
 static int emitter_open(en_engine *e, mstate *ms, int t, gm_mat *E, gm_mat *QE)
 {
     const en_problem *p = ms->p;
     en_emitter *em = &ms->em;
+    emitter_free(em); /* what an update cancelled between a task's EXTRA and XEND left */
+    emit_x_free(em);
     memset(em, 0, sizeof *em);
     em->e = e; em->ms = ms; em->E = E; em->QE = QE;
     em->cap = 512;
@@ -307,10 +454,10 @@ static void emitter_free(en_emitter *em)
  * then it is kept until en_extra_end, or freed now on an error). */
 static int emitter_close(en_emitter *em, int rc)
 {
-    if (!rc) rc = emit_x_flush(em);
+    if (!rc) rc = em->stage ? stage_finish(em) : emit_x_flush(em);
     if (!rc && !em->defer) rc = emit_flush(em);
     if (rc || !em->defer) emitter_free(em);
-    emit_x_free(em);
+    if (rc || !em->stage) emit_x_free(em);
     return rc;
 }
 
@@ -364,6 +511,9 @@ int en_extra_rows(en_engine *e, mstate *ms, int t)
     /* single precision: E += the rows' Gram in the PAIRS jobs, two halves in parallel */
     ms->em.defer = !rc && E && E->f;
     if (!rc && keep && !(ms->em.keep = en_dual_rows_open(e, ms, t))) rc = GS_ENOMEM;
+    /* with a map to the learner's space (--expand), rows for a float E or for the dual are staged
+     * here and mapped by the two EXP jobs (the product with R is most of the work) */
+    ms->em.stage = !rc && (ms->em.defer || ms->em.keep) && !(ms->p->D == ms->p->d && !ms->p->R.v);
     if (!rc && ms->aug_def) rc = ms->aug_def->rows(&ms->actx, t, &ms->em);
     rc = emitter_close(&ms->em, rc);
     if (rc) return rc;
@@ -380,7 +530,8 @@ int en_extra_end(en_engine *e, mstate *ms, int t)
     en_emitter *em = &ms->em;
     em->Y = NULL;
     if (em->defer) emitter_free(em);
-    em->defer = 0;
+    if (em->stage) emit_x_free(em);
+    em->defer = em->stage = 0;
     if (t == ms->p->T - 1) { /* the last task: give the memory back before its spectrum */
         free(ms->ybuf);
         ms->ybuf = NULL;

@@ -372,6 +372,9 @@ static void finish_method(en_method_result *mr, int T)
  *                  after XEND(t, m) of the methods sharing it when whether it is needed
  *                  depends on their rows (en_base_needed, en_base_fixed);
  *   EXTRA(t, m)    after XEND(t-1, m) and ASM(t-1, m) (the emitter, Y and E's slot);
+ *   EXP0/1(t, m)   after EXTRA(t, m): its staged rows mapped, a fixed half each;
+ *   PAIRS0/1(t, m) after both EXP(t, m): E's columns (or the dual's panel), a fixed half each;
+ *   XEND(t, m)     after both PAIRS(t, m);
  *   ASM(t, m)      after BASE(t), XEND(t, m), SOLVE(t-1, m) and LMIN, PRED, ACC of (t-1, m)
  *                  (A and Qᵀ: the factor of t-1 is read by LMIN);
  *   SOLVE(t, m)    after ASM(t, m) (and through it everything of t-1);
@@ -381,10 +384,11 @@ static void finish_method(en_method_result *mr, int T)
  * those of the sequential order (OpenBLAS at one thread inside the plan: identical to a
  * sequential run at one BLAS thread). Two workers (the caller and one helper) pick the first
  * ready job in plan order (earlier tasks first). */
-enum { J_BASE, J_EXTRA, J_PAIRS0, J_PAIRS1, J_XEND, J_ASM, J_SOLVE, J_LMIN, J_PRED, J_CUSTOM, J_PRED1, J_ACC, J_REPORT };
+enum { J_BASE, J_EXTRA, J_PAIRS0, J_PAIRS1, J_XEND, J_ASM, J_SOLVE, J_LMIN, J_PRED, J_CUSTOM, J_PRED1, J_ACC, J_REPORT,
+       J_EXP0, J_EXP1 };
 enum { JS_WAIT, JS_RUN, JS_DONE };
 #define JOB_DEPS (2 + 2 * OP_MAX_METHODS)
-#define JOBS_PER_TASK (2 + 10 * OP_MAX_METHODS)
+#define JOBS_PER_TASK (2 + 12 * OP_MAX_METHODS)
 
 typedef struct {
     int kind, m, t, pos, dep[JOB_DEPS], ndep, state, rc; /* pos: the task's place in the plan */
@@ -481,6 +485,7 @@ static int run_job(en_plan *pl, en_job *j)
         e->base_valid = t + 1;
         break;
     case J_EXTRA: rc = en_extra_rows(e, ms, t); break;
+    case J_EXP0: case J_EXP1: rc = en_extra_expand(e, ms, t, j->kind == J_EXP1); break;
     case J_PAIRS0: case J_PAIRS1:
         en_pair_flush_part(&ms->em, j->kind == J_PAIRS1);
         rc = en_dual_pairs(e, ms, t, j->kind == J_PAIRS1);
@@ -618,85 +623,148 @@ static void report_task(en_plan *pl, const en_job *rj)
     }
 }
 
-/* Jobs of the tasks order[0..no-1] (each dirty method), with the dependencies above. */
-static void plan_tasks(en_plan *pl, const int *order, int no)
+/* What planning has placed so far: the last job of each kind per method (the dependencies above
+ * follow plan order), and each task's XEND and BASE jobs (a task's solves may be planned in a
+ * later segment than its rows). */
+typedef struct {
+    int prev_base, prev_report;
+    int prev_solve[OP_MAX_METHODS], prev_asm[OP_MAX_METHODS], prev_xend[OP_MAX_METHODS], prev_custom[OP_MAX_METHODS];
+    int prev_use[OP_MAX_METHODS][4];
+    int base_valid, extra_valid[OP_MAX_METHODS];
+    int ahead;                    /* plan_tasks' ahead (-1: none) */
+    int *xend;                    /* T × nm: XEND(t, m) in this plan, or -1 */
+    int *base;                    /* T: BASE(t) in this plan, or -1 */
+} plan_state;
+
+/* Task t's rows: BASE, and per dirty method EXTRA, EXP, PAIRS, XEND (and a stats learner's CUSTOM). */
+static void plan_rows(en_plan *pl, plan_state *s, int t)
 {
     en_engine *e = pl->e;
-    int nm = e->nm, prev_base = -1, prev_report = -1;
-    int prev_solve[OP_MAX_METHODS], prev_asm[OP_MAX_METHODS], prev_xend[OP_MAX_METHODS], prev_custom[OP_MAX_METHODS], prev_use[OP_MAX_METHODS][4];
+    int nm = e->nm;
     for (int m = 0; m < nm; m++) {
-        prev_solve[m] = prev_asm[m] = prev_xend[m] = prev_custom[m] = -1;
-        for (int k = 0; k < 4; k++) prev_use[m][k] = -1;
+        mstate *ms = &e->ms[m];
+        int jx = -1;
+        if (!ms->dirty) continue;
+        if ((ms->aug_def || ms->cw) && s->extra_valid[m] <= t) {
+            int jr = add_job(pl, J_EXTRA, m, t);
+            add_dep(pl, jr, s->prev_xend[m]);
+            add_dep(pl, jr, s->prev_asm[m]);
+            add_dep(pl, jr, s->prev_custom[m]); /* a stats learner's rows of t-1 are fitted */
+            /* the first task after the one planned ahead: every earlier solve is done (a dual
+             * task's solve reads the kernel panel of its parity, which EXTRA replaces) */
+            if (t == s->ahead + 1) add_dep(pl, jr, s->prev_solve[m]);
+            int x0 = add_job(pl, J_EXP0, m, t), x1 = add_job(pl, J_EXP1, m, t);
+            add_dep(pl, x0, jr); add_dep(pl, x1, jr);
+            int j0 = add_job(pl, J_PAIRS0, m, t), j1 = add_job(pl, J_PAIRS1, m, t);
+            add_dep(pl, j0, x0); add_dep(pl, j0, x1); add_dep(pl, j1, x0); add_dep(pl, j1, x1);
+            jx = add_job(pl, J_XEND, m, t);
+            add_dep(pl, jx, j0); add_dep(pl, jx, j1);
+            s->prev_xend[m] = s->xend[t * nm + m] = jx;
+            s->extra_valid[m] = t + 1;
+        }
+        if (!en_is_ridge(ms)) {
+            int jc = add_job(pl, J_CUSTOM, m, t);
+            add_dep(pl, jc, s->prev_custom[m]);
+            add_dep(pl, jc, jx);
+            s->prev_custom[m] = jc;
+        }
     }
-    int base_valid = e->base_valid, extra_valid[OP_MAX_METHODS];
-    for (int m = 0; m < nm; m++) extra_valid[m] = e->ms[m].extra_valid;
-    for (int k = 0; k < no; k++) {
-        int t = order[k], first = pl->nj;
-        pl->npos = k;
-        int jb = -1, jx[OP_MAX_METHODS];
-        for (int m = 0; m < nm; m++) {
-            mstate *ms = &e->ms[m];
-            jx[m] = -1;
-            if (!ms->dirty) continue;
-            if ((ms->aug_def || ms->cw) && extra_valid[m] <= t) {
-                int jr = add_job(pl, J_EXTRA, m, t);
-                add_dep(pl, jr, prev_xend[m]);
-                add_dep(pl, jr, prev_asm[m]);
-                add_dep(pl, jr, prev_custom[m]); /* a stats learner's rows of t-1 are fitted */
-                int j0 = add_job(pl, J_PAIRS0, m, t), j1 = add_job(pl, J_PAIRS1, m, t);
-                add_dep(pl, j0, jr); add_dep(pl, j1, jr);
-                jx[m] = add_job(pl, J_XEND, m, t);
-                add_dep(pl, jx[m], j0); add_dep(pl, jx[m], j1);
-                prev_xend[m] = jx[m];
-                extra_valid[m] = t + 1;
-            }
-            if (!en_is_ridge(ms)) {
-                int jc = add_job(pl, J_CUSTOM, m, t);
-                add_dep(pl, jc, prev_custom[m]);
-                add_dep(pl, jc, jx[m]);
-                prev_custom[m] = jc;
-            }
-        }
-        if (base_valid <= t) {
-            jb = add_job(pl, J_BASE, -1, t);
-            add_dep(pl, jb, prev_base);
-            for (int m = 0; m < nm; m++) add_dep(pl, jb, prev_asm[m]);
-            /* whether the base is needed may depend on the methods' rows of t (en_base_needed) */
-            for (int m = 0; m < nm; m++)
-                if (en_shares_base(&e->ms[m]) && !en_base_fixed(e, &e->sp[e->ms[m].space])) add_dep(pl, jb, jx[m]);
-            prev_base = jb;
-            base_valid = t + 1;
-        }
-        for (int m = 0; m < nm; m++) {
-            mstate *ms = &e->ms[m];
-            if (!ms->dirty || !en_is_ridge(ms)) continue;
-            int ja0 = add_job(pl, J_ASM, m, t);
-            add_dep(pl, ja0, jb >= 0 ? jb : prev_base);
-            add_dep(pl, ja0, jx[m]);
-            add_dep(pl, ja0, prev_solve[m]);
-            for (int u = 0; u < 4; u++) add_dep(pl, ja0, prev_use[m][u]);
-            int js = add_job(pl, J_SOLVE, m, t);
-            add_dep(pl, js, ja0);
-            int p0 = add_job(pl, J_PRED, m, t), p1 = add_job(pl, J_PRED1, m, t);
-            add_dep(pl, p0, js); add_dep(pl, p1, js);
-            int ja = add_job(pl, J_ACC, m, t);
-            add_dep(pl, ja, p0); add_dep(pl, ja, p1);
-            int jl = add_job(pl, J_LMIN, m, t);
-            add_dep(pl, jl, js);
-            prev_solve[m] = js;
-            prev_asm[m] = ja0;
-            prev_use[m][0] = p0; prev_use[m][1] = p1; prev_use[m][2] = ja; prev_use[m][3] = jl;
-        }
-        int jr = add_job(pl, J_REPORT, -1, t);
-        pl->job[jr].after_lo = first;
-        add_dep(pl, jr, prev_report);
-        prev_report = jr;
+    if (s->base_valid <= t) {
+        int jb = add_job(pl, J_BASE, -1, t);
+        add_dep(pl, jb, s->prev_base);
+        for (int m = 0; m < nm; m++) add_dep(pl, jb, s->prev_asm[m]);
+        /* whether the base is needed may depend on the methods' rows of t (en_base_needed) */
+        for (int m = 0; m < nm; m++)
+            if (en_shares_base(&e->ms[m]) && !en_base_fixed(e, &e->sp[e->ms[m].space])) add_dep(pl, jb, s->xend[t * nm + m]);
+        s->prev_base = s->base[t] = jb;
+        s->base_valid = t + 1;
     }
+}
+
+/* Task t's solves (ASM, SOLVE, PRED, ACC, LMIN per dirty ridge method) and its REPORT, which also
+ * waits for every job from `first` on (this segment's). */
+static void plan_solves(en_plan *pl, plan_state *s, int t, int first)
+{
+    en_engine *e = pl->e;
+    int nm = e->nm;
+    for (int m = 0; m < nm; m++) {
+        mstate *ms = &e->ms[m];
+        if (!ms->dirty || !en_is_ridge(ms)) continue;
+        int ja0 = add_job(pl, J_ASM, m, t);
+        add_dep(pl, ja0, s->base[t] >= 0 ? s->base[t] : s->prev_base);
+        add_dep(pl, ja0, s->xend[t * nm + m]);
+        add_dep(pl, ja0, s->prev_solve[m]);
+        for (int u = 0; u < 4; u++) add_dep(pl, ja0, s->prev_use[m][u]);
+        int js = add_job(pl, J_SOLVE, m, t);
+        add_dep(pl, js, ja0);
+        int p0 = add_job(pl, J_PRED, m, t), p1 = add_job(pl, J_PRED1, m, t);
+        add_dep(pl, p0, js); add_dep(pl, p1, js);
+        int ja = add_job(pl, J_ACC, m, t);
+        add_dep(pl, ja, p0); add_dep(pl, ja, p1);
+        int jl = add_job(pl, J_LMIN, m, t);
+        add_dep(pl, jl, js);
+        s->prev_solve[m] = js;
+        s->prev_asm[m] = ja0;
+        s->prev_use[m][0] = p0; s->prev_use[m][1] = p1; s->prev_use[m][2] = ja; s->prev_use[m][3] = jl;
+    }
+    int jr = add_job(pl, J_REPORT, -1, t);
+    pl->job[jr].after_lo = first;
+    add_dep(pl, jr, s->prev_report);
+    s->prev_report = jr;
+}
+
+/* Jobs of the tasks order[0..no-1] (each dirty method), with the dependencies above, one segment
+ * (a position in the plan) per task. With `ahead` ≥ 0 (order is 0..T-1; every dirty method a ridge
+ * learner, every base Gram cached, every task kept) the task the user looks at comes first: the
+ * rows of tasks 0..ahead (each needs the one before), then task ahead's solves and report, then
+ * the solves of tasks 0..ahead-1 (their rows and Grams are kept in their own slots), then the
+ * tasks after it. Its numbers do not depend on the order: each task's solve reads only its own
+ * slots (and the dual's factor, built through the task boundaries in order: en_solve_dual).
+ * GS_OK or GS_ENOMEM. */
+static int plan_tasks(en_plan *pl, const int *order, int no, int ahead)
+{
+    en_engine *e = pl->e;
+    int nm = e->nm, T = e->p->T;
+    plan_state s;
+    s.prev_base = s.prev_report = -1;
+    for (int m = 0; m < nm; m++) {
+        s.prev_solve[m] = s.prev_asm[m] = s.prev_xend[m] = s.prev_custom[m] = -1;
+        for (int k = 0; k < 4; k++) s.prev_use[m][k] = -1;
+        s.extra_valid[m] = e->ms[m].extra_valid;
+    }
+    s.base_valid = e->base_valid;
+    s.ahead = ahead;
+    s.xend = gs_malloc((size_t)T * (size_t)(nm + 1), sizeof(int), "engine jobs");
+    if (!s.xend) return GS_ENOMEM;
+    s.base = s.xend + (size_t)T * nm;
+    for (int k = 0; k < T * (nm + 1); k++) s.xend[k] = -1;
+    pl->npos = 0;
+    if (ahead < 0) {
+        for (int k = 0; k < no; k++, pl->npos++) {
+            int first = pl->nj;
+            plan_rows(pl, &s, order[k]);
+            plan_solves(pl, &s, order[k], first);
+        }
+    } else {
+        for (int t = 0; t < ahead; t++, pl->npos++) plan_rows(pl, &s, t);
+        int first = pl->nj;
+        plan_rows(pl, &s, ahead);
+        plan_solves(pl, &s, ahead, first);
+        pl->npos++;
+        for (int t = 0; t < ahead; t++, pl->npos++) plan_solves(pl, &s, t, pl->nj);
+        for (int t = ahead + 1; t < T; t++, pl->npos++) {
+            first = pl->nj;
+            plan_rows(pl, &s, t);
+            plan_solves(pl, &s, t, first);
+        }
+    }
+    free(s.xend);
+    return GS_OK;
 }
 
 /* Run the tasks order[0..no-1] with e->workers threads. Returns GS_OK, GS_ECANCEL, or the first
  * failing job's status (in plan order) with its message on the calling thread. */
-static int run_tasks(en_engine *e, const op_params *q, const int *order, int no, const volatile int *cancel,
+static int run_tasks(en_engine *e, const op_params *q, const int *order, int no, int ahead, const volatile int *cancel,
                      en_progress_fn progress, void *user)
 {
     en_plan pl;
@@ -708,7 +776,7 @@ static int run_tasks(en_engine *e, const op_params *q, const int *order, int no,
     pl.total = e->p->T * e->nm;
     pl.job = gs_calloc((size_t)no * JOBS_PER_TASK, sizeof(en_job), "engine jobs");
     if (!pl.job) return GS_ENOMEM;
-    plan_tasks(&pl, order, no);
+    if (plan_tasks(&pl, order, no, ahead)) { free(pl.job); return GS_ENOMEM; }
     pthread_mutex_init(&pl.mu, NULL);
     pthread_cond_init(&pl.cv, NULL);
     en_worker caller = {&pl, 1}, helper = {&pl, 0};
@@ -826,7 +894,12 @@ int en_update(en_engine *e, const op_params *q, int first_task, const volatile i
     e->focus_task = ft;
     if (cached) order[no++] = ft;
     for (int t = 0; t < T; t++) if (!cached || t != ft) order[no++] = t;
-    int rc = run_tasks(e, q, order, no, cancel, progress, user);
+    /* New rows (α_base, ξ, ...) with every Gram kept: the rows of every task up to the user's are
+     * needed before its solve, but not the earlier tasks' solves: those come after it */
+    int ahead = !cached && e->keep && e->base_valid == T && ft > 0 ? ft : -1;
+    for (int m = 0; m < e->nm; m++)
+        if (e->ms[m].dirty && !en_is_ridge(&e->ms[m])) ahead = -1;
+    int rc = run_tasks(e, q, order, no, ahead, cancel, progress, user);
     free(order);
     if (rc) return rc;
     for (int m = 0; m < e->nm; m++) {

@@ -64,10 +64,15 @@ struct en_emitter {
     double *Y;               /* = ms->ybuf while a task's pairs are generated, else NULL */
     long ylo, yhi, ny;
     /* en_emit_x with --expand: feature-space rows staged, expanded a block at a time */
-    gm_mat xbuf, hbuf;       /* XCAP × d, XCAP × D (allocated on the first row) */
+    gm_mat xbuf, hbuf;       /* xcap × d, XCAP × D (allocated on the first row) */
     int *xlab;
     double *xw;
-    long xn;
+    long xn, xcap;
+    int stage;               /* the whole task's feature-space rows stay in xbuf (grown as needed);
+                              * the two EXP jobs expand them into buf (defer) or keep, a fixed half
+                              * each (xsplit, between classes: each class's Q in one job) */
+    long xsplit;
+    long xoff;               /* the row of buf (or keep) staged row 0 goes to */
     int base;                /* the rows are a learner's own base (real rows), not collected */
     int defer;               /* single precision: the task's rows stay in buf (grown as needed) and
                               * the PAIRS jobs add them to E, half of the columns each */
@@ -200,11 +205,13 @@ int en_gram_tri_solve(const gm_mat *Q, const void *d, const void *e, double tau,
 
 void en_rowbuf_free(en_rowbuf *b);
 
-/* emit.c: a method's synthetic rows of task t in three jobs: en_extra_rows runs the augmenter
- * (row pairs into the emitter's Y; in single precision, rows into the emitter's buffer),
- * en_pair_flush_part(part) forms E += Zᵀ Y (or E += bufᵀ buf) for half of the column blocks,
- * en_extra_end symmetrizes and counts (GS_OK or GS_ENOMEM). */
+/* emit.c: a method's synthetic rows of task t in four jobs: en_extra_rows runs the augmenter
+ * (row pairs into the emitter's Y; in single precision, or for the dual, feature-space rows
+ * staged), en_extra_expand(part) maps half of the staged rows to the learner's space (into the
+ * emitter's buffer, or the rows kept for the dual), en_pair_flush_part(part) forms E += Zᵀ Y (or
+ * E += bufᵀ buf) for half of the column blocks, en_extra_end symmetrizes (GS_OK or GS_ENOMEM). */
 int en_extra_rows(en_engine *e, mstate *ms, int t);
+int en_extra_expand(en_engine *e, mstate *ms, int t, int part);
 void en_pair_flush_part(en_emitter *em, int part);
 int en_extra_end(en_engine *e, mstate *ms, int t);
 double en_method_weight(const mstate *ms, const op_params *q);

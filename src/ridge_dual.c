@@ -390,6 +390,25 @@ static int factor_double(mstate *ms, int t, long N, double tau)
     return rc;
 }
 
+/* The factor of the rows of tasks 0..t, extended task by task from the largest task boundary it
+ * holds: the same operations, hence the same numbers, whichever tasks were solved before (the
+ * user's task may be solved before the earlier ones). */
+static int factor_through(mstate *ms, int t, double tau)
+{
+    rs_dual *k = &ms->dual->k;
+    long held = 0;
+    for (int b = 0; b <= t; b++) {
+        long N = task_pos(ms, b + 1);
+        if (N <= k->nf) held = N;
+    }
+    if (k->nf > held) k->nf = held; /* the leading block of a factor is that block's factor */
+    for (int b = 0; b <= t; b++) {
+        int rc = rs_dual_factor(k, task_pos(ms, b + 1), tau);
+        if (rc) return rc;
+    }
+    return GS_OK;
+}
+
 /* W = Hᵀ S (S K S + τI)⁻¹ S Y for the rows of tasks 0..t: the kernel grown to task t and its
  * factor extended (or refactored after a change of τ or β). In single precision, as in the
  * primal (en_solve_seen): a double factorization when cond(G + τI) > EN_SINGLE_KAPPA by the λ_max
@@ -404,11 +423,11 @@ int en_solve_dual(en_engine *e, mstate *ms, int t, double tau, char *why, size_t
     long N = task_pos(ms, t + 1);
     if (p->single) {
         double kappa = (ms->lmax[t] + ms->lmaxe[t] + tau) / tau;
-        if (kappa > EN_SINGLE_KAPPA || rs_dual_factor(&d->k, N, tau)) {
+        if (kappa > EN_SINGLE_KAPPA || factor_through(ms, t, tau)) {
             ms->fallback = 1;
             if (factor_double(ms, t, N, tau)) goto fail;
         }
-    } else if (rs_dual_factor(&d->k, N, tau)) goto fail;
+    } else if (factor_through(ms, t, tau)) goto fail;
     int *pos = gs_malloc((size_t)C + (size_t)N + 1, sizeof(int), "dual labels"), *col = pos + C;
     double *work = gs_malloc((size_t)N * (size_t)Cs + 1, sizeof(double), "dual solve");
     int rc = pos && work ? GS_OK : GS_ENOMEM;

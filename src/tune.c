@@ -76,7 +76,8 @@ static int cancelled(const tn_ctx *c) { return c->cancel && __atomic_load_n(c->c
 
 /* Progress of an evaluation: the objective needs the last task only, so the update stops once
  * that task is reported. With every Gram cached (a τ or β change) the engine computes the task
- * asked for first, so an evaluation solves and predicts one task instead of all of them. */
+ * asked for first, so an evaluation solves and predicts one task instead of all of them; with new
+ * rows (α_base, ξ) it builds every task's rows and Grams, then solves the task asked for first. */
 static void stop_after_last(double frac, const char *what, void *user)
 {
     (void)frac; (void)what;
