@@ -470,6 +470,16 @@ static void lower_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
         snprintf(shorter, sizeof shorter, "Eigenvalue ratio λ(%s)/λ(%s)", a, b);
     } else
         snprintf(shorter, sizeof shorter, "%s", tui_view_title(v->lower));
+    /* --seeds: the stable rank is the mean over the seeds (once all are in), every other lower
+     * view is the shown seed's alone: the title says which */
+    if (v->nseeds > 1 && v->params) {
+        size_t L = strlen(shorter);
+        if (v->lower == TV_STABLE && v->seed_runs && v->nseed_runs > 1)
+            snprintf(shorter + L, sizeof shorter - L, " · mean of %d seeds", v->nseed_runs);
+        else
+            snprintf(shorter + L, sizeof shorter - L, " · seed %llu only (of %d)", (unsigned long long)v->params->seed,
+                     v->nseeds);
+    }
     snprintf(title, sizeof title, "%s  (v: next view)", shorter);
     const char *titles[3] = {title, shorter, tui_view_short(v->lower)};
     if (v->lower == TV_STABLE) {

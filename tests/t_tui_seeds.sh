@@ -4,13 +4,13 @@
 # `run --seed k` (NumPy, per method: acc, head, tail at the task) and the accuracy chart says it
 # draws mean ± std; e exports the same dashboard as `export --seeds`; a parameter key (τ +)
 # recomputes every seed (the mean rows then equal the runs at the new τ); the seed itself cannot
-# be stepped; q exits 0. Without --seeds none of it
-# shows. Skips (0 passed, 0 failed) only when tmux or $GSRSCOPE is missing.
+# be stepped; the Stable rank view is titled as the mean over the seeds, the other lower views
+# (the shown seed's alone) "seed 1 only (of 3)"; q exits 0. Without --seeds none of it shows.
+# Skips (0 passed, 0 failed) only when tmux or $GSRSCOPE is missing.
 TUI_TEST=seeds
 . "$(dirname "$0")/tui_lib.sh"
 PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
 
-T new-session -d -s keep "sleep 600" # keeps the server up between the TUI sessions
 start() {
     T kill-session -t tui >/dev/null 2>&1
     rm -f "$TMPD/rc"
@@ -45,7 +45,8 @@ for line in sys.stdin:
 }
 
 start --tasks 4
-if wait_for '─ Parameters' 30 && ! screen | grep -q 'seeds' && ! screen | grep -q '  mean '; then ok "without --seeds: no seeds, no mean rows"
+if wait_for '─ Parameters' 30 && ! screen | grep -q 'seeds' && ! screen | grep -q '  mean ' && ! screen | grep -q 'only (of'
+then ok "without --seeds: no seeds, no mean rows, no seed in the lower view's title"
 else bad "without --seeds" "$(screen)"; fi
 
 start --seeds 1,2,3 --tasks 4
@@ -59,6 +60,7 @@ if [ -n "$want" ] && [ "$want" = "$got" ]; then ok "mean rows = NumPy mean of ru
 else bad "mean rows differ" "want: $want
 got:  $got"; fi
 if screen | grep -q 'mean ± std over 3 seeds'; then ok "accuracy chart: mean ± std over 3 seeds"; else bad "chart note" "$(screen)"; fi
+if screen | grep -q '─ Stable rank · mean of 3 seeds'; then ok "Stable rank view titled as the mean of 3 seeds"; else bad "stable rank title" "$(screen)"; fi
 
 # e: the dashboard of the mean over the seeds, the same bytes as `export --seeds 1,2,3` run from
 # the same folder (the PNG records where the data came from)
@@ -90,6 +92,9 @@ wait_for '▸seed' 5
 T send-keys -t tui +
 if wait_for 'the seeds are fixed by --seeds 1,2,3' 5 && screen | grep -qE '▸seed +1 '; then ok "the seed cannot be stepped with --seeds"
 else bad "seed step with --seeds" "$(screen | grep -i seed)"; fi
+# the lower views other than Stable rank show the shown seed's run alone: their titles say so
+T send-keys -t tui v
+if wait_for '─ τ sweep.* · seed 1 only \(of 3\)' 5; then ok "τ sweep view titled 'seed 1 only (of 3)'"; else bad "τ sweep title" "$(screen)"; fi
 T send-keys -t tui q
 if wait_file "$TMPD/rc" 10 && [ "$(cat "$TMPD/rc")" = 0 ]; then ok "q exits 0"; else bad "exit status" "$(cat "$TMPD/rc" 2>/dev/null)"; fi
 echo "$pass passed, $fail failed"
