@@ -181,6 +181,16 @@ static void fast_tau(op_opts *o, const en_config *cfg)
     unsetenv("GS_TAU_FACTOR_MIN_D");
 }
 
+/* The engine configuration of the TUI for parsed options o (every task's G kept). */
+static void tui_config(const op_opts *o, en_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->methods = (const char **)o->methods;
+    cfg->n_methods = o->n_methods;
+    cfg->spectrum = o->spectrum;
+    cfg->keep_task_grams = 1;
+}
+
 /* Spectra only for the shown pair: with slda, gacl, fecam and slda, gacl shown, the last task's
  * published results carry slda's own spectrum and none of fecam's; m / M showing fecam brings
  * fecam's (the worker asks again for the new pair, without a new request). */
@@ -191,11 +201,7 @@ static void shown_spectra(void)
     op_opts o;
     CHECK(op_parse(&o, 5, argv) == GS_OK, "options: %s", gs_last_error());
     en_config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.methods = (const char **)o.methods;
-    cfg.n_methods = o.n_methods;
-    cfg.spectrum = o.spectrum;
-    cfg.keep_task_grams = 1;
+    tui_config(&o, &cfg);
     static pl_ctx ctx;
     if (pl_open(&ctx, &o, &cfg, NULL, NULL) != GS_OK) { CHECK(0, "pl_open: %s", gs_last_error()); return; }
     CHECK(tw_start(&w, &ctx, 1, NULL, &cfg, &o) == GS_OK, "worker for slda, gacl, fecam started");
@@ -224,11 +230,7 @@ int main(void)
     op_opts o;
     CHECK(op_parse(&o, 3, argv) == GS_OK, "options: %s", gs_last_error());
     en_config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.methods = (const char **)o.methods;
-    cfg.n_methods = o.n_methods;
-    cfg.spectrum = o.spectrum;
-    cfg.keep_task_grams = 1;
+    tui_config(&o, &cfg);
     static pl_ctx ctx;
     if (pl_open(&ctx, &o, &cfg, NULL, NULL) != GS_OK) {
         CHECK(0, "pl_open (bundled sample): %s", gs_last_error());
