@@ -405,6 +405,9 @@ void en_pair_flush_part(en_emitter *em, int part)
 {
     const en_problem *p = em->ms->p;
     long D = p->D, nr = em->yhi - em->ylo, lo, hi;
+    if (part == 0 && em->stage) emit_x_free(em); /* the staged rows are mapped (the EXP jobs): their
+                                                  * memory goes before E's update (part 1 reads
+                                                  * none of these fields) */
     if (em->defer && em->E) { en_gram_rows_part(em->E, &em->buf, 0, em->n, part); return; }
     if (!em->Y || em->ny == 0 || !em->E) return;
     const double *Z = gm_row(&p->z, em->ylo);
