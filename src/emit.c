@@ -14,6 +14,19 @@ void en_rowbuf_free(en_rowbuf *b)
     memset(b, 0, sizeof *b);
 }
 
+/* Rows (row_bytes each), labels and weights reallocated to cap rows; each pointer replaced only
+ * when its realloc succeeds (the caller's buffers stay valid either way). GS_OK or GS_ENOMEM. */
+static int grow_rows(void **rows, size_t row_bytes, int **lab, double **w, long cap, const char *what)
+{
+    void *v = realloc(*rows, (size_t)cap * row_bytes);
+    int *l = realloc(*lab, (size_t)cap * sizeof(int));
+    double *ww = realloc(*w, (size_t)cap * sizeof(double));
+    if (v) *rows = v;
+    if (l) *lab = l;
+    if (ww) *w = ww;
+    return v && l && ww ? GS_OK : gs_error(GS_ENOMEM, "%s: out of memory", what);
+}
+
 static int rowbuf_push(en_rowbuf *b, const double *h, const float *hf, long D, int c, double w, int weights);
 
 static int emit_flush(en_emitter *em)
@@ -89,13 +102,10 @@ static int emit_row(en_emitter *em, const double *h, const float *hf, int c, dou
     }
     if (em->n == em->cap && em->defer) { /* the whole task's rows stay: the buffer grows */
         long cap = 2 * em->cap;
-        float *f = realloc(em->buf.f, (size_t)cap * (size_t)D * sizeof(float));
-        int *lab = realloc(em->lab, (size_t)cap * sizeof(int));
-        double *w = realloc(em->w, (size_t)cap * sizeof(double));
-        if (f) em->buf.f = f;
-        if (lab) em->lab = lab;
-        if (w) em->w = w;
-        if (!f || !lab || !w) return gs_error(GS_ENOMEM, "synthetic rows: out of memory");
+        void *f = em->buf.f;
+        int rc = grow_rows(&f, (size_t)D * sizeof(float), &em->lab, &em->w, cap, "synthetic rows");
+        em->buf.f = f;
+        if (rc) return rc;
         em->cap = cap;
         em->buf.rows = cap;
     }
@@ -186,15 +196,11 @@ static int stage_finish(en_emitter *em)
         en_rowbuf *b = em->keep;
         long need = b->n + n;
         if (need > b->cap) {
-            size_t es = p->single ? sizeof(float) : sizeof(double);
-            void *v = realloc(p->single ? (void *)b->X.f : (void *)b->X.v, (size_t)need * (size_t)D * es);
-            int *y = realloc(b->y, (size_t)need * sizeof(int));
-            double *ww = realloc(b->w, (size_t)need * sizeof(double));
-            if (v && p->single) b->X.f = v;
-            else if (v) b->X.v = v;
-            if (y) b->y = y;
-            if (ww) b->w = ww;
-            if (!v || !y || !ww) return gs_error(GS_ENOMEM, "augmented rows: out of memory");
+            void *v = p->single ? (void *)b->X.f : (void *)b->X.v;
+            int rc = grow_rows(&v, (size_t)D * (p->single ? sizeof(float) : sizeof(double)), &b->y, &b->w, need,
+                               "augmented rows");
+            if (p->single) b->X.f = v; else b->X.v = v;
+            if (rc) return rc;
             b->cap = need;
         }
         b->X.cols = D;
@@ -205,13 +211,10 @@ static int stage_finish(en_emitter *em)
     } else {
         long need = em->n + n;
         if (need > em->cap) {
-            float *f = realloc(em->buf.f, (size_t)need * (size_t)D * sizeof(float));
-            int *l = realloc(em->lab, (size_t)need * sizeof(int));
-            double *ww = realloc(em->w, (size_t)need * sizeof(double));
-            if (f) em->buf.f = f;
-            if (l) em->lab = l;
-            if (ww) em->w = ww;
-            if (!f || !l || !ww) return gs_error(GS_ENOMEM, "synthetic rows: out of memory");
+            void *f = em->buf.f;
+            int rc = grow_rows(&f, (size_t)D * sizeof(float), &em->lab, &em->w, need, "synthetic rows");
+            em->buf.f = f;
+            if (rc) return rc;
             em->cap = need;
             em->buf.rows = need;
         }
@@ -280,14 +283,11 @@ static double class_w(const en_emitter *em, int c)
 /* The staging buffer (em->stage) twice as large. */
 static int stage_grow(en_emitter *em)
 {
-    long cap = 2 * em->xcap, d = em->ms->p->d;
-    double *x = realloc(em->xbuf.v, (size_t)cap * (size_t)d * sizeof(double));
-    int *lab = realloc(em->xlab, (size_t)cap * sizeof(int));
-    double *w = realloc(em->xw, (size_t)cap * sizeof(double));
-    if (x) em->xbuf.v = x;
-    if (lab) em->xlab = lab;
-    if (w) em->xw = w;
-    if (!x || !lab || !w) return gs_error(GS_ENOMEM, "synthetic rows: out of memory");
+    long cap = 2 * em->xcap;
+    void *x = em->xbuf.v;
+    int rc = grow_rows(&x, (size_t)em->ms->p->d * sizeof(double), &em->xlab, &em->xw, cap, "synthetic rows");
+    em->xbuf.v = x;
+    if (rc) return rc;
     em->xcap = cap;
     em->xbuf.rows = cap;
     return GS_OK;
