@@ -105,8 +105,8 @@ static double aug_max(const en_size *z)
  * products of real rows khh (Nr rows of min(n, D)) and the kept augmented rows (with an augmenter
  * or class weights); the two panels of a task's kernel columns; all float in single precision,
  * where a task factored in double (EN_FALLBACK) adds its rows and kernel in double. When no task
- * is in the dual, task 0's augmented rows and kernel panel (made for it all the same); *all = 1
- * when every task is in the dual (the primal is never used). */
+ * is in the dual, task 0's augmented rows (kept for it all the same; E is built from them, no
+ * kernel panel); *all = 1 when every task is in the dual (the primal is never used). */
 static double dual_bytes(const en_size *z, long D, int single, int aug, int cw, int *all)
 {
     *all = 0;
@@ -122,12 +122,9 @@ static double dual_bytes(const en_size *z, long D, int single, int aug, int cw, 
         N = Nt;
     }
     /* task 0's augmented rows are kept for the dual whatever it turns out to be (then folded into
-     * E), and the panel of its kernel columns formed (its lower triangle touched) */
+     * E by the PAIRS jobs) */
     double e = single ? 4.0 : 8.0;
-    if (t == 0) {
-        double A0 = aug ? aug_rows(z, 0) : 0, n0 = (double)rows_through(z, 0) + A0;
-        return aug || cw ? e * A0 * Dd + e / 2 * n0 * n0 : 0;
-    }
+    if (t == 0) return aug || cw ? e * (aug ? aug_rows(z, 0) : 0) * Dd : 0;
     *all = t == z->T;
     double nr = (double)(z->n_rows < D ? z->n_rows : D);
     double b = e * N * N + 2.0 * e * panel;
@@ -146,9 +143,12 @@ static double ridge_bytes(const en_size *z, const en_learner *L, const en_augmen
     double b = 2.0 * 8.0 * C * D + (s->single ? 4.0 * C * D : 0) + 8.0 * LANCZOS_ROWS * D;
     if (A) b += 8.0 * C * D * slots;
     if (L->class_weight) b += 8.0 * C * D * slots;
-    if (A) { /* the emitter: Y over the largest task, its row buffer, the expansion staging */
+    if (A) { /* the emitter: Y over the largest task, its row buffer, the expansion staging (a
+              * task's feature-space rows, and a block of mapped rows per EXP job) */
         b += 8.0 * (double)en_size_largest_task(z) * D + 512.0 * g * D;
-        if (s->relu) b += XCAP * (8.0 * (double)z->d + g * D);
+        double most = 0;
+        for (int t = 0; s->relu && t < z->T; t++) most = fmax(most, aug_rows(z, t));
+        if (s->relu) b += 8.0 * (double)z->d * fmax(most, XCAP) + 2.0 * XCAP * g * D;
     }
     /* the primal's D×D matrices: A, E, OB, the shared base, and A64 (a task factored in double in
      * single precision: EN_SINGLE_KAPPA). None is touched while the method is in the dual; a batch

@@ -570,22 +570,18 @@ static int switch_part(en_engine *e, mstate *ms, int t, int part)
 
 /* After task t's rows: a method whose rows were kept for the dual but whose task t is solved in
  * the primal has its cumulative E (and OB) from them (the PAIRS jobs, switch_part): the lower
- * triangles now. */
+ * triangles now. GS_OK. */
 int en_dual_task_end(en_engine *e, mstate *ms, int t, int kept)
 {
     if (!kept || en_dual_mode(e, ms, t)) return GS_OK;
-    const en_problem *p = ms->p;
-    int s = en_slot(e, t), rc = GS_OK;
+    int s = en_slot(e, t);
     if (ms->E) en_symmetrize(&ms->E[s]);
     if (ms->OB) en_symmetrize(&ms->OB[s]);
     en_dual *d = ms->dual;
     d->ptask[t & 1] = d->switch_task = -1;
-    if (!e->keep) { /* no task before t is solved again in this update: the dual's memory goes */
-        for (int k = 0; k < p->T; k++) { en_rowbuf_free(&d->ab[k]); }
-        rs_dual_free(&d->k);
-        d->tasks = 0;
-    }
-    return rc;
+    /* a batch run frees the dual at task t's solve (en_solve_seen), not here: task t-1's solve may
+     * still be reading it */
+    return GS_OK;
 }
 
 /* The shared base Gram of space sp is needed at task t: every task is kept (interactive), or a
