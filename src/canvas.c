@@ -685,9 +685,15 @@ int cv_draw_chart(cv_canvas *cv, int x, int y, int w, int h, const ch_chart *c,
     }
 
     /* note (e.g. pending tasks) at the top right of the plot area */
-    if (c->note[0]) { /* whole or not at all: a cut note would say something else */
-        int nw = cv_text_width(cv, c->note);
-        if (nw <= pw) cv_text(cv, a->x1 - nw, a->y0, c->note, nw, axis_rgb, CV_DIM);
+    if (c->note[0]) { /* whole, else its leading "; " parts that fit: a cut part would say something else */
+        char note[sizeof c->note];
+        snprintf(note, sizeof note, "%s", c->note);
+        int nw = cv_text_width(cv, note);
+        for (char *cut; nw > pw && (cut = strrchr(note, ';')) && cut[1] == ' ';) {
+            *cut = '\0';
+            nw = cv_text_width(cv, note);
+        }
+        if (nw <= pw) cv_text(cv, a->x1 - nw, a->y0, note, nw, axis_rgb, CV_DIM);
     }
     return GS_OK;
 }

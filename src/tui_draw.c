@@ -193,8 +193,14 @@ static void hide_future(ch_chart *c, const tui_view *v, int y)
             ch_axis_log10(&c->y, lo, hi, 8);
         }
     }
+    /* first, then what the chart said (an estimate, a mean over seeds): a narrow panel keeps the
+     * leading parts */
+    char was[sizeof c->note];
+    memcpy(was, c->note, sizeof was);
     if (v->task + 1 == v->T) snprintf(c->note, sizeof c->note, "%d hidden (f)", v->T);
     else snprintf(c->note, sizeof c->note, "%d\u2013%d hidden (f)", v->task + 1, v->T);
+    size_t len = strlen(c->note);
+    if (was[0]) snprintf(c->note + len, sizeof c->note - len, "; %s", was);
 }
 
 /* A frame whose title is the first of the candidates that fits whole (the last one is cut if

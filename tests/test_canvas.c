@@ -220,6 +220,23 @@ static void test_chart(void)
     for (int r = a.y0; r < a.y1; r++)
         for (int col = a.x0; col < a.x1; col++) plus += cv_cat(&cv, col, r)->ch == L'+';
     CHECK(plus > 5, "ASCII dashed glyph '+' in the plot area (%d)", plus);
+    /* the note: whole when it fits the plot's width (56 columns here), else its leading "; " parts,
+     * never a part cut */
+    c.series[0].dash = CH_DASH_SOLID;
+    snprintf(c.note, sizeof c.note, "first part; second part");
+    cv_clear(&cv);
+    cv_draw_chart(&cv, 0, 0, 60, 16, &c, &mono);
+    CHECK(strstr(cv_row_utf8(&cv, a.y0, row, sizeof row), "first part; second part") != NULL, "note whole: '%s'", row);
+    snprintf(c.note, sizeof c.note, "first part; %s", "a second part far too long for the 56 columns of the plot");
+    cv_clear(&cv);
+    cv_draw_chart(&cv, 0, 0, 60, 16, &c, &mono);
+    cv_row_utf8(&cv, a.y0, row, sizeof row);
+    CHECK(strstr(row, "first part") && !strstr(row, ";") && !strstr(row, "second"), "note: the leading part only: '%s'", row);
+    snprintf(c.note, sizeof c.note, "one part far too long for the 56 columns of the plot area here");
+    cv_clear(&cv);
+    cv_draw_chart(&cv, 0, 0, 60, 16, &c, &mono);
+    CHECK(!strstr(cv_row_utf8(&cv, a.y0, row, sizeof row), "part"), "note: one part too long, not drawn: '%s'", row);
+    c.note[0] = '\0';
     /* too small */
     CHECK(cv_draw_chart(&cv, 0, 0, 10, 4, &c, &mono) == GS_EINPUT, "too small refused");
     cv_free(&cv);

@@ -376,6 +376,9 @@ int main(void)
             CHECK(diff > 0, "view %d: f shows the later tasks (%d cells differ)", v.lower, diff);
             s = dump(&a);
             CHECK(strstr(s, "3–5 hidden (f)") != NULL, "the note says which tasks are hidden");
+            /* GSR's λ_max is a Lanczos estimate: the hidden tasks' note keeps that label after it */
+            CHECK(strstr(s, "3–5 hidden (f); Lanczos estimate") != NULL, "view %d, future hidden: still labelled "
+                  "an estimate", v.lower);
             v.future = 0;
             v.task = 5;
             tui_draw(&a, &v);
