@@ -27,6 +27,44 @@ static int grow_rows(void **rows, size_t row_bytes, int **lab, double **w, long 
     return v && l && ww ? GS_OK : gs_error(GS_ENOMEM, "%s: out of memory", what);
 }
 
+/* Room for `need` rows: grown to exactly that many (grow_rows) when *cap is smaller. */
+static int reserve_rows(void **rows, size_t row_bytes, int **lab, double **w, long *cap, long need, const char *what)
+{
+    if (need <= *cap) return GS_OK;
+    int rc = grow_rows(rows, row_bytes, lab, w, need, what);
+    if (!rc) *cap = need;
+    return rc;
+}
+
+/* The checks every synthetic row passes: its weight and label (row_args_ok), its values (row_finite). */
+static int row_args_ok(const en_emitter *em, int c, double omega)
+{
+    if (!(omega >= 0) || !isfinite(omega)) return gs_error(GS_ERUN, "%s: invalid row weight", em->ms->name);
+    if (c < 0 || c >= em->ms->p->C) return gs_error(GS_ERUN, "%s: label %d out of range", em->ms->name, c);
+    return GS_OK;
+}
+
+static int row_finite(const en_emitter *em, const double *h, const float *hf)
+{
+    long D = em->ms->p->D;
+    for (long j = 0; j < D; j++)
+        if (!isfinite(h ? h[j] : hf[j])) return gs_error(GS_ERUN, "%s: a synthetic row is not finite", em->ms->name);
+    return GS_OK;
+}
+
+/* A single-precision emitter's row r: ω·h added to Q (double), fl32(√ω·h) into the float buffer. */
+static void put_row_f(en_emitter *em, long r, const double *h, const float *hf, int c, double omega)
+{
+    long D = em->ms->p->D;
+    float *o = gm_rowf(&em->buf, r);
+    double *q = gm_row(em->QE, c), s = sqrt(omega);
+    for (long j = 0; j < D; j++) {
+        double v = h ? h[j] : hf[j];
+        q[j] += omega * v;
+        o[j] = (float)(s * v);
+    }
+}
+
 static int rowbuf_push(en_rowbuf *b, const double *h, const float *hf, long D, int c, double w, int weights);
 
 static int emit_flush(en_emitter *em)
@@ -83,10 +121,7 @@ static int rowbuf_push(en_rowbuf *b, const double *h, const float *hf, long D, i
 static int emit_row(en_emitter *em, const double *h, const float *hf, int c, double omega)
 {
     long D = em->ms->p->D;
-    if (!(omega >= 0) || !isfinite(omega)) return gs_error(GS_ERUN, "%s: invalid row weight", em->ms->name);
-    if (c < 0 || c >= em->ms->p->C) return gs_error(GS_ERUN, "%s: label %d out of range", em->ms->name, c);
-    for (long j = 0; j < D; j++)
-        if (!isfinite(h ? h[j] : hf[j])) return gs_error(GS_ERUN, "%s: a synthetic row is not finite", em->ms->name);
+    if (row_args_ok(em, c, omega) || row_finite(em, h, hf)) return GS_ERUN;
     if (em->keep) {
         int single = em->ms->p->single;
         float *tmp = NULL;
@@ -101,23 +136,15 @@ static int emit_row(en_emitter *em, const double *h, const float *hf, int c, dou
         return GS_OK;
     }
     if (em->n == em->cap && em->defer) { /* the whole task's rows stay: the buffer grows */
-        long cap = 2 * em->cap;
         void *f = em->buf.f;
-        int rc = grow_rows(&f, (size_t)D * sizeof(float), &em->lab, &em->w, cap, "synthetic rows");
+        int rc = reserve_rows(&f, (size_t)D * sizeof(float), &em->lab, &em->w, &em->cap, 2 * em->cap, "synthetic rows");
         em->buf.f = f;
+        em->buf.rows = em->cap;
         if (rc) return rc;
-        em->cap = cap;
-        em->buf.rows = cap;
     }
     if (em->n == em->cap && emit_flush(em)) return GS_ERUN;
     if (em->buf.f) {
-        float *o = gm_rowf(&em->buf, em->n);
-        double *q = gm_row(em->QE, c), s = sqrt(omega);
-        for (long j = 0; j < D; j++) {
-            double v = h ? h[j] : hf[j];
-            q[j] += omega * v;
-            o[j] = (float)(s * v);
-        }
+        put_row_f(em, em->n, h, hf, c, omega);
     } else {
         memcpy(gm_row(&em->buf, em->n), h, (size_t)D * sizeof(double));
     }
@@ -190,65 +217,41 @@ static int stage_finish(en_emitter *em)
     long n = em->xn, D = p->D;
     em->xsplit = stage_split(em);
     if (n == 0) return GS_OK;
-    int *lab;
-    double *w;
-    if (em->keep) {
-        en_rowbuf *b = em->keep;
-        long need = b->n + n;
-        if (need > b->cap) {
-            void *v = p->single ? (void *)b->X.f : (void *)b->X.v;
-            int rc = grow_rows(&v, (size_t)D * (p->single ? sizeof(float) : sizeof(double)), &b->y, &b->w, need,
-                               "augmented rows");
-            if (p->single) b->X.f = v; else b->X.v = v;
-            if (rc) return rc;
-            b->cap = need;
-        }
-        b->X.cols = D;
-        em->xoff = b->n;
-        lab = b->y + b->n;
-        w = b->w + b->n;
-        b->n = b->X.rows = need;
-    } else {
-        long need = em->n + n;
-        if (need > em->cap) {
-            void *f = em->buf.f;
-            int rc = grow_rows(&f, (size_t)D * sizeof(float), &em->lab, &em->w, need, "synthetic rows");
-            em->buf.f = f;
-            if (rc) return rc;
-            em->cap = need;
-            em->buf.rows = need;
-        }
-        em->xoff = em->n;
-        lab = em->lab + em->n;
-        w = em->w + em->n;
-        em->n = need;
-    }
-    memcpy(lab, em->xlab, (size_t)n * sizeof(int));
-    memcpy(w, em->xw, (size_t)n * sizeof(double));
+    /* the destination: the rows kept for the dual (in the run's precision), or the emitter's
+     * float buffer for E */
+    en_rowbuf *b = em->keep;
+    int dbl = b && !p->single;
+    void *rows = b ? (dbl ? (void *)b->X.v : (void *)b->X.f) : (void *)em->buf.f;
+    int **lab = b ? &b->y : &em->lab;
+    double **w = b ? &b->w : &em->w;
+    long *cap = b ? &b->cap : &em->cap, *cnt = b ? &b->n : &em->n;
+    int rc = reserve_rows(&rows, (size_t)D * (dbl ? sizeof(double) : sizeof(float)), lab, w, cap, *cnt + n,
+                          b ? "augmented rows" : "synthetic rows");
+    if (!b) { em->buf.f = rows; em->buf.rows = em->cap; }
+    else if (dbl) b->X.v = rows;
+    else b->X.f = rows;
+    if (rc) return rc;
+    em->xoff = *cnt;
+    memcpy(*lab + *cnt, em->xlab, (size_t)n * sizeof(int));
+    memcpy(*w + *cnt, em->xw, (size_t)n * sizeof(double));
+    *cnt += n;
+    if (b) { b->X.cols = D; b->X.rows = b->n; }
     em->rows += n;
     return GS_OK;
 }
-
 /* Staged row k mapped (h in double, or hf in float) into its place, as emit_row puts a row. */
 static int stage_put(en_emitter *em, long k, const double *h, const float *hf)
 {
     const en_problem *p = em->ms->p;
     long D = p->D, r = em->xoff + k;
-    for (long j = 0; j < D; j++)
-        if (!isfinite(h ? h[j] : hf[j])) return gs_error(GS_ERUN, "%s: a synthetic row is not finite", em->ms->name);
+    if (row_finite(em, h, hf)) return GS_ERUN;
     if (em->keep) {
         if (!p->single) memcpy(em->keep->X.v + (size_t)r * D, h, (size_t)D * sizeof(double));
         else if (hf) memcpy(em->keep->X.f + (size_t)r * D, hf, (size_t)D * sizeof(float));
         else for (long j = 0; j < D; j++) em->keep->X.f[(size_t)r * D + j] = (float)h[j];
         return GS_OK;
     }
-    double omega = em->xw[k], s = sqrt(omega), *q = gm_row(em->QE, em->xlab[k]);
-    float *o = gm_rowf(&em->buf, r);
-    for (long j = 0; j < D; j++) {
-        double v = h ? h[j] : hf[j];
-        q[j] += omega * v;
-        o[j] = (float)(s * v);
-    }
+    put_row_f(em, r, h, hf, em->xlab[k], em->xw[k]);
     return GS_OK;
 }
 
@@ -283,14 +286,12 @@ static double class_w(const en_emitter *em, int c)
 /* The staging buffer (em->stage) twice as large. */
 static int stage_grow(en_emitter *em)
 {
-    long cap = 2 * em->xcap;
     void *x = em->xbuf.v;
-    int rc = grow_rows(&x, (size_t)em->ms->p->d * sizeof(double), &em->xlab, &em->xw, cap, "synthetic rows");
+    int rc = reserve_rows(&x, (size_t)em->ms->p->d * sizeof(double), &em->xlab, &em->xw, &em->xcap, 2 * em->xcap,
+                          "synthetic rows");
     em->xbuf.v = x;
-    if (rc) return rc;
-    em->xcap = cap;
-    em->xbuf.rows = cap;
-    return GS_OK;
+    em->xbuf.rows = em->xcap;
+    return rc;
 }
 
 int en_emit_x(en_emitter *em, const double *x, int c, double omega)
@@ -312,8 +313,7 @@ int en_emit_x(en_emitter *em, const double *x, int c, double omega)
         em->xcap = XCAP;
     }
     if (em->stage) { /* checked now (emit_row's checks), expanded by the EXP jobs */
-        if (!(omega >= 0) || !isfinite(omega)) return gs_error(GS_ERUN, "%s: invalid row weight", em->ms->name);
-        if (c < 0 || c >= p->C) return gs_error(GS_ERUN, "%s: label %d out of range", em->ms->name, c);
+        if (row_args_ok(em, c, omega)) return GS_ERUN;
         if (em->xn == em->xcap && stage_grow(em)) return GS_ENOMEM;
     } else if (em->xn == XCAP && emit_x_flush(em)) {
         return GS_ERUN;
