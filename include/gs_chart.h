@@ -94,6 +94,13 @@ const char *ch_fmt_double(double v, char *buf, size_t n);
 /* The note and what the shown methods lack (c->lacks), joined by "; ", into buf (as a figure
  * shows them; a screen may give lacks a row of its own). */
 void ch_note_full(const ch_chart *c, char *buf, size_t n);
+/* The display names of the shown methods m0, m1 (m1 may be -1 or m0) without a Gram matrix (with
+ * own: only those without a spectrum of their own either), ", "-joined into buf ("NCM, SLDA");
+ * returns how many, and how many methods are shown in *nshown (when not NULL). */
+int ch_no_gram_names(const en_results *r, int m0, int m1, int own, char *buf, size_t n, int *nshown);
+/* A note too wide for its place keeps its leading "; " parts: the last one cut off (1), or 0 when
+ * it has no "; " left. A cut part would say something else, so parts go whole. */
+int ch_note_cut(char *note);
 /* Display name of a method for legends ("gacl" -> "GACL", "gsr" -> "GSR", else upper-cased). */
 void ch_display_name(const char *name, char *out, size_t n);
 

@@ -689,10 +689,7 @@ int cv_draw_chart(cv_canvas *cv, int x, int y, int w, int h, const ch_chart *c,
         char note[sizeof c->note];
         snprintf(note, sizeof note, "%s", c->note);
         int nw = cv_text_width(cv, note);
-        for (char *cut; nw > pw && (cut = strrchr(note, ';')) && cut[1] == ' ';) {
-            *cut = '\0';
-            nw = cv_text_width(cv, note);
-        }
+        while (nw > pw && ch_note_cut(note)) nw = cv_text_width(cv, note);
         if (nw <= pw) cv_text(cv, a->x1 - nw, a->y0, note, nw, axis_rgb, CV_DIM);
     }
     return GS_OK;

@@ -574,21 +574,45 @@ void ch_note_full(const ch_chart *c, char *buf, size_t n)
     snprintf(buf, n, "%s%s%s", c->note, c->note[0] && c->lacks[0] ? "; " : "", c->lacks);
 }
 
+/* The names of ms[0..nm-1] without a Gram matrix (see ch_no_gram_names). */
+static int no_gram_names(const en_results *r, const int *ms, int nm, int own, char *buf, size_t n)
+{
+    char disp[32];
+    int k = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < nm; i++) {
+        if (r->m[ms[i]].ridge || (own && r->m[ms[i]].spectrum_of[0])) continue;
+        ch_display_name(r->m[ms[i]].name, disp, sizeof disp);
+        size_t len = strlen(buf);
+        snprintf(buf + len, n - len, "%s%s", k++ ? ", " : "", disp);
+    }
+    return k;
+}
+
+int ch_no_gram_names(const en_results *r, int m0, int m1, int own, char *buf, size_t n, int *nshown)
+{
+    int ms[2], nm = collect_methods(r, m0, m1, ms);
+    if (nshown) *nshown = nm;
+    return no_gram_names(r, ms, nm, own, buf, n);
+}
+
 /* What the shown methods without a Gram matrix lack (only those with no spectrum of their own
  * when no_spectrum), in a view of G + τI's numbers, into c->lacks: "NCM, SLDA: no Gram matrix"
  * (and what they lack beyond, when `what` is not empty). */
 static void no_gram_note(ch_chart *c, const en_results *r, const int *ms, int nm, int no_spectrum, const char *what)
 {
-    char names[64] = "", disp[32];
-    int n = 0;
-    for (int i = 0; i < nm; i++) {
-        if (r->m[ms[i]].ridge || (no_spectrum && r->m[ms[i]].spectrum_of[0])) continue;
-        ch_display_name(r->m[ms[i]].name, disp, sizeof disp);
-        size_t len = strlen(names);
-        snprintf(names + len, sizeof names - len, "%s%s", n++ ? ", " : "", disp);
-    }
-    if (!n) return;
+    char names[64];
+    if (!no_gram_names(r, ms, nm, no_spectrum, names, sizeof names)) return;
     snprintf(c->lacks, sizeof c->lacks, "%s: no Gram matrix%s%s", names, what[0] ? ", " : "", what);
+}
+
+int ch_note_cut(char *note)
+{
+    char *cut = NULL;
+    for (char *q = note; (q = strstr(q, "; ")); q++) cut = q;
+    if (!cut) return 0;
+    *cut = '\0';
+    return 1;
 }
 
 /* The ratio's reference is preferably a method without an augmenter (the learner alone), then a
@@ -908,8 +932,9 @@ int ch_build_erank_cond(ch_chart *c, const en_results *r, int m0, int m1, int ta
     c->mark_x = clamp_task(r, task);
     pending_note(c, r, ms, nm);
     if (which == CH_ERANK && known < r->T) {
-        size_t len = strlen(c->note);
-        snprintf(c->note + len, sizeof c->note - len, "%sspectrum at %d of %d tasks", len ? "; " : "", known, r->T);
+        char text[48];
+        snprintf(text, sizeof text, "spectrum at %d of %d tasks", known, r->T);
+        note_add(c, text);
     }
     if (est) note_add(c, "Lanczos estimate");
     no_gram_note(c, r, ms, nm, 0, "");

@@ -534,13 +534,8 @@ static void draw_panel(fz *z, const panel *p)
              * entity ends in ';' too, never followed by a space here) */
             char note[sizeof p->note];
             snprintf(note, sizeof note, "%s", p->note);
-            for (;;) {
-                fz_size(z, note, FS_TICK, &nw, NULL);
-                char *cut = NULL;
-                for (char *q = note; tw + 6.0 + nw > b->w && (q = strstr(q, "; ")); q++) cut = q;
-                if (!cut) break;
-                *cut = '\0';
-            }
+            fz_size(z, note, FS_TICK, &nw, NULL);
+            while (tw + 6.0 + nw > b->w && ch_note_cut(note)) fz_size(z, note, FS_TICK, &nw, NULL);
             if (tw + 6.0 + nw <= b->w)
                 fz_text(z, b->x + b->w, b->y - 2.0 - (title_h(z) - tick_h(z)) * 0.3, note, FS_TICK, 0x555555, 1.0,
                         VA_BOTTOM, 0);

@@ -112,27 +112,6 @@ int tui_cycle_method(int cur, int other, int n)
     return cur;
 }
 
-/* Shown methods without a Gram matrix (ncm, slda; with own: only those without a spectrum of
- * their own): their display names into buf ("SLDA", "NCM, SLDA"); returns how many, and the
- * number of shown methods in *nshown. */
-static int non_ridge(const tui_view *v, char *buf, int n, int *nshown, int own)
-{
-    int ms[2] = {v->m0, v->m1}, k = 0;
-    *nshown = 0;
-    buf[0] = 0;
-    for (int i = 0; i < 2; i++) {
-        if (!shown(v->r, ms[i]) || (i == 1 && ms[1] == ms[0])) continue;
-        (*nshown)++;
-        if (v->r->m[ms[i]].ridge || (own && v->r->m[ms[i]].spectrum_of[0])) continue;
-        char dn[32];
-        ch_display_name(v->r->m[ms[i]].name, dn, sizeof dn);
-        size_t L = strlen(buf);
-        snprintf(buf + L, (size_t)n - L, "%s%s", k ? ", " : "", dn);
-        k++;
-    }
-    return k;
-}
-
 /* For the panels of G + τI's numbers (own: the spectrum panel, where a learner without G shows
  * its own matrix when it has one): when no shown method has them, write why over the whole
  * panel and return -1; when one of them has none, write it on the panel's last row and return 1
@@ -140,7 +119,7 @@ static int non_ridge(const tui_view *v, char *buf, int n, int *nshown, int own)
 static int no_spectrum_note(cv_canvas *cv, int x, int y, int w, int h, const tui_view *v, int own)
 {
     char names[80], b[200];
-    int ns, k = non_ridge(v, names, sizeof names, &ns, own);
+    int ns, k = ch_no_gram_names(v->r, v->m0, v->m1, own, names, sizeof names, &ns);
     if (!k) return 0;
     snprintf(b, sizeof b, "%s: no Gram matrix%s", names, own ? ", no spectrum" : "");
     if (k == ns) {
