@@ -21,7 +21,7 @@ ALL_CFLAGS = $(CSTD) $(WARN) $(OPT) $(SAN) -Iinclude $(PKG_CFLAGS) -MMD -MP $(CF
 LDLIBS = $(PKG_LIBS) -lpthread -lm
 LDFLAGS ?=
 
-LIB_SRC := $(filter-out src/main.c,$(wildcard src/*.c))
+LIB_SRC := $(wildcard src/*/*.c)
 LIB_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
@@ -78,7 +78,7 @@ check:
 	@sh tests/run_tests.sh $(BUILD)
 
 # assets/ (presets, ...) is installed as $(PREFIX)/share/gsrscope, where gs_assets.h looks.
-$(BUILD)/obj/assets.o: ALL_CFLAGS += -DGS_DATADIR='"$(PREFIX)/share/gsrscope"'
+$(BUILD)/obj/base/assets.o: ALL_CFLAGS += -DGS_DATADIR='"$(PREFIX)/share/gsrscope"'
 
 install: $(BUILD)/gsrscope
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

@@ -6,7 +6,7 @@ augmented rows from a --save-state folder), so it checks every number but skips 
 that `gsrscope run --synthetic` does end to end. This script does all of it, as a researcher's NumPy
 script would, with NumPy's generator (so the random numbers, hence the accuracies, are close to
 gsrscope's but not equal; numpy_ref.py is the numerical check):
-  1. the synthetic set (--synthetic) with the model and the weights of src/synth.c (shared mean
+  1. the synthetic set (--synthetic) with the model and the weights of src/data/synth.c (shared mean
      direction; a shared 16-d subspace with decaying scales holding the class positions and a
      within-class spread; each class's own direction with a strength that varies by row; rank-16
      class-specific spread; isotropic noise; normalized), only the rows the stream keeps
@@ -38,7 +38,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from numpy_ref import replay  # noqa: E402
 
 C, D, RANK, N_TRAIN, N_TEST = 100, 768, 16, 500, 100
-# src/synth.c's knobs (same names without the SYN_ prefix)
+# src/data/synth.c's knobs (same names without the SYN_ prefix)
 SYN_A, K, T_DECAY, SHARED, KAPPA = 1.2, 16, 0.57, 0.50, 0.5
 SYN_B, ZETA, SPREAD, NOISE = 0.28, 1.0, 0.1, 0.3
 AGREE_POINTS = 5.0

@@ -13,7 +13,7 @@
 #include "gs_npy.h"
 #include "gs_opts.h"
 #include "gs_session.h"
-#include "../src/load_int.h"
+#include "../src/data/load_int.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -109,7 +109,7 @@ put("idx", "bad_gz_bomb", gzip.compress(idx(8, [1, 4], bytes(4)) + bytes(100000)
 put("idx", "bad_zero_dim_overflow", bytes.fromhex("00000803" "00000000" "e4ffd2fe" "ffffff08"))
 put("idx", "bad_huge", idx(8, [0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF], b""))
 
-# --- session files (src/session.c; see include/gs_session.h) ---
+# --- session files (src/config/session.c; see include/gs_session.h) ---
 full = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "session_full.txt"), "rb").read()
 H = b"# gsrscope session 1\n"
 put("session", "ok_full", full)

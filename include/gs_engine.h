@@ -271,7 +271,7 @@ int en_prepare_tau(en_engine *e, int task, const volatile int *cancel);
 #define EN_SPECTRUM_AUTO_MAX 2048
 /* From this D on, a ridge method solves task t in the N-dimensional dual, W = Hᵀ(HHᵀ + τI)⁻¹Y
  * (gs_rsolve.h; its real and synthetic rows, each weighted), when it has fewer rows than D and the
- * dual costs less than the D×D Cholesky (cost model in src/ridge_dual.c); below it, and otherwise,
+ * dual costs less than the D×D Cholesky (cost model in src/engine/ridge_dual.c); below it, and otherwise,
  * by the D×D Cholesky. Both are exact to rounding. */
 #define EN_DUAL_MIN_D 1024
 /* 1 when the update computes exact spectra by itself (the last task, and the task the user looks

@@ -10,10 +10,10 @@
  * How a learner plugs in
  * ----------------------
  * Write one file src/learner_<name>.c (or method_<name>.c) that defines a `const en_learner`,
- * and list it in en_learners[] (src/learners.c). Two families:
+ * and list it in en_learners[] (src/learners/registry.c). Two families:
  *
  *  EN_RIDGE — the engine owns the statistics: G = Σ ω h hᵀ and Q = Σ ω h yᵀ (one-hot y), and
- *    solves W = (G + τ_eff I)⁻¹ Q by Cholesky (src/ridge.c), predicts argmax over the seen
+ *    solves W = (G + τ_eff I)⁻¹ Q by Cholesky (src/engine/ridge.c), predicts argmax over the seen
  *    classes of hᵀW, and shows the spectrum of G + τI. The learner only says:
  *      class_weight(c)   weight of every row of class c, real or synthetic (AIR: 1/n_c);
  *                        NULL = 1. Learners with NULL share one base Gram of the real rows
@@ -50,7 +50,7 @@
  * mapped rows and, for ridge, the Gram of the real rows. `deps` lists the parameters (EN_DEP_*, gs_methods.h) whose change
  * invalidates what the learner accumulated: the engine then resets and refits it. `bytes` is the
  * learner's memory beyond the rows the engine holds, for the estimate made before allocating
- * (src/estimate.c; ridge learners are counted there).
+ * (src/engine/estimate.c; ridge learners are counted there).
  *
  * Threading: the hooks of one method are called from one job at a time (never two tasks of the
  * same method concurrently), possibly on the engine's helper thread: use no global state.
@@ -133,11 +133,11 @@ typedef struct en_learner {
     int (*draw)(en_mctx *m, int k, en_draw *out);
     /* stats: bytes of the learner's own state at its peak for rows of D columns (its space) in the
      * run z describes (rows, classes, tasks, --expand, its parameters), for the estimate made
-     * before allocating (src/estimate.c); NULL = 0 */
+     * before allocating (src/engine/estimate.c); NULL = 0 */
     double (*bytes)(const en_size *z, long D);
 } en_learner;
 
-/* The table (src/learners.c), NULL-terminated, and lookup by name (NULL if unknown). */
+/* The table (src/learners/registry.c), NULL-terminated, and lookup by name (NULL if unknown). */
 extern const en_learner *const en_learners[];
 const en_learner *en_learner_find(const char *name);
 

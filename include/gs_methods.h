@@ -3,7 +3,7 @@
  *
  * A method is LEARNER[+AUGMENTER] (gs_learner.h describes learners). An augmenter makes the
  * synthetic rows of each task: gsr (Algorithm 1) and its ablations gsr-linear and gsr-fixed
- * (here), gauss-shrink and gauss-transfer (method_gauss.c), interclass (method_interclass.c).
+ * (here), gauss-shrink and gauss-transfer (augmenters/gauss.c), interclass (augmenters/interclass.c).
  * It emits rows x in the feature space of the rows z (d values) with a weight ω; the engine maps
  * them to the learner's space h and hands them to the learner with weight w·ω, w = weight(params)
  * (β): for a ridge learner G += w ω h hᵀ, Q[:,label] += w ω h, the paper's eq. 9.
@@ -45,7 +45,7 @@ typedef struct en_augmenter {
 /* weight for augmenters whose synthetic rows enter with weight β (all of the paper's). */
 double en_weight_beta(const op_params *params);
 
-/* The augmenter table (src/methods.c), NULL-terminated; lookup by name (NULL if unknown). */
+/* The augmenter table (src/augmenters/gsr.c), NULL-terminated; lookup by name (NULL if unknown). */
 extern const en_augmenter *const en_augmenters[];
 const en_augmenter *en_augmenter_find(const char *name);
 

@@ -17,7 +17,7 @@ extern const char RP_CSV_VAL_COLUMNS[];
 int rp_write(FILE *f, op_format fmt, const en_results *r, const en_problem *p, const op_opts *o);
 /* Write the exact numbers behind a run into dir (--save-state; the files are listed in gsrscope(7)). Every file atomically. */
 int rp_save_state(const char *dir, en_engine *e, const en_problem *p, const op_opts *o);
-/* Method m's folder dir/<name>/ of --save-state (src/save_method.c): manifest.json, proj_W.npy
+/* Method m's folder dir/<name>/ of --save-state (src/cli/save_method.c): manifest.json, proj_W.npy
  * (its feature map's draw), G, Q, W, eigvals (ridge), aug_rows/aug_labels/aug_weights (row space,
  * as the augmenter emitted them), pred.npy. */
 int rp_save_method(const char *dir, en_engine *e, const en_problem *p, int m);

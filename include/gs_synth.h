@@ -3,7 +3,7 @@
  * Geometry of pre-trained features: a shared mean direction, class positions and within-class
  * spread in a shared subspace with decaying scales, each class's own direction with a strength
  * that varies by row, class-specific low-rank spread and isotropic noise, then L2-normalized
- * rows; calibrated against the bundled MobileNetV2 embeddings (src/synth.c gives the model and
+ * rows; calibrated against the bundled MobileNetV2 embeddings (src/data/synth.c gives the model and
  * its weights, README the calibration table).
  * Ownership: fills a ds_data the caller frees with ds_free.
  */

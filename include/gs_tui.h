@@ -1,7 +1,7 @@
 /* gs_tui.h — the interactive ncurses front end (prefix tui_).
  * Only the UI thread calls curses; computation runs in a worker thread through gs_pipeline.h.
  * The layout, the key table and the parameter stepping below are pure (no curses) so tests
- * can check them; src/tui.c is the only file that talks to the terminal.
+ * can check them; src/tui/tui.c is the only file that talks to the terminal.
  */
 #ifndef GS_TUI_H
 #define GS_TUI_H
@@ -11,7 +11,7 @@
 /* Run the TUI until the user quits. Returns a process exit status (0, 1 or 2). */
 int tui_main(op_opts *o);
 
-/* ---- layout (src/tui_layout.c) --------------------------------------------------------- */
+/* ---- layout (src/tui/tui_layout.c) --------------------------------------------------------- */
 #define TUI_MIN_COLS 72
 #define TUI_MIN_ROWS 20
 
@@ -33,7 +33,7 @@ int tui_layout_compute(int cols, int rows, tui_layout *l);
 /* The same with msg_rows (1..3) lines for the message (a long message wraps onto them). */
 int tui_layout_compute_msg(int cols, int rows, int msg_rows, tui_layout *l);
 
-/* ---- keys (src/tui_keys.c) ------------------------------------------------------------- */
+/* ---- keys (src/tui/tui_keys.c) ------------------------------------------------------------- */
 typedef enum {
     TA_NONE = 0, TA_PLAY, TA_SLOWER, TA_FASTER, TA_NEXT, TA_PREV, TA_FIRST, TA_LAST,
     TA_UP, TA_DOWN, TA_INC, TA_DEC, TA_EDIT, TA_BASELINE, TA_UNDO, TA_EXPORT, TA_SAVE,
@@ -64,7 +64,7 @@ tui_action tui_key_action(int key);
 #define TUI_HELP_MAX 160
 int tui_help_lines(char (*lines)[256], int max);
 
-/* ---- parameters (src/tui_params.c) ----------------------------------------------------- */
+/* ---- parameters (src/tui/tui_params.c) ----------------------------------------------------- */
 typedef enum { TP_ALPHA = 0, TP_XI, TP_BETA, TP_TAU, TP_SEED, TP_COUNT } tui_param;
 
 /* Display name ("α_base", "ξ", "β", "τ", "seed") and op_set name ("alpha_base", ...). */

@@ -7,7 +7,7 @@
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= npy npz csv idx session
-FUZZ_SRC := src/npy_read.c src/load_src.c src/csv.c src/idx.c src/common.c src/session.c src/opts.c src/io.c
+FUZZ_SRC := src/data/npy_read.c src/data/load_src.c src/data/csv.c src/data/idx.c src/base/common.c src/config/session.c src/config/opts.c src/base/io.c
 FUZZ_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 -Iinclude -Ifuzz \
   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 

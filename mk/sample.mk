@@ -8,8 +8,8 @@ SAMPLE_FILES := train_features.npy train_labels.npy test_features.npy test_label
 
 .PHONY: sample-data install-sample uninstall-sample
 
-# Where an installed gsrscope looks for the sample (see src/load.c).
-$(BUILD)/obj/load.o: ALL_CFLAGS += -DGS_DATADIR='"$(PREFIX)/share/gsrscope"'
+# Where an installed gsrscope looks for the sample (see src/data/load.c).
+$(BUILD)/obj/data/load.o: ALL_CFLAGS += -DGS_DATADIR='"$(PREFIX)/share/gsrscope"'
 
 $(BUILD)/tools/make_sample: tools/make_sample.c $(BUILD)/libgsrscope.a
 	@mkdir -p $(dir $@)

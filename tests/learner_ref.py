@@ -45,7 +45,7 @@ def unit(X):
 
 
 def anacp(md, d, H, y, w, seen, Ht):
-    """AnaCP as the reference code computes it (see the header of src/method_anacp.c), replaying
+    """AnaCP as the reference code computes it (see the header of src/learners/anacp.c), replaying
     every task's statistics; the final layer from the saved replay rows of the last task."""
     Wf = load(md, "final_W.npy"); Wk = [load(md, f"head{k}_W.npy") for k in range(3)]
     reg, C = 100.0, int(max(y.max(), seen.max())) + 1

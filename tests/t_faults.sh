@@ -1,9 +1,9 @@
 #!/bin/sh
 # Fault injection (issue #8).
-#  GS_FAIL_ALLOC=N (src/common.c): the N-th gs_malloc/gs_calloc fails. For a spread of N on
+#  GS_FAIL_ALLOC=N (src/base/common.c): the N-th gs_malloc/gs_calloc fails. For a spread of N on
 #    `run --tasks 2`: exit 0 (N past the last allocation) or exit 1/2 with exactly one stderr line
 #    "gsrscope: ..."; never a crash (status >= 128).
-#  GS_FAIL_WRITE=ENOSPC|EIO (src/io.c): io_atomic_commit fails. `run --save-state DIR` and
+#  GS_FAIL_WRITE=ENOSPC|EIO (src/base/io.c): io_atomic_commit fails. `run --save-state DIR` and
 #    `export -o X.png` must exit 1 with one clear line naming the file and the error, and leave no
 #    file or temporary file behind; an existing X.png must stay byte-identical.
 . "$(dirname "$0")/lib.sh"

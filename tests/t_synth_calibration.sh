@@ -8,7 +8,7 @@
 #   within 0.02; balanced ridge probe within 3 points (never the 100 % of separable classes);
 #   heads not perfect (GACL's and GSR's head accuracy below 95 %); GSR's tail at least 8 points
 #   above GACL's at the defaults.
-# bench/numpy_full.py generates the same model (the same weights as src/synth.c, checked) with
+# bench/numpy_full.py generates the same model (the same weights as src/data/synth.c, checked) with
 # NumPy's random numbers and runs the whole stream: its accuracies agree with `run --synthetic`
 # within its stated 5 points.
 . "$(dirname "$0")/lib.sh"
@@ -32,11 +32,11 @@ assert abs(s["probe"] - e["probe"]) < 3, ("probe", s["probe"], e["probe"])
 assert s["gacl_head"] < 95 and s["gsr_head"] < 95, ("heads", s["gacl_head"], s["gsr_head"])
 assert s["gsr_tail"] - s["gacl_tail"] >= 8, ("tails", s["gacl_tail"], s["gsr_tail"])
 PY
-"$PY" - > "$tmp/err" 2>&1 <<'PY' && ok "bench/numpy_full.py uses src/synth.c's weights" || bad "bench/numpy_full.py's weights differ from src/synth.c's"
+"$PY" - > "$tmp/err" 2>&1 <<'PY' && ok "bench/numpy_full.py uses src/data/synth.c's weights" || bad "bench/numpy_full.py's weights differ from src/data/synth.c's"
 import re, sys
 sys.path.insert(0, "bench")
 import numpy_full as nf
-c = dict(re.findall(r"^#define SYN_([A-Z_]+) +([0-9.]+)", open("src/synth.c").read(), re.M))
+c = dict(re.findall(r"^#define SYN_([A-Z_]+) +([0-9.]+)", open("src/data/synth.c").read(), re.M))
 names = {"A": "SYN_A", "B": "SYN_B", "K": "K", "T_DECAY": "T_DECAY", "SHARED": "SHARED", "KAPPA": "KAPPA",
          "ZETA": "ZETA", "SPREAD": "SPREAD", "NOISE": "NOISE"}
 for k, py in names.items():

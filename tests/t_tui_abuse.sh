@@ -81,7 +81,7 @@ if wait_for 'small|enlarge|need' 20; then ok "10x5: says the terminal is too sma
 else bad "10x5: no message" "$(screen)"; fi
 # the size it needs (e.g. 80x24) must be visible, not cut off at 10 columns
 if screen | grep -qE '[0-9]{2,}x[0-9]{2,}'; then ok "10x5: shows the size it needs"
-else known "10x5: the size it needs is not visible" "the one-line 'terminal 10x5 is too small: need at least WxH' is cut at 10 columns (src/tui_draw.c tui_draw)"; fi
+else known "10x5: the size it needs is not visible" "the one-line 'terminal 10x5 is too small: need at least WxH' is cut at 10 columns (src/tui/tui_draw.c tui_draw)"; fi
 T resize-window -t tui -x 120 -y 40
 if wait_for 'Accuracy' 20; then ok "10x5 then 120x40: dashboard appears"; else bad "10x5 -> 120x40" "$(screen)"; fi
 T resize-window -t tui -x 10 -y 5

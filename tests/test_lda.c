@@ -1,4 +1,4 @@
-/* test_lda.c — the discriminant-analysis maths (src/lda.c) against plain loops written from the
+/* test_lda.c — the discriminant-analysis maths (src/linalg/lda.c) against plain loops written from the
  * definitions: weighted class statistics (any split into blocks gives the pooled scatter of the
  * weighted rows), the shared-covariance LDA solve (Gaussian elimination here), random Fourier
  * features (the formula row by row, and the moments of the draws), Tukey's transform, and

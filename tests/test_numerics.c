@@ -1,7 +1,7 @@
 /* test_numerics.c — numerical failures are reported, never printed by the libraries (issue #8):
  * a singular G with τ = 0 gives EN_FAILED snapshots naming the method and task; a NaN in a row
  * is refused by en_prepare before any LAPACK call; deliberate invalid LAPACKE, LAPACK and CBLAS
- * calls print nothing on stdout or stderr (src/lapack_quiet.c) and record a message instead. */
+ * calls print nothing on stdout or stderr (src/base/lapack_quiet.c) and record a message instead. */
 #define _GNU_SOURCE
 #include "tap.h"
 #include "problem.h"

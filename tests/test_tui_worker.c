@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../src/tui_int.h"
+#include "../src/tui/tui_int.h"
 #include "gs_common.h"
 #include "gs_tune.h"
 #include "support/tap.h"

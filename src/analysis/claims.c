@@ -1,0 +1,233 @@
+/* analysis/claims.c — the paper's claims checked against one run's numbers (gs_claims.h). No curses,
+ * no cairo: the TUI's claims view and the "claims" figure both print what this computes. */
+#include "gs_claims.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gs_chart.h"
+#include "gs_common.h"
+
+const char *cl_mark(cl_verdict v) { return v == CL_HOLDS ? "✔" : v == CL_FAILS ? "✗" : "?"; }
+
+static const en_snap *snap(const cl_input *in, int m)
+{
+    const en_snap *s = &in->r->m[m].snaps[in->task - 1];
+    return s->state == EN_DONE ? s : NULL;
+}
+
+static void row_set(cl_row *w, const char *claim, cl_verdict v)
+{
+    memset(w, 0, sizeof *w);
+    snprintf(w->claim, sizeof w->claim, "%s", claim);
+    w->verdict = v;
+}
+
+/* Compact number: 4 significant digits, exponent form beyond 1e5. */
+static const char *nf(double v, char *b)
+{
+    if (!isfinite(v)) snprintf(b, 32, "—");
+    else if (v != 0 && (fabs(v) >= 1e5 || fabs(v) < 1e-3)) snprintf(b, 32, "%.3g", v);
+    else snprintf(b, 32, "%.4g", v);
+    return b;
+}
+
+static void claim_sr(const cl_input *in, const cl_report *rep, cl_row *w)
+{
+    row_set(w, "stable rank 1.02 → 2.80 (GACL → GSR)", CL_UNKNOWN);
+    const en_snap *a = snap(in, in->ref), *b = snap(in, in->aug);
+    if (!a || !b || !isfinite(a->stable_rank) || !isfinite(b->stable_rank)) {
+        snprintf(w->reason, sizeof w->reason, "task %d not computed yet", in->task);
+        return;
+    }
+    char x[32], y[32], p[32], q[32];
+    const char *ea = a->flags & EN_LMAX_EST ? "~" : "", *eb = b->flags & EN_LMAX_EST ? "~" : "";
+    snprintf(w->numbers, sizeof w->numbers, "sr %s %s%s → %s %s%s", rep->ref, ea, nf(a->stable_rank, x), rep->aug, eb,
+             nf(b->stable_rank, y));
+    w->verdict = b->stable_rank > a->stable_rank ? CL_HOLDS : CL_FAILS;
+    /* sr = Σλ²/λ₁²: which of the two moved more */
+    double l1 = b->lambda_max / a->lambda_max;
+    double f2 = (b->stable_rank * b->lambda_max * b->lambda_max) / (a->stable_rank * a->lambda_max * a->lambda_max);
+    if (isfinite(l1) && isfinite(f2) && l1 > 0)
+        snprintf(w->reason, sizeof w->reason, "λ_max grew %s× (%s → %s) while Σλ² grew %s×: sr = Σλ²/λ_max² %s",
+                 nf(l1, x), nf(a->lambda_max, p), nf(b->lambda_max, q), nf(f2, y),
+                 w->verdict == CL_HOLDS ? "rose" : "fell");
+    else snprintf(w->reason, sizeof w->reason, "λ_max not known");
+}
+
+static void claim_theorem(const cl_input *in, const cl_report *rep, cl_row *w)
+{
+    row_set(w, "Theorem 1: strictly higher stable rank", CL_UNKNOWN);
+    const sp_theorem *t = in->th;
+    if (!t) {
+        snprintf(w->reason, sizeof w->reason, "Theorem 1 not computed yet for task %d", in->task);
+        return;
+    }
+    char a[32], b[32], c[32], d[32], e[32];
+    snprintf(w->numbers, sizeof w->numbers, "(D−r)m² = %s vs %s (eq. 12); sr %s → %s", nf(t->lhs, a), nf(t->rhs, b),
+             nf(t->sr_before, c), nf(t->sr_after, d));
+    int rose = t->sr_after > t->sr_before;
+    w->verdict = t->strict_condition && rose ? CL_HOLDS : CL_FAILS;
+    if (w->verdict == CL_HOLDS)
+        snprintf(w->reason, sizeof w->reason, "eq. 12 holds and sr rose by %s", nf(t->sr_after - t->sr_before, a));
+    else if (!t->strict_condition)
+        snprintf(w->reason, sizeof w->reason,
+                 "eq. 12 fails: the least tail energy of Δ, m = %s, is small against ε = %s in the head block "
+                 "(Λ₊ = %s)%s", nf(t->m, a), nf(t->eps, b), nf(t->Lambda_plus, c),
+                 rose ? "; sr rose anyway" : "; sr did not rise");
+    else
+        snprintf(w->reason, sizeof w->reason, "eq. 12 holds but sr went %s → %s", nf(t->sr_before, a),
+                 nf(t->sr_after, e));
+    (void)rep;
+}
+
+/* Mean of the smallest tenth of the eigenvalues (at least one). */
+static double bottom_mean(const double *eig, long D)
+{
+    long k = D / 10 > 0 ? D / 10 : 1;
+    double s = 0;
+    for (long i = D - k; i < D; i++) s += eig[i];
+    return s / (double)k;
+}
+
+static void claim_smallest(const cl_input *in, const cl_report *rep, cl_row *w)
+{
+    row_set(w, "smallest eigenvalues inflated", CL_UNKNOWN);
+    const en_snap *a = snap(in, in->ref), *b = snap(in, in->aug);
+    if (!a || !b) {
+        snprintf(w->reason, sizeof w->reason, "task %d not computed yet", in->task);
+        return;
+    }
+    char x[32], y[32], z[32], t[32], u[32];
+    double tau = in->r->params.tau;
+    if ((a->flags & EN_SPECTRUM) && (b->flags & EN_SPECTRUM) && a->eig && b->eig && in->r->D > 0) {
+        long D = in->r->D;
+        double ma = bottom_mean(a->eig, D), mb = bottom_mean(b->eig, D), q = mb / ma;
+        snprintf(w->numbers, sizeof w->numbers, "smallest tenth of λ(G+τI): mean %s %s → %s %s (×%s); λ_min %s → %s",
+                 rep->ref, nf(ma, x), rep->aug, nf(mb, y), nf(q, z), nf(a->eig[D - 1], t), nf(b->eig[D - 1], u));
+        w->verdict = q >= CL_INFLATE ? CL_HOLDS : CL_FAILS;
+        if (w->verdict == CL_HOLDS)
+            snprintf(w->reason, sizeof w->reason, "%s's extra rows put ×%s more energy into the weakest directions",
+                     rep->aug, nf(q, z));
+        else if (ma < 1.5 * tau && mb < 1.5 * tau)
+            snprintf(w->reason, sizeof w->reason,
+                     "both bottoms sit at the ridge floor τ = %s: the extra rows do not reach those directions",
+                     nf(tau, x));
+        else
+            snprintf(w->reason, sizeof w->reason, "the weakest directions changed by ×%s only (needs ×%s)", nf(q, z),
+                     nf(CL_INFLATE, t));
+        return;
+    }
+    /* without the full spectrum: λ_min alone (Lanczos estimates marked ~) */
+    if (!isfinite(a->lambda_min) || !isfinite(b->lambda_min) || a->lambda_min <= 0) {
+        snprintf(w->reason, sizeof w->reason, "the spectrum at task %d is not computed", in->task);
+        return;
+    }
+    double q = b->lambda_min / a->lambda_min;
+    const char *ea = a->flags & EN_LMIN_EST ? "~" : "", *eb = b->flags & EN_LMIN_EST ? "~" : "";
+    snprintf(w->numbers, sizeof w->numbers, "λ_min %s %s%s → %s %s%s (×%s)", rep->ref, ea, nf(a->lambda_min, x), rep->aug,
+             eb, nf(b->lambda_min, y), nf(q, z));
+    w->verdict = q >= CL_INFLATE ? CL_HOLDS : CL_FAILS;
+    snprintf(w->reason, sizeof w->reason, "λ_min only (the full spectrum is computed at the last task)%s",
+             w->verdict == CL_HOLDS ? ": the weakest direction gained energy" : ": no real change");
+}
+
+static void claim_acc(const cl_input *in, const cl_report *rep, cl_row *w, int tail)
+{
+    row_set(w, tail ? "tail accuracy up" : "head accuracy preserved", CL_UNKNOWN);
+    const en_snap *a = snap(in, in->ref), *b = snap(in, in->aug);
+    if (!a || !b) {
+        snprintf(w->reason, sizeof w->reason, "task %d not computed yet", in->task);
+        return;
+    }
+    double va = tail ? a->tail_acc : a->head_acc, vb = tail ? b->tail_acc : b->head_acc;
+    if (!isfinite(va) || !isfinite(vb)) {
+        snprintf(w->reason, sizeof w->reason, "no %s class seen by task %d", tail ? "tail" : "head", in->task);
+        return;
+    }
+    double d = vb - va;
+    snprintf(w->numbers, sizeof w->numbers, "%s %s %.1f %% → %s %.1f %% (%+.1f points)", tail ? "tail" : "head",
+             rep->ref, va, rep->aug, vb, d);
+    if (tail) {
+        w->verdict = d >= CL_TAIL_GAIN ? CL_HOLDS : CL_FAILS;
+        snprintf(w->reason, sizeof w->reason, w->verdict == CL_HOLDS ? "%s recognises more tail test rows"
+                                                                      : "%s gains less than 1 point on the tail",
+                 rep->aug);
+    } else {
+        w->verdict = d >= -CL_HEAD_LOSS ? CL_HOLDS : CL_FAILS;
+        if (w->verdict == CL_HOLDS)
+            snprintf(w->reason, sizeof w->reason, d >= 0 ? "the head does not lose" : "the head loses %.1f points (≤ 1)",
+                     -d);
+        else snprintf(w->reason, sizeof w->reason, "the head loses %.1f points", -d);
+    }
+}
+
+static void claim_dilemma(const cl_input *in, const cl_report *rep, cl_row *w)
+{
+    row_set(w, "dilemma: a large τ stabilizes the tail but over-shrinks the head", CL_UNKNOWN);
+    const ts_curve *s = in->sweep;
+    if (!s || s->n < 2) {
+        snprintf(w->reason, sizeof w->reason, "the τ sweep of %s is not computed yet", rep->ref);
+        return;
+    }
+    /* the τ best for the tail, and the head there against the head's best */
+    int lo = -1, hi = -1, bt = -1;
+    double hmax = -INFINITY, hmin = INFINITY;
+    for (int i = 0; i < s->n; i++) {
+        if (!isfinite(s->tail_acc[i]) || !isfinite(s->head_acc[i])) continue;
+        if (lo < 0) lo = i;
+        hi = i;
+        if (bt < 0 || s->tail_acc[i] > s->tail_acc[bt]) bt = i;
+        hmax = fmax(hmax, s->head_acc[i]);
+        hmin = fmin(hmin, s->head_acc[i]);
+    }
+    if (lo < 0 || hi == lo) {
+        snprintf(w->reason, sizeof w->reason, "the sweep has no head and tail accuracies at task %d", in->task);
+        return;
+    }
+    char a[32], b[32];
+    snprintf(w->numbers, sizeof w->numbers, "%s, τ %s → %s: head %.1f → %.1f %%, tail %.1f → %.1f %%", rep->ref,
+             nf(s->tau[lo], a), nf(s->tau[hi], b), s->head_acc[lo], s->head_acc[hi], s->tail_acc[lo],
+             s->tail_acc[hi]);
+    int tail_helped = bt > lo && s->tail_acc[bt] >= s->tail_acc[lo] + CL_TAIL_GAIN;
+    int head_shrunk = s->head_acc[bt] <= hmax - CL_SHRINK;
+    w->verdict = tail_helped && head_shrunk ? CL_HOLDS : CL_FAILS;
+    if (w->verdict == CL_HOLDS)
+        snprintf(w->reason, sizeof w->reason, "the tail is best at τ = %s (%.1f %%) where the head has fallen to %.1f %% "
+                 "(best %.1f %%)", nf(s->tau[bt], a), s->tail_acc[bt], s->head_acc[bt], hmax);
+    else if (!tail_helped && hmax - hmin < CL_SHRINK)
+        snprintf(w->reason, sizeof w->reason,
+                 "the head stays within %.1f points (%.1f–%.1f %%) for every τ while the tail %s: it is the tail "
+                 "that %s as τ grows", hmax - hmin, hmin, hmax,
+                 s->tail_acc[hi] < s->tail_acc[lo] ? "falls" : "does not gain",
+                 s->tail_acc[hi] < s->tail_acc[lo] - CL_TAIL_GAIN ? "dies" : "does not gain");
+    else if (!tail_helped)
+        snprintf(w->reason, sizeof w->reason, "no τ above %s helps the tail (best %.1f %% at τ = %s)", nf(s->tau[lo], a),
+                 s->tail_acc[bt], nf(s->tau[bt], b));
+    else
+        snprintf(w->reason, sizeof w->reason, "the tail gains at τ = %s (%.1f %%) and the head keeps %.1f %% (best %.1f %%)",
+                 nf(s->tau[bt], a), s->tail_acc[bt], s->head_acc[bt], hmax);
+}
+
+int cl_claims(const cl_input *in, cl_report *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!in || !in->r || in->r->T < 1 || in->task < 1 || in->task > in->r->T)
+        return gs_error(GS_EINPUT, "claims: no results for the task");
+    const en_results *r = in->r;
+    if (in->ref < 0 || in->ref >= r->n_methods || in->aug < 0 || in->aug >= r->n_methods || in->ref == in->aug)
+        return gs_error(GS_EINPUT, "claims: need two methods, plain ridge (gacl) and an augmenting one (gsr)");
+    out->task = in->task;
+    ch_display_name(r->m[in->ref].name, out->ref, sizeof out->ref);
+    ch_display_name(r->m[in->aug].name, out->aug, sizeof out->aug);
+    claim_sr(in, out, &out->row[CL_SR]);
+    claim_theorem(in, out, &out->row[CL_THEOREM]);
+    claim_smallest(in, out, &out->row[CL_SMALLEST]);
+    claim_acc(in, out, &out->row[CL_TAIL], 1);
+    claim_acc(in, out, &out->row[CL_HEAD], 0);
+    claim_dilemma(in, out, &out->row[CL_DILEMMA]);
+    out->n = CL_COUNT;
+    return GS_OK;
+}

@@ -1,0 +1,610 @@
+/* cli/table.c — `gsrscope table` (see gs_table.h). */
+#include "gs_table.h"
+#include "gs_common.h"
+#include "gs_engine.h"
+#include "gs_pipeline.h"
+#include "gs_sweep.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The columns of a source's group: test A_last and A_avg, then (with a validation split) the
+ * validation accuracy, head and tail accuracy after the last task. */
+#define TB_NSTAT 5
+static const char *const STAT_KEY[TB_NSTAT] = {"a_last", "a_avg", "val_a_last", "val_head", "val_tail"};
+static const char *const STAT_TITLE[TB_NSTAT] = {"A_last", "A_avg", "v.acc", "v.head", "v.tail"};
+static const char *const STAT_TEX[TB_NSTAT] = {"$A_{\\mathrm{last}}$", "$A_{\\mathrm{avg}}$", "val.\\ acc",
+                                               "val.\\ head", "val.\\ tail"};
+
+/* ---- names -------------------------------------------------------------------------------- */
+
+static const char *const LEARNER_NAMES[][2] = {
+    {"gacl", "GACL"}, {"air", "AIR"}, {"ranpac", "RanPAC"}, {"ncm", "SimpleCIL"}, {"slda", "SLDA"},
+    {"klda", "KLDA"}, {"fecam", "FeCAM"}, {"anacp", "AnaCP"},
+};
+static const char *const AUG_NAMES[][2] = {
+    {"gsr", "GSR"}, {"gsr-linear", "GSR (linear)"}, {"gsr-fixed", "GSR (fixed α)"},
+    {"gauss-shrink", "Gauss-shrink"}, {"gauss-transfer", "Gauss-transfer"}, {"interclass", "Interclass"},
+};
+
+static const char *lookup(const char *const (*tab)[2], size_t n, const char *key, size_t len)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strlen(tab[i][0]) == len && !strncmp(tab[i][0], key, len)) return tab[i][1];
+    return NULL;
+}
+
+void tb_display_name(const char *method, char *out, size_t n)
+{
+    const size_t NL = sizeof LEARNER_NAMES / sizeof *LEARNER_NAMES, NA = sizeof AUG_NAMES / sizeof *AUG_NAMES;
+    const char *plus = strchr(method, '+');
+    size_t ll = plus ? (size_t)(plus - method) : strlen(method);
+    const char *L = lookup(LEARNER_NAMES, NL, method, ll);
+    if (!plus) {
+        /* an augmenter's name alone is GACL with it (the old aliases) */
+        const char *A = L ? NULL : lookup(AUG_NAMES, NA, method, ll);
+        if (A) snprintf(out, n, "GACL + %s", A);
+        else snprintf(out, n, "%s", L ? L : method);
+        return;
+    }
+    const char *A = lookup(AUG_NAMES, NA, plus + 1, strlen(plus + 1));
+    snprintf(out, n, "%s%.*s + %s", L ? L : "", L ? 0 : (int)ll, method, A ? A : plus + 1);
+}
+
+/* ---- output --------------------------------------------------------------------------------- */
+
+/* Value of seed k of stat j (0..TB_NSTAT) of method m on source s. */
+static double value(const tb_table *t, int s, int m, int k, int j)
+{
+    size_t cell = ((size_t)s * t->n_methods + m) * t->n_seeds + k;
+    return j < 2 ? t->v[cell * 2 + j] : t->val[cell * 3 + (j - 2)];
+}
+
+static int n_stats(const tb_table *t) { return t->val ? TB_NSTAT : 2; }
+
+typedef struct { double mean, sd; int n, rank; } tb_cell;
+
+/* Means, stds and ranks of every cell; cells[(s * nm + m) * TB_NSTAT + j]. */
+#define CELL(c, t, s, m, j) (&(c)[((size_t)(s) * (t)->n_methods + (m)) * TB_NSTAT + (j)])
+static tb_cell *summarize(const tb_table *t)
+{
+    int nm = t->n_methods, ns = t->n_sources, nk = t->n_seeds, nj = n_stats(t);
+    tb_cell *c = gs_calloc((size_t)ns * nm * TB_NSTAT, sizeof *c, "table");
+    double *tmp = gs_malloc((size_t)(nk ? nk : 1), sizeof(double), "table");
+    if (!c || !tmp) { free(c); free(tmp); return NULL; }
+    for (int s = 0; s < ns; s++)
+        for (int j = 0; j < nj; j++) {
+            for (int m = 0; m < nm; m++) {
+                tb_cell *x = CELL(c, t, s, m, j);
+                for (int k = 0; k < nk; k++) tmp[k] = value(t, s, m, k, j);
+                sw_stats(tmp, nk, &x->mean, &x->sd, &x->n);
+            }
+            /* best and second by the means as printed (two decimals) */
+            double best = -INFINITY, second = -INFINITY;
+            for (int m = 0; m < nm; m++) {
+                double r = round(CELL(c, t, s, m, j)->mean * 100);
+                if (!isfinite(r)) continue;
+                if (r > best) { second = best; best = r; }
+                else if (r < best && r > second) second = r;
+            }
+            for (int m = 0; m < nm; m++) {
+                tb_cell *x = CELL(c, t, s, m, j);
+                double r = round(x->mean * 100);
+                x->rank = !isfinite(r) ? 0 : r == best ? 1 : r == second ? 2 : 0;
+            }
+        }
+    free(tmp);
+    return c;
+}
+
+static void fmt_cell(const tb_cell *x, const char *pm, char *b, size_t n)
+{
+    if (!isfinite(x->mean)) snprintf(b, n, "—");
+    else if (isfinite(x->sd)) snprintf(b, n, "%.2f%s%.2f", x->mean, pm, x->sd);
+    else snprintf(b, n, "%.2f", x->mean);
+}
+
+/* Display width of UTF-8 text (one column per code point). */
+static int width(const char *s)
+{
+    int w = 0;
+    for (; *s; s++) w += ((unsigned char)*s & 0xC0) != 0x80;
+    return w;
+}
+
+static void pad(FILE *f, const char *s, int w, int right)
+{
+    int k = w - width(s);
+    if (right) fprintf(f, "%*s%s", k > 0 ? k : 0, "", s);
+    else fprintf(f, "%s%*s", s, k > 0 ? k : 0, "");
+}
+
+static void seeds_list(FILE *f, const tb_table *t)
+{
+    for (int k = 0; k < t->n_seeds; k++) fprintf(f, "%s%llu", k ? "," : "", (unsigned long long)t->seeds[k]);
+}
+
+/* What the validation columns are (the legends of every format but csv and json). */
+static void val_legend(FILE *f, const tb_table *t, const char *acc, const char *head, const char *tail)
+{
+    fprintf(f, "%s, %s, %s: accuracy, head and tail accuracy (%%) after the last task on the validation rows "
+               "(--val-frac %g), never on test rows", acc, head, tail, t->val_frac);
+}
+
+static void latex_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '_': case '%': case '&': case '#': case '$': case '{': case '}': fprintf(f, "\\%c", *s); break;
+        case '\\': fputs("\\textbackslash{}", f); break;
+        case '~': fputs("\\textasciitilde{}", f); break;
+        case '^': fputs("\\textasciicircum{}", f); break;
+        default:
+            if (!strncmp(s, "α", strlen("α"))) { fputs("$\\alpha$", f); s += strlen("α") - 1; }
+            else fputc(*s, f);
+        }
+    }
+}
+
+static void md_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|' || *s == '*' || *s == '_' || *s == '<' || *s == '\\') fputc('\\', f);
+        fputc(*s, f);
+    }
+}
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20) fprintf(f, "\\u%04x", *s);
+        else fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void json_num(FILE *f, double v)
+{
+    if (isfinite(v)) fprintf(f, "%.10g", v);
+    else fputs("null", f);
+}
+
+static void write_text(FILE *f, const tb_table *t, const tb_cell *c)
+{
+    int nm = t->n_methods, ns = t->n_sources, nj = n_stats(t);
+    char b[64];
+    int mw = (int)strlen("method"), cw = (int)strlen("A_last");
+    for (int m = 0; m < nm; m++) if (width(t->methods[m]) > mw) mw = width(t->methods[m]);
+    for (int s = 0; s < ns; s++)
+        for (int m = 0; m < nm; m++)
+            for (int j = 0; j < nj; j++) { fmt_cell(CELL(c, t, s, m, j), " ± ", b, sizeof b); if (width(b) > cw) cw = width(b); }
+    cw += 1; /* the mark */
+    /* a group: nj columns of width cw, three spaces apart; the last one widens for a long source name */
+    int gw = nj * cw + 3 * (nj - 1);
+    for (int s = 0; s < ns; s++) if (width(t->sources[s]) > gw) gw = width(t->sources[s]);
+    int lastw = gw - (nj - 1) * (cw + 3);
+    fprintf(f, "A_last and A_avg (%%) over seed%s ", t->n_seeds == 1 ? "" : "s");
+    seeds_list(f, t);
+    fprintf(f, "%s; * best, _ second in each column\n", t->n_seeds > 1 ? " (mean ± std)" : "");
+    if (t->val) { val_legend(f, t, "v.acc", "v.head", "v.tail"); fputc('\n', f); }
+    pad(f, "", mw, 0);
+    for (int s = 0; s < ns; s++) { fputs(" | ", f); pad(f, t->sources[s], gw, 0); }
+    fputc('\n', f);
+    pad(f, "method", mw, 0);
+    for (int s = 0; s < ns; s++) {
+        fputs(" | ", f);
+        for (int j = 0; j < nj; j++) {
+            char title[16];
+            snprintf(title, sizeof title, "%s ", STAT_TITLE[j]);
+            if (j) fputs("   ", f);
+            pad(f, title, j + 1 < nj ? cw : lastw, 1);
+        }
+    }
+    fputc('\n', f);
+    for (int m = 0; m < nm; m++) {
+        pad(f, t->methods[m], mw, 0);
+        for (int s = 0; s < ns; s++) {
+            fputs(" | ", f);
+            for (int j = 0; j < nj; j++) {
+                const tb_cell *x = CELL(c, t, s, m, j);
+                char cell[80];
+                fmt_cell(x, " ± ", b, sizeof b);
+                snprintf(cell, sizeof cell, "%s%s", b, x->rank == 1 ? "*" : x->rank == 2 ? "_" : " ");
+                if (j) fputs("   ", f);
+                pad(f, cell, j + 1 < nj ? cw : lastw, 1);
+            }
+        }
+        fputc('\n', f);
+    }
+}
+
+static void write_markdown(FILE *f, const tb_table *t, const tb_cell *c)
+{
+    int nm = t->n_methods, ns = t->n_sources, nj = n_stats(t);
+    char b[64], name[96];
+    fputs("| Method |", f);
+    for (int s = 0; s < ns; s++) {
+        for (int j = 0; j < nj; j++) { fputc(' ', f); md_text(f, t->sources[s]); fprintf(f, " %s |", STAT_TITLE[j]); }
+    }
+    fputs("\n|---|", f);
+    for (int s = 0; s < ns; s++) for (int j = 0; j < nj; j++) fputs("---:|", f);
+    fputc('\n', f);
+    for (int m = 0; m < nm; m++) {
+        tb_display_name(t->methods[m], name, sizeof name);
+        fputs("| ", f);
+        md_text(f, name);
+        fputs(" |", f);
+        for (int s = 0; s < ns; s++)
+            for (int j = 0; j < nj; j++) {
+                const tb_cell *x = CELL(c, t, s, m, j);
+                fmt_cell(x, " ± ", b, sizeof b);
+                fprintf(f, " %s%s%s |", x->rank == 1 ? "**" : x->rank == 2 ? "<u>" : "", b,
+                        x->rank == 1 ? "**" : x->rank == 2 ? "</u>" : "");
+            }
+        fputc('\n', f);
+    }
+    fprintf(f, "\nA_last and A_avg (%%), %s over seed%s ", t->n_seeds > 1 ? "mean ± std" : "value", t->n_seeds == 1 ? "" : "s");
+    seeds_list(f, t);
+    fputs("; best in bold, second underlined.\n", f);
+    if (t->val) { fputc('\n', f); val_legend(f, t, "v.acc", "v.head", "v.tail"); fputs(".\n", f); }
+}
+
+static void write_latex(FILE *f, const tb_table *t, const tb_cell *c)
+{
+    int nm = t->n_methods, ns = t->n_sources, nj = n_stats(t);
+    char b[64], name[96];
+    fprintf(f, "%% gsrscope table: A_last and A_avg (%%), %s over seed%s ", t->n_seeds > 1 ? "mean $\\pm$ std" : "value",
+            t->n_seeds == 1 ? "" : "s");
+    seeds_list(f, t);
+    fputs("; needs \\usepackage{booktabs}\n", f);
+    if (t->val) { fputs("% ", f); val_legend(f, t, "val. acc", "val. head", "val. tail"); fputc('\n', f); }
+    fputs("\\begin{tabular}{l", f);
+    for (int s = 0; s < ns; s++) for (int j = 0; j < nj; j++) fputc('c', f);
+    fputs("}\n\\toprule\n", f);
+    for (int s = 0; s < ns; s++) { fprintf(f, " & \\multicolumn{%d}{c}{", nj); latex_text(f, t->sources[s]); fputc('}', f); }
+    fputs(" \\\\\n", f);
+    for (int s = 0; s < ns; s++) fprintf(f, "%s\\cmidrule(lr){%d-%d}", s ? " " : "", 2 + nj * s, 1 + nj * (s + 1));
+    fputs("\nMethod", f);
+    for (int s = 0; s < ns; s++) for (int j = 0; j < nj; j++) fprintf(f, " & %s", STAT_TEX[j]);
+    fputs(" \\\\\n\\midrule\n", f);
+    for (int m = 0; m < nm; m++) {
+        tb_display_name(t->methods[m], name, sizeof name);
+        latex_text(f, name);
+        for (int s = 0; s < ns; s++)
+            for (int j = 0; j < nj; j++) {
+                const tb_cell *x = CELL(c, t, s, m, j);
+                if (!isfinite(x->mean)) { fputs(" & --", f); continue; }
+                fmt_cell(x, " $\\pm$ ", b, sizeof b);
+                fprintf(f, " & %s%s%s", x->rank == 1 ? "\\textbf{" : x->rank == 2 ? "\\underline{" : "", b, x->rank ? "}" : "");
+            }
+        fputs(" \\\\\n", f);
+    }
+    fputs("\\bottomrule\n\\end{tabular}\n", f);
+}
+
+static void write_csv(FILE *f, const tb_table *t, const tb_cell *c)
+{
+    int nm = t->n_methods, nj = n_stats(t);
+    fputs("method,source,seeds,a_last_mean,a_last_std,a_avg_mean,a_avg_std,a_last_rank,a_avg_rank", f);
+    if (t->val) {
+        fprintf(f, ",val_frac");
+        for (int j = 2; j < nj; j++) fprintf(f, ",%s_mean,%s_std", STAT_KEY[j], STAT_KEY[j]);
+        for (int j = 2; j < nj; j++) fprintf(f, ",%s_rank", STAT_KEY[j]);
+    }
+    fputc('\n', f);
+    for (int s = 0; s < t->n_sources; s++)
+        for (int m = 0; m < nm; m++) {
+            const tb_cell *x = CELL(c, t, s, m, 0);
+            fprintf(f, "%s,", t->methods[m]);
+            /* a source name with a comma or quote is quoted */
+            if (strpbrk(t->sources[s], ",\"\n")) {
+                fputc('"', f);
+                for (const char *p = t->sources[s]; *p; p++) { if (*p == '"') fputc('"', f); fputc(*p, f); }
+                fputc('"', f);
+            } else fputs(t->sources[s], f);
+            fprintf(f, ",%d", t->n_seeds);
+            /* test means and stds, their ranks; then the validation ones the same way */
+            for (int part = 0; part < (t->val ? 2 : 1); part++) {
+                int j0 = part ? 2 : 0, j1 = part ? nj : 2;
+                if (part) fprintf(f, ",%g", t->val_frac);
+                for (int j = j0; j < j1; j++) {
+                    fputc(',', f);
+                    if (isfinite(x[j].mean)) fprintf(f, "%.4f", x[j].mean);
+                    fputc(',', f);
+                    if (isfinite(x[j].sd)) fprintf(f, "%.4f", x[j].sd);
+                }
+                for (int j = j0; j < j1; j++) { fputc(',', f); if (x[j].rank) fprintf(f, "%d", x[j].rank); }
+            }
+            fputc('\n', f);
+        }
+}
+
+static void write_json(FILE *f, const tb_table *t, const tb_cell *c)
+{
+    int nm = t->n_methods, nj = n_stats(t);
+    fputs("{\n\"seeds\": [", f);
+    for (int k = 0; k < t->n_seeds; k++) fprintf(f, "%s%llu", k ? ", " : "", (unsigned long long)t->seeds[k]);
+    fputs("],\n", f);
+    if (t->val) {
+        fputs("\"val_frac\": ", f);
+        json_num(f, t->val_frac);
+        fputs(",\n", f);
+    }
+    fputs("\"sources\": [", f);
+    for (int s = 0; s < t->n_sources; s++) { if (s) fputs(", ", f); json_str(f, t->sources[s]); }
+    fputs("],\n\"methods\": [", f);
+    for (int m = 0; m < nm; m++) { if (m) fputs(", ", f); json_str(f, t->methods[m]); }
+    fputs("],\n\"results\": [\n", f);
+    for (int s = 0; s < t->n_sources; s++)
+        for (int m = 0; m < nm; m++) {
+            fputs("  {\"method\": ", f);
+            json_str(f, t->methods[m]);
+            fputs(", \"source\": ", f);
+            json_str(f, t->sources[s]);
+            for (int j = 0; j < nj; j++) {
+                const tb_cell *x = CELL(c, t, s, m, j);
+                fprintf(f, ", \"%s\": {\"mean\": ", STAT_KEY[j]);
+                json_num(f, x->mean);
+                fputs(", \"std\": ", f);
+                json_num(f, x->sd);
+                fputs(", \"values\": [", f);
+                for (int k = 0; k < t->n_seeds; k++) { if (k) fputs(", ", f); json_num(f, value(t, s, m, k, j)); }
+                fputs("], \"rank\": ", f);
+                if (x->rank) fprintf(f, "%d", x->rank);
+                else fputs("null", f);
+                fputc('}', f);
+            }
+            fprintf(f, "}%s\n", s + 1 < t->n_sources || m + 1 < nm ? "," : "");
+        }
+    fputs("]\n}\n", f);
+}
+#undef CELL
+
+int tb_write(FILE *f, op_format fmt, const tb_table *t)
+{
+    tb_cell *c = summarize(t);
+    if (!c) return GS_ENOMEM;
+    switch (fmt) {
+    case OP_FMT_CSV: write_csv(f, t, c); break;
+    case OP_FMT_JSON: write_json(f, t, c); break;
+    case OP_FMT_MARKDOWN: write_markdown(f, t, c); break;
+    case OP_FMT_LATEX: write_latex(f, t, c); break;
+    default: write_text(f, t, c); break;
+    }
+    free(c);
+    if (fflush(f) != 0 || ferror(f)) return gs_error(GS_ERUN, "standard output: write failed");
+    return GS_OK;
+}
+
+/* ---- running -------------------------------------------------------------------------------- */
+
+/* o with only source s as its data (the four files when s is past the listed sources). */
+static void one_source(const op_opts *o, int s, op_opts *w)
+{
+    *w = *o;
+    w->n_sources = 0;
+    w->data.synthetic = 0;
+    w->data.data_dir = w->data.idx_dir = NULL;
+    w->data.sample = NULL;
+    if (s < o->n_sources) {
+        w->data.train_features = w->data.train_labels = w->data.test_features = w->data.test_labels = NULL;
+        const op_source *src = &o->sources[s];
+        if (src->kind == OP_SRC_SYNTHETIC) w->data.synthetic = 1;
+        else if (src->kind == OP_SRC_DATA) w->data.data_dir = src->arg;
+        else if (src->kind == OP_SRC_IDX) w->data.idx_dir = src->arg;
+        else if (src->kind == OP_SRC_SAMPLE) w->data.sample = src->arg;
+    }
+}
+
+/* The validation accuracy, head and tail accuracy after the last task of the run's one method. */
+static void keep_val(const en_results *r, int m, double *vo)
+{
+    const en_snap *last = &r->m[m].snaps[r->T - 1];
+    vo[0] = r->m[m].val_a_last;
+    vo[1] = last->state == EN_DONE ? last->val_head_acc : NAN;
+    vo[2] = last->state == EN_DONE ? last->val_tail_acc : NAN;
+}
+
+static void warn_cb(const char *msg, void *user)
+{
+    (void)user;
+    fprintf(stderr, "gsrscope: warning: %s\n", msg);
+}
+
+/* ---- engines -------------------------------------------------------------------------------- */
+
+/* Values of a method kept from its engine: A_last, A_avg, then keep_val's three. */
+#define TB_OUT 5
+
+/* A set of methods run in one engine (indices into the table's methods). */
+typedef struct {
+    int m[OP_MAX_METHODS];
+    int n;
+} tb_group;
+
+/* The memory estimate of group g (plus method `extra` when ≥ 0) on c's data and stream. */
+static double group_need(const pl_ctx *c, const op_opts *o, const tb_group *g, int extra)
+{
+    const char *names[OP_MAX_METHODS + 1];
+    int n = 0;
+    for (int k = 0; k < g->n; k++) names[n++] = o->methods[g->m[k]];
+    if (extra >= 0) names[n++] = o->methods[extra];
+    en_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.methods = names;
+    cfg.n_methods = n;
+    return pl_need(c, o, &cfg);
+}
+
+/* Pack the methods into groups (see gs_table.h): each method joins the group where it adds the
+ * least to the estimate (a group that already holds its feature space: its rows and base Gram are
+ * not counted again) among those that stay within the budget, else starts a new group. */
+static int plan_groups(const pl_ctx *c, const op_opts *o, double budget, tb_group *g)
+{
+    int ng = 0;
+    for (int m = 0; m < o->n_methods; m++) {
+        int best = -1;
+        double best_add = 0;
+        for (int k = 0; k < ng; k++) {
+            double now = group_need(c, o, &g[k], -1), with = group_need(c, o, &g[k], m);
+            if (with <= budget && (best < 0 || with - now < best_add)) { best = k; best_add = with - now; }
+        }
+        if (best < 0) { best = ng++; g[best].n = 0; }
+        g[best].m[g[best].n++] = m;
+    }
+    return ng;
+}
+
+typedef struct {
+    int tty;
+    long done, total;  /* methods run so far, in all */
+    const char *source;
+    uint64_t seed;
+    int group, n_groups;
+} tb_progress;
+
+static void progress_cb(double fraction, const char *what, void *user)
+{
+    tb_progress *pr = user;
+    if (!pr->tty) return;
+    fprintf(stderr, "\rtable %ld/%ld  %s seed=%llu  engine %d/%d %3.0f%%  %s\033[K", pr->done, pr->total, pr->source,
+            (unsigned long long)pr->seed, pr->group + 1, pr->n_groups, 100 * fraction, what ? what : "");
+    fflush(stderr);
+}
+
+/* Run the n methods idx[] in one engine on c's problem: out[TB_OUT·k ..] get method idx[k]'s A_last,
+ * A_avg and validation values (keep_val), or stay NaN with its reason in why[k] ("" when none). A failing job stops the
+ * whole engine after the tasks before it: the methods it left unfinished get redo[k] = 1 (the
+ * caller runs them again alone, so that only a method's own failure counts). Returns GS_OK, or the
+ * error of creating the engine (the memory estimate refused it). */
+static int run_engine(pl_ctx *c, const op_opts *w, const int *idx, int n, tb_progress *pr, double *out,
+                      char (*why)[256], int *redo)
+{
+    const char *names[OP_MAX_METHODS];
+    for (int k = 0; k < n; k++) names[k] = w->methods[idx[k]];
+    en_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.methods = names;
+    cfg.n_methods = n;
+    cfg.spectrum = OP_SPECTRUM_FINAL;
+    for (int k = 0; k < n; k++) {
+        for (int j = 0; j < TB_OUT; j++) out[TB_OUT * k + j] = NAN;
+        why[k][0] = '\0';
+        redo[k] = 0;
+    }
+    int rc = pl_engine(c, w, &cfg);
+    if (rc) return rc;
+    int urc = en_update(c->eng, &w->params, 1, NULL, progress_cb, pr);
+    const en_results *r = en_get_results(c->eng);
+    for (int k = 0; k < n; k++) {
+        int complete = 1;
+        for (int t = 0; t < r->T && !why[k][0]; t++) {
+            if (r->m[k].snaps[t].state == EN_FAILED) snprintf(why[k], sizeof why[k], "%s", r->m[k].snaps[t].error);
+            else if (r->m[k].snaps[t].state != EN_DONE) complete = 0;
+        }
+        if (why[k][0]) continue;
+        if (complete) {
+            out[TB_OUT * k] = r->m[k].a_last;
+            out[TB_OUT * k + 1] = r->m[k].a_avg;
+            keep_val(r, k, out + TB_OUT * k + 2);
+        }
+        else if (n == 1) snprintf(why[k], sizeof why[k], "%s", urc ? gs_last_error() : "not finished");
+        else redo[k] = 1;
+    }
+    en_destroy(c->eng);
+    c->eng = NULL;
+    gs_clear_error();
+    return GS_OK;
+}
+
+int tb_main(op_opts *o)
+{
+    uint64_t seeds[SW_MAX_SEEDS];
+    int nk = 0, rc = GS_OK, failed = 0;
+    if (o->seeds) { if ((rc = op_parse_seeds(o->seeds, seeds, SW_MAX_SEEDS, &nk))) goto done; }
+    else { seeds[0] = o->params.seed; nk = 1; }
+    int nm = o->n_methods;
+    for (int m = 0; m < nm; m++)
+        if (!en_method_known(o->methods[m])) {
+            rc = gs_error(GS_EINPUT, "--methods: unknown method '%s' (known: %s)", o->methods[m], en_method_list());
+            goto done;
+        }
+    int nfiles = !!o->data.train_features;
+    int ns = o->n_sources + nfiles;
+    if (ns == 0) ns = 1; /* the default source (the bundled sample) */
+    double *v = gs_malloc((size_t)ns * nm * nk * 2, sizeof(double), "table");
+    double *val = o->proto.val_frac > 0 ? gs_malloc((size_t)ns * nm * nk * 3, sizeof(double), "table") : NULL;
+    char (*names)[128] = gs_calloc((size_t)ns, sizeof *names, "table");
+    const char **np = gs_calloc((size_t)ns, sizeof *np, "table");
+    if (!v || !names || !np || (o->proto.val_frac > 0 && !val)) { free(v); free(val); free(names); free(np); rc = GS_ENOMEM; goto done; }
+    /* the memory the engines of a seed may use at once: --max-memory, else half of what is available */
+    double budget = o->data.max_memory > 0 ? pl_have(o) : pl_have(o) / 2;
+    tb_progress pr = {.tty = isatty(2) && !o->quiet, .total = (long)ns * nk * nm};
+    for (int s = 0; s < ns && !rc; s++) {
+        op_opts w;
+        one_source(o, s, &w);
+        pl_ctx c;
+        int open = 0;
+        en_config none;
+        memset(&none, 0, sizeof none);
+        for (int k = 0; k < nk && !rc; k++) {
+            w.params.seed = seeds[k];
+            /* the data once per source; the stream and problem once per seed; engines per group */
+            if (!open) {
+                if ((rc = pl_open(&c, &w, &none, warn_cb, NULL))) break;
+                open = 1;
+                snprintf(names[s], sizeof names[s], "%s", c.prob.data_name);
+            } else if ((rc = pl_reseed(&c, &w, &none))) {
+                break;
+            }
+            tb_group g[OP_MAX_METHODS];
+            int ng = plan_groups(&c, &w, budget, g);
+            pr.source = names[s];
+            pr.seed = seeds[k];
+            pr.n_groups = ng;
+            for (int q = 0; q < ng && !rc; q++) {
+                double res[TB_OUT * OP_MAX_METHODS];
+                char why[OP_MAX_METHODS][256];
+                int redo[OP_MAX_METHODS];
+                pr.group = q;
+                int grc = run_engine(&c, &w, g[q].m, g[q].n, &pr, res, why, redo);
+                if (grc && g[q].n == 1) { rc = grc; break; } /* refused by the memory estimate, as `run` is */
+                for (int j = 0; j < g[q].n && !rc; j++) {
+                    int m = g[q].m[j];
+                    double *x = res + TB_OUT * j;
+                    if ((grc || redo[j]) && (rc = run_engine(&c, &w, &m, 1, &pr, x, why + j, redo + j))) break;
+                    memcpy(v + (((size_t)s * nm + m) * nk + k) * 2, x, 2 * sizeof(double));
+                    if (val) memcpy(val + (((size_t)s * nm + m) * nk + k) * 3, x + 2, 3 * sizeof(double));
+                    if (why[j][0]) {
+                        failed++;
+                        fprintf(stderr, "%sgsrscope: %s (%s, seed %llu): %s\n", pr.tty ? "\r\033[K" : "", o->methods[m],
+                                names[s], (unsigned long long)seeds[k], why[j]);
+                    }
+                    pr.done++;
+                }
+            }
+        }
+        if (open) pl_free(&c);
+    }
+    if (pr.tty) fputs("\r\033[K", stderr);
+    if (!rc) {
+        for (int s = 0; s < ns; s++) np[s] = names[s];
+        tb_table t = {.n_methods = nm, .n_sources = ns, .n_seeds = nk, .methods = (const char *const *)o->methods,
+                      .sources = np, .seeds = seeds, .v = v, .val = val, .val_frac = o->proto.val_frac};
+        rc = tb_write(stdout, o->format, &t);
+        if (!rc && failed)
+            rc = gs_error(GS_ERUN, "%d run%s failed (left out of the means; reasons above)", failed, failed == 1 ? "" : "s");
+    }
+    free(v); free(val); free(names); free(np);
+done:
+    if (rc) {
+        const char *msg = gs_last_error();
+        fprintf(stderr, "gsrscope: %s\n", msg[0] ? msg : "table failed");
+        return gs_exit_code(rc);
+    }
+    return 0;
+}

@@ -1,0 +1,516 @@
+/* cli/tune.c — `gsrscope tune`: hyperparameters chosen on the validation rows (see gs_tune.h). */
+#include "gs_tune.h"
+#include "gs_common.h"
+#include "gs_pipeline.h"
+#include "gs_sweep.h"
+#include "gs_tausweep.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Ranges: τ over nine decades as in the reference configurations (1e-2 .. 1e4 are all in use);
+ * β from none to four times the paper's weight; α_base over (0, 1]; ξ from "α_c ≈ 1 for every
+ * class" to "α_c ≈ α_base from a handful of rows". */
+static const tn_space SPACES[] = {
+    {"tau", 1e-4, 1e5, 1, 10},
+    {"beta", 0, 4, 0, 9},
+    {"alpha_base", 0.1, 1, 0, 10},
+    {"xi", 1e-4, 1, 1, 9},
+};
+#define NSPACES (int)(sizeof SPACES / sizeof *SPACES)
+
+const tn_space *tn_space_find(const char *name)
+{
+    for (int i = 0; i < NSPACES; i++) if (!strcmp(name, SPACES[i].name)) return &SPACES[i];
+    if (!strcmp(name, "alpha-base")) return &SPACES[2];
+    return NULL;
+}
+
+double tn_get(const op_params *q, const tn_space *sp)
+{
+    return sp == &SPACES[0] ? q->tau : sp == &SPACES[1] ? q->beta : sp == &SPACES[2] ? q->alpha_base : q->xi;
+}
+
+void tn_set(op_params *q, const tn_space *sp, double v)
+{
+    if (sp == &SPACES[0]) q->tau = v;
+    else if (sp == &SPACES[1]) q->beta = v;
+    else if (sp == &SPACES[2]) q->alpha_base = v;
+    else q->xi = v;
+}
+
+double tn_objective(const en_results *r, int m, op_objective obj)
+{
+    const en_snap *s = &r->m[m].snaps[r->T - 1];
+    if (s->state != EN_DONE) return NAN;
+    switch (obj) {
+    case OP_OBJ_TAIL: return s->val_tail_acc;
+    case OP_OBJ_BALANCED: return 0.5 * (s->val_head_acc + s->val_tail_acc);
+    default: return s->val_acc;
+    }
+}
+
+/* The search variable u (log10 for log-scale parameters) and back. */
+static double to_value(const tn_space *sp, double u) { return sp->log ? pow(10.0, u) : u; }
+
+typedef struct {
+    en_engine *const *e;     /* one engine per seed; the objective is their mean */
+    const uint64_t *seeds;   /* each engine's seed, or NULL: q's */
+    int ne, cur;             /* cur: the engine being updated (for the progress callback) */
+    int m;
+    op_params *q;
+    const tn_space *sp;
+    op_objective obj;
+    const volatile int *cancel;
+    double best_u, best_f;
+    int have_best, evals;
+    volatile int stop;       /* set once the last task is reported (or on an outside cancel) */
+} tn_ctx;
+
+/* The outside cancel flag, set by another thread (the TUI's worker): read atomically, as the
+ * engine reads its own flags. */
+static int cancelled(const tn_ctx *c) { return c->cancel && __atomic_load_n(c->cancel, __ATOMIC_RELAXED); }
+
+/* Progress of an evaluation: the objective needs the last task only, so the update stops once
+ * that task is reported. With every Gram cached (a τ or β change) the engine computes the task
+ * asked for first, so an evaluation solves and predicts one task instead of all of them; with new
+ * rows (α_base, ξ) it builds every task's rows and Grams, then solves the task asked for first. */
+static void stop_after_last(double frac, const char *what, void *user)
+{
+    (void)frac; (void)what;
+    tn_ctx *c = user;
+    const en_results *r = en_get_results(c->e[c->cur]);
+    if (r->m[c->m].snaps[r->T - 1].state == EN_DONE || cancelled(c))
+        __atomic_store_n(&c->stop, 1, __ATOMIC_RELAXED); /* the engine reads it with __atomic_load_n */
+}
+
+/* Objective at u: the mean over the engines (seeds); NaN at any seed counts as worst. Remembers
+ * the best point evaluated. */
+static int eval_at(tn_ctx *c, double u, double *f)
+{
+    op_params q = *c->q;
+    tn_set(&q, c->sp, to_value(c->sp, u));
+    double sum = 0;
+    for (c->cur = 0; c->cur < c->ne; c->cur++) {
+        en_engine *e = c->e[c->cur];
+        if (c->seeds) q.seed = c->seeds[c->cur];
+        __atomic_store_n(&c->stop, 0, __ATOMIC_RELAXED);
+        int rc = en_update(e, &q, en_get_results(e)->T, &c->stop, stop_after_last, c);
+        if (rc == GS_ECANCEL && !cancelled(c)) rc = GS_OK;
+        if (rc) return rc;
+        sum += tn_objective(en_get_results(e), c->m, c->obj);
+    }
+    c->evals++;
+    double v = sum / c->ne;
+    *f = isnan(v) ? -INFINITY : v;
+    if (!c->have_best || *f > c->best_f) { c->best_f = *f; c->best_u = u; c->have_best = 1; }
+    return GS_OK;
+}
+
+int tn_search(en_engine *const *e, const uint64_t *seeds, int ne, int m, op_params *q, const tn_space *sp,
+              op_objective obj, const volatile int *cancel, double *best, int *evals)
+{
+    tn_ctx c = {e, seeds, ne, 0, m, q, sp, obj, cancel, 0, -INFINITY, 0, 0, 0};
+    double ulo = sp->log ? log10(sp->lo) : sp->lo, uhi = sp->log ? log10(sp->hi) : sp->hi;
+    double step = (uhi - ulo) / (sp->n_grid - 1), f;
+    int rc, ibest = 0;
+    for (int i = 0; i < sp->n_grid; i++) {
+        double prev = c.best_f;
+        if ((rc = eval_at(&c, ulo + i * step, &f))) return rc;
+        if (i == 0 || c.best_f > prev) ibest = i;
+    }
+    /* golden section between the best grid point's neighbours (maximizing) */
+    const double g = 0.5 * (sqrt(5.0) - 1);
+    double a = ulo + (ibest > 0 ? ibest - 1 : 0) * step;
+    double b = ulo + (ibest < sp->n_grid - 1 ? ibest + 1 : sp->n_grid - 1) * step;
+    double x1 = b - g * (b - a), x2 = a + g * (b - a), f1, f2;
+    if ((rc = eval_at(&c, x1, &f1)) || (rc = eval_at(&c, x2, &f2))) return rc;
+    for (int k = 0; k < TN_GOLDEN_STEPS; k++) {
+        if (f1 >= f2) { /* the maximum is in [a, x2] */
+            b = x2; x2 = x1; f2 = f1;
+            x1 = b - g * (b - a);
+            if ((rc = eval_at(&c, x1, &f1))) return rc;
+        } else {
+            a = x1; x1 = x2; f1 = f2;
+            x2 = a + g * (b - a);
+            if ((rc = eval_at(&c, x2, &f2))) return rc;
+        }
+    }
+    tn_set(q, sp, to_value(sp, c.best_u));
+    *best = c.best_f;
+    *evals = c.evals;
+    return GS_OK;
+}
+
+int tn_ranpac_lambda(pl_ctx *c, const op_opts *o, const en_config *cfg, const volatile int *cancel,
+                     double *lambda, double *val)
+{
+    *lambda = 0;
+    *val = NAN;
+    const char *name = NULL;
+    for (int m = 0; m < o->n_methods && !name; m++)
+        if (!strncmp(o->methods[m], "ranpac", 6) && (o->methods[m][6] == '\0' || o->methods[m][6] == '+'))
+            name = o->methods[m];
+    if (!name || c->prob.val_h.rows == 0) return GS_OK;
+    en_config one = *cfg;
+    one.methods = &name;
+    one.n_methods = 1;
+    one.collect_aug = 0;
+    op_params q = o->params;
+    q.ranpac_lambda = 0; /* the search is over τ itself */
+    enum { NG = 37 };
+    double taus[NG];
+    ts_log_grid(1e-4, 1e5, NG, taus);
+    en_destroy(c->eng); /* one engine at a time: ranpac's M×M matrices are large */
+    c->eng = NULL;
+    int rc = en_create(&c->eng, &c->prob, &one);
+    if (!rc) rc = en_update(c->eng, &q, c->prob.T, cancel, NULL, NULL);
+    ts_curve cv;
+    memset(&cv, 0, sizeof cv);
+    if (!rc) rc = ts_compute(c->eng, &c->prob, 0, c->prob.T, taus, NG, &cv, cancel);
+    if (!rc && cv.best_by_val && cv.best >= 0) {
+        *lambda = taus[cv.best];
+        *val = cv.val_acc[cv.best];
+    }
+    ts_free(&cv);
+    en_destroy(c->eng);
+    c->eng = NULL;
+    int rc2 = en_create(&c->eng, &c->prob, cfg);
+    return rc ? rc : rc2;
+}
+
+/* ---- the command -------------------------------------------------------------------------- */
+
+#define TN_MAX_PARAMS 4
+#define TN_MAX_SEEDS 32  /* every seed keeps its own problem and engine alive during the search */
+
+/* The numbers reported per method: the objective and validation numbers, then the test ones. */
+enum { N_OBJ, N_VACC, N_VHEAD, N_VTAIL, N_VAVG, N_ALAST, N_AAVG, N_HEAD, N_TAIL, TN_NNUM, N_TEST0 = N_ALAST };
+static const char *const NUM_KEY[TN_NNUM] = {"objective", "acc", "head_acc", "tail_acc", "a_avg",
+                                             "a_last", "a_avg", "head_acc", "tail_acc"};
+static const char *const NUM_CSV[TN_NNUM] = {"objective", "val_acc", "val_head_acc", "val_tail_acc", NULL,
+                                             "test_a_last", "test_a_avg", "test_head_acc", "test_tail_acc"};
+
+typedef struct {
+    const char *name;
+    op_params q;                    /* chosen */
+    int used[TN_MAX_PARAMS];
+    double v[TN_MAX_SEEDS][TN_NNUM]; /* per seed, at the chosen values */
+    double mean[TN_NNUM], sd[TN_NNUM]; /* over the seeds (sd NaN with one seed) */
+    int evals, failed;
+} tn_row;
+
+typedef struct {
+    int ns;
+    const uint64_t *seeds;
+    const pl_ctx *c;                /* ns contexts */
+} tn_seeds;
+
+static int parse_params(const char *list, const tn_space **sp, int *n)
+{
+    char buf[256];
+    if (strlen(list) >= sizeof buf) return gs_error(GS_EINPUT, "--param: list too long");
+    snprintf(buf, sizeof buf, "%s", list);
+    *n = 0;
+    for (char *p = buf, *tok; (tok = strsep(&p, ","));) {
+        const tn_space *s = tn_space_find(tok);
+        if (!s) return gs_error(GS_EINPUT, "--param: tune searches tau, beta, alpha_base and xi, not '%s'", tok);
+        for (int k = 0; k < *n; k++)
+            if (sp[k] == s) return gs_error(GS_EINPUT, "--param: '%s' given twice", tok);
+        sp[(*n)++] = s;
+    }
+    return GS_OK;
+}
+
+static void csv_num(FILE *f, double v) { fputc(',', f); if (isfinite(v)) fprintf(f, "%.4f", v); }
+
+static void json_num(FILE *f, const char *key, double v, int comma)
+{
+    if (isfinite(v)) fprintf(f, "\"%s\": %.17g", key, v);
+    else fprintf(f, "\"%s\": null", key);
+    if (comma) fputs(", ", f);
+}
+
+/* A table cell: the value, or mean ± std with several seeds, right-aligned in w columns. */
+static void tnum(FILE *f, double v, double sd, int several, int w)
+{
+    char b[48];
+    if (!isfinite(v)) snprintf(b, sizeof b, "—");
+    else if (several && isfinite(sd)) snprintf(b, sizeof b, "%.2f ± %.2f", v, sd);
+    else snprintf(b, sizeof b, "%.2f", v);
+    int extra = 0; /* "±" and "—" are several bytes, one column */
+    for (const char *p = b; *p; p++) extra += ((unsigned char)*p & 0xC0) == 0x80;
+    fprintf(f, " %*s", w + extra, b);
+}
+
+static const char *const OBJ_DESC[] = {
+    "validation accuracy after the last task", "validation tail accuracy after the last task",
+    "mean of validation head and tail accuracy after the last task"};
+static const char *const OBJ_NAME[] = {"acc", "tail", "balanced"};
+
+/* -1 / +1 when the chosen value is the low / high end of the search range, else 0. */
+static int at_edge(const tn_row *r, const tn_space *sp)
+{
+    double v = tn_get(&r->q, sp);
+    return v <= sp->lo ? -1 : v >= sp->hi ? 1 : 0;
+}
+
+/* The validation and test groups of JSON: {"objective": …, …} from values x. */
+static void json_groups(FILE *f, const double *x, const char *suffix)
+{
+    fprintf(f, "\"validation%s\": {", suffix);
+    for (int j = N_OBJ; j < N_TEST0; j++) json_num(f, NUM_KEY[j], x[j], j + 1 < N_TEST0);
+    fprintf(f, "}, \"test%s\": {", suffix);
+    for (int j = N_TEST0; j < TN_NNUM; j++) json_num(f, NUM_KEY[j], x[j], j + 1 < TN_NNUM);
+    fputc('}', f);
+}
+
+static void write_csv(FILE *f, const tn_seeds *S, const tn_row *rows, int nm, const tn_space *const *sp, int np)
+{
+    int several = S->ns > 1;
+    fputs("method", f);
+    for (int k = 0; k < np; k++) fprintf(f, ",%s", sp[k]->name);
+    if (several) fputs(",seeds", f);
+    for (int j = 0; j < TN_NNUM; j++)
+        if (NUM_CSV[j]) { fprintf(f, ",%s", NUM_CSV[j]); if (several) fprintf(f, ",%s_std", NUM_CSV[j]); }
+    fputs(",evaluations\n", f);
+    for (int m = 0; m < nm; m++) {
+        const tn_row *r = &rows[m];
+        fputs(r->name, f);
+        for (int k = 0; k < np; k++) {
+            fputc(',', f);
+            if (r->used[k]) fprintf(f, "%.6g", tn_get(&r->q, sp[k]));
+        }
+        if (several) fprintf(f, ",%d", S->ns);
+        for (int j = 0; j < TN_NNUM; j++)
+            if (NUM_CSV[j]) { csv_num(f, r->mean[j]); if (several) csv_num(f, r->sd[j]); }
+        fprintf(f, ",%d\n", r->evals);
+    }
+}
+
+static void write_json(FILE *f, const op_opts *o, const tn_seeds *S, const tn_row *rows, int nm,
+                       const tn_space *const *sp, int np)
+{
+    int several = S->ns > 1;
+    fprintf(f, "{\n\"objective\": \"%s\", \"val_frac\": %.17g, ", OBJ_NAME[o->objective], o->proto.val_frac);
+    if (!several) {
+        fprintf(f, "\"val_rows\": %ld, \"val_classes_unsplit\": %d, \"seed\": %llu,\n", S->c[0].prob.val_h.rows,
+                S->c[0].st.val_no_split, (unsigned long long)S->seeds[0]);
+    } else {
+        fputs("\"seeds\": [", f);
+        for (int k = 0; k < S->ns; k++) fprintf(f, "%s%llu", k ? ", " : "", (unsigned long long)S->seeds[k]);
+        fputs("], \"val_rows\": [", f);
+        for (int k = 0; k < S->ns; k++) fprintf(f, "%s%ld", k ? ", " : "", S->c[k].prob.val_h.rows);
+        fputs("], \"val_classes_unsplit\": [", f);
+        for (int k = 0; k < S->ns; k++) fprintf(f, "%s%d", k ? ", " : "", S->c[k].st.val_no_split);
+        fputs("],\n\"chosen_on\": \"the mean of the validation objective over the seeds\",\n", f);
+    }
+    fprintf(f, "\"search\": {\"golden_steps\": %d, \"params\": [", TN_GOLDEN_STEPS);
+    for (int k = 0; k < np; k++)
+        fprintf(f, "%s{\"name\": \"%s\", \"lo\": %.17g, \"hi\": %.17g, \"scale\": \"%s\", \"grid\": %d}",
+                k ? ", " : "", sp[k]->name, sp[k]->lo, sp[k]->hi, sp[k]->log ? "log" : "linear", sp[k]->n_grid);
+    fputs("]},\n\"methods\": [\n", f);
+    for (int m = 0; m < nm; m++) {
+        const tn_row *r = &rows[m];
+        fprintf(f, "  {\"name\": \"%s\", \"chosen\": {", r->name);
+        int first = 1;
+        for (int k = 0; k < np; k++)
+            if (r->used[k]) { fprintf(f, "%s\"%s\": %.17g", first ? "" : ", ", sp[k]->name, tn_get(&r->q, sp[k])); first = 0; }
+        fputs("}, \"not_used\": [", f);
+        first = 1;
+        for (int k = 0; k < np; k++)
+            if (!r->used[k]) { fprintf(f, "%s\"%s\"", first ? "" : ", ", sp[k]->name); first = 0; }
+        fputs("], \"at_range_edge\": [", f);
+        first = 1;
+        for (int k = 0; k < np; k++)
+            if (r->used[k] && at_edge(r, sp[k])) { fprintf(f, "%s\"%s\"", first ? "" : ", ", sp[k]->name); first = 0; }
+        fputs("],\n   ", f);
+        json_groups(f, r->mean, "");
+        if (several) {
+            fputs(",\n   ", f);
+            json_groups(f, r->sd, "_std");
+            fputs(",\n   \"per_seed\": [", f);
+            for (int k = 0; k < S->ns; k++) {
+                fprintf(f, "%s{\"seed\": %llu, ", k ? ", " : "", (unsigned long long)S->seeds[k]);
+                json_groups(f, r->v[k], "");
+                fputc('}', f);
+            }
+            fputc(']', f);
+        }
+        fprintf(f, ", \"evaluations\": %d}%s\n", r->evals, m + 1 < nm ? "," : "");
+    }
+    fputs("]\n}\n", f);
+}
+
+static void write_table(FILE *f, const op_opts *o, const tn_seeds *S, const tn_row *rows, int nm,
+                        const tn_space *const *sp, int np)
+{
+    int several = S->ns > 1, w = several ? 14 : 7;
+    fprintf(f, "tune: %s; objective %s (%s)\n", S->c[0].prob.data_name, OBJ_NAME[o->objective], OBJ_DESC[o->objective]);
+    if (several) {
+        fputs("seeds", f);
+        for (int k = 0; k < S->ns; k++) fprintf(f, "%c%llu", k ? ',' : ' ', (unsigned long long)S->seeds[k]);
+        fputs(": each its own validation split and stream; the choice maximizes the objective's mean over them, "
+              "the numbers are mean ± std over them\n", f);
+        fputs("validation:", f);
+        for (int k = 0; k < S->ns; k++) fprintf(f, "%s %ld", k ? "," : "", S->c[k].prob.val_h.rows);
+        fprintf(f, " rows held out (--val-frac %g; classes with < 2 rows keep theirs:", o->proto.val_frac);
+        for (int k = 0; k < S->ns; k++) fprintf(f, "%s %d", k ? "," : "", S->c[k].st.val_no_split);
+        fputs("); test rows never read to choose\n", f);
+    } else {
+        fprintf(f, "validation: %ld rows held out (--val-frac %g; %d classes with < 2 rows keep theirs); test rows never read to choose\n",
+                S->c[0].prob.val_h.rows, o->proto.val_frac, S->c[0].st.val_no_split);
+    }
+    fputs("search:", f);
+    for (int k = 0; k < np; k++)
+        fprintf(f, "%s %s %g..%g (%d points, %s)", k ? ";" : "", sp[k]->name, sp[k]->lo, sp[k]->hi, sp[k]->n_grid,
+                sp[k]->log ? "log" : "linear");
+    fprintf(f, ", then %d golden-section steps; one parameter at a time, in that order\n\n", TN_GOLDEN_STEPS);
+    fprintf(f, "%-12s", "method");
+    for (int k = 0; k < np; k++) fprintf(f, " %10s", sp[k]->name);
+    static const char *const TITLE[TN_NNUM] = {"val", "v.acc%", "v.head%", "v.tail%", NULL, "A_last", "A_avg", "head%", "tail%"};
+    for (int j = 0; j < TN_NNUM; j++)
+        if (TITLE[j]) fprintf(f, "%s %*s", j == N_OBJ || j == N_TEST0 ? " |" : "", w, TITLE[j]);
+    fprintf(f, " | %5s\n", "evals");
+    for (int m = 0; m < nm; m++) {
+        const tn_row *r = &rows[m];
+        fprintf(f, "%-12s", r->name);
+        for (int k = 0; k < np; k++) {
+            if (r->used[k]) fprintf(f, " %10.4g", tn_get(&r->q, sp[k]));
+            else fprintf(f, " %12s", "—");
+        }
+        for (int j = 0; j < TN_NNUM; j++) {
+            if (!TITLE[j]) continue;
+            if (j == N_OBJ || j == N_TEST0) fputs(" |", f);
+            tnum(f, r->mean[j], r->sd[j], several, w);
+        }
+        fprintf(f, " | %5d\n", r->evals);
+    }
+    fputs("\nval: the objective on the validation rows; A_last, A_avg, head%, tail%: test accuracy at the chosen values.\n", f);
+    for (int m = 0; m < nm; m++)
+        for (int k = 0; k < np; k++)
+            if (rows[m].used[k] && at_edge(&rows[m], sp[k]))
+                fprintf(f, "note: %s's %s is at the %s end of its range (%g): the best value may lie beyond it.\n",
+                        rows[m].name, sp[k]->name, at_edge(&rows[m], sp[k]) < 0 ? "low" : "high", tn_get(&rows[m].q, sp[k]));
+}
+
+/* Tune one method on its own engine per seed (so a τ change re-solves this method only); the
+ * choice maximizes the mean objective over the seeds. */
+static int tune_method(const tn_seeds *S, const op_opts *o, const tn_space *const *sp, int np,
+                       const volatile int *cancel, tn_row *row)
+{
+    int rc, ns = S->ns;
+    en_engine *eng[TN_MAX_SEEDS];
+    for (int k = 0; k < ns; k++) eng[k] = S->c[k].eng;
+    row->q = o->params;
+    for (int k = 0; k < np; k++) {
+        row->used[k] = en_method_uses(row->name, sp[k]->name);
+        if (!row->used[k]) continue;
+        double best;
+        int ev;
+        if ((rc = tn_search(eng, S->seeds, ns, 0, &row->q, sp[k], o->objective, cancel, &best, &ev))) return rc;
+        row->evals += ev;
+    }
+    row->evals++;
+    for (int k = 0; k < ns; k++) {
+        op_params q = row->q;
+        q.seed = S->seeds[k]; /* as the seed's problem was built (the engine's own draws) */
+        if ((rc = en_update(eng[k], &q, 1, cancel, NULL, NULL))) return rc;
+        const en_results *r = en_get_results(eng[k]);
+        const en_method_result *mr = &r->m[0];
+        const en_snap *s = &mr->snaps[r->T - 1];
+        int done = s->state == EN_DONE;
+        double *x = row->v[k];
+        x[N_OBJ] = tn_objective(r, 0, o->objective);
+        x[N_VACC] = s->val_acc; x[N_VHEAD] = s->val_head_acc; x[N_VTAIL] = s->val_tail_acc;
+        x[N_VAVG] = mr->val_a_avg;
+        x[N_ALAST] = mr->a_last; x[N_AAVG] = mr->a_avg;
+        x[N_HEAD] = done ? s->head_acc : NAN;
+        x[N_TAIL] = done ? s->tail_acc : NAN;
+        row->failed |= isnan(mr->a_last);
+    }
+    for (int j = 0; j < TN_NNUM; j++) {
+        double v[TN_MAX_SEEDS];
+        int cnt;
+        for (int k = 0; k < ns; k++) v[k] = row->v[k][j];
+        sw_stats(v, ns, &row->mean[j], &row->sd[j], &cnt);
+    }
+    return GS_OK;
+}
+
+int tn_main(op_opts *o)
+{
+    const tn_space *sp[TN_MAX_PARAMS];
+    int np = 0, rc = parse_params(o->tune_params, sp, &np), nm = o->n_methods, failed = 0, ns = 1;
+    uint64_t seeds[TN_MAX_SEEDS] = {o->params.seed};
+    tn_row *rows = gs_calloc(OP_MAX_METHODS, sizeof *rows, "tune");
+    pl_ctx *c = gs_calloc(TN_MAX_SEEDS, sizeof *c, "tune");
+    int open = 0;
+    if (!rows || !c) { rc = GS_ENOMEM; goto out; }
+    if (rc) goto out;
+    if (o->seeds && (rc = op_parse_seeds(o->seeds, seeds, TN_MAX_SEEDS, &ns))) goto out;
+    for (int m = 0; m < nm; m++) {
+        int any = 0;
+        for (int k = 0; k < np; k++) any |= en_method_uses(o->methods[m], sp[k]->name);
+        if (!en_method_known(o->methods[m]))
+            { rc = gs_error(GS_EINPUT, "--methods: unknown method '%s' (known: %s)", o->methods[m], en_method_list()); goto out; }
+        if (!any) { rc = gs_error(GS_EINPUT, "tune: %s uses none of --param %s", o->methods[m], o->tune_params); goto out; }
+    }
+    int tty = isatty(2) && !o->quiet;
+    for (int m = 0; m < nm; m++) {
+        en_config cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.methods = (const char **)&o->methods[m];
+        cfg.n_methods = 1;
+        cfg.spectrum = OP_SPECTRUM_FINAL;
+        cfg.keep_task_grams = 1;
+        rows[m].name = o->methods[m];
+        if (tty) fprintf(stderr, "\rtune %s (%d/%d)\033[K", o->methods[m], m + 1, nm);
+        if (!open) {
+            rc = pl_open_seeds(c, ns, seeds, o, &cfg, NULL, NULL);
+            if (rc == GS_EINPUT && strstr(gs_last_error(), "needs about")) {
+                cfg.keep_task_grams = 0; /* too big to keep every task's Grams: recompute instead */
+                rc = pl_open_seeds(c, ns, seeds, o, &cfg, NULL, NULL);
+            }
+            if (rc) goto out;
+            open = 1;
+            for (int k = 0; k < ns; k++)
+                if (c[k].prob.val_h.rows == 0) {
+                    char with[48] = "";
+                    if (ns > 1) snprintf(with, sizeof with, " with seed %llu", (unsigned long long)seeds[k]);
+                    rc = gs_error(GS_EINPUT, "tune: --val-frac %g holds out no rows%s (every class has fewer than 2)",
+                                  o->proto.val_frac, with);
+                    goto out;
+                }
+        } else {
+            for (int k = 0; k < ns; k++) {
+                en_destroy(c[k].eng);
+                c[k].eng = NULL;
+                if ((rc = en_create(&c[k].eng, &c[k].prob, &cfg))) goto out;
+            }
+        }
+        tn_seeds S = {ns, seeds, c};
+        if ((rc = tune_method(&S, o, sp, np, NULL, &rows[m]))) goto out;
+        failed += rows[m].failed;
+    }
+    if (tty) fputs("\r\033[K", stderr);
+    tn_seeds S = {ns, seeds, c};
+    if (o->format == OP_FMT_CSV) write_csv(stdout, &S, rows, nm, sp, np);
+    else if (o->format == OP_FMT_JSON) write_json(stdout, o, &S, rows, nm, sp, np);
+    else write_table(stdout, o, &S, rows, nm, sp, np);
+    if (fflush(stdout) != 0 || ferror(stdout)) rc = gs_error(GS_ERUN, "standard output: write failed");
+    else if (failed) rc = gs_error(GS_ERUN, "%d method%s failed at the chosen values (see the table)", failed, failed == 1 ? "" : "s");
+out:
+    if (open) pl_free_seeds(c, ns);
+    free(rows);
+    free(c);
+    if (rc) {
+        const char *msg = gs_last_error();
+        fprintf(stderr, "gsrscope: %s\n", msg[0] ? msg : "tune failed");
+        return gs_exit_code(rc);
+    }
+    return 0;
+}

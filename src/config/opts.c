@@ -1,0 +1,687 @@
+/* config/opts.c — the one command-line parser (see gs_opts.h). */
+#include "gs_opts.h"
+#include "gs_common.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <locale.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+void op_defaults(op_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->cmd = OP_CMD_TUI;
+    o->params.alpha_base = 0.6;
+    o->params.xi = 5e-3;
+    o->params.beta = 1.0;
+    o->params.tau = 0.01;
+    o->params.seed = 1;
+    o->params.pairs = OP_PAIRS_ALL;
+    o->params.max_aug = 1000;
+    o->params.augment = OP_AUG_ALL;
+    o->params.gauss_a = 0.1;
+    o->params.gauss_b = 1.0;
+    o->params.slda_eps = 1e-4;
+    o->params.klda_dim = 5000;
+    o->params.klda_gamma = 1e-4;
+    o->params.klda_reg = 1e-3;
+    o->params.fecam_alpha = 1.0;
+    o->params.fecam_tukey = 0.5;
+    o->proto.tasks = 10;
+    o->proto.profile = OP_PROFILE_STEP;
+    o->proto.head_frac = 0.3;
+    o->proto.tail_shots = 5;
+    o->proto.order = OP_ORDER_SHUFFLED;
+    o->data.label_col = -1;
+    o->methods[0] = "gacl";
+    o->methods[1] = "gsr";
+    o->n_methods = 2;
+    o->format = OP_FMT_TABLE;
+    o->spectrum = OP_SPECTRUM_AUTO;
+    o->data.precision = OP_PREC_AUTO;
+    o->dpi = 300;
+    o->width_in = 0;
+}
+
+/* Locale-independent strict number parsing: the whole string must be a finite number. */
+static int parse_double(const char *opt, const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    /* strtod honours LC_NUMERIC; gsrscope never changes LC_NUMERIC from "C" (only LC_CTYPE
+     * for the TUI), so '.' is the decimal point. */
+    double v = strtod(s, &end);
+    if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v))
+        return gs_error(GS_EINPUT, "%s: '%s' is not a finite number", opt, s);
+    *out = v;
+    return GS_OK;
+}
+
+static int parse_long(const char *opt, const char *s, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end != '\0' || errno == ERANGE)
+        return gs_error(GS_EINPUT, "%s: '%s' is not a whole number", opt, s);
+    *out = v;
+    return GS_OK;
+}
+
+static int parse_bytes(const char *opt, const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || errno == ERANGE || !isfinite(v) || v <= 0)
+        return gs_error(GS_EINPUT, "%s: '%s' is not a size (e.g. 512M, 4G)", opt, s);
+    double mul = 1;
+    if (*end) {
+        switch (*end) {
+        case 'k': case 'K': mul = 1024.0; break;
+        case 'm': case 'M': mul = 1024.0 * 1024; break;
+        case 'g': case 'G': mul = 1024.0 * 1024 * 1024; break;
+        case 't': case 'T': mul = 1024.0 * 1024 * 1024 * 1024; break;
+        default: return gs_error(GS_EINPUT, "%s: '%s' is not a size (e.g. 512M, 4G)", opt, s);
+        }
+        if (end[1] && !(strcasecmp(end + 1, "B") == 0 || strcasecmp(end + 1, "iB") == 0))
+            return gs_error(GS_EINPUT, "%s: '%s' is not a size (e.g. 512M, 4G)", opt, s);
+    }
+    *out = v * mul;
+    return GS_OK;
+}
+
+static int parse_enum(const char *opt, const char *s, const char *const *names, int n, int *out)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(s, names[i]) == 0) { *out = i; return GS_OK; }
+    char list[256] = "";
+    for (int i = 0; i < n; i++) {
+        strncat(list, names[i], sizeof list - strlen(list) - 1);
+        if (i + 1 < n) strncat(list, ", ", sizeof list - strlen(list) - 1);
+    }
+    return gs_error(GS_EINPUT, "%s: unknown value '%s' (expected one of: %s)", opt, s, list);
+}
+
+static const char *const PROFILE_NAMES[] = {"step", "exp", "none"};
+static const char *const ORDER_NAMES[] = {"shuffled", "ordered"};
+static const char *const PROJ_NAMES[] = {"gaussian", "uniform"};
+static const char *const PAIRS_NAMES[] = {"all", "random"};
+static const char *const AUG_NAMES[] = {"all", "tail"};
+static const char *const FMT_NAMES[] = {"table", "csv", "json", "markdown", "latex"};
+static const char *const SPEC_NAMES[] = {"final", "all", "auto"};
+static const char *const OBJ_NAMES[] = {"acc", "tail", "balanced"};
+static const char *const PREC_NAMES[] = {"double", "single", "auto"}; /* in OP_PREC_* order */
+
+/* Which subcommands an option applies to. */
+#define IN_TUI (1u << OP_CMD_TUI)
+#define IN_RUN (1u << OP_CMD_RUN)
+#define IN_EXPORT (1u << OP_CMD_EXPORT)
+#define IN_SWEEP (1u << OP_CMD_SWEEP)
+#define IN_SYNTH (1u << OP_CMD_SYNTH)
+#define IN_TUNE (1u << OP_CMD_TUNE)
+#define IN_TABLE (1u << OP_CMD_TABLE)
+#define IN_REPLAY (IN_TUI | IN_RUN | IN_EXPORT | IN_SWEEP | IN_TUNE | IN_TABLE) /* every command that replays a stream */
+#define IN_ALL (IN_REPLAY | IN_SYNTH)
+
+static const char *const CMD_NAMES[] = {"tui", "run", "export", "sweep", "synth", "tune", "table"};
+#define N_CMDS ((int)(sizeof CMD_NAMES / sizeof CMD_NAMES[0]))
+const char *op_cmd_name(op_cmd c) { return (int)c >= 0 && (int)c < N_CMDS ? CMD_NAMES[c] : "?"; }
+
+/* The values: `--name V` on the command line, `name=V` in sessions and presets (with '_' for
+ * '-'), `--param name=v1,v2` in sweep. To add one: a field in op_opts, its default in
+ * op_defaults, a row here, its range in op_validate, a line in usage.c and the man page. */
+typedef enum { K_DBL, K_LONG, K_INT, K_SEED, K_ENUM } key_kind;
+typedef struct {
+    const char *name;
+    key_kind kind;
+    size_t off;                  /* offsetof(op_opts, field) */
+    const char *const *names;    /* K_ENUM: the values' names, in enum order */
+    int n_names;
+    unsigned in;                 /* subcommands it applies to */
+} op_key;
+
+#define F(field) offsetof(op_opts, field)
+static const op_key KEYS[] = {
+    {"alpha-base", K_DBL, F(params.alpha_base), NULL, 0, IN_REPLAY},
+    {"xi", K_DBL, F(params.xi), NULL, 0, IN_REPLAY},
+    {"beta", K_DBL, F(params.beta), NULL, 0, IN_REPLAY},
+    {"tau", K_DBL, F(params.tau), NULL, 0, IN_REPLAY},
+    {"seed", K_SEED, F(params.seed), NULL, 0, IN_REPLAY},
+    {"pairs", K_ENUM, F(params.pairs), PAIRS_NAMES, 2, IN_REPLAY},
+    {"max-aug", K_LONG, F(params.max_aug), NULL, 0, IN_REPLAY},
+    {"augment", K_ENUM, F(params.augment), AUG_NAMES, 2, IN_REPLAY},
+    {"gauss-a", K_DBL, F(params.gauss_a), NULL, 0, IN_REPLAY},
+    {"gauss-b", K_DBL, F(params.gauss_b), NULL, 0, IN_REPLAY},
+    {"slda-eps", K_DBL, F(params.slda_eps), NULL, 0, IN_REPLAY},
+    {"klda-dim", K_LONG, F(params.klda_dim), NULL, 0, IN_REPLAY},
+    {"klda-gamma", K_DBL, F(params.klda_gamma), NULL, 0, IN_REPLAY},
+    {"klda-reg", K_DBL, F(params.klda_reg), NULL, 0, IN_REPLAY},
+    {"fecam-alpha", K_DBL, F(params.fecam_alpha), NULL, 0, IN_REPLAY},
+    {"fecam-tukey", K_DBL, F(params.fecam_tukey), NULL, 0, IN_REPLAY},
+    {"tasks", K_INT, F(proto.tasks), NULL, 0, IN_REPLAY},
+    {"profile", K_ENUM, F(proto.profile), PROFILE_NAMES, 3, IN_REPLAY},
+    {"head-frac", K_DBL, F(proto.head_frac), NULL, 0, IN_REPLAY},
+    {"tail-shots", K_LONG, F(proto.tail_shots), NULL, 0, IN_REPLAY},
+    {"head-shots", K_LONG, F(proto.head_shots), NULL, 0, IN_REPLAY},
+    {"rho", K_DBL, F(proto.rho), NULL, 0, IN_REPLAY},
+    {"val-frac", K_DBL, F(proto.val_frac), NULL, 0, IN_REPLAY},
+    {"order", K_ENUM, F(proto.order), ORDER_NAMES, 2, IN_REPLAY},
+    {"expand", K_LONG, F(data.expand), NULL, 0, IN_REPLAY},
+    {"projection", K_ENUM, F(data.projection), PROJ_NAMES, 2, IN_REPLAY},
+};
+#undef F
+#define N_KEYS ((int)(sizeof KEYS / sizeof KEYS[0]))
+
+/* "alpha_base" and "alpha-base" are the same name. */
+static void canon(const char *in, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s", in);
+    for (char *p = out; *p; p++) if (*p == '_') *p = '-';
+}
+
+static const op_key *find_key(const char *name_in)
+{
+    char name[64];
+    canon(name_in, name, sizeof name);
+    for (int i = 0; i < N_KEYS; i++) if (!strcmp(KEYS[i].name, name)) return &KEYS[i];
+    return NULL;
+}
+
+static void record(op_opts *o, const char *name_in, const char *value)
+{
+    char name[sizeof o->origins[0].name];
+    canon(name_in, name, sizeof name);
+    int i = 0;
+    while (i < o->n_origins && strcmp(o->origins[i].name, name)) i++;
+    if (i == o->n_origins) {
+        if (o->n_origins >= OP_MAX_ORIGINS) return;
+        o->n_origins++;
+    }
+    op_origin *r = &o->origins[i];
+    snprintf(r->name, sizeof r->name, "%s", name);
+    snprintf(r->value, sizeof r->value, "%s", value ? value : "");
+    snprintf(r->from, sizeof r->from, "%s", o->from ? o->from : "command line");
+}
+
+void op_note(op_opts *o, const char *name, const char *value) { record(o, name, value); }
+
+int op_set(op_opts *o, const char *name_in, const char *v)
+{
+    const op_key *k = find_key(name_in);
+    if (!k) return gs_error(GS_EINPUT, "unknown parameter '%s'", name_in);
+    char opt[80];
+    snprintf(opt, sizeof opt, "--%s", k->name);
+    void *field = (char *)o + k->off;
+    double d;
+    long l;
+    int e, st;
+    switch (k->kind) {
+    case K_DBL: if ((st = parse_double(opt, v, &d))) return st; *(double *)field = d; break;
+    case K_LONG: if ((st = parse_long(opt, v, &l))) return st; *(long *)field = l; break;
+    case K_INT:
+        if ((st = parse_long(opt, v, &l))) return st;
+        if (l < 1) return gs_error(GS_EINPUT, "%s: must be ≥ 1, got %s", opt, v);
+        if (l > 100000) return gs_error(GS_EINPUT, "%s: must be at most 100000, got %s", opt, v);
+        *(int *)field = (int)l;
+        break;
+    case K_SEED:
+        if ((st = parse_long(opt, v, &l))) return st;
+        if (l < 0) return gs_error(GS_EINPUT, "%s: must be ≥ 0, got %ld", opt, l);
+        *(uint64_t *)field = (uint64_t)l;
+        break;
+    case K_ENUM:
+        if ((st = parse_enum(opt, v, k->names, k->n_names, &e))) return st;
+        *(int *)field = e;
+        break;
+    }
+    record(o, k->name, v);
+    return op_validate(o);
+}
+
+int op_get(const op_opts *o, const char *name, char *buf, size_t cap)
+{
+    const op_key *k = find_key(name);
+    if (!k) return gs_error(GS_EINPUT, "unknown parameter '%s'", name);
+    const void *field = (const char *)o + k->off;
+    switch (k->kind) {
+    case K_DBL: {
+        double v = *(const double *)field;
+        snprintf(buf, cap, "%.15g", v);
+        if (strtod(buf, NULL) != v) snprintf(buf, cap, "%.17g", v);
+        break;
+    }
+    case K_LONG: snprintf(buf, cap, "%ld", *(const long *)field); break;
+    case K_INT: snprintf(buf, cap, "%d", *(const int *)field); break;
+    case K_SEED: snprintf(buf, cap, "%llu", (unsigned long long)*(const uint64_t *)field); break;
+    case K_ENUM: {
+        int e = *(const int *)field;
+        snprintf(buf, cap, "%s", e >= 0 && e < k->n_names ? k->names[e] : "?");
+        break;
+    }
+    }
+    return GS_OK;
+}
+
+int op_changed(const op_opts *o, int i, char *value, size_t cap)
+{
+    if (i < 0 || i >= o->n_origins) return 0;
+    const op_origin *r = &o->origins[i];
+    if (find_key(r->name)) {
+        char def[64];
+        op_opts *d = gs_malloc(1, sizeof *d, "options"); /* the defaults (op_opts is large) */
+        if (!d) return 1;
+        op_defaults(d);
+        op_get(o, r->name, value, cap);
+        op_get(d, r->name, def, sizeof def);
+        free(d);
+        return strcmp(value, def) != 0;
+    }
+    snprintf(value, cap, "%s", r->value);
+    return r->value[0] != 0;
+}
+
+const char *op_changes(const op_opts *o, const char *sep, char *buf, size_t cap)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    for (int i = 0; i < o->n_origins; i++) {
+        char value[sizeof o->origins[0].value];
+        if (!op_changed(o, i, value, sizeof value)) continue;
+        int n = snprintf(buf + len, cap - len, "%s%s=%s (%s)", len ? sep : "", o->origins[i].name, value, o->origins[i].from);
+        if (n < 0 || (size_t)n >= cap - len) break;
+        len += (size_t)n;
+    }
+    return buf;
+}
+
+int op_validate(const op_opts *o)
+{
+    const op_params *p = &o->params;
+    if (!(p->alpha_base > 0 && p->alpha_base <= 1))
+        return gs_error(GS_EINPUT, "--alpha-base: must be in (0, 1], got %g", p->alpha_base);
+    if (!(p->xi >= 0 && p->xi <= 1e3)) return gs_error(GS_EINPUT, "--xi: must be in [0, 1000], got %g", p->xi);
+    if (!(p->beta >= 0 && p->beta <= 1e6)) return gs_error(GS_EINPUT, "--beta: must be in [0, 1e6], got %g", p->beta);
+    if (!(p->tau >= 0 && p->tau <= 1e12)) return gs_error(GS_EINPUT, "--tau: must be ≥ 0, got %g", p->tau);
+    if (p->max_aug < 0) return gs_error(GS_EINPUT, "--max-aug: must be ≥ 0, got %ld", p->max_aug);
+    if (!(p->gauss_a >= 0 && p->gauss_a <= 1)) return gs_error(GS_EINPUT, "--gauss-a: must be in [0, 1], got %g", p->gauss_a);
+    if (!(p->gauss_b >= 0)) return gs_error(GS_EINPUT, "--gauss-b: must be ≥ 0, got %g", p->gauss_b);
+    if (!(p->slda_eps >= 0 && p->slda_eps <= 1)) return gs_error(GS_EINPUT, "--slda-eps: must be in [0, 1], got %g", p->slda_eps);
+    if (p->klda_dim < 1 || p->klda_dim > 100000) return gs_error(GS_EINPUT, "--klda-dim: must be in [1, 100000], got %ld", p->klda_dim);
+    if (!(p->klda_gamma > 0 && p->klda_gamma <= 1e6)) return gs_error(GS_EINPUT, "--klda-gamma: must be in (0, 1e6], got %g", p->klda_gamma);
+    if (!(p->klda_reg > 0 && p->klda_reg <= 1e12)) return gs_error(GS_EINPUT, "--klda-reg: must be in (0, 1e12], got %g", p->klda_reg);
+    if (!(p->fecam_alpha > 0 && p->fecam_alpha <= 1e6)) return gs_error(GS_EINPUT, "--fecam-alpha: must be in (0, 1e6], got %g", p->fecam_alpha);
+    if (!(p->fecam_tukey > 0 && p->fecam_tukey <= 1)) return gs_error(GS_EINPUT, "--fecam-tukey: must be in (0, 1], got %g", p->fecam_tukey);
+    const op_protocol *q = &o->proto;
+    if (q->tasks < 1) return gs_error(GS_EINPUT, "--tasks: must be ≥ 1, got %d", q->tasks);
+    if (!(q->head_frac > 0 && q->head_frac < 1))
+        return gs_error(GS_EINPUT, "--head-frac: must be in (0, 1), got %g", q->head_frac);
+    if (q->tail_shots < 1) return gs_error(GS_EINPUT, "--tail-shots: must be ≥ 1, got %ld", q->tail_shots);
+    if (q->head_shots < 0) return gs_error(GS_EINPUT, "--head-shots: must be ≥ 0, got %ld", q->head_shots);
+    if (!(q->val_frac >= 0 && q->val_frac < 1))
+        return gs_error(GS_EINPUT, "--val-frac: must be in [0, 1), got %g", q->val_frac);
+    if (q->rho != 0 && !(q->rho >= 1)) return gs_error(GS_EINPUT, "--rho: must be ≥ 1, got %g", q->rho);
+    if (o->data.expand < 0) return gs_error(GS_EINPUT, "--expand: must be ≥ 0, got %ld", o->data.expand);
+    /* Below 72 dpi a PNG's text is a few pixels high; below 3 inches the labels overlap. */
+    if (o->dpi != 0 && !(o->dpi >= OP_MIN_DPI && o->dpi <= 2400))
+        return gs_error(GS_EINPUT, "--dpi: must be in [%d, 2400] (below %d dpi the text is unreadable), got %g", OP_MIN_DPI, OP_MIN_DPI, o->dpi);
+    if (o->width_in != 0 && !(o->width_in >= OP_MIN_WIDTH_IN && o->width_in <= 40))
+        return gs_error(GS_EINPUT, "--width-in: must be in [%g, 40] (narrower figures overlap their labels), got %g", OP_MIN_WIDTH_IN, o->width_in);
+    if (o->task < 0) return gs_error(GS_EINPUT, "--task: must be ≥ 1, got %d", o->task);
+    return GS_OK;
+}
+
+enum {
+    O_SYNTH = 1000, O_DATA, O_IDX, O_TRF, O_TRL, O_TEF, O_TEL, O_LABELCOL, O_NONORM,
+    O_MAXMEM, O_METHODS, O_FORMAT, O_SAVE, O_SPECTRUM, O_THEOREM, O_SPLIT, O_QUIET, O_FIGURE,
+    O_DPI, O_TASK, O_WIDTH, O_CSV, O_PARAM, O_SEEDS, O_OUTDIR, O_ASCII, O_PRESET, O_SESSION,
+    O_TOUR, O_THEME, O_HELP, O_VERSION, O_SET, O_OBJECTIVE, O_SAMPLE, O_PRECISION
+};
+
+/* The other options (the values of KEYS are options too, each `--name V`, id O_SET). */
+typedef struct {
+    const char *name;
+    int has_arg;
+    int id;
+    unsigned in;                 /* subcommands it applies to */
+} op_def;
+
+static const op_def DEFS[] = {
+    {"synthetic", no_argument, O_SYNTH, IN_REPLAY},
+    {"sample", required_argument, O_SAMPLE, IN_REPLAY},
+    {"data", required_argument, O_DATA, IN_REPLAY},
+    {"idx", required_argument, O_IDX, IN_REPLAY},
+    {"train-features", required_argument, O_TRF, IN_REPLAY},
+    {"train-labels", required_argument, O_TRL, IN_REPLAY},
+    {"test-features", required_argument, O_TEF, IN_REPLAY},
+    {"test-labels", required_argument, O_TEL, IN_REPLAY},
+    {"label-col", required_argument, O_LABELCOL, IN_REPLAY},
+    {"no-normalize", no_argument, O_NONORM, IN_REPLAY},
+    {"max-memory", required_argument, O_MAXMEM, IN_REPLAY},
+    {"methods", required_argument, O_METHODS, IN_REPLAY},
+    {"preset", required_argument, O_PRESET, IN_REPLAY},
+    {"session", required_argument, O_SESSION, IN_REPLAY},
+    {"spectrum", required_argument, O_SPECTRUM, IN_TUI | IN_RUN | IN_EXPORT},
+    {"precision", required_argument, O_PRECISION, IN_TUI | IN_RUN | IN_EXPORT},
+    {"format", required_argument, O_FORMAT, IN_RUN | IN_SWEEP | IN_TUNE | IN_TABLE},
+    {"save-state", required_argument, O_SAVE, IN_RUN},
+    {"theorem", no_argument, O_THEOREM, IN_RUN},
+    {"split", required_argument, O_SPLIT, IN_RUN},
+    {"quiet", no_argument, O_QUIET, IN_RUN | IN_EXPORT | IN_SWEEP | IN_SYNTH | IN_TUNE | IN_TABLE},
+    {"figure", required_argument, O_FIGURE, IN_EXPORT},
+    {"output", required_argument, 'o', IN_EXPORT},
+    {"dpi", required_argument, O_DPI, IN_EXPORT},
+    {"task", required_argument, O_TASK, IN_EXPORT},
+    {"width-in", required_argument, O_WIDTH, IN_EXPORT},
+    {"csv", required_argument, O_CSV, IN_EXPORT},
+    {"param", required_argument, O_PARAM, IN_SWEEP | IN_TUNE},
+    {"seeds", required_argument, O_SEEDS, IN_SWEEP | IN_EXPORT | IN_TABLE | IN_TUNE | IN_TUI},
+    {"objective", required_argument, O_OBJECTIVE, IN_TUNE},
+    {"out", required_argument, O_OUTDIR, IN_SYNTH},
+    {"ascii", no_argument, O_ASCII, IN_TUI},
+    {"tour", optional_argument, O_TOUR, IN_TUI},
+    {"theme", required_argument, O_THEME, IN_TUI},
+    {"help", no_argument, O_HELP, IN_ALL},
+    {"version", no_argument, O_VERSION, IN_ALL},
+};
+#define N_DEFS ((int)(sizeof DEFS / sizeof DEFS[0]))
+
+/* getopt's table: DEFS, then one row per KEYS entry. */
+static struct option LONG[N_DEFS + N_KEYS + 1];
+
+static void build_long(void)
+{
+    for (int i = 0; i < N_DEFS; i++) LONG[i] = (struct option){DEFS[i].name, DEFS[i].has_arg, 0, DEFS[i].id};
+    for (int i = 0; i < N_KEYS; i++) LONG[N_DEFS + i] = (struct option){KEYS[i].name, required_argument, 0, O_SET};
+    LONG[N_DEFS + N_KEYS] = (struct option){0, 0, 0, 0};
+}
+
+static unsigned applies_to(int li, int c)
+{
+    if (li >= N_DEFS) return KEYS[li - N_DEFS].in;
+    if (li >= 0) return DEFS[li].in;
+    for (int i = 0; i < N_DEFS; i++) if (DEFS[i].id == c) return DEFS[i].in; /* -o, -h, -V */
+    return IN_ALL;
+}
+
+static int not_here(const char *opt, op_cmd cmd, unsigned in)
+{
+    char list[96] = "";
+    for (int c = 0; c < N_CMDS; c++)
+        if (in & (1u << c)) {
+            size_t L = strlen(list);
+            snprintf(list + L, sizeof list - L, "%s%s", L ? ", " : "", c == OP_CMD_TUI ? "the TUI" : CMD_NAMES[c]);
+        }
+    if (cmd == OP_CMD_TUI)
+        return gs_error(GS_EINPUT, "%s: not an option of the TUI (it applies to: %s)", opt, list);
+    return gs_error(GS_EINPUT, "%s: not an option of `%s` (it applies to: %s)", opt, CMD_NAMES[cmd], list);
+}
+
+const char *op_sample_name(const char *s)
+{
+    static const char *const NAMES[] = {"pixels", "mobilenetv2"};
+    for (size_t i = 0; s && i < sizeof NAMES / sizeof NAMES[0]; i++)
+        if (!strcmp(s, NAMES[i])) return NAMES[i];
+    return NULL;
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && strcasecmp(s + a - b, suf) == 0;
+}
+
+static int is_text_table(const char *path) { return ends_with(path, ".csv") || ends_with(path, ".txt"); }
+
+/* A data source from the command line replaces one a preset or session gave. */
+static void clear_source(op_opts *o, int *cleared)
+{
+    if (*cleared) return;
+    *cleared = 1;
+    o->data.synthetic = 0;
+    o->data.sample = NULL;
+    o->data.data_dir = o->data.idx_dir = NULL;
+    o->data.train_features = o->data.train_labels = o->data.test_features = o->data.test_labels = NULL;
+}
+
+/* Record a data source in the order given (the column groups of `table`). */
+static int add_source(op_opts *o, op_source_kind kind, const char *arg)
+{
+    if (o->n_sources >= OP_MAX_SOURCES) return gs_error(GS_EINPUT, "table: at most %d data sources", OP_MAX_SOURCES);
+    for (int i = 0; i < o->n_sources; i++)
+        if (o->sources[i].kind == kind && (!arg || !strcmp(o->sources[i].arg, arg)))
+            return gs_error(GS_EINPUT, "%s%s: data source given twice",
+                            kind == OP_SRC_SYNTHETIC ? "--synthetic" : kind == OP_SRC_DATA ? "--data "
+                            : kind == OP_SRC_SAMPLE ? "--sample " : "--idx ", arg ? arg : "");
+    o->sources[o->n_sources].kind = kind;
+    o->sources[o->n_sources++].arg = arg;
+    return GS_OK;
+}
+
+/* Apply one option (pass 2). */
+static int apply_opt(op_opts *o, int c, const char *name, char *arg, int *user_methods, int *cleared)
+{
+    int st = GS_OK;
+    long l;
+    switch (c) {
+    case O_SET: return op_set(o, name, arg);
+    case O_SYNTH:
+        clear_source(o, cleared);
+        o->data.synthetic = 1;
+        op_note(o, "synthetic", "1");
+        return add_source(o, OP_SRC_SYNTHETIC, NULL);
+    case O_SAMPLE:
+        clear_source(o, cleared);
+        if (!(o->data.sample = op_sample_name(arg)))
+            return gs_error(GS_EINPUT, "--sample: expected pixels or mobilenetv2, got '%s'", arg);
+        op_note(o, "sample", arg);
+        return add_source(o, OP_SRC_SAMPLE, o->data.sample);
+    case O_DATA:
+        /* In `export`, --data FILE.csv names the CSV with the numbers behind the figure;
+         * otherwise --data DIR is the input folder. */
+        if (o->cmd == OP_CMD_EXPORT && ends_with(arg, ".csv")) { o->data_csv = arg; break; }
+        clear_source(o, cleared);
+        o->data.data_dir = arg;
+        op_note(o, "data_dir", arg);
+        return add_source(o, OP_SRC_DATA, arg);
+    case O_CSV: o->data_csv = arg; break;
+    case O_IDX:
+        clear_source(o, cleared);
+        o->data.idx_dir = arg;
+        op_note(o, "idx_dir", arg);
+        return add_source(o, OP_SRC_IDX, arg);
+    case O_TRF: clear_source(o, cleared); o->data.train_features = arg; op_note(o, "train_features", arg); break;
+    case O_TRL: clear_source(o, cleared); o->data.train_labels = arg; op_note(o, "train_labels", arg); break;
+    case O_TEF: clear_source(o, cleared); o->data.test_features = arg; op_note(o, "test_features", arg); break;
+    case O_TEL: clear_source(o, cleared); o->data.test_labels = arg; op_note(o, "test_labels", arg); break;
+    case O_LABELCOL:
+        if ((st = parse_long("--label-col", arg, &l))) break;
+        if (l < -1 || l > 1000000) { st = gs_error(GS_EINPUT, "--label-col: must be ≥ 0 (or -1 for the last column), got %ld", l); break; }
+        o->data.label_col = (int)l;
+        op_note(o, "label_col", arg);
+        break;
+    case O_NONORM: o->data.no_normalize = 1; op_note(o, "no_normalize", "1"); break;
+    case O_MAXMEM: st = parse_bytes("--max-memory", arg, &o->data.max_memory); break;
+    case O_METHODS: {
+        if (!*user_methods) { o->n_methods = 0; *user_methods = 1; }
+        op_note(o, "methods", arg);
+        char *s = arg;
+        while (s && *s) {
+            char *comma = strchr(s, ',');
+            if (comma) *comma = '\0';
+            if (*s) {
+                if (o->n_methods >= OP_MAX_METHODS) return gs_error(GS_EINPUT, "--methods: at most %d methods", OP_MAX_METHODS);
+                for (int k = 0; k < o->n_methods; k++)
+                    if (!strcmp(o->methods[k], s)) return gs_error(GS_EINPUT, "--methods: '%s' given twice", s);
+                o->methods[o->n_methods++] = s;
+            }
+            s = comma ? comma + 1 : NULL;
+        }
+        break;
+    }
+    case O_FORMAT: { int e; st = parse_enum("--format", arg, FMT_NAMES, 5, &e); o->format = e; break; }
+    case O_SAVE: o->save_state = arg; break;
+    case O_SPECTRUM: { int e; st = parse_enum("--spectrum", arg, SPEC_NAMES, 3, &e); o->spectrum = e; break; }
+    case O_PRECISION: { int e; st = parse_enum("--precision", arg, PREC_NAMES, 3, &e); o->data.precision = e; break; }
+    case O_THEOREM: o->theorem = 1; break;
+    case O_SPLIT:
+        if ((st = parse_long("--split", arg, &l))) break;
+        if (l < 1) { st = gs_error(GS_EINPUT, "--split: must be ≥ 1, got %ld", l); break; }
+        o->theorem_r = (int)l;
+        break;
+    case O_QUIET: o->quiet = 1; break;
+    case O_FIGURE: o->figure = arg; break;
+    case 'o': o->output = arg; break;
+    case O_DPI: st = parse_double("--dpi", arg, &o->dpi); break;
+    case O_TASK:
+        if ((st = parse_long("--task", arg, &l))) break;
+        if (l < 1 || l > 1000000) { st = gs_error(GS_EINPUT, "--task: must be ≥ 1, got %ld", l); break; }
+        o->task = (int)l;
+        break;
+    case O_WIDTH: st = parse_double("--width-in", arg, &o->width_in); break;
+    case O_PARAM:
+        if (o->cmd == OP_CMD_TUNE) { /* tune: the names of the parameters to search */
+            if (o->tune_params) return gs_error(GS_EINPUT, "--param: give the parameters once, comma-separated (tau,beta)");
+            o->tune_params = arg;
+            break;
+        }
+        if (o->n_sweep >= OP_MAX_SWEEP) return gs_error(GS_EINPUT, "--param: at most %d parameters", OP_MAX_SWEEP);
+        if (!strchr(arg, '=')) return gs_error(GS_EINPUT, "--param: expected NAME=v1,v2,... got '%s'", arg);
+        o->sweep_params[o->n_sweep++] = arg;
+        break;
+    case O_SEEDS: o->seeds = arg; break;
+    case O_OBJECTIVE: { int e; st = parse_enum("--objective", arg, OBJ_NAMES, 3, &e); o->objective = e; break; }
+    case O_OUTDIR: o->out_dir = arg; break;
+    case O_ASCII: o->ascii = 1; break;
+    case O_TOUR: o->tour = arg ? arg : ""; break;
+    case O_THEME: o->theme = arg; break;
+    default: break; /* --preset, --session, --help, --version: pass 1 */
+    }
+    return st;
+}
+
+/* One getopt pass over the options after the subcommand. Pass 1 checks every option (known,
+ * has its value, applies to this subcommand) and keeps --preset, --session, --help and
+ * --version; pass 2 applies the others. */
+static int scan(op_opts *o, int ac, char **av, int pass)
+{
+    int c, li = -1, user_methods = 0, cleared = 0;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(ac, av, ":o:hV", LONG, &li)) != -1) {
+        const char *name = li >= 0 ? LONG[li].name : "";
+        int st = GS_OK;
+        /* --tour, --tour NAME or --tour=NAME (a following word that is not an option) */
+        if (c == O_TOUR && !optarg && optind < ac && av[optind][0] && av[optind][0] != '-') optarg = av[optind++];
+        if (c == ':') return gs_error(GS_EINPUT, "option %s needs a value (see --help)", av[optind - 1]);
+        if (c == '?') {
+            if (optopt) return gs_error(GS_EINPUT, "unknown option '-%c' (see --help)", optopt);
+            return gs_error(GS_EINPUT, "unknown option '%s' (see --help)", av[optind - 1]);
+        }
+        if (pass == 1) {
+            unsigned in = applies_to(li, c);
+            if (!(in & (1u << o->cmd))) {
+                char opt[80];
+                if (li >= 0) snprintf(opt, sizeof opt, "--%s", name);
+                else snprintf(opt, sizeof opt, "-%c", c);
+                return not_here(opt, o->cmd, in);
+            }
+            switch (c) {
+            case O_PRESET: o->preset = optarg; break;
+            case O_SESSION: o->session = optarg; break;
+            case 'h': case O_HELP: o->help = 1; break;
+            case 'V': case O_VERSION: o->version = 1; break;
+            default: break;
+            }
+        } else {
+            st = apply_opt(o, c, name, optarg, &user_methods, &cleared);
+        }
+        if (st) return st;
+        li = -1;
+    }
+    if (optind < ac)
+        return gs_error(GS_EINPUT, "unexpected argument '%s' (see --help)", av[optind]);
+    return GS_OK;
+}
+
+int op_parse(op_opts *o, int argc, char **argv) { return op_parse_layered(o, argc, argv, NULL, NULL); }
+
+int op_parse_layered(op_opts *o, int argc, char **argv, op_layer_fn layer, void *user)
+{
+    op_defaults(o);
+    build_long();
+    int first = 1;
+    if (argc > 1 && argv[1][0] != '-') {
+        const char *c = argv[1];
+        int k = 0;
+        while (k < N_CMDS && strcmp(c, CMD_NAMES[k])) k++;
+        if (k == N_CMDS) return gs_error(GS_EINPUT, "unknown command '%s' (expected run, export, sweep, tune, synth, table; see --help)", c);
+        o->cmd = (op_cmd)k;
+        first = 2;
+    }
+    /* getopt_long permutes argv; parse the part after the subcommand. */
+    int ac = argc - first + 1;
+    char **av = argv + first - 1;
+    int st = scan(o, ac, av, 1);
+    if (st) return st;
+    if (o->help || o->version) return GS_OK;
+    if (layer && (st = layer(o, user))) return st;
+    o->from = NULL;
+    if ((st = scan(o, ac, av, 2))) return st;
+    if ((st = op_validate(o))) return st;
+    /* --precision is the TUI's, run's and export's (refused elsewhere): the others compute in double */
+    if (o->cmd != OP_CMD_RUN && o->cmd != OP_CMD_TUI && o->cmd != OP_CMD_EXPORT) o->data.precision = OP_PREC_DOUBLE;
+    if (o->n_methods < 1) return gs_error(GS_EINPUT, "--methods: give at least one method");
+    /* CSV features hold their labels in the --label-col column unless a labels file is given */
+    if (o->data.train_features && !o->data.train_labels && is_text_table(o->data.train_features))
+        o->data.train_labels = o->data.train_features;
+    if (o->data.test_features && !o->data.test_labels && is_text_table(o->data.test_features))
+        o->data.test_labels = o->data.test_features;
+    int nfiles = !!o->data.train_features + !!o->data.train_labels + !!o->data.test_features + !!o->data.test_labels;
+    if (nfiles && nfiles != 4)
+        return gs_error(GS_EINPUT, "--train-features, --train-labels, --test-features and --test-labels go together (got %d of 4); "
+                        "CSV features without a labels file take their labels from --label-col", nfiles);
+    int nsrc = o->data.synthetic + !!o->data.sample + !!o->data.data_dir + !!o->data.idx_dir + (nfiles == 4);
+    if (o->format >= OP_FMT_MARKDOWN && o->cmd != OP_CMD_TABLE)
+        return gs_error(GS_EINPUT, "--format %s: only for table (use table, csv or json)", FMT_NAMES[o->format]);
+    if (o->cmd == OP_CMD_TABLE) /* every source is a column group; the four files count as one more */
+        return nfiles == 4 && o->n_sources >= OP_MAX_SOURCES ? gs_error(GS_EINPUT, "table: at most %d data sources", OP_MAX_SOURCES)
+                                                              : GS_OK;
+    if (nsrc > 1 || o->n_sources > 1)
+        return gs_error(GS_EINPUT, "give one data source: --synthetic, --sample NAME, --data DIR, --idx DIR or the four --train-/--test- files");
+    if (o->cmd == OP_CMD_EXPORT) {
+        if (!o->figure) return gs_error(GS_EINPUT, "export: --figure NAME is required (accuracy, spectrum, stable-rank, dashboard, ...)");
+        if (!o->output) return gs_error(GS_EINPUT, "export: -o FILE (--output) is required (.png, .svg or .pdf)");
+    }
+    if (o->cmd == OP_CMD_SYNTH && !o->out_dir)
+        return gs_error(GS_EINPUT, "synth: --out DIR is required");
+    if (o->cmd == OP_CMD_TUNE && !o->tune_params)
+        return gs_error(GS_EINPUT, "tune: give the parameters to search, e.g. --param tau,beta");
+    if (o->cmd == OP_CMD_TUNE && o->proto.val_frac <= 0)
+        return gs_error(GS_EINPUT, "tune: needs a validation split, e.g. --val-frac 0.2 (tune never chooses on test accuracy)");
+    if (o->cmd == OP_CMD_SWEEP && o->n_sweep == 0 && !o->seeds)
+        return gs_error(GS_EINPUT, "sweep: give at least one --param NAME=v1,v2,...");
+    return GS_OK;
+}
+
+int op_parse_seeds(const char *s, uint64_t *out, int max, int *n)
+{
+    *n = 0;
+    char *buf = strdup(s), *p = buf, *tok;
+    if (!buf) return gs_error(GS_ENOMEM, "--seeds: out of memory");
+    while ((tok = strsep(&p, ","))) {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(tok, &end, 10);
+        if (!*tok || *end || tok[0] == '-' || errno) { gs_error(GS_EINPUT, "--seeds: '%s' is not a seed (use e.g. 1,2,3)", tok); free(buf); return GS_EINPUT; }
+        if (*n == max) { free(buf); return gs_error(GS_EINPUT, "--seeds: at most %d seeds", max); }
+        out[(*n)++] = (uint64_t)v;
+    }
+    free(buf);
+    return *n ? GS_OK : gs_error(GS_EINPUT, "--seeds: give at least one seed");
+}

@@ -1,0 +1,274 @@
+/* engine/engine_int.h — the engine's private state, shared by its files (prefix en_, never included
+ * outside src/engine/engine.c, src/engine/emit.c, src/engine/ridge.c, src/engine/ridge_dual.c, src/engine/ridge_tri.c, src/linalg/gram.c,
+ * src/linalg/scores.c).
+ *
+ *   engine.c  creation, the update as a plan of jobs (scheduling, caching, staging snapshots),
+ *             results, access for --save-state and the checks;
+ *   emit.c    the emitter augmenters write through, and each task's synthetic rows;
+ *   ridge.c   the ridge core of the EN_RIDGE learners: base Gram, assembly, statistics and
+ *             spectrum, Cholesky solve, predictions;
+ *   ridge_dual.c  the same solve in the N-dimensional dual (gs_rsolve.h) when that is cheaper;
+ *   ridge_tri.c   the shown task's G_t in tridiagonal form, for τ changes and its spectrum;
+ *   gram.c    the D×D kernels in double or single precision (one text: gram_tmpl.h);
+ *   scores.c  the screened argmax of class scores (en_argmax_scores).
+ *
+ * Precision (--precision, en_problem.single): in single precision a ridge space's rows (hf, test_f),
+ * its D×D matrices (B, E, OB, A) and W for the predictions (Wf) are float, and so are the dual's
+ * kernel, factor and kept rows (ridge_dual.c); Q, W (Wt) and every statistic stay double.
+ * Storage conventions: G-type matrices are D×D, full symmetric (both triangles kept in sync
+ * after each task). Q-type matrices are stored transposed, C×D row-major (row c = column c of
+ * Q), so the rows of a class are contiguous and, seen column-major, the block is the D×C right
+ * hand side LAPACK wants: no transposed copies on the hot path.
+ *
+ * A ridge method's G_t = B_t + w·E_t: B_t the Gram of the real rows (shared by every learner of
+ * the same feature space without class weights; a learner with class weights, AIR, keeps its own
+ * in OB), E_t the Gram of its augmenter's rows, w = the augmenter's weight (β).
+ * Every method works in its space's problem ms->p (D, h, test rows); e->p is the run's.
+ */
+#ifndef GS_ENGINE_INT_H
+#define GS_ENGINE_INT_H
+
+#include "gs_engine.h"
+#include "gs_methods.h"
+#include "gs_rsolve.h"
+
+#define LANCZOS_MAXIT 120
+#define LANCZOS_TOL 1e-10
+#define LMIN_WORK 7.5e8          /* λ_min Lanczos: steps × D² at most (see refine_lmin) */
+/* Single precision: a task whose cond(G + τI) (from the λ_max estimate) exceeds this is factored
+ * in double (EN_FALLBACK): with κ ≤ 1e5 a float Cholesky solve keeps a relative error of about
+ * κ·2⁻²⁴ ≤ 0.6 % in W, below what moves an argmax in practice; beyond it, double. */
+#define EN_SINGLE_KAPPA 1e5
+
+/* Rows with labels and weights, growing (collected augmented rows; a stats learner's aug rows). */
+typedef struct {
+    gm_mat X;                /* doubles in X.v, or floats in X.f (the dual's rows, single precision) */
+    int *y;
+    double *w;               /* NULL unless weights are kept */
+    long n, cap;
+} en_rowbuf;
+
+typedef struct mstate mstate;
+typedef struct en_dual en_dual;
+typedef struct en_tri en_tri;
+struct en_emitter {
+    en_engine *e;
+    mstate *ms;
+    gm_mat buf;
+    int *lab;
+    double *w;
+    long n, cap;
+    gm_mat *E, *QE;          /* ridge: the Gram the rows go to; NULL: rows go to ms->aug (stats) */
+    long rows, skip_cls, skip_pairs;
+    /* en_emit_mix: Y over the task's rows ylo..yhi-1 (allocated on the first pair) */
+    double *Y;               /* = ms->ybuf while a task's pairs are generated, else NULL */
+    long ylo, yhi, ny;
+    /* en_emit_x with --expand: feature-space rows staged, expanded a block at a time */
+    gm_mat xbuf, hbuf;       /* xcap × d, XCAP × D (allocated on the first row) */
+    int *xlab;
+    double *xw;
+    long xn, xcap;
+    int stage;               /* the whole task's feature-space rows stay in xbuf (grown as needed);
+                              * the two EXP jobs expand them into buf (defer) or keep, a fixed half
+                              * each (xsplit, between classes: each class's Q in one job) */
+    long xsplit;
+    long xoff;               /* the row of buf (or keep) staged row 0 goes to */
+    int base;                /* the rows are a learner's own base (real rows), not collected */
+    int defer;               /* single precision: the task's rows stay in buf (grown as needed) and
+                              * the PAIRS jobs add them to E, half of the columns each */
+    en_rowbuf *keep;         /* non-NULL: the rows are kept there for the dual (E untouched) */
+};
+
+#define XCAP 128
+
+/* A feature space: the problem seen through one feature map (identity, the run's --expand, or a
+ * learner's own), shared by every method whose learner maps the rows the same way. pm is a
+ * shallow copy of the problem with this map's D, R, h, test_h, test_f/test_fn and val_h. */
+typedef struct {
+    en_problem pm;
+    int own_rows;            /* pm's R, h, test_h, val_h, test_f, test_fn are this space's */
+    gm_mat *B, *QB;          /* nslots each: Gram of the real rows (NULL when no learner shares it) */
+} en_space;
+
+#define EN_MAX_SPACES 4
+
+struct mstate {
+    const char *name;        /* the method's name as given */
+    const en_problem *p;     /* the problem in its learner's feature space (e->sp[space].pm) */
+    int space;
+    const en_learner *L;
+    const en_augmenter *aug_def; /* NULL: the learner alone */
+    en_mctx lctx, actx;      /* the learner's and the augmenter's context (each its own priv) */
+    double *cw;              /* C class weights of a learner with class_weight, else NULL */
+    gm_mat *OB, *OQB;        /* nslots each: own base Gram (learners with class weights) */
+    gm_mat *E, *QE;          /* nslots each (ridge learners with an augmenter) */
+    long *aug_rows, *skip_cls, *skip_pairs; /* cumulative per task */
+    int extra_valid;         /* tasks 0..extra_valid-1 of E (and OB) are up to date */
+    int fit_valid;           /* stats: tasks fitted */
+    op_params xparams;       /* params E / fit were computed with */
+    double weight;           /* w used for the cached statistics */
+    int *stats_valid;        /* T */
+    int *lmin_ref;           /* T: lmin[t] came from the Cholesky factor (1) or is exact, 0, for
+                              * fewer rows than columns (2); 0: not yet refined */
+    double *fro2, *tr, *lmax, *lmaxe, *lmin, *lmine; /* T, statistics of G_t */
+    double **eigG;           /* T, exact eigenvalues of G_t (descending, no τ), or NULL */
+    en_snap *stage;          /* T snapshots the jobs of an update write; a task's REPORT swaps
+                              * them into the results (so views never see one half written) */
+    int dirty;               /* needs snapshots recomputed in this update */
+    en_rowbuf collect;       /* augmented rows (collect_aug) */
+    en_rowbuf aug;           /* stats learners: the augmenter's rows of the task being fitted */
+    /* work of this method (methods run in parallel within a task): A holds G_t, then the
+     * Cholesky factor of G_t + τI; Qw = Qᵀ_t (C × D); Wt = W rows of the seen classes */
+    gm_mat A, Qw, Wt;
+    gm_mat Wf;               /* single precision: fl32 W rows (Cs × D) the predictions use */
+    gm_mat A64;              /* single precision: the double G_t + τI of a task factored in double
+                              * (EN_FALLBACK), allocated on the first such task */
+    int fallback;            /* this task's factor is in A64 */
+    int *pred;
+    int *vpred;              /* predictions on the validation rows */
+    en_emitter em;           /* synthetic rows of the task being generated (extra_rows..extra_end) */
+    double *ybuf;            /* en_emit_mix's Y, sized for the largest task and kept from task to
+                              * task of an update (one allocation: no page faults per task) */
+    size_t ybytes;
+    en_dual *dual;           /* the dual's rows, kernel and factor (ridge_dual.c), NULL until used */
+    en_tri *tri;             /* one task's G_t in tridiagonal form (ridge_tri.c), NULL until asked */
+    int a_stale;             /* A does not hold this task's G_t (its assembly was skipped for en_tri) */
+    int used_tri;            /* the last en_solve_seen solved from ms->tri */
+    int solve_failed;        /* this task's solve failed: reason in why */
+    char why[160];
+};
+
+struct en_engine {
+    const en_problem *p;
+    en_config cfg;
+    const char *names[OP_MAX_METHODS];
+    int nm, nslots, keep;
+    mstate *ms;
+    en_space sp[EN_MAX_SPACES];
+    int nsp;
+    int base_valid;          /* tasks 0..base_valid-1 of every space's B are up to date */
+    gm_mat G, Qext;          /* en_gram's copies (allocated on first use) */
+    int workers;             /* threads per task: 1 sequential, 2 parallel methods */
+    en_results res;
+    op_params cur;
+    int have_cur;
+    int focus_task;          /* 0-based task of the current en_update's first_task */
+};
+
+static inline int en_slot(const en_engine *e, int t) { return e->keep ? t : 0; }
+static inline int en_is_ridge(const mstate *ms) { return ms->L->family == EN_RIDGE; }
+/* The learner uses the shared base Gram (ridge, no class weights). */
+static inline int en_shares_base(const mstate *ms) { return en_is_ridge(ms) && !ms->L->class_weight; }
+
+/* space.c: the space of learner L's feature map, found or built (index into e->sp). */
+int en_space_find(en_engine *e, const en_learner *L, int *k);
+void en_space_free(en_space *s);
+
+/* gram.c: D×D kernels for a Gram matrix stored in double (v) or single precision (f), picked by
+ * the storage (one text for both: gram_tmpl.h). Sums that are reported (‖G‖_F², tr G) and the
+ * vectors of the Lanczos iterations stay double. */
+void en_symmetrize(gm_mat *M);                                 /* lower := upper triangle */
+void en_copy_mat(gm_mat *dst, const gm_mat *src);              /* same shape and precision */
+void en_zero_mat(gm_mat *m);
+int en_gram_alloc(gm_mat *M, long D, int single, const char *what);
+/* Upper triangle of M += Xᵀ X for rows a..b-1 of `rows` (same precision as M: hf for float). */
+void en_gram_rows(gm_mat *M, const gm_mat *rows, long a, long b);
+/* The same for part 0 or 1 of M's columns (about half of the products each, a fixed split; -1:
+ * all, as en_gram_rows): two jobs share one update. */
+void en_gram_rows_part(gm_mat *M, const gm_mat *rows, long a, long b, int part);
+/* dst = B + w·E (E may be NULL); dst may be double where B, E are float (a converted copy). */
+void en_gram_combine(gm_mat *dst, const gm_mat *B, double w, const gm_mat *E);
+double en_gram_fro2(const gm_mat *A);
+double en_gram_trace(const gm_mat *A);
+/* y = A x; work: 2D floats (used for a float A). */
+void en_gram_symv(const gm_mat *A, const double *x, double *y, float *work);
+/* A := the upper Cholesky factor of A + τI, then B (nrhs columns of D, A's precision) := (A + τI)⁻¹B.
+ * 0, > 0 (not positive definite at that leading minor) or < 0 (LAPACK failure). */
+int en_gram_chol_solve(gm_mat *A, double tau, void *B, int nrhs);
+
+/* Panel width of en_gram_tri_reduce (LAPACK xsytrd's block size): the cancel flag is read
+ * between panels. */
+#define TRI_NB 32
+/* A (D×D, A's precision; d, e, tau and w too: D, D, D and D × TRI_NB elements) reduced to
+ * tridiagonal form QᵀAQ = T in place from column *next on, resumable after GS_ECANCEL (gram.c). */
+int en_gram_tri_reduce(gm_mat *A, void *d, void *e, void *tau, void *w, long *next, const volatile int *cancel);
+/* Columns of the reduction's orthogonal factor Q formed per call of this many (cancel between). */
+#define TRI_QCOLS 512
+/* Q (D×D, column-major, A's precision) from the reflectors in A and tau, from column *next on,
+ * resumable after GS_ECANCEL. */
+int en_gram_tri_form_q(const gm_mat *A, const void *tau, gm_mat *Q, long *next, const volatile int *cancel);
+/* B (nrhs columns of D, Q's precision) := (G + τI)⁻¹B = Q (T + τI)⁻¹ QᵀB from G's reduction (Q,
+ * T's diagonal d and off-diagonal e), QᵀB kept in qtb (D × nrhs) once *have_qtb is set (the same
+ * B at every τ): 0, > 0 (T + τI not positive definite) or < 0 (LAPACK failure, no memory). */
+int en_gram_tri_solve(const gm_mat *Q, const void *d, const void *e, double tau, void *B, int nrhs, void *qtb,
+                      int *have_qtb);
+
+void en_rowbuf_free(en_rowbuf *b);
+
+/* emit.c: a method's synthetic rows of task t in four jobs: en_extra_rows runs the augmenter
+ * (row pairs into the emitter's Y; in single precision, or for the dual, feature-space rows
+ * staged), en_extra_expand(part) maps half of the staged rows to the learner's space (into the
+ * emitter's buffer, or the rows kept for the dual), en_pair_flush_part(part) forms E += Zᵀ Y (or
+ * E += bufᵀ buf) for half of the column blocks, en_extra_end symmetrizes (GS_OK or GS_ENOMEM). */
+int en_extra_rows(en_engine *e, mstate *ms, int t);
+int en_extra_expand(en_engine *e, mstate *ms, int t, int part);
+void en_pair_flush_part(en_emitter *em, int part);
+int en_extra_end(en_engine *e, mstate *ms, int t);
+double en_method_weight(const mstate *ms, const op_params *q);
+
+/* ridge.c */
+void en_base_task(en_engine *e, en_space *sp, int t);
+void en_assemble(en_engine *e, mstate *ms, int t, const op_params *q, gm_mat *G);
+int en_ensure_stats(en_engine *e, mstate *ms, int t, int want_spectrum);
+void en_fill_spectral(en_engine *e, mstate *ms, en_snap *sn, int t, double tau);
+int en_solve_seen(en_engine *e, mstate *ms, int t, double tau, char *why, size_t nwhy);
+int en_predict_rows(en_engine *e, mstate *ms, int t, long n, long lo, long hi);
+double en_tau_for(en_engine *e, mstate *ms, int t, double tau);
+int en_job_solve(en_engine *e, mstate *ms, en_snap *sn, int t, const op_params *q);
+int en_job_lmin(en_engine *e, mstate *ms, en_snap *sn, int t, const op_params *q);
+int en_job_pred(en_engine *e, mstate *ms, int t, int part);
+/* Predictions of the seen validation rows of task t (ms->vpred) and their accuracy into sn. */
+int en_predict_val(en_engine *e, mstate *ms, en_snap *sn, int t);
+
+/* ridge_dual.c: tasks of a ridge method solved in the N-dimensional dual (see there).
+ *   en_dual_mode    1 when task t is solved in the dual (a function of row counts: deterministic);
+ *   en_dual_keeps   1 when task t's augmented rows are kept for the dual instead of folded into E;
+ *   en_dual_rows_open/close  the buffer the emitter keeps task t's rows in (NULL: no memory), and
+ *                   the panel of its kernel columns prepared for en_dual_pairs (the PAIRS jobs),
+ *                   or on the switch to the primal E and OB zeroed for them;
+ *   en_dual_pairs   part 0 or 1 of task t's panel, or on the switch of E and OB from the kept rows
+ *                   (GS_OK or GS_ENOMEM);
+ *   en_dual_task_end  after task t's rows (XEND): on the switch, E's and OB's lower triangles;
+ *   en_solve_dual, en_dual_stats, en_dual_gram  as en_solve_seen, en_ensure_stats, en_assemble;
+ *   en_base_needed  whether the shared base Gram of a space is needed at task t (en_base_fixed:
+ *                   at every task, known before the rows). */
+int en_dual_mode(const en_engine *e, const mstate *ms, int t);
+int en_dual_keeps(const en_engine *e, const mstate *ms, int t);
+en_rowbuf *en_dual_rows_open(en_engine *e, mstate *ms, int t);
+int en_dual_rows_close(en_engine *e, mstate *ms, int t);
+int en_dual_pairs(en_engine *e, mstate *ms, int t, int part);
+int en_dual_task_end(en_engine *e, mstate *ms, int t, int kept);
+int en_solve_dual(en_engine *e, mstate *ms, int t, double tau, char *why, size_t nwhy);
+int en_dual_stats(en_engine *e, mstate *ms, int t, int want_spectrum);
+int en_dual_gram(en_engine *e, mstate *ms, int t, gm_mat *G);
+int en_base_needed(const en_engine *e, const en_space *sp, int t);
+/* 1 when en_base_needed is 1 at every task whatever the augmented rows (so BASE(t) need not wait
+ * for the methods' rows of task t). */
+int en_base_fixed(const en_engine *e, const en_space *sp);
+void en_dual_free(mstate *ms, int T);
+
+/* ridge_tri.c: the task the user looks at, its G_t reduced to tridiagonal form (en_prepare_tau):
+ *   en_tri_usable  1 when ms->tri holds the complete reduction of task t's current G_t (and its
+ *                  spectrum is in eigG[t]): a τ change solves from it (en_tri_solve, B as for
+ *                  en_gram_chol_solve; 0 or the kernel's status) and A need not hold G_t;
+ *   en_tri_forget  task t's G_t changed (en_ensure_stats recomputes its statistics): drop it. */
+int en_tri_usable(const en_engine *e, const mstate *ms, int t);
+int en_tri_solve(mstate *ms, void *B, int nrhs, double tau);
+void en_tri_forget(mstate *ms, int t);
+void en_tri_free(mstate *ms);
+
+/* scores.c: en_argmax_scores for rows lo..hi-1 of n (see there) */
+int en_argmax_range(const double *X, const float *Xf, const double *Xn, long n, long lo, long hi, long D,
+                    const double *Wt, int Cs, int mode, int *best, long *n_double);
+
+#endif

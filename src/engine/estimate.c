@@ -1,0 +1,222 @@
+/* engine/estimate.c — the memory a run needs at its peak, estimated before allocating (en_estimate_bytes
+ * in gs_engine.h). It follows the allocations term by term: the problem's rows (src/engine/prepare.c),
+ * each feature space's mapped rows (src/engine/space.c), each ridge method's matrices (src/engine/engine.c
+ * mstate_init, in the space's precision), its augmenter's buffers (src/engine/emit.c), its dual's kernel
+ * (src/engine/ridge_dual.c, src/linalg/rsolve.c), the exact spectrum's copy (src/engine/ridge.c), and each stats
+ * learner's own state (its en_learner.bytes). Memory the kernel never maps (calloc'd pages not yet
+ * written) does not count: a ridge method in the dual has not touched its primal matrices, so the
+ * two phases count as the larger of the two (both when the dual is kept: keep_task_grams). */
+#include "engine_int.h"
+#include "gs_methods.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The process before any array: libraries, OpenBLAS's buffers, the stream and results (measured:
+ * 17–20 MiB of peak RSS above the arrays counted here on the synthetic set). */
+#define EST_PROCESS (24.0 * 1024 * 1024)
+#define LANCZOS_ROWS 122 /* sp_lanczos_op's basis: maxit + 1 rows of D, plus its vectors */
+
+/* A feature space as src/engine/space.c builds it: (relu, D) and whether its rows are float. */
+typedef struct {
+    long D;
+    int relu, single, based;
+} est_space;
+
+/* The dimension and map of learner L's feature space (as src/engine/space.c chooses it). */
+static long space_dim(const en_learner *L, const en_size *z, int *relu)
+{
+    if (L->map == EN_MAP_IDENTITY) { *relu = 0; return z->d; }
+    if (L->map == EN_MAP_RELU) { *relu = 1; return z->expand > 0 ? z->expand : L->map_dim; }
+    *relu = z->expand > 0;
+    return z->expand > 0 ? z->expand : z->d;
+}
+
+static int single_for(const en_size *z, long D)
+{
+    op_data o;
+    memset(&o, 0, sizeof o);
+    o.precision = z->precision;
+    return en_single_for(&o, D);
+}
+
+/* fl32 copy of the test rows (and their norms) when small enough (EN_TEST_F_MAX) or single. */
+static double test_f(const en_size *z, long D, int single)
+{
+    double b = 4.0 * (double)z->n_test * (double)D;
+    return single || b <= EN_TEST_F_MAX ? b + 8.0 * (double)z->n_test : 0;
+}
+
+/* The rows a space holds beyond the problem's z, test_z, val_z (run: the run's own space). */
+static double space_rows(const en_size *z, const est_space *s, int run)
+{
+    double n = (double)z->n_rows, nt = (double)z->n_test, nv = (double)z->n_val, d = (double)z->d, D = (double)s->D;
+    if (!s->relu) /* identity: the rows themselves; float copies in single precision (run space) */
+        return (run && s->single ? 4.0 * n * d : 0) + test_f(z, s->D, s->single);
+    double b = 8.0 * D * d + 8.0 * nv * D; /* R, the mapped validation rows */
+    if (s->single) return b + 4.0 * D * d + 4.0 * n * D + test_f(z, s->D, 1);
+    return b + 8.0 * n * D + 8.0 * nt * D + test_f(z, s->D, 0);
+}
+
+/* Real rows of tasks 0..t and the largest task's rows. */
+static long rows_through(const en_size *z, int t)
+{
+    if (z->task_row_start) return z->task_row_start[t + 1];
+    return (long)((double)z->n_rows * (t + 1) / (z->T > 0 ? z->T : 1));
+}
+long en_size_largest_task(const en_size *z)
+{
+    long m = 0;
+    for (int t = 0; t < z->T; t++) {
+        long r = rows_through(z, t) - (t ? rows_through(z, t - 1) : 0);
+        if (r > m) m = r;
+    }
+    return m;
+}
+
+/* Augmented rows of task t at most: per class of the task, GSR's pairs (N(N − 1) of N rows, or N
+ * with --pairs random; none under 2 rows) up to max_aug, the cap every augmenter keeps to (without
+ * the stream's classes: max_aug for each of C/T classes). */
+static double aug_rows(const en_size *z, int t)
+{
+    double cap = z->params ? (double)z->params->max_aug : 1000.0;
+    if (!z->class_kept || !z->class_task) {
+        double cls = (double)z->C / (z->T > 0 ? z->T : 1);
+        return cap * (cls < 1 ? 1 : cls);
+    }
+    int all = !z->params || z->params->pairs == OP_PAIRS_ALL;
+    double n = 0;
+    for (int c = 0; c < z->C; c++) {
+        double N = (double)z->class_kept[c], k = all ? N * (N - 1) : N;
+        if (z->class_task[c] == t && N >= 2) n += k < cap ? k : cap;
+    }
+    return n;
+}
+static double aug_max(const en_size *z)
+{
+    double m = 0;
+    for (int t = 0; t < z->T; t++) if (aug_rows(z, t) > m) m = aug_rows(z, t);
+    return m;
+}
+
+/* A ridge method's dual (src/engine/ridge_dual.c) at its largest: the leading tasks whose rows (real and
+ * augmented) stay under D (the dual's cost model keeps them there: a switch before is rare).
+ * K and its factor U: the upper triangles of N × N touched (each of a D × D allocation); the
+ * products of real rows khh (Nr rows of min(n, D)) and the kept augmented rows (with an augmenter
+ * or class weights); the two panels of a task's kernel columns; all float in single precision,
+ * where a task factored in double (EN_FALLBACK) adds its rows and kernel in double. When no task
+ * is in the dual, task 0's augmented rows (kept for it all the same; E is built from them, no
+ * kernel panel); *all = 1 when every task is in the dual (the primal is never used). */
+static double dual_bytes(const en_size *z, long D, int single, int aug, int cw, int *all)
+{
+    *all = 0;
+    if (D < EN_DUAL_MIN_D || z->T < 1) return 0;
+    double Dd = (double)D, Nr = 0, N = 0, A = 0, panel = 0;
+    int t;
+    for (t = 0; t < z->T; t++) {
+        double At = aug ? aug_rows(z, t) : 0, Nt = (double)rows_through(z, t) + A + At;
+        if (Nt >= Dd) break;
+        panel = fmax(panel, (Nt - N) * Nt);
+        A += At;
+        Nr = (double)rows_through(z, t);
+        N = Nt;
+    }
+    /* task 0's augmented rows are kept for the dual whatever it turns out to be (then folded into
+     * E by the PAIRS jobs) */
+    double e = single ? 4.0 : 8.0;
+    if (t == 0) return aug || cw ? e * (aug ? aug_rows(z, 0) : 0) * Dd : 0;
+    *all = t == z->T;
+    double nr = (double)(z->n_rows < D ? z->n_rows : D);
+    double b = e * N * N + 2.0 * e * panel;
+    if (aug || cw) b += e * Nr * nr + e * A * Dd;
+    if (single) b += 8.0 * N * Dd + 8.0 * N * N; /* EN_FALLBACK's rows and factor in double */
+    return b;
+}
+
+/* A ridge method's matrices in a space of D columns; base: the bytes of the space's shared base
+ * Gram when this method is the first to use it (else 0). */
+static double ridge_bytes(const en_size *z, const en_learner *L, const en_augmenter *A, const est_space *s,
+                          double slots, double base)
+{
+    double D = (double)s->D, C = (double)z->C, g = s->single ? 4.0 : 8.0;
+    /* Qw, Wt, Wf; the right-hand sides QE, OQB; the Lanczos basis */
+    double b = 2.0 * 8.0 * C * D + (s->single ? 4.0 * C * D : 0) + 8.0 * LANCZOS_ROWS * D;
+    if (A) b += 8.0 * C * D * slots;
+    if (L->class_weight) b += 8.0 * C * D * slots;
+    if (A) { /* the emitter: Y over the largest task, its row buffer, the expansion staging (a
+              * task's feature-space rows, and a block of mapped rows per EXP job) */
+        b += 8.0 * (double)en_size_largest_task(z) * D + 512.0 * g * D;
+        double most = 0;
+        for (int t = 0; s->relu && t < z->T; t++) most = fmax(most, aug_rows(z, t));
+        if (s->relu) b += 8.0 * (double)z->d * fmax(most, XCAP) + 2.0 * XCAP * g * D;
+    }
+    /* the primal's D×D matrices: A, E, OB, the shared base, and A64 (a task factored in double in
+     * single precision: EN_SINGLE_KAPPA). None is touched while the method is in the dual; a batch
+     * run frees the dual at the first primal solve, after A, E, OB and the base of that task are
+     * formed and before A64 is: the larger of the two moments counts (everything when the dual
+     * is kept, the dual alone when every task is in it) */
+    double a64 = s->single ? 8.0 * D * D : 0;
+    double primal = g * D * D * (1 + (A ? slots : 0) + (L->class_weight ? slots : 0)) + base;
+    int all;
+    double dual = dual_bytes(z, s->D, s->single, A != NULL, L->class_weight != NULL, &all);
+    if (all && !z->reserved) return b + dual;
+    if (z->keep_task_grams) return b + primal + a64 + dual;
+    return b + primal + (dual > a64 ? dual : a64);
+}
+
+/* The exact spectrum's transient copy of G_t + τI for dsyevd (two in single precision: the double
+ * copy of the float matrix, then LAPACK's), as many at once as the engine runs methods (two). */
+static double spectrum_bytes(const en_size *z, const double *copy, int n)
+{
+    if (z->spectrum == OP_SPECTRUM_AUTO && (z->expand > 0 ? z->expand : z->d) > EN_SPECTRUM_AUTO_MAX) return 0;
+    double a = 0, b = 0;
+    for (int i = 0; i < n; i++) {
+        if (copy[i] > a) { b = a; a = copy[i]; }
+        else if (copy[i] > b) b = copy[i];
+    }
+    return a + b;
+}
+
+double en_estimate_bytes(const en_size *z, const char *const *methods, int n_methods)
+{
+    double slots = z->keep_task_grams ? z->T : 1, n = (double)z->n_rows, d = (double)z->d;
+    double b = EST_PROCESS + 8.0 * d * (n + (double)z->n_test + (double)z->n_val);
+    b += 8.0 * (double)z->n_test * (double)z->C; /* scores */
+    est_space sp[EN_MAX_SPACES + 1];
+    double copy[OP_MAX_METHODS];
+    int ns = 1, nc = 0;
+    sp[0].relu = z->expand > 0;
+    sp[0].D = z->expand > 0 ? z->expand : z->d;
+    sp[0].single = single_for(z, sp[0].D);
+    sp[0].based = 0;
+    b += space_rows(z, &sp[0], 1);
+    for (int m = 0; m < n_methods && m < OP_MAX_METHODS; m++) {
+        const en_learner *L;
+        const en_augmenter *A;
+        if (en_method_parse(methods[m], &L, &A)) continue; /* refused later with its message */
+        int relu, k;
+        long D = space_dim(L, z, &relu);
+        for (k = 0; k < ns && !(sp[k].D == D && sp[k].relu == relu); k++) {}
+        if (k == ns) {
+            if (ns == EN_MAX_SPACES + 1) continue; /* refused by en_space_find */
+            /* another map: float rows as the run's (a learner's own ReLU map), none for the identity */
+            sp[ns] = (est_space){D, relu, relu ? sp[0].single : 0, 0};
+            b += space_rows(z, &sp[ns], 0);
+            ns++;
+        }
+        if (L->family == EN_RIDGE) {
+            double g = sp[k].single ? 4.0 : 8.0, Dd = (double)D, base = 0;
+            if (!L->class_weight && !sp[k].based) { /* B (a D×D in the primal), QB */
+                base = g * Dd * Dd * slots;
+                b += 8.0 * z->C * Dd * slots;
+                sp[k].based = 1;
+            }
+            b += ridge_bytes(z, L, A, &sp[k], slots, base);
+            copy[nc++] = 8.0 * Dd * Dd * (sp[k].single ? 2 : 1);
+        } else {
+            if (L->bytes) b += L->bytes(z, D);
+            if (A) b += 8.0 * aug_max(z) * (double)D + 512.0 * 8.0 * (double)D; /* a task's synthetic rows */
+        }
+    }
+    return b + spectrum_bytes(z, copy, nc);
+}

@@ -1,0 +1,645 @@
+/* learners/anacp.c — AnaCP (analytic contrastive projection), a stats learner (gs_learner.h), as the
+ * reference implementation computes it (SalehMomeni/AnaCP, models/anacp.py), in double precision.
+ *
+ * Input rows x (the rows z, L2-normalized again as the reference does) of dimension d; K = 3
+ * heads and a final layer, each a Gaussian random matrix W (D × d, N(0,1) entries; D = --expand
+ * when given, else 5000); reg = 100. Per task, with every row weighted (real 1, synthetic β·ω):
+ *   1. class means μ_c (running, weighted) and the shared covariance: the task's within-class
+ *      covariance S_t = Σ w (x−μ_y)(x−μ_y)ᵀ / n_t (n_t = Σ w); the first task Σ = S_t + 1e-4 I,
+ *      later Σ = (Σ·N + S_t·n_t)/(N + n_t) with N the weight of every row seen including this
+ *      task's (the reference's order of updates);
+ *   2. target means: the seen class means whitened by Σ^{-1/2} = V diag(1/√(λ+1e-8)) Vᵀ about
+ *      their centre m̄, their singular values raised by 1 (U diag(s+1) Vᵀ), multiplied by the same
+ *      Σ^{-1/2} again, plus m̄, each row L2-normalized (the reference's _spread_means). One
+ *      departure: singular values below 1e-10·s_max stay as they are. The centred means have rank
+ *      ≤ C_seen − 1, so the reference raises a zero singular value whose singular vectors are
+ *      whatever its SVD routine returns; here the result does not depend on that choice;
+ *   3. each head k: Z = GELU(x W_kᵀ) (exact erf GELU), A_k += Zᵀ diag(w) Z, class sums of Z, and
+ *      θ_k = (A_k + reg I)⁻¹ Σ_c (Σ_{i∈c} w_i z_i) target_cᵀ (D × d);
+ *   4. replay: samples_per_class = 100 rows per seen class, x̃ = μ_c + L g (Σ = LLᵀ, g ~ N(0, I)),
+ *      through the averaged heads f(x) = mean_k normalize(GELU(x W_kᵀ) θ_k), then
+ *      H = GELU(f W_finalᵀ), θ = (HᵀH + reg I)⁻¹ HᵀY on the replay rows only.
+ * Prediction: argmax over the seen classes of GELU(f(normalize(x)) W_finalᵀ) θ.
+ *
+ * How it is computed (the same maps, in fewer operations):
+ *  - θ_k is kept factored while the seen classes are fewer than d·D/(D + d): P_k = (A_k + reg I)⁻¹
+ *    Z_cᵀ (D × C_seen, the class sums as right-hand sides) and the targets T, θ_k = P_k T. The
+ *    solve then has C_seen right-hand sides instead of d, and a forward pass costs D·C_seen + C_seen·d
+ *    per row and head instead of D·d.
+ *  - The final layer with fewer replay rows N than D is solved in its dual form,
+ *    θ = Hᵀ (H Hᵀ + reg I)⁻¹ Y (an N × N Cholesky instead of D × D; the same θ).
+ *  - Symmetric matrices keep their upper triangle (row-major), read by LAPACK as column-major
+ *    lower; right-hand sides are rows: no transposed copies. One D × D work matrix serves every
+ *    factorization.
+ *  - The model of every task (the heads' P_k, T and θ: (K + 1)·C_seen·D doubles when factored) is
+ *    kept, so predicting for an earlier task needs no refit.
+ *  - GELU(x W_kᵀ) of the test and validation rows depends on the draws only: it is kept for the
+ *    leading rows (up to ANACP_CACHE_MAX bytes, the rows of the first tasks, which every later
+ *    task evaluates again) and kept across resets with the same seed.
+ * Randomness: rng_new(seed, RNG_ANACP, 0) draws W_final, index k+1 head k, 1000+t task t's replay.
+ * Ownership: anacp_state in en_mctx.priv, freed by anacp_destroy.
+ */
+#include "gs_learner.h"
+#include "gs_common.h"
+#include "gs_rng.h"
+#include "gs_spectral.h"
+
+#include <gsl/gsl_cblas.h> /* GSL's CBLAS declarations (OpenBLAS provides the symbols): gsl_randist.h needs them */
+#include <gsl/gsl_randist.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ANACP_HEADS 3
+#define ANACP_D 5000
+#define ANACP_REG 100.0
+#define ANACP_SAMPLES 100
+#define ANACP_BLOCK 1024                      /* rows per block of a forward pass */
+#define ANACP_CACHE_MAX (768.0 * 1024 * 1024) /* bytes of kept head activations of the test rows */
+
+/* The model after one task: head k's projection θ_k = P_kᵀ T (factored: P_k is C_seen × D, T the
+ * C_seen × d targets) or θ_k = P_kᵀ (P_k is d × D, T empty); the final layer θᵀ (C_seen × D). */
+typedef struct {
+    gm_mat P[ANACP_HEADS];
+    gm_mat T;
+    gm_mat theta;
+} anacp_model;
+
+/* GELU(x̂ W_kᵀ) of the leading rows of a row set the engine evaluates (test, validation). */
+typedef struct {
+    const double *X;          /* the engine's rows it belongs to; NULL before the first use */
+    long cap, have;           /* rows it holds at most, rows computed */
+    gm_mat Z[ANACP_HEADS];    /* cap × D */
+} anacp_cache;
+
+typedef struct {
+    long d, D;
+    int C, T, fitted;          /* fitted: tasks 0..fitted-1 */
+    uint64_t seed;
+    gm_mat Wf, Wk[ANACP_HEADS];/* D × d */
+    gm_mat Ak[ANACP_HEADS];    /* D × D, upper triangle (row-major) */
+    gm_mat Zs[ANACP_HEADS];    /* C × D weighted class sums of Z */
+    gm_mat work;               /* D × D: the matrix being factored */
+    gm_mat mean, cov;          /* C × d class means, d × d shared covariance */
+    double *cnt, ntot;         /* C weights seen per class, their sum */
+    int have_cov;
+    anacp_model *mod;          /* T: the model after each task */
+    gm_mat *replay;            /* T replay rows (keep_draws), labels below */
+    int **replay_y;
+    anacp_cache cache[2];      /* test rows, validation rows */
+} anacp_state;
+
+static void model_free(anacp_model *md)
+{
+    for (int k = 0; k < ANACP_HEADS; k++) gm_free(&md->P[k]);
+    gm_free(&md->T);
+    gm_free(&md->theta);
+}
+
+/* Forget what was learned (models, replay rows); the draws and the activation caches stay. */
+static void forget(anacp_state *s)
+{
+    for (int t = 0; s->mod && t < s->T; t++) model_free(&s->mod[t]);
+    for (int t = 0; s->replay && t < s->T; t++) { gm_free(&s->replay[t]); free(s->replay_y[t]); s->replay_y[t] = NULL; }
+    s->fitted = 0;
+}
+
+static void anacp_destroy(en_mctx *m)
+{
+    anacp_state *s = m->priv;
+    if (!s) return;
+    forget(s);
+    gm_free(&s->Wf);
+    for (int k = 0; k < ANACP_HEADS; k++) {
+        gm_free(&s->Wk[k]); gm_free(&s->Ak[k]); gm_free(&s->Zs[k]);
+        for (int j = 0; j < 2; j++) gm_free(&s->cache[j].Z[k]);
+    }
+    gm_free(&s->work); gm_free(&s->mean); gm_free(&s->cov);
+    free(s->cnt); free(s->mod); free(s->replay); free(s->replay_y);
+    free(s);
+    m->priv = NULL;
+}
+
+static int draw_gauss(gm_mat *W, long D, long d, uint64_t seed, uint64_t index)
+{
+    int rc = gm_alloc(W, D, d, "AnaCP layers");
+    gsl_rng *r = rc ? NULL : rng_new(seed, RNG_ANACP, index);
+    if (!r) return rc ? rc : GS_ENOMEM;
+    for (size_t i = 0; i < (size_t)D * (size_t)d; i++) W->v[i] = gsl_ran_gaussian_ziggurat(r, 1.0);
+    gsl_rng_free(r);
+    return GS_OK;
+}
+
+static int anacp_alloc(en_mctx *m)
+{
+    const en_problem *p = m->p;
+    anacp_state *s = gs_calloc(1, sizeof *s, "AnaCP");
+    if (!s) return GS_ENOMEM;
+    m->priv = s;
+    s->d = p->d;
+    s->D = p->expand > 0 ? p->expand : ANACP_D;
+    s->C = p->C;
+    s->T = p->T;
+    s->seed = p->seed;
+    int rc = draw_gauss(&s->Wf, s->D, s->d, p->seed, 0);
+    for (int k = 0; !rc && k < ANACP_HEADS; k++) {
+        rc = draw_gauss(&s->Wk[k], s->D, s->d, p->seed, (uint64_t)k + 1);
+        if (!rc) rc = gm_alloc(&s->Ak[k], s->D, s->D, "AnaCP head Gram");
+        if (!rc) rc = gm_alloc(&s->Zs[k], s->C, s->D, "AnaCP head means");
+    }
+    if (!rc) rc = gm_alloc(&s->work, s->D, s->D, "AnaCP factor");
+    if (!rc) rc = gm_alloc(&s->mean, s->C, s->d, "AnaCP class means");
+    if (!rc) rc = gm_alloc(&s->cov, s->d, s->d, "AnaCP covariance");
+    s->cnt = rc ? NULL : gs_calloc((size_t)s->C, sizeof(double), "AnaCP class means");
+    s->mod = rc ? NULL : gs_calloc((size_t)s->T, sizeof(anacp_model), "AnaCP models");
+    s->replay = rc ? NULL : gs_calloc((size_t)s->T, sizeof(gm_mat), "AnaCP replay");
+    s->replay_y = rc ? NULL : gs_calloc((size_t)s->T, sizeof(int *), "AnaCP replay");
+    if (!rc && (!s->cnt || !s->mod || !s->replay || !s->replay_y)) rc = GS_ENOMEM;
+    if (rc) anacp_destroy(m);
+    return rc;
+}
+
+static int anacp_reset(en_mctx *m)
+{
+    const en_problem *p = m->p;
+    anacp_state *s = m->priv;
+    long D = p->expand > 0 ? p->expand : ANACP_D;
+    if (s && (s->d != p->d || s->D != D || s->C != p->C || s->T != p->T || s->seed != p->seed)) {
+        anacp_destroy(m);
+        s = NULL;
+    }
+    if (!s) return anacp_alloc(m);
+    /* the same draws: only the statistics start again */
+    forget(s);
+    for (int k = 0; k < ANACP_HEADS; k++) {
+        memset(s->Ak[k].v, 0, (size_t)s->D * (size_t)s->D * sizeof(double));
+        memset(s->Zs[k].v, 0, (size_t)s->C * (size_t)s->D * sizeof(double));
+    }
+    memset(s->mean.v, 0, (size_t)s->C * (size_t)s->d * sizeof(double));
+    memset(s->cov.v, 0, (size_t)s->d * (size_t)s->d * sizeof(double));
+    memset(s->cnt, 0, (size_t)s->C * sizeof(double));
+    s->ntot = 0;
+    s->have_cov = 0;
+    return GS_OK;
+}
+
+static void gelu(double *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) v[i] = 0.5 * v[i] * (1.0 + erf(v[i] * M_SQRT1_2));
+}
+
+static void normalize_rows(double *X, long n, long d)
+{
+    for (long i = 0; i < n; i++) {
+        double nr = cblas_dnrm2((int)d, X + (size_t)i * d, 1);
+        if (nr > 1e-12) cblas_dscal((int)d, 1.0 / nr, X + (size_t)i * d, 1);
+    }
+}
+
+/* Out (n × D) = GELU(X Wᵀ) for X (n × d). */
+static void layer(const gm_mat *W, const double *X, long n, double *Out)
+{
+    long D = W->rows, d = W->cols;
+    if (n <= 0) return;
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, (int)D, (int)d, 1.0, X, (int)d, W->v, (int)d, 0.0,
+                Out, (int)D);
+    gelu(Out, (size_t)n * (size_t)D);
+}
+
+/* B (r rows of D) := rows of (M + reg I)⁻¹ Bᵀ, M (D × D) the upper triangle in s->work (row-major,
+ * i.e. column-major lower), factored in place by Cholesky. */
+static int work_solve(anacp_state *s, double reg, double *B, long r, const char *what)
+{
+    long D = s->D;
+    for (long i = 0; i < D; i++) s->work.v[(size_t)i * D + i] += reg;
+    lapack_int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', (lapack_int)D, s->work.v, (lapack_int)D);
+    if (!info && r > 0)
+        info = LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', (lapack_int)D, (lapack_int)r, s->work.v, (lapack_int)D, B,
+                                   (lapack_int)D);
+    return info ? gs_error(GS_ERUN, "anacp: %s: LAPACK Cholesky failed (info %d)", what, (int)info) : GS_OK;
+}
+
+/* The factored form pays while C_seen·(D + d) < D·d (see the header). */
+static int factored(const anacp_state *s, int Cs)
+{
+    return (double)Cs * (double)(s->D + s->d) < (double)s->D * (double)s->d;
+}
+
+/* Buffers of a forward pass over at most ANACP_BLOCK rows. */
+typedef struct { double *Z, *Q, *P; } fwd_buf;
+
+static int fwd_alloc(fwd_buf *b, const anacp_state *s)
+{
+    long r = s->C > s->d ? s->C : s->d;
+    b->Z = gs_malloc((size_t)ANACP_BLOCK * (size_t)s->D, sizeof(double), "AnaCP heads");
+    b->Q = gs_malloc((size_t)ANACP_BLOCK * (size_t)r, sizeof(double), "AnaCP heads");
+    b->P = gs_malloc((size_t)ANACP_BLOCK * (size_t)s->d, sizeof(double), "AnaCP heads");
+    if (b->Z && b->Q && b->P) return GS_OK;
+    free(b->Z); free(b->Q); free(b->P);
+    return GS_ENOMEM;
+}
+
+static void fwd_free(fwd_buf *b) { free(b->Z); free(b->Q); free(b->P); }
+
+/* F (n × d, n ≤ ANACP_BLOCK) = f(X) = mean_k normalize(GELU(X W_kᵀ) θ_k) for the model md;
+ * Zc[k]: head k's activations of these rows when known (NULL: computed here). */
+static void heads_forward(const anacp_state *s, const anacp_model *md, const double *X, long n,
+                          const double *const *Zc, fwd_buf *b, double *F)
+{
+    long D = s->D, d = s->d;
+    memset(F, 0, (size_t)n * (size_t)d * sizeof(double));
+    for (int k = 0; k < ANACP_HEADS; k++) {
+        const double *Z = Zc && Zc[k] ? Zc[k] : b->Z;
+        if (Z == b->Z) layer(&s->Wk[k], X, n, b->Z);
+        long r = md->P[k].rows;
+        double *out = md->T.v ? b->Q : b->P;
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, (int)r, (int)D, 1.0, Z, (int)D, md->P[k].v, (int)D,
+                    0.0, out, (int)r);
+        if (md->T.v)
+            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)d, (int)r, 1.0, b->Q, (int)r, md->T.v,
+                        (int)d, 0.0, b->P, (int)d);
+        normalize_rows(b->P, n, d);
+        cblas_daxpy((int)(n * d), 1.0 / ANACP_HEADS, b->P, 1, F, 1);
+    }
+}
+
+/* The task's rows (real then synthetic), normalized, with their labels and weights. */
+typedef struct { gm_mat X; int *y; double *w; long n; } rows;
+
+static int gather(const en_rowset *real, const en_rowset *aug, long d, rows *r)
+{
+    r->n = real->n + aug->n;
+    int rc = gm_alloc(&r->X, r->n ? r->n : 1, d, "AnaCP rows");
+    r->y = gs_malloc((size_t)(r->n ? r->n : 1), sizeof(int), "AnaCP rows");
+    r->w = gs_malloc((size_t)(r->n ? r->n : 1), sizeof(double), "AnaCP rows");
+    if (rc || !r->y || !r->w) return GS_ENOMEM;
+    const en_rowset *set[2] = {real, aug};
+    for (int k = 0, i = 0; k < 2; k++)
+        for (long j = 0; j < set[k]->n; j++, i++) {
+            memcpy(gm_row(&r->X, i), set[k]->H + (size_t)j * d, (size_t)d * sizeof(double));
+            r->y[i] = set[k]->y[j];
+            r->w[i] = set[k]->w ? set[k]->w[j] : 1.0;
+        }
+    normalize_rows(r->X.v, r->n, d);
+    return GS_OK;
+}
+
+/* Step 1: means and the shared covariance. */
+static int update_stats(anacp_state *s, const rows *r)
+{
+    long d = s->d;
+    double nt = 0;
+    double *add = gs_calloc((size_t)s->C, sizeof(double), "AnaCP means");
+    gm_mat sum = {0}, Xc = {0};
+    int rc = add ? gm_alloc(&sum, s->C, d, "AnaCP means") : GS_ENOMEM;
+    if (!rc) rc = gm_alloc(&Xc, r->n ? r->n : 1, d, "AnaCP covariance");
+    if (rc) { free(add); gm_free(&sum); return rc; }
+    for (long i = 0; i < r->n; i++) {
+        cblas_daxpy((int)d, r->w[i], gm_row(&r->X, i), 1, gm_row(&sum, r->y[i]), 1);
+        add[r->y[i]] += r->w[i];
+        nt += r->w[i];
+    }
+    for (int c = 0; c < s->C; c++) {
+        if (!(add[c] > 0)) continue;
+        double *mu = gm_row(&s->mean, c), tot = s->cnt[c] + add[c];
+        for (long j = 0; j < d; j++) mu[j] = (mu[j] * s->cnt[c] + gm_row(&sum, c)[j]) / tot;
+        s->cnt[c] = tot;
+        s->ntot += add[c];
+    }
+    for (long i = 0; i < r->n; i++) {
+        const double *x = gm_row(&r->X, i), *mu = gm_row(&s->mean, r->y[i]);
+        double sw = sqrt(r->w[i]);
+        for (long j = 0; j < d; j++) Xc.v[i * d + j] = sw * (x[j] - mu[j]);
+    }
+    gm_mat S = {0};
+    if ((rc = gm_alloc(&S, d, d, "AnaCP covariance"))) goto out;
+    if (r->n) cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)d, (int)r->n, 1.0 / nt, Xc.v, (int)d, 0.0, S.v, (int)d);
+    for (long i = 0; i < d; i++) for (long j = i + 1; j < d; j++) S.v[j * d + i] = S.v[i * d + j];
+    if (!s->have_cov) {
+        memcpy(s->cov.v, S.v, (size_t)d * d * sizeof(double));
+        for (long i = 0; i < d; i++) s->cov.v[i * d + i] += 1e-4;
+        s->have_cov = 1;
+    } else {
+        double N = s->ntot; /* already includes this task's rows, as in the reference */
+        for (size_t i = 0; i < (size_t)d * d; i++) s->cov.v[i] = (s->cov.v[i] * N + S.v[i] * nt) / (N + nt);
+    }
+    gm_free(&S);
+out:
+    free(add); gm_free(&sum); gm_free(&Xc);
+    return rc;
+}
+
+/* Step 2: target means of the Cs seen classes (class_order) into Tm (Cs × d). */
+static int spread_means(const anacp_state *s, const int *order, int Cs, gm_mat *Tm)
+{
+    long d = s->d;
+    double *lam = gs_malloc((size_t)d, sizeof(double), "AnaCP spread");
+    double *sv = gs_malloc((size_t)(Cs < d ? Cs : d), sizeof(double), "AnaCP spread");
+    double *ctr = gs_calloc((size_t)d, sizeof(double), "AnaCP spread");
+    gm_mat V = {0}, Wh = {0}, Mc = {0}, Wm = {0}, U = {0}, Vt = {0};
+    long k = Cs < d ? Cs : d;
+    int rc = lam && sv && ctr ? sp_eig(&s->cov, lam, &V) : GS_ENOMEM;
+    if (!rc) rc = gm_alloc(&Wh, d, d, "AnaCP spread");
+    if (!rc) rc = gm_alloc(&Mc, Cs, d, "AnaCP spread");
+    if (!rc) rc = gm_alloc(&Wm, Cs, d, "AnaCP spread");
+    if (!rc) rc = gm_alloc(&U, Cs, k, "AnaCP spread");
+    if (!rc) rc = gm_alloc(&Vt, k, d, "AnaCP spread");
+    if (rc) goto out;
+    /* Wh = V diag(1/√(λ+1e-8)) Vᵀ (V row-major, columns eigenvectors) */
+    gm_mat Vs = {0};
+    if ((rc = gm_copy(&Vs, &V, "AnaCP spread"))) goto out;
+    for (long i = 0; i < d; i++) for (long j = 0; j < d; j++) Vs.v[i * d + j] *= 1.0 / sqrt(lam[j] + 1e-8);
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)d, (int)d, (int)d, 1.0, Vs.v, (int)d, V.v, (int)d, 0.0, Wh.v, (int)d);
+    gm_free(&Vs);
+    for (int c = 0; c < Cs; c++) cblas_daxpy((int)d, 1.0 / Cs, gm_row(&s->mean, order[c]), 1, ctr, 1);
+    for (int c = 0; c < Cs; c++)
+        for (long j = 0; j < d; j++) Mc.v[(size_t)c * d + j] = gm_row(&s->mean, order[c])[j] - ctr[j];
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Cs, (int)d, (int)d, 1.0, Mc.v, (int)d, Wh.v, (int)d, 0.0, Wm.v, (int)d);
+    lapack_int info = LAPACKE_dgesdd(LAPACK_ROW_MAJOR, 'S', Cs, (lapack_int)d, Wm.v, (lapack_int)d, sv, U.v,
+                                     (lapack_int)k, Vt.v, (lapack_int)d);
+    if (info) { rc = gs_error(GS_ERUN, "anacp: SVD of the class means failed (info %d)", (int)info); goto out; }
+    /* raise the singular values by 1, except the (numerically) zero ones: centred means have rank
+     * ≤ C_seen − 1, and a zero singular value's vectors are arbitrary (the SVD routine's choice) */
+    for (long i = 0; i < Cs; i++)
+        for (long j = 0; j < k; j++) U.v[i * k + j] *= sv[j] > 1e-10 * sv[0] ? sv[j] + 1.0 : sv[j];
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Cs, (int)d, (int)k, 1.0, U.v, (int)k, Vt.v, (int)d, 0.0, Mc.v, (int)d);
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Cs, (int)d, (int)d, 1.0, Mc.v, (int)d, Wh.v, (int)d, 0.0, Tm->v, (int)d);
+    for (int c = 0; c < Cs; c++) cblas_daxpy((int)d, 1.0, ctr, 1, gm_row(Tm, c), 1);
+    normalize_rows(Tm->v, Cs, d);
+out:
+    free(lam); free(sv); free(ctr);
+    gm_free(&V); gm_free(&Wh); gm_free(&Mc); gm_free(&Wm); gm_free(&U); gm_free(&Vt);
+    return rc;
+}
+
+/* Step 3: head k's statistics from the task's rows (blocks of rows through Zb, ANACP_BLOCK × D), and
+ * its projection onto the targets Tm (C_seen × d) into the model md. */
+static int update_head(anacp_state *s, int k, const rows *r, const gm_mat *Tm, const int *order, int Cs,
+                       anacp_model *md, double *Zb)
+{
+    long D = s->D, d = s->d;
+    for (long i0 = 0; i0 < r->n; i0 += ANACP_BLOCK) {
+        long n = r->n - i0 < ANACP_BLOCK ? r->n - i0 : ANACP_BLOCK;
+        layer(&s->Wk[k], gm_row(&r->X, i0), n, Zb);
+        for (long i = 0; i < n; i++) {
+            double *z = Zb + (size_t)i * D;
+            cblas_daxpy((int)D, r->w[i0 + i], z, 1, gm_row(&s->Zs[k], r->y[i0 + i]), 1);
+            cblas_dscal((int)D, sqrt(r->w[i0 + i]), z, 1);
+        }
+        cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)n, 1.0, Zb, (int)D, 1.0, s->Ak[k].v, (int)D);
+    }
+    /* right-hand sides as rows: the seen classes' sums of Z (factored), else Tmᵀ Z_c (d × D) */
+    int fac = factored(s, Cs), rc = gm_alloc(&md->P[k], fac ? Cs : d, D, "AnaCP head projection");
+    gm_mat Zc = {0};
+    if (!rc && !fac) rc = gm_alloc(&Zc, Cs, D, "AnaCP head projection");
+    if (rc) return rc;
+    gm_mat *rhs = fac ? &md->P[k] : &Zc;
+    for (int c = 0; c < Cs; c++) memcpy(gm_row(rhs, c), gm_row(&s->Zs[k], order[c]), (size_t)D * sizeof(double));
+    if (!fac)
+        cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)d, (int)D, Cs, 1.0, Tm->v, (int)d, Zc.v, (int)D, 0.0,
+                    md->P[k].v, (int)D);
+    gm_free(&Zc);
+    memcpy(s->work.v, s->Ak[k].v, (size_t)D * (size_t)D * sizeof(double));
+    return work_solve(s, ANACP_REG, md->P[k].v, md->P[k].rows, "head projection");
+}
+
+/* Step 4: task t's replay rows (Cs·S × d) and labels (class_order[c] repeated S times). */
+static int make_replay(const anacp_state *s, const en_problem *p, int t, const int *order, int Cs, gm_mat *X, int *y)
+{
+    long d = s->d, N = (long)Cs * ANACP_SAMPLES;
+    gm_mat L = {0}, G = {0};
+    int rc = gm_copy(&L, &s->cov, "AnaCP replay");
+    if (!rc) rc = gm_alloc(&G, N, d, "AnaCP replay");
+    if (rc) { gm_free(&L); return rc; }
+    /* row-major lower factor: Σ = L Lᵀ (column-major 'U' of the symmetric matrix) */
+    lapack_int info = LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', (lapack_int)d, L.v, (lapack_int)d);
+    if (info) { gm_free(&L); gm_free(&G); return gs_error(GS_ERUN, "anacp: the shared covariance is not positive definite"); }
+    for (long i = 0; i < d; i++) for (long j = i + 1; j < d; j++) L.v[i * d + j] = 0;
+    gsl_rng *r = rng_new(p->seed, RNG_ANACP, 1000 + (uint64_t)t);
+    if (!r) { gm_free(&L); gm_free(&G); return GS_ENOMEM; }
+    for (size_t i = 0; i < (size_t)N * d; i++) G.v[i] = gsl_ran_gaussian_ziggurat(r, 1.0);
+    gsl_rng_free(r);
+    /* X = G Lᵀ + μ_y */
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)N, (int)d, (int)d, 1.0, G.v, (int)d, L.v, (int)d, 0.0, X->v, (int)d);
+    for (long i = 0; i < N; i++) {
+        y[i] = order[i / ANACP_SAMPLES];
+        cblas_daxpy((int)d, 1.0, gm_row(&s->mean, y[i]), 1, gm_row(X, i), 1);
+    }
+    gm_free(&L); gm_free(&G);
+    return GS_OK;
+}
+
+/* Step 4 (end): the final layer θᵀ (C_seen × D) of the model md from the replay rows X (labels y;
+ * pos[c] the place of class c among the seen classes). With fewer rows N than D in the dual form
+ * θ = Hᵀ (H Hᵀ + reg I)⁻¹ Y, the N × N kernel in the work matrix; else (HᵀH + reg I) θ = HᵀY. */
+static int solve_final(anacp_state *s, const gm_mat *X, const int *y, const int *pos, int Cs, anacp_model *md,
+                       fwd_buf *b)
+{
+    long N = X->rows, D = s->D;
+    int dual = N < D;
+    gm_mat F = {0}, H = {0}, Y = {0};
+    int rc = gm_alloc(&F, ANACP_BLOCK, s->d, "AnaCP final layer");
+    if (!rc) rc = gm_alloc(&H, dual ? N : ANACP_BLOCK, D, "AnaCP final layer");
+    if (!rc) rc = gm_alloc(&md->theta, Cs, D, "AnaCP final layer");
+    if (!rc && dual) rc = gm_alloc(&Y, Cs, N, "AnaCP final layer");
+    if (rc) goto out;
+    if (!dual) memset(s->work.v, 0, (size_t)D * (size_t)D * sizeof(double));
+    for (long i0 = 0; i0 < N; i0 += ANACP_BLOCK) {
+        long n = N - i0 < ANACP_BLOCK ? N - i0 : ANACP_BLOCK;
+        double *Hb = dual ? gm_row(&H, i0) : H.v;
+        heads_forward(s, md, gm_row(X, i0), n, NULL, b, F.v);
+        layer(&s->Wf, F.v, n, Hb);
+        if (dual) continue;
+        cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)n, 1.0, Hb, (int)D, 1.0, s->work.v, (int)D);
+        for (long i = 0; i < n; i++)
+            cblas_daxpy((int)D, 1.0, Hb + (size_t)i * D, 1, gm_row(&md->theta, pos[y[i0 + i]]), 1);
+    }
+    if (!dual) { rc = work_solve(s, ANACP_REG, md->theta.v, Cs, "final layer"); goto out; }
+    double *K = s->work.v;
+    cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, (int)N, (int)D, 1.0, H.v, (int)D, 0.0, K, (int)N);
+    for (long i = 0; i < N; i++) K[(size_t)i * N + i] += ANACP_REG;
+    for (long i = 0; i < N; i++) Y.v[(size_t)pos[y[i]] * N + i] = 1.0;
+    lapack_int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', (lapack_int)N, K, (lapack_int)N);
+    if (!info) info = LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', (lapack_int)N, Cs, K, (lapack_int)N, Y.v, (lapack_int)N);
+    if (info) { rc = gs_error(GS_ERUN, "anacp: final layer: LAPACK Cholesky failed (info %d)", (int)info); goto out; }
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Cs, (int)D, (int)N, 1.0, Y.v, (int)N, H.v, (int)D, 0.0,
+                md->theta.v, (int)D);
+out:
+    gm_free(&F); gm_free(&H); gm_free(&Y);
+    return rc;
+}
+
+static int anacp_fit(en_mctx *m, int t, const en_rowset *real, const en_rowset *aug)
+{
+    const en_problem *p = m->p;
+    const st_stream *st = p->st;
+    if (!m->priv) { int rc = anacp_reset(m); if (rc) return rc; }
+    anacp_state *s = m->priv;
+    int Cs = st->task_class_start[t + 1];
+    const int *order = st->class_order;
+    anacp_model *md = &s->mod[t];
+    rows r = {{0}, NULL, NULL, 0};
+    gm_mat Tm = {0}, X = {0};
+    fwd_buf b = {0};
+    int *y = NULL, *pos = gs_malloc((size_t)s->C, sizeof(int), "AnaCP");
+    model_free(md);
+    s->fitted = t; /* task t has no model until it is complete */
+    int rc = pos ? gather(real, aug, s->d, &r) : GS_ENOMEM;
+    if (!rc) rc = fwd_alloc(&b, s);
+    if (!rc) rc = update_stats(s, &r);
+    if (!rc) rc = gm_alloc(&Tm, Cs, s->d, "AnaCP targets");
+    if (!rc) rc = spread_means(s, order, Cs, &Tm);
+    for (int k = 0; !rc && k < ANACP_HEADS; k++) rc = update_head(s, k, &r, &Tm, order, Cs, md, b.Z);
+    if (!rc && factored(s, Cs)) { md->T = Tm; memset(&Tm, 0, sizeof Tm); }
+    if (!rc) rc = gm_alloc(&X, (long)Cs * ANACP_SAMPLES, s->d, "AnaCP replay");
+    if (!rc && !(y = gs_malloc((size_t)Cs * ANACP_SAMPLES, sizeof(int), "AnaCP replay"))) rc = GS_ENOMEM;
+    if (!rc) rc = make_replay(s, p, t, order, Cs, &X, y);
+    for (int c = 0; !rc && c < Cs; c++) pos[order[c]] = c;
+    if (!rc) rc = solve_final(s, &X, y, pos, Cs, md, &b);
+    if (!rc) s->fitted = t + 1;
+    else model_free(md);
+    if (!rc && m->keep_draws) { /* kept for --save-state */
+        s->replay[t] = X; s->replay_y[t] = y;
+        X.v = NULL; y = NULL;
+    }
+    gm_free(&r.X); free(r.y); free(r.w);
+    gm_free(&Tm); gm_free(&X); free(y); free(pos);
+    fwd_free(&b);
+    return rc;
+}
+
+/* The activation cache of the row set X belongs to (test or validation rows; the budget goes to
+ * the test rows first), allocated at its first use; NULL for other rows or when there is no room. */
+static anacp_cache *cache_for(const en_problem *p, anacp_state *s, const double *X, long n)
+{
+    const gm_mat *set[2] = {&p->test_h, &p->val_h};
+    double row = 8.0 * ANACP_HEADS * (double)s->D, budget = ANACP_CACHE_MAX;
+    for (int j = 0; j < 2; j++) {
+        anacp_cache *c = &s->cache[j];
+        long cap = (long)(budget / row);
+        if (cap > set[j]->rows) cap = set[j]->rows;
+        budget -= (double)cap * row;
+        if (!X || X != set[j]->v || n > set[j]->rows || cap <= 0) continue;
+        if (c->X == X) return c;
+        for (int k = 0; k < ANACP_HEADS; k++) gm_free(&c->Z[k]);
+        c->X = NULL;
+        c->have = 0;
+        for (int k = 0; k < ANACP_HEADS; k++) {
+            /* plain calloc: without room the rows are computed at every call, no error */
+            c->Z[k].v = calloc((size_t)cap * (size_t)s->D, sizeof(double));
+            if (!c->Z[k].v) { for (int i = 0; i < k; i++) gm_free(&c->Z[i]); return NULL; }
+            c->Z[k].rows = cap;
+            c->Z[k].cols = s->D;
+        }
+        c->X = X;
+        c->cap = cap;
+        return c;
+    }
+    return NULL;
+}
+
+static int anacp_predict(en_mctx *m, int t, const double *X, long n, int *pred)
+{
+    anacp_state *s = m->priv;
+    const st_stream *st = m->p->st;
+    if (!s || t < 0 || t >= s->fitted) return gs_error(GS_ERUN, "anacp: task %d is not fitted", t + 1);
+    if (n == 0) return GS_OK;
+    const anacp_model *md = &s->mod[t];
+    long d = s->d, D = s->D, Cs = md->theta.rows;
+    anacp_cache *c = cache_for(m->p, s, X, n);
+    fwd_buf b = {0};
+    gm_mat Xn = {0}, F = {0}, H = {0}, S = {0};
+    int rc = fwd_alloc(&b, s);
+    if (!rc) rc = gm_alloc(&Xn, ANACP_BLOCK, d, "AnaCP predictions");
+    if (!rc) rc = gm_alloc(&F, ANACP_BLOCK, d, "AnaCP predictions");
+    if (!rc) rc = gm_alloc(&H, ANACP_BLOCK, D, "AnaCP predictions");
+    if (!rc) rc = gm_alloc(&S, ANACP_BLOCK, Cs, "AnaCP predictions");
+    for (long i0 = 0, i1; !rc && i0 < n; i0 = i1) {
+        /* blocks lie wholly inside or wholly outside the cached rows */
+        int cached = c && i0 < c->cap;
+        i1 = n - i0 < ANACP_BLOCK ? n : i0 + ANACP_BLOCK;
+        if (cached && i1 > c->cap) i1 = c->cap;
+        long k = i1 - i0;
+        memcpy(Xn.v, X + (size_t)i0 * d, (size_t)k * (size_t)d * sizeof(double));
+        normalize_rows(Xn.v, k, d);
+        const double *Zc[ANACP_HEADS] = {NULL};
+        if (cached) {
+            if (c->have < i1) { /* rows [have, i1) are new (have ≥ i0: blocks go in order) */
+                for (int h = 0; h < ANACP_HEADS; h++)
+                    layer(&s->Wk[h], Xn.v + (size_t)(c->have - i0) * d, i1 - c->have, gm_row(&c->Z[h], c->have));
+                c->have = i1;
+            }
+            for (int h = 0; h < ANACP_HEADS; h++) Zc[h] = gm_row(&c->Z[h], i0);
+        }
+        heads_forward(s, md, Xn.v, k, cached ? Zc : NULL, &b, F.v);
+        layer(&s->Wf, F.v, k, H.v);
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)k, (int)Cs, (int)D, 1.0, H.v, (int)D, md->theta.v,
+                    (int)D, 0.0, S.v, (int)Cs);
+        for (long i = 0; i < k; i++) {
+            const double *r = gm_row(&S, i);
+            int best = 0;
+            for (int q = 1; q < Cs; q++) if (r[q] > r[best]) best = q;
+            pred[i0 + i] = st->class_order[best];
+        }
+    }
+    fwd_free(&b);
+    gm_free(&Xn); gm_free(&F); gm_free(&H); gm_free(&S);
+    return rc;
+}
+
+/* --save-state: final_W, head<k>_W, then replay_t<t> and replay_labels_t<t> of every task. */
+static int anacp_draw(en_mctx *m, int k, en_draw *out)
+{
+    anacp_state *s = m->priv;
+    if (!s) return 0;
+    memset(out, 0, sizeof *out);
+    if (k == 0) {
+        snprintf(out->file, sizeof out->file, "final_W.npy");
+        out->role = "final layer W (D×d): H = gelu(f Wᵀ)";
+        out->v = s->Wf.v; out->rows = s->D; out->cols = s->d;
+        return 1;
+    }
+    if (k <= ANACP_HEADS) {
+        snprintf(out->file, sizeof out->file, "head%d_W.npy", k - 1);
+        out->role = "head layer W_k (D×d): Z = gelu(x W_kᵀ)";
+        out->v = s->Wk[k - 1].v; out->rows = s->D; out->cols = s->d;
+        return 1;
+    }
+    int j = k - ANACP_HEADS - 1, t = j / 2;
+    if (t >= s->fitted || !s->replay[t].v) return 0;
+    if (j % 2 == 0) {
+        snprintf(out->file, sizeof out->file, "replay_t%d.npy", t + 1);
+        out->role = "task t's replay rows (class mean + Gaussian noise of the shared covariance)";
+        out->v = s->replay[t].v; out->rows = s->replay[t].rows; out->cols = s->d;
+    } else {
+        snprintf(out->file, sizeof out->file, "replay_labels_t%d.npy", t + 1);
+        out->role = "labels of replay_t<t>";
+        out->labels = s->replay_y[t]; out->rows = s->replay[t].rows;
+    }
+    return 1;
+}
+
+static double anacp_bytes(const en_size *z, long D)
+{
+    int C = z->C, T = z->T;
+    double H = z->expand > 0 ? (double)z->expand : ANACP_D, K = ANACP_HEADS, N = (double)C * ANACP_SAMPLES;
+    /* per head: W, A and the class sums; the final W and the work matrix; the models of every task
+     * ((K + 1) rows of H per seen class, C(T + 1)/2 seen over the tasks); the replay rows and, in
+     * the dual form (N < H), their H; block buffers; the kept test activations */
+    return 8.0 * ((K + 1) * H * H + (K + 1) * H * (double)D + K * C * H + (K + 1) * H * C * (T + 1) / 2.0 +
+                  N * (double)D + (N < H ? N * H : 0) + 4.0 * ANACP_BLOCK * H) + ANACP_CACHE_MAX;
+}
+
+const en_learner en_learner_anacp = {
+    .name = "anacp",
+    .summary = "AnaCP: 3 GELU heads projecting to spread class means, Gaussian replay, final ridge",
+    .family = EN_STATS,
+    .map = EN_MAP_IDENTITY,
+    .reset = anacp_reset,
+    .fit = anacp_fit,
+    .predict = anacp_predict,
+    .destroy = anacp_destroy,
+    .draw = anacp_draw,
+    .bytes = anacp_bytes,
+};

@@ -1,0 +1,236 @@
+/* tui/tui_int.h — internals shared by the TUI files (src/tui*.c); not a public API.
+ * tui_draw.c composes a whole frame into a cv_canvas (pure); tui_worker.c runs the engine in a
+ * pthread; tui.c owns curses, the event loop and the UI state. */
+#ifndef GS_TUI_INT_H
+#define GS_TUI_INT_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "gs_canvas.h"
+#include "gs_claims.h"
+#include "gs_collapse.h"
+#include "gs_engine.h"
+#include "gs_opts.h"
+#include "gs_pipeline.h"
+#include "gs_spectral.h"
+#include "gs_tausweep.h"
+#include "gs_tour.h"
+#include "gs_tui.h"
+
+/* ---- the lower-left panel's views (key v) ---- */
+typedef enum {
+    TV_STABLE = 0, /* stable rank over tasks */
+    TV_TAU,        /* accuracy and stable rank against τ at the task (worker: ts_compute) */
+    TV_THEOREM,    /* Theorem 1 at the task (worker: sp_theorem1) */
+    TV_ERANK,      /* effective rank and condition number over tasks */
+    TV_CLASS,      /* per-class accuracy by class size at the task */
+    TV_RATIO,      /* λ̃ᵢ/λᵢ at the task */
+    TV_CLAIMS,     /* the paper's claims against this data (worker: Theorem 1, τ sweep of GACL) */
+    TV_COLLAPSE,   /* energy of G+τI along each class's direction (worker: co_compute) */
+    TV_COUNT
+} tui_lower_view;
+/* Panel title of a view ("Stable rank", "τ sweep", ...). */
+const char *tui_view_title(int view);
+/* The figure `e` exports for the view (gs_figure.h name; the stable-rank view: "dashboard"). */
+const char *tui_view_figure(int view);
+/* Its short name ("τ sweep", "erank & κ") for narrow panels. */
+const char *tui_view_short(int view);
+/* Does the view need a computation in the worker (τ sweep, Theorem 1)? */
+int tui_view_needs_worker(int view);
+
+/* What the worker computed for one (generation, task, view); owned by whoever holds it. */
+typedef struct {
+    uint64_t gen;
+    int task, view;
+    int st;                     /* GS_OK, or an error (message in error) */
+    char error[256];
+    ts_curve ts[2];             /* TV_TAU: curves of the shown ridge methods */
+    int nts;
+    double tau;                 /* τ of the parameters (marked on the τ axis) */
+    sp_theorem th;              /* TV_THEOREM */
+    int have_th;
+    char th_method[32];         /* the augmenting method compared with GACL */
+    long D;
+    int m0, m1;                 /* the shown pair it was computed for */
+    co_result co;               /* TV_COLLAPSE */
+    int have_co;
+    char th_error[256];         /* TV_CLAIMS: why Theorem 1 is missing ("" when computed) */
+} tui_extra;
+/* The reference (plain ridge: "gacl" when shown, else m0) and the compared method of the shown
+ * pair; *aug = -1 when there is no second method. */
+void tui_ref_aug(const en_results *r, int m0, int m1, int *ref, int *aug);
+/* Does the view take the whole lower row (claims, collapse)? */
+int tui_view_wide(int view);
+void tui_extra_free(tui_extra *x);
+
+/* ---- what one frame shows (tui_draw.c) ---- */
+typedef struct {
+    const en_results *r;        /* NULL while nothing is computed */
+    const en_results *base;     /* pinned baseline or NULL */
+    const op_params *params;    /* current (requested) parameters */
+    const op_params *base_params;
+    int task, T;
+    int playing;
+    double speed;               /* tasks per second */
+    int busy;                   /* worker computing */
+    double progress;            /* 0..1 */
+    int spinner;
+    int sel;                    /* selected tui_param */
+    const char *edit;           /* editor text, NULL when closed */
+    int help;
+    const char *message;        /* status message ("" for none) */
+    int message_error;
+    const char *data_name;
+    const char *preset;         /* name of the last preset applied, or "" */
+    int color;
+    int m0, m1;
+    int lower;                  /* tui_lower_view of the lower-left panel */
+    const tui_extra *ex;        /* worker result for exactly this generation/task/view, or NULL */
+    int future;                 /* 1: task-axis charts show the tasks after the current one too */
+    int help_scroll;            /* first help row shown */
+    const char *tour_name;      /* the tour being played, or NULL */
+    int tour_step;              /* 1-based step of the tour, 0 = no tour */
+    int tour_n;                 /* steps in the tour */
+    const tr_step *tour;        /* the step shown (text, panel), NULL without a tour */
+    int scroll;                 /* first row of a scrolled view (claims) */
+    int nseeds;                 /* --seeds: how many (1 without) */
+    const en_results *const *seed_runs; /* every seed's results of the shown generation (r
+                                 * first), or NULL while some are pending: the accuracy and
+                                 * stable-rank charts then draw their mean with a ± std band */
+    int nseed_runs;
+    int single;                 /* the ridge learners compute in single precision (--precision) */
+    int factoring;              /* the task the worker reduces for fast τ changes, 0: none */
+    char pending[48];           /* tasks not yet computed ("3–10", "2, 5–10"), "" when none */
+} tui_view;
+
+/* Title of the Accuracy panel for the shown pair: "Accuracy — GACL vs AIR (head, tail,
+ * overall)" (display names, ch_display_name); m1 < 0: one method. */
+void tui_accuracy_title(const en_results *r, int m0, int m1, char *buf, int n);
+/* Next index for a slot cycling through n methods from cur, skipping `other` (never both
+ * slots on the same method); returns cur when there is no other choice. */
+int tui_cycle_method(int cur, int other, int n);
+
+/* Compose the frame into cv (cleared first). Screens smaller than TUI_MIN_COLS × TUI_MIN_ROWS
+ * get the "need at least WxH" message. */
+void tui_draw(cv_canvas *cv, const tui_view *v);
+/* Help rows wrapped to w cells (keys, then what the numbers mean); returns the count. */
+int tui_help_rows(const cv_canvas *cv, int w, char (*out)[256], int max);
+/* Numbers of one method at one task for the parameters panel, e.g. "81.2" or "…" (pending). */
+void tui_fmt_pct(const en_snap *s, double v, char *buf, int n);
+
+/* ---- data files (tui_assets.c) ---- */
+/* Path of asset NAME of KIND ("tours", "themes") with extension ext (".tour") into out; a NAME
+ * with '/' is taken as a path. GS_OK, or GS_EINPUT with a message naming where it looked. */
+int tui_asset_find(const char *kind, const char *name, const char *ext, char *out, size_t n);
+
+/* Colour themes (assets/themes/NAME.theme): "role: colour" lines, colour #rrggbb or terminal. */
+typedef struct {
+    uint32_t text, background;  /* CV_RGB_DEFAULT: the terminal's own */
+    uint32_t gacl, gsr;         /* what the figures' GACL red and GSR blue become */
+    int colour;                 /* 0: no colour at all (mono) */
+} tui_theme;
+/* Parse a theme (defaults: the terminal's colours, the figures' GACL/GSR). GS_OK or GS_EINPUT
+ * ("FILE: line N: ..."). */
+int tui_theme_parse(const char *text, const char *path, tui_theme *t);
+/* Find NAME (tui_asset_find "themes") and parse it. */
+int tui_theme_load(const char *name, tui_theme *t);
+
+/* ---- the worker (tui_worker.c) ---- */
+#define TUI_MAX_SEEDS 16        /* --seeds: every seed keeps its own pipeline and engine */
+typedef struct {
+    pthread_t th;
+    int started;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int wake[2];                /* self-pipe: the worker writes a byte after publishing */
+    /* request, under mu */
+    uint64_t req_gen;
+    op_opts req_opts;
+    int req_task;
+    int quit;
+    int export_req;             /* 1: export export_figure to export_path */
+    char export_path[4096];
+    char export_figure[32];     /* a gs_figure.h name ("dashboard", "tau-sweep", ...) */
+    en_results *export_base;    /* owned copy of the baseline for the export, or NULL */
+    int tune_req;               /* 1: tune parameter tune_param of method tune_m on validation */
+    int tune_param, tune_m;     /* tui_param, index into the results */
+    int tune_done;              /* 1: the result below is new (taken by tw_take_tune) */
+    uint64_t tune_gen;          /* generation the tuning started from */
+    double tune_value, tune_obj;
+    volatile int cancel;
+    int req_view;               /* tui_lower_view the UI shows */
+    volatile int ex_cancel;     /* stop the running view computation (task/view/gen changed) */
+    /* published, under mu */
+    en_results *pub;            /* newest copy not yet taken by the UI (owned) */
+    tui_extra *pub_ex;          /* newest view computation not yet taken (owned) */
+    int busy;
+    double progress;
+    char msg[512];              /* message for the status line ("" none) */
+    int msg_error;
+    int msg_new;
+    en_results *pub_seeds[TUI_MAX_SEEDS]; /* --seeds: the other seeds' newest runs (owned), */
+    int pub_nseeds;             /* all of one generation, not yet taken by the UI */
+    /* worker only */
+    pl_ctx *ctx;                /* ctx[0]: the shown seed; ctx[1..nctx): the other --seeds */
+    int nctx;
+    uint64_t seeds[TUI_MAX_SEEDS]; /* seeds[k] of ctx[k] (k >= 1) */
+    op_protocol xproto[TUI_MAX_SEEDS]; /* the protocol ctx[k] was built with */
+    int xbuilt[TUI_MAX_SEEDS];  /* ctx[k] holds a stream and engine for xproto[k] */
+    en_config cfg;
+    op_opts cur;                /* options the ctx was built with */
+    uint64_t done_gen;
+    int spec_task;
+    unsigned spec_mask;         /* the pair whose spectra at spec_task were asked (en_method_bit) */
+    double last_pub;
+    uint64_t work_gen;
+    uint64_t ex_gen;            /* the last view computation done: generation, task, view */
+    int ex_task, ex_view;
+    int req_m0, req_m1;         /* the shown pair (under mu): τ sweep, Theorem 1, export */
+    int ex_m0, ex_m1;           /* the pair of the last view computation */
+    volatile int sp_cancel;     /* stop the all-task spectrum sweep (generation/view changed) */
+    uint64_t sp_gen;            /* generation whose spectra are complete at every task, */
+    unsigned sp_mask;           /* for these methods (the pair shown then) */
+    /* large D (en_tau_factor_wanted): the shown task's tridiagonal form (en_prepare_tau) */
+    int fa_wanted;
+    volatile int fa_cancel;     /* stop it: a new request, another task, quit, export, tuning */
+    uint64_t fa_gen;            /* the generation and task it was done for (resumed otherwise) */
+    int fa_task;
+    int factoring;              /* under mu: the task being reduced (0: none), for the status bar */
+} tui_worker;
+
+/* Start the worker on opened pipelines (not owned): ctx[0] the shown run, ctx[1..nctx) the other
+ * seeds of --seeds (seeds[k] for ctx[k]; nctx = 1 without). After every parameter change the
+ * worker updates ctx[0] first (progress, publish), then each other seed in turn (cancelled by a
+ * newer request like the first) and publishes their results together (tw_take_seeds).
+ * GS_OK or GS_ERUN. */
+int tw_start(tui_worker *w, pl_ctx *ctx, int nctx, const uint64_t *seeds, const en_config *cfg, const op_opts *o);
+/* The task whose tridiagonal form the worker computes (for fast τ changes), 0 when none. */
+int tw_factoring(tui_worker *w);
+/* The other seeds' results of one generation (ownership passes to the caller: en_results_free
+ * + free each); returns their count (0: nothing new). */
+int tw_take_seeds(tui_worker *w, en_results **out, int max);
+/* New parameters/options (gen bumps: a running computation is cancelled) and current task. */
+void tw_request(tui_worker *w, const op_opts *o, uint64_t gen, int task);
+/* Ask for an export of figure (gs_figure.h name) from the current results (baseline copied). */
+void tw_export(tui_worker *w, const char *path, const char *figure, const en_results *baseline);
+/* The view shown in the lower-left panel (the worker computes what it needs for the task). */
+void tw_set_view(tui_worker *w, int view);
+/* The shown pair of methods (indices into the results; m1 may be -1). */
+void tw_set_pair(tui_worker *w, int m0, int m1);
+/* Tune parameter `param` (tui_param, not the seed) of method m on the validation rows, from the
+ * current parameters (the objective: validation accuracy after the last task, as `tune`; with
+ * --seeds its mean over the seeds, as `tune --seeds`). */
+void tw_tune(tui_worker *w, int param, int m);
+/* 1 when a tuning result is new: the parameter, its chosen value, the validation accuracy there
+ * and the generation it started from (the caller drops it if the parameters changed since). */
+int tw_take_tune(tui_worker *w, int *param, double *value, double *obj, uint64_t *gen);
+/* Newest view computation (ownership passes to the caller; free with tui_extra_free + free). */
+tui_extra *tw_take_extra(tui_worker *w);
+/* Newest results (ownership passes to the caller), or NULL. */
+en_results *tw_take(tui_worker *w);
+/* Status: busy flag, progress, and a new message (copied into msg, returns 1 if new). */
+int tw_status(tui_worker *w, int *busy, double *progress, char *msg, int n, int *is_error);
+void tw_stop(tui_worker *w);
+
+#endif
