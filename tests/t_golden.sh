@@ -1,0 +1,47 @@
+#!/bin/sh
+# t_golden.sh — the numbers and figure bytes a refactor must not change. tests/golden/ holds
+# `run --format csv` (every column but `seconds`) on --synthetic, on the MobileNetV2 sample with
+# the teaching preset and on the pixel sample with all eleven systems of Table 1, and the
+# SHA-256 of every figure `export` draws on the MobileNetV2 teaching run (PNG) and of the
+# synthetic dashboard. They were made by c719693, before src/ was split into folders.
+# A change that is meant to move a number: GOLDEN_UPDATE=1 sh tests/t_golden.sh rewrites the
+# files, and the commit says which numbers moved and why.
+. "$(dirname "$0")/lib.sh"
+export GSRSCOPE_ASSETS="$PWD/assets"
+dir=tests/golden
+FIGS="accuracy spectrum stable-rank dashboard tau-sweep erank-cond class-acc eig-ratio theorem claims collapse"
+ALL11=slda,fecam,ncm,klda,air,gacl,gacl+gsr,ranpac,ranpac+gsr,anacp,anacp+gsr
+
+# Drop the `seconds` column (found by name) from a CSV on stdin.
+noseconds() { awk -F, 'NR==1{for(i=1;i<=NF;i++) if($i=="seconds") s=i} {o=""; for(i=1;i<=NF;i++) if(i!=s) o=o (o==""&&i==1?"":",") $i; print o}'; }
+
+check_csv() { # name, then the run's arguments
+    name=$1; shift
+    if ! "$G" run "$@" --format csv --quiet > "$tmp/$name.raw" 2> "$tmp/err"; then
+        bad "run $* exits 0"; return; fi
+    noseconds < "$tmp/$name.raw" > "$tmp/$name.csv"
+    if [ -n "${GOLDEN_UPDATE:-}" ]; then cp "$tmp/$name.csv" "$dir/$name.csv"; fi
+    if cmp -s "$tmp/$name.csv" "$dir/$name.csv"; then ok "run $*: every number as in $dir/$name.csv"
+    else diff "$dir/$name.csv" "$tmp/$name.csv" | head -n 6 > "$tmp/err"; bad "run $*: numbers differ from $dir/$name.csv"; fi
+}
+
+check_csv synthetic --synthetic
+check_csv mnv2_teaching --sample mobilenetv2 --preset teaching
+check_csv pixels_table1 --sample pixels --methods "$ALL11"
+
+: > "$tmp/figs.sha256"
+for f in $FIGS; do
+    if "$G" export --sample mobilenetv2 --preset teaching --figure "$f" -o "$tmp/$f.png" --quiet 2> "$tmp/err"; then
+        (cd "$tmp" && sha256sum "$f.png") >> "$tmp/figs.sha256"
+    else bad "export --figure $f exits 0"; fi
+done
+if "$G" export --synthetic --figure dashboard -o "$tmp/synthetic-dashboard.png" --quiet 2> "$tmp/err"; then
+    (cd "$tmp" && sha256sum synthetic-dashboard.png) >> "$tmp/figs.sha256"
+else bad "export --synthetic --figure dashboard exits 0"; fi
+[ -n "${GOLDEN_UPDATE:-}" ] && cp "$tmp/figs.sha256" "$dir/figures.sha256"
+while read -r sum file; do
+    want=$(awk -v f="$file" '$2==f{print $1}' "$dir/figures.sha256")
+    if [ "$sum" = "$want" ]; then ok "export $file: the same bytes"
+    else echo "$file: $sum, expected ${want:-none}" > "$tmp/err"; bad "export $file: bytes differ from $dir/figures.sha256"; fi
+done < "$tmp/figs.sha256"
+finish
