@@ -5,8 +5,10 @@
  * With two seeds (--seeds): the other seed's results come after the first one's, belong to the
  * newest request and equal a run of that seed alone; `t` tunes on the mean over both seeds.
  * Fast τ changes from the shown task's tridiagonal form (GS_TAU_FACTOR_MIN_D lowers the D they
- * start at) give the numbers of a fresh run. Spectra are computed for the shown pair only. Run
- * under ThreadSanitizer by `make check-tsan`. */
+ * start at) give the numbers of a fresh run. Spectra are computed for the shown pair only.
+ * `t` on RanPAC, then a task change and a τ change, reads RanPAC's λ from the engine's own copy
+ * of the parameters (no pointer into the tuning's stack: AddressSanitizer, `make check-asan`).
+ * Run under ThreadSanitizer by `make check-tsan`. */
 #include <math.h>
 #include <poll.h>
 #include <stdio.h>
@@ -191,6 +193,79 @@ static void tui_config(const op_opts *o, en_config *cfg)
     cfg->keep_task_grams = 1;
 }
 
+/* `t` with ranpac, ranpac+gsr and a small --expand, then the UI's next steps: a task change and a
+ * τ change. The tuning's last update was given a parameter block that lives only inside the
+ * tuning; the task change then fills task 1's spectrum (en_ensure_spectrum), which reads RanPAC's
+ * λ (en_tau_for → ranpac_tau) through the parameters the engine holds. They must be its own copy:
+ * through the caller's pointer this was a stack-use-after-scope (AddressSanitizer stops here), and
+ * without ASan the spectrum could come from whatever the stack then held. Checked against a fresh
+ * engine at the same parameters: the spectral numbers of task 1, then every accuracy after the τ
+ * change. */
+static void tune_ranpac(void)
+{
+    char ms[] = "ranpac,ranpac+gsr"; /* op_parse cuts the list in place */
+    char *argv[] = {"gsrscope", "--tasks", "3", "--methods", ms, "--expand", "256", "--val-frac", "0.2", NULL};
+    op_opts o;
+    CHECK(op_parse(&o, 9, argv) == GS_OK, "options: %s", gs_last_error());
+    en_config cfg;
+    tui_config(&o, &cfg);
+    static pl_ctx ctx, fresh;
+    if (pl_open(&ctx, &o, &cfg, NULL, NULL) != GS_OK) { CHECK(0, "pl_open: %s", gs_last_error()); return; }
+    CHECK(tw_start(&w, &ctx, 1, NULL, &cfg, &o) == GS_OK, "worker for ranpac, ranpac+gsr (--expand 256) started");
+    tw_request(&w, &o, 1, 2);
+    CHECK(settle(1, 300), "ranpac: first results at task 2");
+    tw_tune(&w, TP_TAU, 1);
+    int tp = -1;
+    double tv = NAN, tobj = NAN;
+    uint64_t tg = 0;
+    double t0 = gs_now();
+    while (gs_now() - t0 < 600 && !tw_take_tune(&w, &tp, &tv, &tobj, &tg)) drain();
+    CHECK(tp == TP_TAU && tv > 0 && tg == 1, "t: τ %g chosen for ranpac+gsr (validation %g %%)", tv, tobj);
+    /* the task change: task 1's spectrum, with λ read from the engine's parameters */
+    tw_request(&w, &o, 1, 1);
+    t0 = gs_now();
+    int spec = 0;
+    while (!spec && gs_now() - t0 < 300) {
+        drain();
+        spec = res && res->generation == 1;
+        for (int m = 0; spec && m < res->n_methods; m++) spec = (res->m[m].snaps[0].flags & EN_SPECTRUM) != 0;
+    }
+    int ok = pl_open(&fresh, &o, &cfg, NULL, NULL) == GS_OK && en_update(fresh.eng, &o.params, 1, NULL, NULL, NULL) == GS_OK &&
+             en_ensure_spectrum(fresh.eng, 1, EN_METHODS_ALL, NULL) == GS_OK;
+    const en_results *rf = ok ? en_get_results(fresh.eng) : NULL;
+    int same = spec && rf;
+    for (int m = 0; same && m < res->n_methods; m++) {
+        const en_snap *x = &res->m[m].snaps[0], *y = &rf->m[m].snaps[0];
+        same = x->lambda_max == y->lambda_max && x->lambda_min == y->lambda_min && x->erank == y->erank &&
+               x->stable_rank == y->stable_rank && x->eig && y->eig && x->eig[0] == y->eig[0];
+    }
+    CHECK(same, "after t, task 1's spectrum (λ_max %g) equals a fresh engine's (%g)", spec ? res->m[0].snaps[0].lambda_max : NAN,
+          rf ? rf->m[0].snaps[0].lambda_max : NAN);
+    if (ok) pl_free(&fresh);
+    /* the τ change: every accuracy equals a fresh run at that τ */
+    op_opts a = o;
+    a.params.tau = tv * 10;
+    tw_request(&w, &a, 2, 1);
+    CHECK(settle(2, 300), "ranpac: τ change served");
+    en_config c1 = cfg;
+    c1.keep_task_grams = 0;
+    ok = pl_open(&fresh, &a, &c1, NULL, NULL) == GS_OK && en_update(fresh.eng, &a.params, 1, NULL, NULL, NULL) == GS_OK;
+    rf = ok ? en_get_results(fresh.eng) : NULL;
+    same = rf && res && res->params.tau == a.params.tau;
+    for (int m = 0; same && m < res->n_methods; m++) {
+        for (int t = 0; t < res->T; t++) {
+            const en_snap *x = &res->m[m].snaps[t], *y = &rf->m[m].snaps[t];
+            same &= x->state == EN_DONE && x->acc == y->acc && x->head_acc == y->head_acc && x->val_acc == y->val_acc;
+        }
+        same &= res->m[m].a_last == rf->m[m].a_last && res->m[m].a_avg == rf->m[m].a_avg;
+    }
+    CHECK(same, "after the τ change (τ = %g) every accuracy equals a fresh run", a.params.tau);
+    if (ok) pl_free(&fresh);
+    tw_stop(&w);
+    pl_free(&ctx);
+    if (res) { en_results_free(res); free(res); res = NULL; }
+}
+
 /* Spectra only for the shown pair: with slda, gacl, fecam and slda, gacl shown, the last task's
  * published results carry slda's own spectrum and none of fecam's; m / M showing fecam brings
  * fecam's (the worker asks again for the new pair, without a new request). */
@@ -318,6 +393,7 @@ int main(void)
     two_seeds(&o, &cfg);
     if (res) { en_results_free(res); free(res); res = NULL; }
     shown_spectra();
+    tune_ranpac();
     if (ex) { tui_extra_free(ex); free(ex); }
     return tap_done();
 }

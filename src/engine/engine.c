@@ -210,7 +210,10 @@ int en_create(en_engine **out, const en_problem *p, const en_config *cfg)
     e->p = p;
     e->cfg = *cfg;
     e->nm = cfg->n_methods;
-    for (int m = 0; m < e->nm; m++) e->names[m] = cfg->methods[m];
+    for (int m = 0; m < e->nm; m++) { /* copies: the caller's strings need not outlive the engine */
+        snprintf(e->name_buf[m], sizeof e->name_buf[m], "%s", cfg->methods[m]);
+        e->names[m] = e->name_buf[m];
+    }
     e->cfg.methods = e->names;
     e->keep = cfg->keep_task_grams;
     int T = p->T, C = p->C;
@@ -849,12 +852,18 @@ int en_update(en_engine *e, const op_params *q, int first_task, const volatile i
     if (e->have_cur && q->seed != e->cur.seed)
         return gs_error(GS_EINPUT, "the seed changed: build a new problem (the stream depends on it)");
     gs_clear_error();
+    /* The engine keeps its own copy of the parameters (e->cur): the learners, the augmenters and
+     * every later job (en_ensure_spectrum, en_prepare_tau, en_solve_w, ...) read it, never the
+     * caller's block, which may not outlive this call (the TUI's tuning passes a local). */
+    op_params prev = e->cur;
+    int first_time = !e->have_cur;
+    e->cur = *q;
+    q = &e->cur;
     /* What is invalid? */
     int any = 0;
     for (int m = 0; m < e->nm; m++) {
         mstate *ms = &e->ms[m];
-        ms->lctx.params = ms->actx.params = q;
-        int first_time = !e->have_cur;
+        ms->lctx.params = ms->actx.params = &e->cur;
         unsigned deps = method_deps(ms);
         double w = en_method_weight(ms, q);
         /* a stats learner's statistics hold the weighted rows: a new weight refits it */
@@ -865,8 +874,8 @@ int en_update(en_engine *e, const op_params *q, int first_task, const volatile i
         if (extra_dirty || w != ms->weight || !e->keep)
             for (int t = 0; t < T; t++) ms->stats_valid[t] = 0;
         ms->weight = w;
-        ms->dirty = first_time || extra_dirty || solve_params_changed(ms, &e->cur, q) || w != en_method_weight(ms, &e->cur) ||
-                    deps_changed(deps, &e->cur, q) || !e->keep;
+        ms->dirty = first_time || extra_dirty || solve_params_changed(ms, &prev, q) || w != en_method_weight(ms, &prev) ||
+                    deps_changed(deps, &prev, q) || !e->keep;
         for (int t = 0; t < T; t++) if (e->res.m[m].snaps[t].state != EN_DONE) ms->dirty = 1;
         if (ms->dirty && ms->L->last_model_only) ms->extra_valid = ms->fit_valid = 0; /* refit from task 0 */
         if (ms->dirty) {
@@ -877,7 +886,6 @@ int en_update(en_engine *e, const op_params *q, int first_task, const volatile i
         ms->xparams = *q;
     }
     if (!e->keep) e->base_valid = 0;
-    e->cur = *q;
     e->have_cur = 1;
     e->res.params = *q;
     if (!any) return GS_OK;

@@ -141,7 +141,8 @@ struct mstate {
 struct en_engine {
     const en_problem *p;
     en_config cfg;
-    const char *names[OP_MAX_METHODS];
+    const char *names[OP_MAX_METHODS]; /* = name_buf: the engine's copies of cfg->methods */
+    char name_buf[OP_MAX_METHODS][48];
     int nm, nslots, keep;
     mstate *ms;
     en_space sp[EN_MAX_SPACES];
@@ -150,7 +151,8 @@ struct en_engine {
     gm_mat G, Qext;          /* en_gram's copies (allocated on first use) */
     int workers;             /* threads per task: 1 sequential, 2 parallel methods */
     en_results res;
-    op_params cur;
+    op_params cur;           /* the engine's copy of the last en_update's parameters: what every
+                              * job, learner (lctx.params) and augmenter (actx.params) reads */
     int have_cur;
     int focus_task;          /* 0-based task of the current en_update's first_task */
 };
