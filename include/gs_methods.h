@@ -3,7 +3,9 @@
  *
  * A method is LEARNER[+AUGMENTER] (gs_learner.h describes learners). An augmenter makes the
  * synthetic rows of each task: gsr (Algorithm 1) and its ablations gsr-linear and gsr-fixed
- * (here), gauss-shrink and gauss-transfer (augmenters/gauss.c), interclass (augmenters/interclass.c).
+ * (here), gauss-shrink and gauss-transfer (augmenters/gauss.c), interclass (augmenters/interclass.c),
+ * oversample (augmenters/oversample.c: copies of the class's own rows, GSR's count; the control
+ * that separates the mass of GSR's rows from their geometry).
  * It emits rows x in the feature space of the rows z (d values) with a weight ω; the engine maps
  * them to the learner's space h and hands them to the learner with weight w·ω, w = weight(params)
  * (β): for a ridge learner G += w ω h hᵀ, Q[:,label] += w ω h, the paper's eq. 9.
@@ -44,6 +46,9 @@ typedef struct en_augmenter {
 
 /* weight for augmenters whose synthetic rows enter with weight β (all of the paper's). */
 double en_weight_beta(const op_params *params);
+/* Rows per class of N real rows that GSR draws (and interclass and oversample make): the pairs
+ * count (--pairs all: N(N−1) ordered pairs i ≠ j; random: N) capped at --max-aug; 0 under 2 rows. */
+long en_aug_budget(const op_params *params, long N);
 
 /* The augmenter table (src/augmenters/gsr.c), NULL-terminated; lookup by name (NULL if unknown). */
 extern const en_augmenter *const en_augmenters[];

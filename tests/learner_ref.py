@@ -86,6 +86,29 @@ def anacp(md, d, H, y, w, seen, Ht):
     return gelu(f(unit(Ht)) @ Wf.T) @ theta
 
 
+def budget(p, n):
+    """Rows GSR draws for a class of n real rows: the pairs count capped at --max-aug."""
+    if n < 2:
+        return 0
+    k = {"all": n * (n - 1), "random": n, "literal": n * n}[p["pairs"]]
+    return k if p["max_aug"] in ("all", -1) else min(k, int(p["max_aug"]))
+
+
+def oversample(d, p):
+    """The oversample augmenter from its definition: per class in stream order (tail classes only
+    with --augment tail), budget(N_c) copies, copy k of the class's real row k mod N_c."""
+    Z, y = load(d, "rows.npy"), load(d, "rows_labels.npy")
+    head = set(load(d, "head_classes.npy").tolist())
+    rows, labels = [], []
+    for c in load(d, "class_order.npy"):
+        idx = np.flatnonzero(y == c)
+        if p["augment"] == "tail" and c in head:
+            continue
+        k = budget(p, len(idx))
+        rows.append(Z[idx[np.arange(k) % len(idx)]]); labels.append(np.full(k, c))
+    return np.vstack(rows), np.concatenate(labels).astype(np.int64)
+
+
 def replay(d, method):
     md = os.path.join(d, method)
     man = json.load(open(os.path.join(md, "manifest.json")))
@@ -96,7 +119,17 @@ def replay(d, method):
     order = load(d, "class_order.npy")
     H, Ht = feature_map(md, man, Z), feature_map(md, man, Zt)
     w = np.ones(len(y))
-    if man["augmenter"]:
+    if man["augmenter"] == "oversample":
+        # built here from rows.npy alone (not read from aug_rows.npy): GSR's count per class,
+        # row k a copy of the class's real row k mod N_c; the saved rows must be exactly these
+        A, ya = oversample(d, p)
+        if A.shape != load(md, "aug_rows.npy").shape or not np.array_equal(A, load(md, "aug_rows.npy")) \
+                or not np.array_equal(ya, load(md, "aug_labels.npy")):
+            raise SystemExit(f"FAIL {method}: aug_rows.npy is not the copies of the real rows")
+        wa = np.full(len(ya), beta)
+        if len(ya):
+            H = np.vstack([H, feature_map(md, man, A)]); y = np.concatenate([y, ya]); w = np.concatenate([w, wa])
+    elif man["augmenter"]:
         A = load(md, "aug_rows.npy")
         ya = load(md, "aug_labels.npy")
         wa = beta * load(md, "aug_weights.npy")

@@ -3,7 +3,8 @@
 # driven by --save-state: the same rows, the same random draws (proj_W.npy) and the same synthetic
 # rows (aug_rows.npy with weight β·ω): >= 99.9 % identical test predictions, accuracies within
 # 0.1 point, on --synthetic and the bundled sample; x+gsr is x fed the real rows plus the
-# β-weighted aug rows by construction of the reference.
+# β-weighted aug rows by construction of the reference. x+oversample is built by the reference
+# from rows.npy alone (GSR's count per class, copies of the real rows) and must equal aug_rows.npy.
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
 check() { # name, state dir, methods...
@@ -14,20 +15,28 @@ check() { # name, state dir, methods...
         cp "$tmp/ref.txt" "$tmp/err"; bad "$name: NumPy reference disagrees"
     fi
 }
-M="gacl,gsr,air,air+gsr,ncm,ncm+gsr,slda,slda+gsr"
+M="gacl,gsr,air,air+gsr,ncm,ncm+gsr,slda,slda+gsr,gacl+oversample,slda+oversample"
 "$G" run --synthetic --methods "$M" --save-state "$tmp/syn" --format csv > /dev/null 2> "$tmp/err" \
     && ok "synthetic run" || bad "synthetic run"
-check synthetic "$tmp/syn" gacl gsr air air+gsr ncm ncm+gsr slda slda+gsr
+check synthetic "$tmp/syn" gacl gsr air air+gsr ncm ncm+gsr slda slda+gsr gacl+oversample slda+oversample
 # ranpac: its own Gaussian ReLU projection (M = --expand), the draw written as proj_W.npy;
 # anacp: its layers (D = --expand) and replay rows written as head<k>_W, final_W, replay_t<t>
-"$G" run --synthetic --expand 256 --methods ranpac,ranpac+gsr,ncm+gsr,anacp,anacp+gsr --tau 1 \
+"$G" run --synthetic --expand 256 --methods ranpac,ranpac+gsr,ncm+gsr,anacp,anacp+gsr,ranpac+oversample --tau 1 \
     --save-state "$tmp/rp" --format csv > /dev/null 2> "$tmp/err" && ok "ranpac/anacp run" || bad "ranpac/anacp run"
-check "synthetic --expand 256" "$tmp/rp" ranpac ranpac+gsr ncm+gsr anacp anacp+gsr
+check "synthetic --expand 256" "$tmp/rp" ranpac ranpac+gsr ncm+gsr anacp anacp+gsr ranpac+oversample
 [ "$(python3 -c "import json;print(json.load(open('$tmp/rp/ranpac/manifest.json'))['map']['D'])")" = 256 ] \
     && ok "ranpac manifest: map D = 256" || bad "ranpac manifest"
 "$G" run --methods "gacl,gsr,air+gsr,ncm+gsr,slda+gsr" --slda-eps 0.01 --save-state "$tmp/smp" --format csv \
     > /dev/null 2> "$tmp/err" && ok "sample run" || bad "sample run"
 check sample "$tmp/smp" gacl gsr air+gsr ncm+gsr slda+gsr
+# oversample at the teaching preset (β = 10, τ = 10), tail classes only, one partner per row; and
+# with --expand (the copies mapped by the engine's row path, not the pair path)
+"$G" run --preset teaching --augment tail --pairs random --methods gacl+oversample,air+oversample \
+    --save-state "$tmp/ov" --format csv > /dev/null 2> "$tmp/err" && ok "oversample run" || bad "oversample run"
+check "teaching --augment tail --pairs random" "$tmp/ov" gacl+oversample air+oversample
+"$G" run --expand 300 --max-aug 7 --methods gacl+oversample --save-state "$tmp/ov2" --format csv > /dev/null 2> "$tmp/err" \
+    && ok "oversample --expand run" || bad "oversample --expand run"
+check "--expand 300 --max-aug 7" "$tmp/ov2" gacl+oversample
 "$G" run --expand 128 --methods "ranpac,ranpac+gsr,anacp,anacp+gsr,air" --tau 1 --save-state "$tmp/smp2" \
     --format csv > /dev/null 2> "$tmp/err" && ok "sample --expand 128 run" || bad "sample --expand 128 run"
 check "sample --expand 128" "$tmp/smp2" ranpac ranpac+gsr anacp anacp+gsr air

@@ -85,7 +85,7 @@ int en_gsr_class(en_mctx *m, int c, int linear, int fixed_alpha, en_emitter *em)
     long d = p->d;
     /* Pair list: (i, j) indices within the class, i != j. */
     long npairs = q->pairs == OP_PAIRS_ALL ? N * (N - 1) : N;
-    long K = npairs < q->max_aug ? npairs : q->max_aug;
+    long K = en_aug_budget(q, N);
     long *pi = gs_malloc((size_t)K, sizeof(long), "GSR pairs");
     long *pj = gs_malloc((size_t)K, sizeof(long), "GSR pairs");
     double *zt = gs_malloc((size_t)d, sizeof(double), "GSR row");
@@ -167,6 +167,13 @@ static int gsr_linear_rows(en_mctx *m, int t, en_emitter *em) { return gsr_task(
 static int gsr_fixed_rows(en_mctx *m, int t, en_emitter *em) { return gsr_task(m, t, em, 0, 1); }
 double en_weight_beta(const op_params *q) { return q->beta; }
 
+long en_aug_budget(const op_params *q, long N)
+{
+    if (N < 2) return 0;
+    long n = q->pairs == OP_PAIRS_ALL ? N * (N - 1) : N;
+    return n < q->max_aug ? n : q->max_aug;
+}
+
 #define GSR_DEPS (EN_DEP_ALPHA | EN_DEP_XI | EN_DEP_PAIRS | EN_DEP_MAXAUG | EN_DEP_AUGMENT)
 
 static const en_augmenter A_GSR = {
@@ -182,11 +189,12 @@ static const en_augmenter A_GSR_FIXED = {
     .deps = GSR_DEPS & ~EN_DEP_XI, .rows = gsr_fixed_rows, .weight = en_weight_beta,
 };
 
-/* The other augmenters live in their own files (src/method_*.c). */
-extern const en_augmenter en_aug_gauss_shrink, en_aug_gauss_transfer, en_aug_interclass;
+/* The other augmenters live in their own files (augmenters/gauss.c, interclass.c, oversample.c). */
+extern const en_augmenter en_aug_gauss_shrink, en_aug_gauss_transfer, en_aug_interclass, en_aug_oversample;
 
 const en_augmenter *const en_augmenters[] = {
-    &A_GSR, &A_GSR_LINEAR, &A_GSR_FIXED, &en_aug_gauss_shrink, &en_aug_gauss_transfer, &en_aug_interclass, NULL
+    &A_GSR, &A_GSR_LINEAR, &A_GSR_FIXED, &en_aug_gauss_shrink, &en_aug_gauss_transfer, &en_aug_interclass,
+    &en_aug_oversample, NULL
 };
 
 const en_augmenter *en_augmenter_find(const char *name)

@@ -33,8 +33,7 @@ static int inter_class(en_mctx *m, int t, int c, en_emitter *em)
     long R = p->task_row_start[t + 1]; /* rows of tasks 0..t: a prefix */
     long others = R - N;
     if (others <= 0 || q->max_aug == 0) return GS_OK;
-    long budget = q->pairs == OP_PAIRS_ALL ? N * (N - 1) : N;
-    long K = budget < q->max_aug ? budget : q->max_aug;
+    long K = en_aug_budget(q, N);
     double alpha = q->alpha_base + (1.0 - q->alpha_base) * exp(-q->xi * (double)N);
     long d = p->d;
     double *zt = gs_malloc((size_t)d, sizeof(double), "interclass row");

@@ -35,6 +35,7 @@ static const struct { const char *name; char letter; } known_letters[] = {
     {"gacl", 'A'}, {"gsr", 'R'}, {"gauss-shrink", 'S'}, {"gauss-transfer", 'T'},
     {"slda", 'L'}, {"ridge", 'I'}, {"ncm", 'N'}, {"air", 'W'}, {"gsr-linear", 'M'},
     {"gsr-fixed", 'F'}, {"interclass", 'C'}, {"ranpac", 'P'}, {"anacp", 'Y'}, {"fecam", 'E'}, {"klda", 'K'},
+    {"oversample", 'O'},
 };
 
 void ch_method_style(const char *name, int slot, uint32_t *rgb, ch_dash *dash, ch_marker *marker,

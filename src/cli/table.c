@@ -27,6 +27,7 @@ static const char *const LEARNER_NAMES[][2] = {
 static const char *const AUG_NAMES[][2] = {
     {"gsr", "GSR"}, {"gsr-linear", "GSR (linear)"}, {"gsr-fixed", "GSR (fixed α)"},
     {"gauss-shrink", "Gauss-shrink"}, {"gauss-transfer", "Gauss-transfer"}, {"interclass", "Interclass"},
+    {"oversample", "Oversample"},
 };
 
 static const char *lookup(const char *const (*tab)[2], size_t n, const char *key, size_t len)
