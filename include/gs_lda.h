@@ -85,8 +85,6 @@ int da_models_predict(const da_models *m, int t, const double *X, long n, const 
 /* Eigenvalues, descending, of a·S + b·I (S: D × D, upper triangle row-major, as da_stats keeps
  * it) by LAPACK dsyevd, eigenvalues only; work (D × D) is overwritten. */
 int da_sym_eigvals(const double *S, long D, double a, double b, double *work, double *eig);
-/* best[i] = argmax_k x_iᵀ V_k + bias_k over k < K (the first of equal scores), X n × D. */
-int da_argmax_affine(const double *X, long n, long D, const double *V, const double *bias, int K, int *best);
 
 /* Random Fourier features: draw W (d × D) and b (D) from the generator r (the caller's derived
  * stream), and map rows. Z (n × D) may not alias X. */

@@ -3,7 +3,9 @@
  * weighted rows), the shared-covariance LDA solve (Gaussian elimination here), random Fourier
  * features (the formula row by row, and the moments of the draws), Tukey's transform, and
  * FeCAM's distance in both of its forms (Woodbury, full Cholesky) against the explicit
- * correlation matrix inverted by Gaussian elimination. */
+ * correlation matrix inverted by Gaussian elimination; the blocked argmax (gs_argmax.h) in double
+ * and in float, over rows lo..hi-1 in several blocks, against scores summed here. */
+#include "gs_argmax.h"
 #include "gs_common.h"
 #include "gs_lda.h"
 #include "support/tap.h"
@@ -116,7 +118,7 @@ static void test_stats_and_solve(void)
     CHECK(desc && eig[D - 1] > 0.1 - 1e-12, "descending, ≥ b");
     /* argmax of the affine scores on a few rows */
     int best[5];
-    CHECK(da_argmax_affine(X[0], 5, D, V, bias, 2, best) == GS_OK, "argmax");
+    CHECK(am_argmax(X[0], NULL, 0, 5, D, V, NULL, bias, 2, AM_BLOCK, best) == GS_OK, "argmax");
     for (int i = 0; i < 5; i++) {
         double s0 = bias[0], s1 = bias[1];
         for (long a = 0; a < D; a++) { s0 += X[0][i * D + a] * V[a]; s1 += X[0][i * D + a] * V[D + a]; }
@@ -250,11 +252,57 @@ static void test_fecam(void)
     gsl_rng_free(r);
 }
 
+/* am_argmax over rows 3..40 of 41 in blocks of 7: in double without a bias, and in float (the
+ * rows and classes rounded to float), against the first maximum of scores summed here in long
+ * double; rows whose two best scores are within 1e-4 (float rounding could swap them) are
+ * skipped in float, and best[] outside lo..hi-1 is left alone. */
+static void test_argmax(void)
+{
+    enum { N = 41, D = 13, K = 5, LO = 3 };
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 7);
+    double *X = rnd(r, N * D, 0), *W = rnd(r, K * D, 0);
+    float Xf[N * D], Wf[K * D];
+    for (int i = 0; i < N * D; i++) Xf[i] = (float)X[i];
+    for (int i = 0; i < K * D; i++) Wf[i] = (float)W[i];
+    int bd[N], bf[N];
+    for (int i = 0; i < N; i++) bd[i] = bf[i] = -7;
+    CHECK(am_argmax(X, NULL, LO, N, D, W, NULL, NULL, K, 7, bd) == GS_OK, "am_argmax in double");
+    CHECK(am_argmax(NULL, Xf, LO, N, D, NULL, Wf, NULL, K, 7, bf) == GS_OK, "am_argmax in float");
+    int okd = 1, okf = 1, checked = 0;
+    for (int i = 0; i < N; i++) {
+        if (i < LO) { okd &= bd[i] == -7; okf &= bf[i] == -7; continue; }
+        long double sd[K], sf[K];
+        for (int k = 0; k < K; k++) {
+            sd[k] = sf[k] = 0;
+            for (int j = 0; j < D; j++) {
+                sd[k] += (long double)X[i * D + j] * W[k * D + j];
+                sf[k] += (long double)Xf[i * D + j] * Wf[k * D + j];
+            }
+        }
+        int b = 0, c = 0;
+        for (int k = 1; k < K; k++) if (sd[k] > sd[b]) b = k;
+        for (int k = 1; k < K; k++) if (sf[k] > sf[c]) c = k;
+        okd &= bd[i] == b;
+        long double gap = 1;
+        for (int k = 0; k < K; k++) if (k != c && sf[c] - sf[k] < gap) gap = sf[c] - sf[k];
+        if (gap < 1e-4L) continue;
+        okf &= bf[i] == c;
+        checked++;
+    }
+    CHECK(okd, "double: the first maximum of every row's scores, rows before lo untouched");
+    CHECK(okf && checked > N / 2, "float: the first maximum of the float scores (%d rows clear of ties)", checked);
+    free(X);
+    free(W);
+    gsl_rng_free(r);
+}
+
 int main(void)
 {
     test_stats_and_solve();
     test_rff();
     test_tukey();
     test_fecam();
+    test_argmax();
     return tap_done();
 }

@@ -6,6 +6,7 @@
  * a task too ill-conditioned for float (en_solve_seen) and error bounds on the λ estimates that
  * include the rounding of G. */
 #include "engine_int.h"
+#include "gs_argmax.h"
 #include "gs_common.h"
 #include "gs_spectral.h"
 
@@ -284,34 +285,13 @@ int en_solve_seen(en_engine *e, mstate *ms, int t, double tau, char *why, size_t
     return chol_seen(ms, &ms->A64, Cs, tau, why, nwhy, 0);
 }
 
-/* Single precision: best[lo..hi) = the first maximum of the float scores sgemm(test_f, Wf). */
-static int argmax_f(const en_problem *p, const gm_mat *Wf, int Cs, long lo, long hi, int *best)
-{
-    enum { NB = 256 };
-    long D = p->D;
-    float *sc = gs_malloc((size_t)NB * (size_t)(Cs ? Cs : 1), sizeof(float), "scores");
-    if (!sc) return GS_ENOMEM;
-    for (long i0 = lo; i0 < hi && Cs > 0; i0 += NB) {
-        long nb = hi - i0 < NB ? hi - i0 : NB;
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nb, Cs, (int)D, 1.0f, p->test_f + (size_t)i0 * D,
-                    (int)D, Wf->f, (int)D, 0.0f, sc, Cs);
-        for (long i = 0; i < nb; i++) {
-            const float *s = sc + (size_t)i * Cs;
-            int k = 0;
-            for (int c = 1; c < Cs; c++) if (s[c] > s[k]) k = c;
-            best[i0 + i] = k;
-        }
-    }
-    free(sc);
-    return GS_OK;
-}
-
 /* Predictions of test rows lo..hi-1 of the first n (the seen classes' rows) into ms->pred. */
 int en_predict_rows(en_engine *e, mstate *ms, int t, long n, long lo, long hi)
 {
     const en_problem *p = ms->p;
     int Cs = p->st->task_class_start[t + 1];
-    int rc = p->single ? argmax_f(p, &ms->Wf, Cs, lo, hi, ms->pred) : en_argmax_range(p->test_h.v, p->test_f, p->test_fn, n, lo, hi, p->D, ms->Wt.v, Cs,
+    /* single precision: the first maximum of the float scores, sgemm(test_f, Wf) per 256 rows */
+    int rc = p->single ? am_argmax(NULL, p->test_f, lo, hi, p->D, NULL, ms->Wf.f, NULL, Cs, 256, ms->pred) : en_argmax_range(p->test_h.v, p->test_f, p->test_fn, n, lo, hi, p->D, ms->Wt.v, Cs,
                           e->cfg.exact_scores ? EN_SCORES_DOUBLE : EN_SCORES_SCREEN, ms->pred, NULL);
     if (rc) return rc;
     for (long i = lo; i < hi; i++) ms->pred[i] = p->st->class_order[ms->pred[i]];

@@ -40,6 +40,7 @@
  * Ownership: anacp_state in en_mctx.priv, freed by anacp_destroy.
  */
 #include "gs_learner.h"
+#include "gs_argmax.h"
 #include "gs_common.h"
 #include "gs_rng.h"
 #include "gs_spectral.h"
@@ -549,12 +550,11 @@ static int anacp_predict(en_mctx *m, int t, const double *X, long n, int *pred)
     long d = s->d, D = s->D, Cs = md->theta.rows;
     anacp_cache *c = cache_for(m->p, s, X, n);
     fwd_buf b = {0};
-    gm_mat Xn = {0}, F = {0}, H = {0}, S = {0};
+    gm_mat Xn = {0}, F = {0}, H = {0};
     int rc = fwd_alloc(&b, s);
     if (!rc) rc = gm_alloc(&Xn, ANACP_BLOCK, d, "AnaCP predictions");
     if (!rc) rc = gm_alloc(&F, ANACP_BLOCK, d, "AnaCP predictions");
     if (!rc) rc = gm_alloc(&H, ANACP_BLOCK, D, "AnaCP predictions");
-    if (!rc) rc = gm_alloc(&S, ANACP_BLOCK, Cs, "AnaCP predictions");
     for (long i0 = 0, i1; !rc && i0 < n; i0 = i1) {
         /* blocks lie wholly inside or wholly outside the cached rows */
         int cached = c && i0 < c->cap;
@@ -574,17 +574,11 @@ static int anacp_predict(en_mctx *m, int t, const double *X, long n, int *pred)
         }
         heads_forward(s, md, Xn.v, k, cached ? Zc : NULL, &b, F.v);
         layer(&s->Wf, F.v, k, H.v);
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)k, (int)Cs, (int)D, 1.0, H.v, (int)D, md->theta.v,
-                    (int)D, 0.0, S.v, (int)Cs);
-        for (long i = 0; i < k; i++) {
-            const double *r = gm_row(&S, i);
-            int best = 0;
-            for (int q = 1; q < Cs; q++) if (r[q] > r[best]) best = q;
-            pred[i0 + i] = st->class_order[best];
-        }
+        rc = am_argmax(H.v, NULL, 0, k, D, md->theta.v, NULL, NULL, (int)Cs, k, pred + i0); /* one product */
+        for (long i = 0; !rc && i < k; i++) pred[i0 + i] = st->class_order[pred[i0 + i]];
     }
     fwd_free(&b);
-    gm_free(&Xn); gm_free(&F); gm_free(&H); gm_free(&S);
+    gm_free(&Xn); gm_free(&F); gm_free(&H);
     return rc;
 }
 

@@ -7,6 +7,7 @@
  * Ownership: the per-class sums live in en_mctx.priv (da_stats without scatter), freed by
  * ncm_destroy.
  */
+#include "gs_argmax.h"
 #include "gs_common.h"
 #include "gs_lda.h"
 #include "gs_learner.h"
@@ -53,8 +54,7 @@ static int ncm_predict(en_mctx *m, int t, const double *X, long n, int *pred)
     int Cs = st->task_class_start[t + 1];
     if (n == 0 || Cs == 0) return GS_OK;
     double *P = gs_malloc((size_t)Cs * (size_t)D, sizeof(double), "ncm prototypes");
-    double *zero = gs_calloc((size_t)Cs, sizeof(double), "ncm prototypes");
-    if (!P || !zero) { free(P); free(zero); return GS_ENOMEM; }
+    if (!P) return GS_ENOMEM;
     for (int k = 0; k < Cs; k++) {
         int c = st->class_order[k];
         double *row = P + (size_t)k * D;
@@ -65,10 +65,9 @@ static int ncm_predict(en_mctx *m, int t, const double *X, long n, int *pred)
         else memset(row, 0, (size_t)D * sizeof(double));
     }
     /* cos(x, p_k) = x·p_k / ‖x‖; ‖x‖ does not change the argmax over k. */
-    int rc = da_argmax_affine(X, n, D, P, zero, Cs, pred);
+    int rc = am_argmax(X, NULL, 0, n, D, P, NULL, NULL, Cs, AM_BLOCK, pred);
     for (long i = 0; i < n && !rc; i++) pred[i] = st->class_order[pred[i]];
     free(P);
-    free(zero);
     return rc;
 }
 

@@ -6,6 +6,7 @@
  * called column-major with 'L' so no transposed copy is made (at D = 5000 a copy is 200 MB).
  */
 #include "gs_lda.h"
+#include "gs_argmax.h"
 #include "gs_common.h"
 
 #include <gsl/gsl_cblas.h>
@@ -150,28 +151,6 @@ int da_sym_eigvals(const double *S, long D, double a, double b, double *work, do
     return GS_OK;
 }
 
-int da_argmax_affine(const double *X, long n, long D, const double *V, const double *bias, int K, int *best)
-{
-    if (n <= 0 || K <= 0) return GS_OK;
-    long nb = n < DA_BLOCK ? n : DA_BLOCK;
-    double *sc = gs_malloc((size_t)nb * (size_t)K, sizeof(double), "class scores");
-    if (!sc) return GS_ENOMEM;
-    for (long i0 = 0; i0 < n; i0 += nb) {
-        long m = n - i0 < nb ? n - i0 : nb;
-        for (long i = 0; i < m; i++) memcpy(sc + (size_t)i * K, bias, (size_t)K * sizeof(double));
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)m, K, (int)D, 1.0, X + (size_t)i0 * D, (int)D, V,
-                    (int)D, 1.0, sc, K);
-        for (long i = 0; i < m; i++) {
-            const double *r = sc + (size_t)i * K;
-            int b = 0;
-            for (int q = 1; q < K; q++) if (r[q] > r[b]) b = q;
-            best[i0 + i] = b;
-        }
-    }
-    free(sc);
-    return GS_OK;
-}
-
 long da_run_end(const int *y, const double *w, long i, long n)
 {
     long j = i + 1;
@@ -215,7 +194,7 @@ int da_models_solve(da_models *m, int t, const da_stats *s, const int *cls, int 
 int da_models_predict(const da_models *m, int t, const double *X, long n, const int *cls, int k, int *pred)
 {
     if (t < 0 || t >= m->T || !m->V[t]) return gs_error(GS_ERUN, "task %d has no model", t + 1);
-    int rc = da_argmax_affine(X, n, m->D, m->V[t], m->bias[t], k, pred);
+    int rc = am_argmax(X, NULL, 0, n, m->D, m->V[t], NULL, m->bias[t], k, AM_BLOCK, pred);
     for (long i = 0; i < n && !rc; i++) pred[i] = cls[pred[i]];
     return rc;
 }

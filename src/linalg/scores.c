@@ -1,6 +1,7 @@
 /* linalg/scores.c — predicted classes from class scores: the screened argmax of en_argmax_scores
  * (gs_engine.h), exact with respect to the double-precision reference. */
 #include "../engine/engine_int.h"
+#include "gs_argmax.h"
 #include "gs_common.h"
 
 #include <cblas.h>
@@ -82,7 +83,7 @@ int en_argmax_range(const double *X, const float *Xf, const double *Xn, long n, 
     /* rows per sgemm: with the fl32 rows given, a whole reference block (W̃ is packed once per
      * call); else SCREEN_ROWS converted at a time (the bounds hold for any summation order) */
     long srows = Xf ? nb_max : SCREEN_ROWS;
-    double *ds = gs_malloc((size_t)nb_max * (size_t)Cs, sizeof(double), "scores");
+    int *ref = gs_malloc((size_t)nb_max, sizeof(int), "scores"); /* a reference block's argmax */
     float *xf = NULL, *wf = NULL, *fs = NULL;
     double *wn = NULL, *xn = NULL;
     unsigned char *doubt = NULL;
@@ -94,8 +95,8 @@ int en_argmax_range(const double *X, const float *Xf, const double *Xn, long n, 
         xn = gs_malloc((size_t)srows, sizeof(double), "scores");
         doubt = gs_malloc((size_t)nb_max, 1, "scores");
     }
-    if (!ds || (screen && ((!xf && !Xf) || !wf || !fs || !wn || !xn || !doubt))) {
-        free(ds); free(xf); free(wf); free(fs); free(wn); free(xn); free(doubt);
+    if (!ref || (screen && ((!xf && !Xf) || !wf || !fs || !wn || !xn || !doubt))) {
+        free(ref); free(xf); free(wf); free(fs); free(wn); free(xn); free(doubt);
         return GS_ENOMEM;
     }
     double gf = (double)D * u / (1 - (double)D * u), gd = (double)D * ud / (1 - (double)D * ud);
@@ -145,18 +146,16 @@ int en_argmax_range(const double *X, const float *Xf, const double *Xn, long n, 
             }
         }
         if (ndoubt == 0) continue;
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nb, Cs, (int)D, 1.0, Xb, (int)D, Wt, (int)D,
-                    0.0, ds, Cs);
-        for (long i = a; i < z; i++) {
-            if (screen && !doubt[i]) continue;
-            const double *s = ds + (size_t)i * Cs;
-            int b = 0;
-            for (int k = 1; k < Cs; k++) if (s[k] > s[b]) b = k;
-            best[i0 + i] = b;
+        /* the reference: the block's double scores in one product (am_argmax, the whole block) */
+        if (am_argmax(Xb, NULL, 0, nb, D, Wt, NULL, NULL, Cs, nb, ref)) {
+            free(ref); free(xf); free(wf); free(fs); free(wn); free(xn); free(doubt);
+            return GS_ENOMEM;
         }
+        for (long i = a; i < z; i++)
+            if (!screen || doubt[i]) best[i0 + i] = ref[i];
         nd += ndoubt;
     }
-    free(ds); free(xf); free(wf); free(fs); free(wn); free(xn); free(doubt);
+    free(ref); free(xf); free(wf); free(fs); free(wn); free(xn); free(doubt);
     if (n_double) *n_double = nd;
     return GS_OK;
 }
