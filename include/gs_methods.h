@@ -47,7 +47,8 @@ typedef struct en_augmenter {
 /* weight for augmenters whose synthetic rows enter with weight β (all of the paper's). */
 double en_weight_beta(const op_params *params);
 /* Rows per class of N real rows that GSR draws (and interclass and oversample make): the pairs
- * count (--pairs all: N(N−1) ordered pairs i ≠ j; random: N) capped at --max-aug; 0 under 2 rows. */
+ * count (--pairs all: N(N−1) ordered pairs i ≠ j; random: N; literal: N², i = j included) capped
+ * at --max-aug (none with --max-aug all); 0 under 2 rows. */
 long en_aug_budget(const op_params *params, long N);
 
 /* The augmenter table (src/augmenters/gsr.c), NULL-terminated; lookup by name (NULL if unknown). */

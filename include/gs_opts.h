@@ -23,7 +23,11 @@ typedef enum { OP_CMD_TUI, OP_CMD_RUN, OP_CMD_EXPORT, OP_CMD_SWEEP, OP_CMD_SYNTH
 typedef enum { OP_FMT_TABLE, OP_FMT_CSV, OP_FMT_JSON, OP_FMT_MARKDOWN, OP_FMT_LATEX } op_format;
 typedef enum { OP_PROFILE_STEP, OP_PROFILE_EXP, OP_PROFILE_NONE } op_profile;
 typedef enum { OP_ORDER_SHUFFLED, OP_ORDER_ORDERED } op_order;
-typedef enum { OP_PAIRS_ALL, OP_PAIRS_RANDOM } op_pairs;
+/* all: the N(N−1) ordered pairs i ≠ j (default); random: one random partner per row; literal:
+ * the N² ordered pairs with i = j included, as Algorithm 1 writes it */
+typedef enum { OP_PAIRS_ALL, OP_PAIRS_RANDOM, OP_PAIRS_LITERAL } op_pairs;
+/* --max-aug all: no cap on the synthetic rows per class (Algorithm 1 has none) */
+#define OP_MAX_AUG_ALL (-1L)
 typedef enum { OP_AUG_ALL, OP_AUG_TAIL } op_augment;
 /* AUTO (default): FINAL when the exact spectrum is cheap (D ≤ EN_SPECTRUM_AUTO_MAX), else exact
  * spectra only where asked (en_ensure_spectrum: figures, --save-state, the TUI's views). */
@@ -38,7 +42,7 @@ typedef struct {
     double tau;          /* >= 0, default 0.01 */
     uint64_t seed;       /* default 1 */
     op_pairs pairs;      /* default all */
-    long max_aug;        /* >= 0, default 1000 rows per class */
+    long max_aug;        /* >= 0, default 1000 rows per class; OP_MAX_AUG_ALL: no cap */
     op_augment augment;  /* default all */
     double gauss_a;      /* gauss-shrink: (1-a)Σ_tail + aI, default 0.1 */
     double gauss_b;      /* gauss-transfer: Σ_tail + bΣ_head, default 1 */
@@ -189,5 +193,10 @@ const char *op_changes(const op_opts *o, const char *sep, char *buf, size_t cap)
 const char *op_sample_name(const char *s);
 /* Validate ranges after parsing (also after op_set). */
 int op_validate(const op_opts *o);
+
+/* --max-aug as written: "all" for OP_MAX_AUG_ALL, else the number (into buf, which it returns). */
+const char *op_max_aug_str(long max_aug, char *buf, size_t cap);
+/* --pairs as written: "all", "random" or "literal". */
+const char *op_pairs_name(int pairs);
 
 #endif

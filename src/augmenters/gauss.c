@@ -160,7 +160,7 @@ static int gauss_class(en_mctx *m, int c, long nmax, int transfer, en_emitter *e
     if (st->is_head[c]) return GS_OK;
     if (n < 2) { en_emit_skip(em, 1, 0); return GS_OK; }
     long K = nmax - n;
-    if (K > q->max_aug) K = q->max_aug;
+    if (q->max_aug != OP_MAX_AUG_ALL && K > q->max_aug) K = q->max_aug;
     if (K <= 0) return GS_OK;
     gauss_state *s = m->priv;
     double cf = transfer ? 1.0 : sqrt(1.0 - q->gauss_a);              /* factor of Fᵀg */

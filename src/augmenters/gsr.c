@@ -79,13 +79,14 @@ int en_gsr_class(en_mctx *m, int c, int linear, int fixed_alpha, en_emitter *em)
     long N = st->class_kept[c];
     if (N < 2) { en_emit_skip(em, 1, 0); return GS_OK; }
     if (q->augment == OP_AUG_TAIL && st->is_head[c]) return GS_OK;
-    if (q->max_aug == 0) return GS_OK;
+    long K = en_aug_budget(q, N);
+    if (K == 0) return GS_OK;
     double alpha = fixed_alpha ? q->alpha_base : en_gsr_alpha(q->alpha_base, q->xi, N);
     long first = st->class_row_start[c];
     long d = p->d;
-    /* Pair list: (i, j) indices within the class, i != j. */
-    long npairs = q->pairs == OP_PAIRS_ALL ? N * (N - 1) : N;
-    long K = en_aug_budget(q, N);
+    /* Pair list: (i, j) indices within the class, i ≠ j (--pairs literal: i = j too). */
+    int lit = q->pairs == OP_PAIRS_LITERAL;
+    long npairs = q->pairs == OP_PAIRS_RANDOM ? N : lit ? N * N : N * (N - 1);
     long *pi = gs_malloc((size_t)K, sizeof(long), "GSR pairs");
     long *pj = gs_malloc((size_t)K, sizeof(long), "GSR pairs");
     double *zt = gs_malloc((size_t)d, sizeof(double), "GSR row");
@@ -93,8 +94,9 @@ int en_gsr_class(en_mctx *m, int c, int linear, int fixed_alpha, en_emitter *em)
     gsl_rng *rg = rng_new(q->seed, RNG_GAMMA, (uint64_t)c);
     int rc = GS_OK;
     if (!pi || !pj || !zt || !rp || !rg) { rc = GS_ENOMEM; goto out; }
-    if (q->pairs == OP_PAIRS_ALL) {
-        /* K of the N(N-1) ordered pairs, without replacement, in enumeration order. */
+    if (q->pairs != OP_PAIRS_RANDOM) {
+        /* K of the N(N-1) ordered pairs (N² with literal), without replacement, in enumeration
+         * order: i-major, j ascending */
         long *sel = NULL;
         if (K < npairs) {
             sel = gs_malloc((size_t)K, sizeof(long), "GSR pairs");
@@ -103,6 +105,11 @@ int en_gsr_class(en_mctx *m, int c, int linear, int fixed_alpha, en_emitter *em)
         }
         for (long k = 0; k < K; k++) {
             long idx = sel ? sel[k] : k;
+            if (lit) {
+                pi[k] = idx / N;
+                pj[k] = idx % N;
+                continue;
+            }
             long i = idx / (N - 1), jj = idx % (N - 1);
             pi[k] = i;
             pj[k] = jj < i ? jj : jj + 1;
@@ -170,8 +177,8 @@ double en_weight_beta(const op_params *q) { return q->beta; }
 long en_aug_budget(const op_params *q, long N)
 {
     if (N < 2) return 0;
-    long n = q->pairs == OP_PAIRS_ALL ? N * (N - 1) : N;
-    return n < q->max_aug ? n : q->max_aug;
+    long n = q->pairs == OP_PAIRS_RANDOM ? N : q->pairs == OP_PAIRS_LITERAL ? N * N : N * (N - 1);
+    return q->max_aug == OP_MAX_AUG_ALL || n < q->max_aug ? n : q->max_aug;
 }
 
 #define GSR_DEPS (EN_DEP_ALPHA | EN_DEP_XI | EN_DEP_PAIRS | EN_DEP_MAXAUG | EN_DEP_AUGMENT)

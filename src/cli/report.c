@@ -54,8 +54,11 @@ char *rp_params_json(const en_problem *p, const op_opts *o)
     fprintf(f, "{\n  \"software\": \"gsrscope %s\",\n", GS_VERSION);
     fprintf(f, "  \"alpha_base\": %.17g, \"xi\": %.17g, \"beta\": %.17g, \"tau\": %.17g, \"seed\": %llu,\n",
             q->alpha_base, q->xi, q->beta, q->tau, (unsigned long long)q->seed);
-    fprintf(f, "  \"pairs\": \"%s\", \"max_aug\": %ld, \"augment\": \"%s\",\n",
-            q->pairs == OP_PAIRS_ALL ? "all" : "random", q->max_aug, q->augment == OP_AUG_ALL ? "all" : "tail");
+    char mab[24];
+    if (q->max_aug == OP_MAX_AUG_ALL) snprintf(mab, sizeof mab, "\"all\"");
+    else snprintf(mab, sizeof mab, "%ld", q->max_aug);
+    fprintf(f, "  \"pairs\": \"%s\", \"max_aug\": %s, \"augment\": \"%s\",\n", op_pairs_name(q->pairs), mab,
+            q->augment == OP_AUG_ALL ? "all" : "tail");
     fprintf(f, "  \"gauss_a\": %.17g, \"gauss_b\": %.17g, \"slda_eps\": %.17g,\n", q->gauss_a, q->gauss_b, q->slda_eps);
     if (q->ranpac_lambda > 0) fprintf(f, "  \"ranpac_lambda\": %.17g,\n", q->ranpac_lambda); /* chosen on validation */
     fprintf(f, "  \"klda_dim\": %ld, \"klda_gamma\": %.17g, \"klda_reg\": %.17g, \"fecam_alpha\": %.17g, \"fecam_tukey\": %.17g,\n",
@@ -215,9 +218,10 @@ static void write_table(FILE *f, const en_results *r, const en_problem *p, const
     if (val)
         fprintf(f, "validation: %ld rows held out (--val-frac %g; %d classes with < 2 rows keep theirs)\n",
                 p->val_h.rows, o->proto.val_frac, p->st->val_no_split);
-    fprintf(f, "α_base=%g  ξ=%g  β=%g  τ=%g  seed=%llu  pairs=%s  max_aug=%ld  augment=%s\n", q->alpha_base, q->xi,
-            q->beta, q->tau, (unsigned long long)q->seed, q->pairs == OP_PAIRS_ALL ? "all" : "random", q->max_aug,
-            q->augment == OP_AUG_ALL ? "all" : "tail");
+    char mab[24];
+    fprintf(f, "α_base=%g  ξ=%g  β=%g  τ=%g  seed=%llu  pairs=%s  max_aug=%s  augment=%s\n", q->alpha_base, q->xi,
+            q->beta, q->tau, (unsigned long long)q->seed, op_pairs_name(q->pairs),
+            op_max_aug_str(q->max_aug, mab, sizeof mab), q->augment == OP_AUG_ALL ? "all" : "tail");
     char changes[2048];
     if (*op_changes(o, "; ", changes, sizeof changes)) fprintf(f, "not at default: %s\n", changes);
     if (p && p->single)

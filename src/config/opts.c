@@ -111,7 +111,7 @@ static int parse_enum(const char *opt, const char *s, const char *const *names, 
 static const char *const PROFILE_NAMES[] = {"step", "exp", "none"};
 static const char *const ORDER_NAMES[] = {"shuffled", "ordered"};
 static const char *const PROJ_NAMES[] = {"gaussian", "uniform"};
-static const char *const PAIRS_NAMES[] = {"all", "random"};
+static const char *const PAIRS_NAMES[] = {"all", "random", "literal"};
 static const char *const AUG_NAMES[] = {"all", "tail"};
 static const char *const FMT_NAMES[] = {"table", "csv", "json", "markdown", "latex"};
 static const char *const SPEC_NAMES[] = {"final", "all", "auto"};
@@ -153,7 +153,7 @@ static const op_key KEYS[] = {
     {"beta", K_DBL, F(params.beta), NULL, 0, IN_REPLAY},
     {"tau", K_DBL, F(params.tau), NULL, 0, IN_REPLAY},
     {"seed", K_SEED, F(params.seed), NULL, 0, IN_REPLAY},
-    {"pairs", K_ENUM, F(params.pairs), PAIRS_NAMES, 2, IN_REPLAY},
+    {"pairs", K_ENUM, F(params.pairs), PAIRS_NAMES, 3, IN_REPLAY},
     {"max-aug", K_LONG, F(params.max_aug), NULL, 0, IN_REPLAY},
     {"augment", K_ENUM, F(params.augment), AUG_NAMES, 2, IN_REPLAY},
     {"gauss-a", K_DBL, F(params.gauss_a), NULL, 0, IN_REPLAY},
@@ -223,7 +223,11 @@ int op_set(op_opts *o, const char *name_in, const char *v)
     int e, st;
     switch (k->kind) {
     case K_DBL: if ((st = parse_double(opt, v, &d))) return st; *(double *)field = d; break;
-    case K_LONG: if ((st = parse_long(opt, v, &l))) return st; *(long *)field = l; break;
+    case K_LONG:
+        if (field == &o->params.max_aug && v && !strcmp(v, "all")) { *(long *)field = OP_MAX_AUG_ALL; break; }
+        if ((st = parse_long(opt, v, &l))) return st;
+        *(long *)field = l;
+        break;
     case K_INT:
         if ((st = parse_long(opt, v, &l))) return st;
         if (l < 1) return gs_error(GS_EINPUT, "%s: must be ≥ 1, got %s", opt, v);
@@ -256,7 +260,10 @@ int op_get(const op_opts *o, const char *name, char *buf, size_t cap)
         if (strtod(buf, NULL) != v) snprintf(buf, cap, "%.17g", v);
         break;
     }
-    case K_LONG: snprintf(buf, cap, "%ld", *(const long *)field); break;
+    case K_LONG:
+        if (field == &o->params.max_aug) op_max_aug_str(*(const long *)field, buf, cap);
+        else snprintf(buf, cap, "%ld", *(const long *)field);
+        break;
     case K_INT: snprintf(buf, cap, "%d", *(const int *)field); break;
     case K_SEED: snprintf(buf, cap, "%llu", (unsigned long long)*(const uint64_t *)field); break;
     case K_ENUM: {
@@ -300,6 +307,15 @@ const char *op_changes(const op_opts *o, const char *sep, char *buf, size_t cap)
     return buf;
 }
 
+const char *op_max_aug_str(long max_aug, char *buf, size_t cap)
+{
+    if (max_aug == OP_MAX_AUG_ALL) snprintf(buf, cap, "all");
+    else snprintf(buf, cap, "%ld", max_aug);
+    return buf;
+}
+
+const char *op_pairs_name(int pairs) { return pairs >= 0 && pairs < 3 ? PAIRS_NAMES[pairs] : "?"; }
+
 int op_validate(const op_opts *o)
 {
     const op_params *p = &o->params;
@@ -308,7 +324,8 @@ int op_validate(const op_opts *o)
     if (!(p->xi >= 0 && p->xi <= 1e3)) return gs_error(GS_EINPUT, "--xi: must be in [0, 1000], got %g", p->xi);
     if (!(p->beta >= 0 && p->beta <= 1e6)) return gs_error(GS_EINPUT, "--beta: must be in [0, 1e6], got %g", p->beta);
     if (!(p->tau >= 0 && p->tau <= 1e12)) return gs_error(GS_EINPUT, "--tau: must be ≥ 0, got %g", p->tau);
-    if (p->max_aug < 0) return gs_error(GS_EINPUT, "--max-aug: must be ≥ 0, got %ld", p->max_aug);
+    if (p->max_aug < 0 && p->max_aug != OP_MAX_AUG_ALL)
+        return gs_error(GS_EINPUT, "--max-aug: must be ≥ 0 or 'all', got %ld", p->max_aug);
     if (!(p->gauss_a >= 0 && p->gauss_a <= 1)) return gs_error(GS_EINPUT, "--gauss-a: must be in [0, 1], got %g", p->gauss_a);
     if (!(p->gauss_b >= 0)) return gs_error(GS_EINPUT, "--gauss-b: must be ≥ 0, got %g", p->gauss_b);
     if (!(p->slda_eps >= 0 && p->slda_eps <= 1)) return gs_error(GS_EINPUT, "--slda-eps: must be in [0, 1], got %g", p->slda_eps);

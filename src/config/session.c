@@ -13,7 +13,7 @@
 
 static const char *const PROFILE_N[] = {"step", "exp", "none"};
 static const char *const ORDER_N[] = {"shuffled", "ordered"};
-static const char *const PAIRS_N[] = {"all", "random"};
+static const char *const PAIRS_N[] = {"all", "random", "literal"};
 static const char *const AUG_N[] = {"all", "tail"};
 
 /* Shortest of %.15g / %.17g that reads back exactly. */
@@ -68,8 +68,8 @@ int ss_save(const char *path, const op_opts *o)
     fmt_num(p->beta, b, sizeof b); fprintf(f, "beta=%s\n", b);
     fmt_num(p->tau, b, sizeof b); fprintf(f, "tau=%s\n", b);
     fprintf(f, "seed=%llu\n", (unsigned long long)p->seed);
-    fprintf(f, "pairs=%s\n", enum_name(PAIRS_N, 2, p->pairs));
-    fprintf(f, "max_aug=%ld\n", p->max_aug);
+    fprintf(f, "pairs=%s\n", enum_name(PAIRS_N, 3, p->pairs));
+    fprintf(f, "max_aug=%s\n", op_max_aug_str(p->max_aug, b, sizeof b));
     fprintf(f, "augment=%s\n", enum_name(AUG_N, 2, p->augment));
     fprintf(f, "# protocol\n");
     fprintf(f, "tasks=%d\n", q->tasks);

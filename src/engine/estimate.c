@@ -79,15 +79,16 @@ long en_size_largest_task(const en_size *z)
  * the stream's classes: max_aug for each of C/T classes). */
 static double aug_rows(const en_size *z, int t)
 {
-    double cap = z->params ? (double)z->params->max_aug : 1000.0;
+    double cap = !z->params ? 1000.0 : z->params->max_aug == OP_MAX_AUG_ALL ? HUGE_VAL : (double)z->params->max_aug;
     if (!z->class_kept || !z->class_task) {
         double cls = (double)z->C / (z->T > 0 ? z->T : 1);
         return cap * (cls < 1 ? 1 : cls);
     }
-    int all = !z->params || z->params->pairs == OP_PAIRS_ALL;
+    int pairs = z->params ? (int)z->params->pairs : OP_PAIRS_ALL;
     double n = 0;
     for (int c = 0; c < z->C; c++) {
-        double N = (double)z->class_kept[c], k = all ? N * (N - 1) : N;
+        double N = (double)z->class_kept[c];
+        double k = pairs == OP_PAIRS_RANDOM ? N : pairs == OP_PAIRS_LITERAL ? N * N : N * (N - 1);
         if (z->class_task[c] == t && N >= 2) n += k < cap ? k : cap;
     }
     return n;

@@ -708,8 +708,9 @@ static void build_meta(meta *md, const fig_request *req, const char *figure, int
     meta_add(md, "tau", "%s", num(pp->tau, b));
     meta_add(md, "seed", "%llu", (unsigned long long)pp->seed);
     if (req->nruns > 1 && o && o->seeds) meta_add(md, "seeds", "%s (mean \u00b1 std over %d seeds)", o->seeds, req->nruns);
-    meta_add(md, "pairs", "%s", pp->pairs == OP_PAIRS_RANDOM ? "random" : "all");
-    meta_add(md, "max_aug", "%ld", pp->max_aug);
+    char mab[24];
+    meta_add(md, "pairs", "%s", op_pairs_name(pp->pairs));
+    meta_add(md, "max_aug", "%s", op_max_aug_str(pp->max_aug, mab, sizeof mab));
     meta_add(md, "augment", "%s", pp->augment == OP_AUG_TAIL ? "tail" : "all");
     meta_add(md, "gauss_a", "%s", num(pp->gauss_a, b));
     meta_add(md, "gauss_b", "%s", num(pp->gauss_b, b));
@@ -1211,13 +1212,14 @@ static PangoLayout *caption_layout(fz *z, const fig_request *req, int task, doub
         snprintf(seed, sizeof seed, "seed %llu", (unsigned long long)pp->seed);
     }
     /* subscripts kept at 8 pt (the minimum text size) */
+    char mab[24];
     snprintf(txt, sizeof txt,
              "<b>%s</b>%s. \u03b1<span size=\"%d\" rise=\"-%d\">base</span> = %s, \u03be = %s, "
-             "\u03b2 = %s, \u03c4 = %s, %s; pairs %s, max_aug %ld, augment %s%s. "
+             "\u03b2 = %s, \u03c4 = %s, %s; pairs %s, max_aug %s, augment %s%s. "
              "Spectrum at task %d/%d.%s gsrscope %s.",
              methods, name, (int)(FS_CAPTION * PANGO_SCALE), (int)(1.6 * PANGO_SCALE),
              num(pp->alpha_base, b1), num(pp->xi, b2), num(pp->beta, b3), num(pp->tau, b4),
-             seed, pp->pairs == OP_PAIRS_RANDOM ? "random" : "all", pp->max_aug,
+             seed, op_pairs_name(pp->pairs), op_max_aug_str(pp->max_aug, mab, sizeof mab),
              pp->augment == OP_AUG_TAIL ? "tail" : "all", proto, task, r->T,
              req->prob && req->prob->single ? " Ridge learners in single precision." : "", GS_VERSION);
     PangoLayout *l = fz_layout(z, txt, FS_CAPTION + 0.5);
