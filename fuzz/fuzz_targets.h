@@ -127,6 +127,50 @@ static inline int fz_npz(const uint8_t *d, size_t n)
     return !accepted || refused;
 }
 
+/* A torch.save (.pt) archive: the tensor each of the four roles would take (a lone tensor, or the
+ * dict key named after the role), its pickle interpreted without running anything; an accepted
+ * tensor is read whole (1-D) or row by row in reverse (2-D), up to FZ_MAX_BYTES. Accepted when at
+ * least one tensor reads cleanly and none is refused. */
+static inline int fz_pt(const uint8_t *d, size_t n)
+{
+    int accepted = 0, refused = 0;
+    for (int m = 0; m < 4; m++) {
+        ld_src *s;
+        gs_clear_error();
+        int st = ld_src_open_pt_mem("fuzz.pt", d, n, NULL, m, &s);
+        if (st) { fz_refused(st, "fuzz.pt"); refused = 1; continue; }
+        fz_assert(s != NULL);
+        const npy_array *a = ld_src_info(s);
+        fz_assert(a->ndim == 1 || a->ndim == 2);
+        fz_assert(a->shape[0] >= 0 && a->shape[1] >= 0 && a->data == NULL);
+        size_t cnt = (size_t)a->shape[0] * (size_t)a->shape[1];
+        if (cnt * 8 > FZ_MAX_BYTES || (uint64_t)a->shape[0] * 8 > FZ_MAX_BYTES) { ld_src_close(s); continue; }
+        if (a->ndim == 1) {
+            void *buf = malloc(cnt * a->itemsize + 1);
+            fz_assert(buf != NULL);
+            st = ld_src_read_all(s, buf);
+            free(buf);
+        } else {
+            long r = a->shape[0];
+            long *idx = malloc(sizeof(long) * (size_t)(r + 1));
+            double *out = malloc(sizeof(double) * (cnt + 1));
+            fz_assert(idx && out);
+            for (long k = 0; k < r; k++) idx[k] = r - 1 - k;
+            st = ld_src_rows(s, idx, r, out);
+            for (size_t k = 0; st == GS_OK && k < cnt; k++) fz_assert(isfinite(out[k]));
+            free(idx);
+            free(out);
+            long nz, first;
+            if (!st) st = ld_src_scan(s, &nz, &first);
+            if (!st) fz_assert(nz >= 0 && nz <= r && (nz == 0) == (first < 0) && first < r);
+        }
+        ld_src_close(s);
+        if (st) { fz_refused(st, "fuzz.pt"); refused = 1; }
+        else accepted = 1;
+    }
+    return !accepted || refused;
+}
+
 static inline int fz_session(const uint8_t *d, size_t n)
 {
     op_opts o;

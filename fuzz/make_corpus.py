@@ -131,3 +131,18 @@ put("session", "bad_flag", H + b"synthetic=yes\nend\n")
 put("session", "bad_method", H + b"methods=gacl,,gsr\nend\n")
 put("session", "bad_unknown", H + b"colour=blue\nend\n")
 put("session", "bad_label_col", H + b"label_col=-2\nend\n")
+
+# .pt: the committed torch.save files of tests/pt/ (written by tests/pt/make_pt.py, which needs
+# torch) and the damaged copies of tests/bad_inputs/files/ (tests/pt/make_bad.py)
+repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+for name, src in (("x_f32", "tests/pt/a/X_train.pt"), ("y_i16", "tests/pt/a/y_train.pt"),
+                  ("x_f16", "tests/pt/a/X_test.pt"), ("views_dict", "tests/pt/views.pt"),
+                  ("bf16_ordereddict", "tests/pt/bf.pt"), ("bad_module", "tests/pt/other.pt"),
+                  ("bad_global", "tests/bad_inputs/files/pt_global.pt"),
+                  ("bad_storage", "tests/bad_inputs/files/pt_storage.pt"),
+                  ("bad_numel", "tests/bad_inputs/files/pt_numel.pt"),
+                  ("bad_offset", "tests/bad_inputs/files/pt_offset.pt"),
+                  ("bad_member", "tests/bad_inputs/files/pt_member.pt"),
+                  ("bad_truncated", "tests/bad_inputs/files/pt_truncated.pt")):
+    with open(os.path.join(repo, src), "rb") as f:
+        put("pt", name, f.read())

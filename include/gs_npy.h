@@ -22,7 +22,10 @@ int npy_write(const char *path, const char *descr, int fortran, int ndim, const 
               const void *data, size_t itemsize);
 
 /* ---- reading ---- */
-typedef enum { NPY_F4, NPY_F8, NPY_U1, NPY_I4, NPY_I8, NPY_F2 } npy_dtype;
+/* Every dtype the readers recognize. Features take F2, F4, F8, U1 (and BF16 from a .pt file);
+ * labels take the integer types; B1 (bool) is recognized only to be refused by name. */
+typedef enum { NPY_F4, NPY_F8, NPY_U1, NPY_I4, NPY_I8, NPY_F2, NPY_I1, NPY_I2, NPY_U2, NPY_U4, NPY_U8,
+               NPY_B1, NPY_BF16 } npy_dtype;
 typedef struct {
     npy_dtype dtype;
     int ndim;              /* 1 or 2 */
@@ -53,5 +56,12 @@ double npy_half(uint16_t h);
 /* Element k of little-endian data of dtype t as a double (exact for every dtype; <i8 values
  * beyond 2^53 round to the nearest double). */
 double npy_value(npy_dtype t, const void *data, size_t k);
+/* Element k of little-endian integer data of dtype t, exactly. 0 on success; -1 when t is not an
+ * integer type (floats, bool); 1 when a uint64 value exceeds INT64_MAX. */
+int npy_int(npy_dtype t, const void *data, size_t k, int64_t *v);
+/* "<f4", "<i2", "|b1", "bfloat16", ... as NumPy (or torch, for bfloat16) names the dtype. */
+const char *npy_dtype_name(npy_dtype t);
+/* 1 for the integer dtypes (signed or unsigned, 1-8 bytes; not bool). */
+int npy_is_int(npy_dtype t);
 
 #endif

@@ -1,13 +1,13 @@
-# mk/fuzz.mk — libFuzzer targets for the .npy, .npz, CSV, IDX and session-file parsers.
-#   make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS="npy npz csv idx session"]
+# mk/fuzz.mk — libFuzzer targets for the .npy, .npz, .pt, CSV, IDX and session-file parsers.
+#   make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS="npy npz pt csv idx session"]
 # Builds build/fuzz/fuzz_<t> with clang -fsanitize=fuzzer,address,undefined and runs each for
 # FUZZ_SECONDS, starting from the committed corpus fuzz/corpus/<t>/ (read only); new inputs go
 # to build/fuzz/corpus-<t>/, crashes to build/fuzz/crash-*. `make check` replays the committed
 # corpus through the same entry points (tests/test_fuzz_replay.c) without clang.
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= npy npz csv idx session
-FUZZ_SRC := src/data/npy_read.c src/data/load_src.c src/data/csv.c src/data/idx.c src/base/common.c src/config/session.c src/config/opts.c src/base/io.c
+FUZZ_TARGETS ?= npy npz pt csv idx session
+FUZZ_SRC := src/data/npy_read.c src/data/load_src.c src/data/pt_read.c src/data/csv.c src/data/idx.c src/base/common.c src/config/session.c src/config/opts.c src/base/io.c
 FUZZ_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 -Iinclude -Ifuzz \
   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 

@@ -158,7 +158,7 @@ EOF
     expect_bad() { # what file-in-message args...
         what=$1; name=$2; shift 2
         $RUN "$@" >"$T/bo" 2>"$T/be"; rc=$?
-        if [ "$rc" -eq 2 ] && [ ! -s "$T/bo" ] && grep -q -- "$name" "$T/be" && [ "$(wc -l <"$T/be")" -eq 1 ]; then ok
+        if [ "$rc" -eq 2 ] && [ ! -s "$T/bo" ] && grep -qF -- "$name" "$T/be" && [ "$(wc -l <"$T/be")" -eq 1 ]; then ok
         else bad "$what: exit $rc, stdout $(wc -c <"$T/bo") bytes, stderr: $(cat "$T/be")"; fi
     }
     tf() { echo "--train-features $1 --train-labels ${2:-$F8/train_labels.npy} --test-features ${3:-$F8/test_features.npy} --test-labels ${4:-$F8/test_labels.npy}"; }
@@ -167,8 +167,8 @@ EOF
         expect_bad "$f.npy" "$B/$f.npy" $(tf "$B/$f.npy")
     done
     # shellcheck disable=SC2046
-    expect_bad "NaN position" "row 12, column 5: value is NaN" $(tf "$B/nan.npy")
-    for f in shortlabels neglabels fraclabels oneclass; do
+    expect_bad "NaN position" "X[11, 4] is NaN (row and column counted from 0, as in NumPy)" $(tf "$B/nan.npy")
+    for f in shortlabels fraclabels oneclass; do
         # shellcheck disable=SC2046
         expect_bad "$f" "$B/$f.npy" $(tf "$F8/train_features.npy" "$B/$f.npy")
     done

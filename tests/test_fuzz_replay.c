@@ -15,7 +15,7 @@ int main(void)
     const char *root = getenv("GS_FUZZ_CORPUS");
     if (!root) root = "fuzz/corpus";
     static const struct { const char *name; int (*fn)(const uint8_t *, size_t); } t[] = {
-        {"npy", fz_npy}, {"npz", fz_npz}, {"csv", fz_csv}, {"idx", fz_idx}, {"session", fz_session},
+        {"npy", fz_npy}, {"npz", fz_npz}, {"pt", fz_pt}, {"csv", fz_csv}, {"idx", fz_idx}, {"session", fz_session},
     };
     for (size_t k = 0; k < sizeof t / sizeof t[0]; k++) {
         char dir[4096];

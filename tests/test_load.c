@@ -525,23 +525,17 @@ static void validation(void)
     o.train_labels = tpath("short_labels.npy");
     expect_load_fail(&o, GS_EINPUT, "short_labels.npy: has 29 labels but", "label count");
 
-    /* negative label */
-    lab[4] = -1;
-    npy_write_labels(tpath("neg.npy"), lab, NTR);
-    o.train_labels = tpath("neg.npy");
-    expect_load_fail(&o, GS_EINPUT, "neg.npy: row 5: label -1 is negative", "negative label");
-
-    /* non-integer float labels; integral float labels accepted */
+    /* float labels are refused, whole or not (the man page's rule) */
     double fl[NTR];
     for (int i = 0; i < NTR; i++) fl[i] = try_[i];
     npy_write_f8(tpath("fl.npy"), fl, NTR, 0);
     o.train_labels = tpath("fl.npy");
-    CHECK(load_all(&o, &d, NULL) == GS_OK, "integral float labels accepted: %s", gs_last_error());
-    ds_free(&d);
+    expect_load_fail(&o, GS_EINPUT, "fl.npy: labels are floating point (<f8); save class indices as integers",
+                     "whole float labels");
     fl[7] = 1.5;
     npy_write_f8(tpath("fl2.npy"), fl, NTR, 0);
     o.train_labels = tpath("fl2.npy");
-    expect_load_fail(&o, GS_EINPUT, "fl2.npy: row 8: label 1.5 is not an integer", "fractional label");
+    expect_load_fail(&o, GS_EINPUT, "fl2.npy: labels are floating point (<f8)", "fractional label");
 
     /* one class */
     int one[NTR] = {0};
@@ -569,12 +563,12 @@ static void validation(void)
     x2[1 * D + 2] = NAN;
     npy_write_f8(tpath("nan.npy"), x2, NTR, D);
     o.train_features = tpath("nan.npy");
-    expect_load_fail(&o, GS_EINPUT, "nan.npy: row 2, column 3: value is NaN", "NaN");
+    expect_load_fail(&o, GS_EINPUT, "nan.npy: X[1, 2] is NaN (row and column counted from 0, as in NumPy)", "NaN");
     x2[1 * D + 2] = 0;
     x2[11 * D + 0] = -INFINITY;
     npy_write_f8(tpath("inf.npy"), x2, NTR, D);
     o.train_features = tpath("inf.npy");
-    expect_load_fail(&o, GS_EINPUT, "inf.npy: row 12, column 1: value is infinite", "Inf");
+    expect_load_fail(&o, GS_EINPUT, "inf.npy: X[11, 0] is infinite", "Inf");
     /* the same in float16, C and Fortran order (0x7e00 is a half NaN, 0xfc00 is -inf) */
     uint16_t h[NTR * D], hf[NTR * D];
     for (int i = 0; i < NTR * D; i++) h[i] = 0x3c00; /* 1.0 */
@@ -584,14 +578,14 @@ static void validation(void)
     long shp[2] = {NTR, D};
     npy_write(tpath("nan2.npy"), "<f2", 0, 2, shp, h, 2);
     o.train_features = tpath("nan2.npy");
-    expect_load_fail(&o, GS_EINPUT, "nan2.npy: row 5, column 2: value is NaN", "float16 NaN");
+    expect_load_fail(&o, GS_EINPUT, "nan2.npy: X[4, 1] is NaN", "float16 NaN");
     hf[3 * NTR + 20] = 0xfc00;
     npy_write(tpath("inf2f.npy"), "<f2", 1, 2, shp, hf, 2);
     o.train_features = tpath("inf2f.npy");
-    expect_load_fail(&o, GS_EINPUT, "inf2f.npy: row 5, column 2: value is NaN", "float16 Fortran NaN first");
+    expect_load_fail(&o, GS_EINPUT, "inf2f.npy: X[4, 1] is NaN", "float16 Fortran NaN first");
     hf[1 * NTR + 4] = 0x3c00;
     npy_write(tpath("inf2f.npy"), "<f2", 1, 2, shp, hf, 2);
-    expect_load_fail(&o, GS_EINPUT, "inf2f.npy: row 21, column 4: value is infinite", "float16 Fortran -inf");
+    expect_load_fail(&o, GS_EINPUT, "inf2f.npy: X[20, 3] is infinite", "float16 Fortran -inf");
 
     /* wrong rank / integer features / unknown format */
     o.train_features = trl;
@@ -601,23 +595,24 @@ static void validation(void)
     expect_load_fail(&o, GS_EINPUT, "feat.bin: unknown format", "unknown format");
     o.train_features = trf;
 
-    /* a test class never seen in training is a warning */
+    /* a test class never seen in training is a warning (label 3 = C: no gap, no remapping) */
     int tl[NTE];
     for (int i = 0; i < NTE; i++) tl[i] = tey[i];
-    tl[3] = 5;
+    tl[3] = 3;
     npy_write_labels(tpath("unseen.npy"), tl, NTE);
     o.test_labels = tpath("unseen.npy");
     warned = 0;
-    CHECK(load_all(&o, &d, on_warn) == GS_OK && warned == 1 && d.n_classes == 6 &&
-          strstr(warn_msg, "unseen.npy: 1 test class is never seen in training (first: class 5"),
+    CHECK(load_all(&o, &d, on_warn) == GS_OK && warned == 1 && d.n_classes == 4 &&
+          strstr(warn_msg, "unseen.npy: 1 test class has no training rows (first: label 3, 1 test rows); its 1 "
+                 "test rows are left out of every accuracy"),
           "unseen test class warns: %s", warn_msg);
     ds_free(&d);
     o.test_labels = tel;
 
-    /* memory limit: labels are read whole and checked here (30 × (8 + 4) bytes); features stay
+    /* memory limit: labels are read whole and checked here (30 × (8 + 8) bytes); features stay
      * on disk and are counted by the run's estimate of the rows it keeps */
     o.max_memory = 300;
-    expect_load_fail(&o, GS_ENOMEM, "train_labels.npy: needs 360 B but --max-memory leaves only 300 B", "max-memory");
+    expect_load_fail(&o, GS_ENOMEM, "train_labels.npy: needs 480 B but --max-memory leaves only 300 B", "max-memory");
     o.max_memory = 0;
 
     /* --data errors */
@@ -637,6 +632,130 @@ static void validation(void)
 }
 
 /* ---- the bundled sample ---- */
+/* Labels: every integer type gives the same classes; bool and float are refused; labels that are
+ * not 0..C-1 become 0..C-1 in sorted order, with a note naming the mapping. */
+static void label_cases(void)
+{
+    op_data o = opts();
+    char trf[600], tef[600], tel[600];
+    snprintf(trf, sizeof trf, "%s/f8/train_features.npy", tmpdir);
+    snprintf(tef, sizeof tef, "%s/f8/test_features.npy", tmpdir);
+    snprintf(tel, sizeof tel, "%s/f8/test_labels.npy", tmpdir);
+    o.train_features = trf; o.test_features = tef; o.test_labels = tel;
+    static const struct { const char *descr; size_t size; int sgn; } types[] = {
+        {"|u1", 1, 0}, {"|i1", 1, 1}, {"<i2", 2, 1}, {"<u2", 2, 0}, {"<i4", 4, 1}, {"<u4", 4, 0}, {"<i8", 8, 1}, {"<u8", 8, 0},
+    };
+    long n = NTR;
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+        unsigned char raw[NTR * 8];
+        for (int i = 0; i < NTR; i++) {
+            uint64_t v = (uint64_t)try_[i]; /* 0..C-1, little-endian in `size` bytes */
+            for (size_t b = 0; b < types[t].size; b++) raw[(size_t)i * types[t].size + b] = (unsigned char)(v >> (8 * b));
+        }
+        npy_write(tpath("lt.npy"), types[t].descr, 0, 1, &n, raw, types[t].size);
+        o.train_labels = tpath("lt.npy");
+        ds_data d;
+        int st = load_all(&o, &d, NULL), same = st == GS_OK && d.n_classes == C;
+        for (int i = 0; same && i < NTR; i++) same = d.train_y[i] == try_[i];
+        CHECK(same, "labels %s: the same classes (%s)", types[t].descr, st ? gs_last_error() : "");
+        if (!st) ds_free(&d);
+    }
+    /* bool, float32, float16 refused */
+    unsigned char b1[NTR];
+    for (int i = 0; i < NTR; i++) b1[i] = (unsigned char)(try_[i] != 0);
+    npy_write(tpath("lb.npy"), "|b1", 0, 1, &n, b1, 1);
+    o.train_labels = tpath("lb.npy");
+    expect_load_fail(&o, GS_EINPUT, "lb.npy: labels are booleans (|b1)", "bool labels");
+    float f4[NTR];
+    for (int i = 0; i < NTR; i++) f4[i] = (float)try_[i];
+    npy_write(tpath("lf.npy"), "<f4", 0, 1, &n, f4, 4);
+    o.train_labels = tpath("lf.npy");
+    expect_load_fail(&o, GS_EINPUT, "lf.npy: labels are floating point (<f4)", "float32 labels");
+    /* uint64 beyond int64 */
+    uint64_t big[NTR];
+    for (int i = 0; i < NTR; i++) big[i] = (uint64_t)try_[i];
+    big[6] = UINT64_MAX;
+    npy_write(tpath("lbig.npy"), "<u8", 0, 1, &n, big, 8);
+    o.train_labels = tpath("lbig.npy");
+    expect_load_fail(&o, GS_EINPUT, "lbig.npy: y[6] (counted from 0) is 18446744073709551615, too large", "uint64 label");
+
+    /* shifted labels 1..C (train and test): classes 0..C-1, one note */
+    int sh[NTR], sht[NTE];
+    for (int i = 0; i < NTR; i++) sh[i] = try_[i] + 1;
+    for (int i = 0; i < NTE; i++) sht[i] = tey[i] + 1;
+    npy_write_labels(tpath("sh.npy"), sh, NTR);
+    npy_write_labels(tpath("sht.npy"), sht, NTE);
+    o.train_labels = tpath("sh.npy");
+    o.test_labels = tpath("sht.npy");
+    ds_data d;
+    warned = 0;
+    int ok = load_all(&o, &d, on_warn) == GS_OK && d.n_classes == C && warned == 1 &&
+             strstr(warn_msg, "labels 1..3 are classes 0..2 (each label minus 1)");
+    for (int i = 0; ok && i < NTR; i++) ok = d.train_y[i] == try_[i];
+    for (int i = 0; ok && i < NTE; i++) ok = d.test_y[i] == tey[i];
+    CHECK(ok, "labels 1..C become 0..C-1 with a note: %s", warn_msg);
+    if (d.train_y) ds_free(&d);
+    /* a gap and a negative label: {-7, 0, 2} → 0, 1, 2 in sorted order */
+    static const int map_from[C] = {-7, 0, 2};
+    for (int i = 0; i < NTR; i++) sh[i] = map_from[try_[i]];
+    for (int i = 0; i < NTE; i++) sht[i] = map_from[tey[i]];
+    npy_write_labels(tpath("gap.npy"), sh, NTR);
+    npy_write_labels(tpath("gapt.npy"), sht, NTE);
+    o.train_labels = tpath("gap.npy");
+    o.test_labels = tpath("gapt.npy");
+    warned = 0;
+    ok = load_all(&o, &d, on_warn) == GS_OK && d.n_classes == C && warned == 1 &&
+         strstr(warn_msg, "the 3 distinct labels are not 0..2; they are classes 0..2 in sorted order: -7→0, 0→1, 2→2");
+    for (int i = 0; ok && i < NTR; i++) ok = d.train_y[i] == try_[i];
+    for (int i = 0; ok && i < NTE; i++) ok = d.test_y[i] == tey[i];
+    CHECK(ok, "labels with a gap and a negative one become 0..C-1 in sorted order: %s", warn_msg);
+    if (d.train_y) ds_free(&d);
+}
+
+/* Every row is checked whatever a run keeps: ld_load alone (no row read through ds_rows) refuses
+ * a NaN in the last row; an all-zero row is named, 0-based, when rows are normalized. */
+static void row_checks(void)
+{
+    op_data o = opts();
+    char trl[600], tef[600], tel[600];
+    snprintf(trl, sizeof trl, "%s/f8/train_labels.npy", tmpdir);
+    snprintf(tef, sizeof tef, "%s/f8/test_features.npy", tmpdir);
+    snprintf(tel, sizeof tel, "%s/f8/test_labels.npy", tmpdir);
+    o.train_labels = trl; o.test_features = tef; o.test_labels = tel;
+    double x[NTR * D];
+    memcpy(x, trx, sizeof x);
+    x[(NTR - 1) * D + 4] = INFINITY;
+    for (int fortran = 0; fortran < 2; fortran++) {
+        double xf[NTR * D];
+        for (int i = 0; i < NTR; i++)
+            for (int j = 0; j < D; j++) xf[fortran ? j * NTR + i : i * D + j] = x[i * D + j];
+        long shp[2] = {NTR, D};
+        npy_write(tpath("lastinf.npy"), "<f8", fortran, 2, shp, xf, 8);
+        o.train_features = tpath("lastinf.npy");
+        ds_data d;
+        gs_clear_error();
+        int st = ld_load(&o, &d, NULL, NULL);
+        CHECK(st == GS_EINPUT && strstr(gs_last_error(), "lastinf.npy: X[29, 4] is infinite (row and column counted from 0"),
+              "a bad last row is refused at load, no row asked for (%s order): %s", fortran ? "Fortran" : "C", gs_last_error());
+        if (!st) ds_free(&d);
+    }
+    memcpy(x, trx, sizeof x);
+    for (int j = 0; j < D; j++) x[7 * D + j] = x[12 * D + j] = 0;
+    npy_write_f8(tpath("zero.npy"), x, NTR, D);
+    o.train_features = tpath("zero.npy");
+    ds_data d;
+    warned = 0;
+    int st = ld_load(&o, &d, on_warn, NULL);
+    CHECK(st == GS_OK && warned == 1 && strstr(warn_msg, "zero.npy: 2 rows are all zeros (first: row 7, counted from 0)"),
+          "all-zero rows named: %s", warn_msg);
+    if (!st) ds_free(&d);
+    o.no_normalize = 1;
+    warned = 0;
+    st = ld_load(&o, &d, on_warn, NULL);
+    CHECK(st == GS_OK && warned == 0, "no note on zero rows with --no-normalize");
+    if (!st) ds_free(&d);
+}
+
 static void sample(const char *repo)
 {
     char dir[1200];
@@ -694,6 +813,8 @@ int main(int argc, char **argv)
     csv_cases();
     idx_cases();
     validation();
+    label_cases();
+    row_checks();
     sample(repo);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zip.h>
 
 #ifndef GS_DATADIR
 #define GS_DATADIR "/usr/local/share/gsrscope"
@@ -87,27 +88,85 @@ static int has_magic(const char *path, const char *ext, const char *magic, size_
     return got == n && memcmp(m, magic, n) == 0;
 }
 static int is_npy(const char *path) { return has_magic(path, ".npy", "\x93NUMPY", 6); }
-static int is_npz(const char *path) { return has_magic(path, ".npz", "PK\x03\x04", 4); }
+static int is_zip(const char *path) { return has_magic(path, "\x01", "PK\x03\x04", 4); }
+/* A torch.save file: .pt / .pth, or a zip archive whose entries hold a data.pkl. */
+static int is_pt(const char *path)
+{
+    if (ends_with(path, ".pt") || ends_with(path, ".pth")) return 1;
+    if (ends_with(path, ".npz") || !is_zip(path)) return 0;
+    int err = 0, found = 0;
+    zip_t *za = zip_open(path, ZIP_RDONLY, &err);
+    if (!za) return 0;
+    zip_int64_t m = zip_get_num_entries(za, 0);
+    for (zip_int64_t i = 0; i < m && !found; i++) {
+        const char *nm = zip_get_name(za, (zip_uint64_t)i, 0), *sl = nm ? strchr(nm, '/') : NULL;
+        found = nm && (!strcmp(nm, "data.pkl") || (sl && !strcmp(sl, "/data.pkl")));
+    }
+    zip_discard(za);
+    return found;
+}
+static int is_npz(const char *path) { return ends_with(path, ".npz") || (is_zip(path) && !is_pt(path)); }
 
 static const char *const role_name[4] = {"train_features", "train_labels", "test_features", "test_labels"};
+static const char *const role_alt[4] = {"X_train", "y_train", "X_test", "y_test"}; /* GACL's names */
 
-/* The array for `role` (0..3, role_name) in a .npy file or an .npz archive: the member
- * ROLE.npy, or the archive's only array. */
+/* "FILE:MEMBER" names a member of an .npz or .pt archive when FILE exists and the whole does
+ * not: file and member into the buffers (member "" when none). */
+static void split_member(const char *path, char *file, size_t fcap, char *member, size_t mcap)
+{
+    snprintf(file, fcap, "%s", path);
+    member[0] = '\0';
+    if (is_file(path)) return;
+    const char *colon = strrchr(path, ':');
+    if (!colon || colon == path || !colon[1]) return;
+    char f[4096];
+    snprintf(f, sizeof f, "%.*s", (int)(colon - path), path);
+    if (!is_file(f)) return;
+    snprintf(file, fcap, "%s", f);
+    snprintf(member, mcap, "%s", colon + 1);
+}
+
+/* The array for `role` (0..3, role_name) in a .npy file, an .npz archive (the member ROLE.npy,
+ * or the archive's only array) or a .pt file (pt_choose's rule); PATH:MEMBER names the member. */
 static int open_array(const char *path, int role, ld_src **s)
 {
-    if (!is_npz(path)) return ld_src_open_npy(path, s);
-    char member[64];
+    char file[4096], key[256];
+    split_member(path, file, sizeof file, key, sizeof key);
+    if (is_pt(file)) return ld_src_open_pt(file, key[0] ? key : NULL, role, s);
+    if (!is_npz(file)) {
+        if (key[0])
+            return gs_error(GS_EINPUT, "%s: a .npy file has no members; ':%s' names a member of an .npz or "
+                            ".pt archive", file, key);
+        return ld_src_open_npy(file, s);
+    }
+    char member[300];
+    int st;
+    if (key[0]) { /* X_train or X_train.npy */
+        snprintf(member, sizeof member, "%s", key);
+        if ((st = ld_src_open_npz(file, member, 1, s)) || *s) return st;
+        snprintf(member, sizeof member, "%s.npy", key);
+        return ld_src_open_npz(file, member, 0, s);
+    }
+    snprintf(member, sizeof member, "%s.npy", role_alt[role]);
+    st = ld_src_open_npz(file, member, 1, s);
+    if (st || *s) return st;
     snprintf(member, sizeof member, "%s.npy", role_name[role]);
-    int st = ld_src_open_npz(path, member, 1, s);
+    st = ld_src_open_npz(file, member, 1, s);
     if (st || *s) return st;
     char names[2][256];
     int n = 0;
-    if ((st = ld_src_npz_members(path, names, 2, &n))) return st;
-    if (n == 1) return ld_src_open_npz(path, names[0], 0, s);
-    return ld_src_open_npz(path, member, 0, s); /* refused, naming what it holds */
+    if ((st = ld_src_npz_members(file, names, 2, &n))) return st;
+    if (n == 1) return ld_src_open_npz(file, names[0], 0, s);
+    st = ld_src_open_npz(file, member, 0, s); /* refused, naming what it holds */
+    if (st) {
+        char m[1200];
+        snprintf(m, sizeof m, "%s; name one as %s:MEMBER", gs_last_error(), file);
+        st = gs_error(GS_EINPUT, "%s", m);
+    }
+    return st;
 }
 
-/* ---- .npy / .npz features: validated now, read later (only the rows a run uses) ---- */
+/* ---- .npy / .npz / .pt features: validated now, read later (only the rows a run uses) ---- */
 
 static int npy_features(const char *path, int role, gm_mat *x, ld_src **src)
 {
@@ -119,9 +178,9 @@ static int npy_features(const char *path, int role, gm_mat *x, ld_src **src)
     if (a->ndim != 2)
         st = gs_error(GS_EINPUT, "%s: features must be a 2-D array (rows × dimensions), this one "
                       "is 1-D with %ld values", nm, r);
-    else if (a->dtype == NPY_I4 || a->dtype == NPY_I8)
-        st = gs_error(GS_EINPUT, "%s: features are integers (%s); save them as float16, float32, "
-                      "float64 or uint8", nm, a->dtype == NPY_I4 ? "<i4" : "<i8");
+    else if ((npy_is_int(a->dtype) && a->dtype != NPY_U1) || a->dtype == NPY_B1)
+        st = gs_error(GS_EINPUT, "%s: features are %s (%s); save them as float16, float32, "
+                      "float64 or uint8", nm, a->dtype == NPY_B1 ? "booleans" : "integers", npy_dtype_name(a->dtype));
     else if (r == 0 || c == 0)
         st = gs_error(GS_EINPUT, "%s: features array is empty (%ld × %ld)", nm, r, c);
     if (st) { ld_src_close(*src); *src = NULL; return st; }
@@ -131,20 +190,8 @@ static int npy_features(const char *path, int role, gm_mat *x, ld_src **src)
     return GS_OK;
 }
 
-static int label_value(const char *path, long row, double v, int *out)
-{
-    if (isnan(v)) return gs_error(GS_EINPUT, "%s: row %ld: label is NaN", path, row + 1);
-    if (v < 0) return gs_error(GS_EINPUT, "%s: row %ld: label %g is negative", path, row + 1, v);
-    if (v != floor(v))
-        return gs_error(GS_EINPUT, "%s: row %ld: label %g is not an integer", path, row + 1, v);
-    if (v > LD_MAX_LABEL)
-        return gs_error(GS_EINPUT, "%s: row %ld: label %g is too large (labels are class indices "
-                        "0..C-1, at most %d)", path, row + 1, v, LD_MAX_LABEL);
-    *out = (int)v;
-    return GS_OK;
-}
-
-static int npy_labels(const char *path, int role, budget *b, int **y, long *n)
+/* Labels: any integer type, read exactly (finish() maps them to classes 0..C-1). */
+static int npy_labels(const char *path, int role, budget *b, int64_t **y, long *n)
 {
     ld_src *s;
     int st = open_array(path, role, &s);
@@ -157,15 +204,20 @@ static int npy_labels(const char *path, int role, budget *b, int **y, long *n)
     if (a->ndim == 2 && a->shape[1] != 1 && a->shape[0] != 1)
         st = gs_error(GS_EINPUT, "%s: labels must be a 1-D array, this one is %ld × %ld", nm,
                       a->shape[0], a->shape[1]);
-    if (!st) st = budget_take(b, nm, raw + (uint64_t)m * sizeof(int));
+    else if (a->dtype == NPY_B1)
+        st = gs_error(GS_EINPUT, "%s: labels are booleans (%s); save class indices as integers "
+                      "(y.astype('int64'))", nm, npy_dtype_name(a->dtype));
+    else if (!npy_is_int(a->dtype))
+        st = gs_error(GS_EINPUT, "%s: labels are floating point (%s); save class indices as integers "
+                      "(y.astype('int64'), or y.long() in torch)", nm, npy_dtype_name(a->dtype));
+    if (!st) st = budget_take(b, nm, raw + (uint64_t)m * sizeof(int64_t));
     if (!st && !(data = gs_malloc(raw ? raw : 1, 1, nm))) st = GS_ENOMEM;
-    if (!st && !(*y = gs_malloc(m ? (size_t)m : 1, sizeof(int), nm))) st = GS_ENOMEM;
+    if (!st && !(*y = gs_malloc(m ? (size_t)m : 1, sizeof(int64_t), nm))) st = GS_ENOMEM;
     if (!st) st = ld_src_read_all(s, data);
-    for (long i = 0; i < m && st == GS_OK; i++) {
-        double v = npy_value(a->dtype, data, (size_t)i); /* <i8 beyond 2^53 rounds: still too large */
-        if (isinf(v)) st = gs_error(GS_EINPUT, "%s: row %ld: label is infinite", nm, i + 1);
-        else st = label_value(nm, i, v, &(*y)[i]);
-    }
+    for (long i = 0; i < m && st == GS_OK; i++)
+        if (npy_int(a->dtype, data, (size_t)i, &(*y)[i]))
+            st = gs_error(GS_EINPUT, "%s: y[%ld] (counted from 0) is %llu, too large for a label", nm, i,
+                          (unsigned long long)((const uint64_t *)data)[i]);
     if (data) b->used -= raw;
     free(data);
     ld_src_close(s);
@@ -177,7 +229,7 @@ static int npy_labels(const char *path, int role, budget *b, int **y, long *n)
 /* ---- CSV ---- */
 
 /* Features (and labels when y != NULL: taken from the label column). */
-static int csv_features(const char *path, int label_col, budget *b, gm_mat *x, int **y, long *ny)
+static int csv_features(const char *path, int label_col, budget *b, gm_mat *x, int64_t **y, long *ny)
 {
     csv_table t;
     int st = csv_read(path, y ? label_col : CSV_NO_LABEL, budget_left(b), &t);
@@ -186,16 +238,23 @@ static int csv_features(const char *path, int label_col, budget *b, gm_mat *x, i
         csv_free(&t);
         return gs_error(GS_EINPUT, "%s: no feature columns (only the label column)", path);
     }
-    b->used += (uint64_t)t.rows * (uint64_t)t.cols * 8 + (y ? (uint64_t)t.rows * sizeof(int) : 0);
+    if (y) {
+        *y = gs_malloc(t.rows ? (size_t)t.rows : 1, sizeof(int64_t), path);
+        if (!*y) { csv_free(&t); return GS_ENOMEM; }
+        for (long i = 0; i < t.rows; i++) (*y)[i] = t.y[i];
+        *ny = t.rows;
+    }
+    free(t.y);
+    t.y = NULL;
+    b->used += (uint64_t)t.rows * (uint64_t)t.cols * 8 + (y ? (uint64_t)t.rows * sizeof(int64_t) : 0);
     x->rows = t.rows;
     x->cols = t.cols;
     x->v = t.x;
-    if (y) { *y = t.y; *ny = t.rows; }
     return GS_OK;
 }
 
-/* A labels CSV: one column, or the --label-col column of several. */
-static int csv_labels(const char *path, int label_col, budget *b, int **y, long *n)
+/* A labels CSV: one column, or the --label-col column of several; whole numbers. */
+static int csv_labels(const char *path, int label_col, budget *b, int64_t **y, long *n)
 {
     csv_table t;
     int st = csv_read(path, CSV_NO_LABEL, budget_left(b), &t);
@@ -207,14 +266,19 @@ static int csv_labels(const char *path, int label_col, budget *b, int **y, long 
         return gs_error(GS_EINPUT, "%s: --label-col %d is out of range: the file has %ld columns "
                         "(numbered from 0; -1 = last)", path, label_col, c);
     }
-    *y = gs_malloc((size_t)t.rows, sizeof(int), path);
+    *y = gs_malloc(t.rows ? (size_t)t.rows : 1, sizeof(int64_t), path);
     if (!*y) { csv_free(&t); return GS_ENOMEM; }
-    for (long i = 0; i < t.rows && st == GS_OK; i++)
-        st = label_value(path, i, t.x[(size_t)i * (size_t)t.cols + (size_t)col], &(*y)[i]);
+    for (long i = 0; i < t.rows && st == GS_OK; i++) {
+        double v = t.x[(size_t)i * (size_t)t.cols + (size_t)col];
+        if (v != floor(v) || fabs(v) > 9e15)
+            st = gs_error(GS_EINPUT, "%s: data row %ld (counted from 1): label %g is not a whole number",
+                          path, i + 1, v);
+        else (*y)[i] = (int64_t)v;
+    }
     *n = t.rows;
     csv_free(&t);
     if (st) { free(*y); *y = NULL; return st; }
-    b->used += (uint64_t)*n * sizeof(int);
+    b->used += (uint64_t)*n * sizeof(int64_t);
     return GS_OK;
 }
 
@@ -222,26 +286,29 @@ static int csv_labels(const char *path, int label_col, budget *b, int **y, long 
 
 /* split: 0 train, 1 test. Features from .npy/.npz stay on disk (*src set, x->v NULL). */
 static int load_split(int split, const char *fpath, const char *lpath, int label_col, budget *b,
-                      gm_mat *x, ld_src **src, int **y, long *ny)
+                      gm_mat *x, ld_src **src, int64_t **y, long *ny)
 {
-    if (!is_file(fpath) && access(fpath, F_OK) != 0)
+    char ff[4096], fk[256], lf[4096], lk[256];
+    split_member(fpath, ff, sizeof ff, fk, sizeof fk);
+    split_member(lpath, lf, sizeof lf, lk, sizeof lk);
+    if (!is_file(ff) && access(ff, F_OK) != 0)
         return gs_error(GS_EINPUT, "%s: cannot open: %s", fpath, strerror(errno));
     int st;
-    if (is_npy(fpath) || is_npz(fpath)) {
+    if (is_npy(ff) || is_zip(ff) || is_pt(ff)) {
         st = npy_features(fpath, 2 * split, x, src);
     } else if (ends_with(fpath, ".csv") || ends_with(fpath, ".txt")) {
         int combined = strcmp(fpath, lpath) == 0;
         st = csv_features(fpath, label_col, b, x, combined ? y : NULL, ny);
         if (st || combined) return st;
     } else {
-        return gs_error(GS_EINPUT, "%s: unknown format (features must be .npy, .npz or .csv)", fpath);
+        return gs_error(GS_EINPUT, "%s: unknown format (features must be .npy, .npz, .pt or .csv)", fpath);
     }
     if (st) return st;
-    if (!is_file(lpath) && access(lpath, F_OK) != 0)
+    if (!is_file(lf) && access(lf, F_OK) != 0)
         return gs_error(GS_EINPUT, "%s: cannot open: %s", lpath, strerror(errno));
-    if (is_npy(lpath) || is_npz(lpath)) return npy_labels(lpath, 2 * split + 1, b, y, ny);
-    if (ends_with(lpath, ".csv") || ends_with(lpath, ".txt")) return csv_labels(lpath, label_col, b, y, ny);
-    return gs_error(GS_EINPUT, "%s: unknown format (labels must be .npy, .npz or .csv)", lpath);
+    if (is_npy(lf) || is_zip(lf) || is_pt(lf)) return npy_labels(lpath, 2 * split + 1, b, y, ny);
+    if (ends_with(lf, ".csv") || ends_with(lf, ".txt")) return csv_labels(lpath, label_col, b, y, ny);
+    return gs_error(GS_EINPUT, "%s: unknown format (labels must be .npy, .npz, .pt or .csv)", lpath);
 }
 
 /* ds_data.lazy_rows for features left on disk: one source per split. */
@@ -272,7 +339,7 @@ static int idx_path(const char *dir, const char *base, char *out, size_t cap)
 }
 
 static int idx_split(const char *dir, const char *img, const char *lab, budget *b, gm_mat *x,
-                     int **y, long *ny, char *src, size_t srccap)
+                     int64_t **y, long *ny, char *src, size_t srccap)
 {
     char ip[4096], lp[4096];
     int st;
@@ -299,7 +366,7 @@ static int idx_split(const char *dir, const char *img, const char *lab, budget *
         idx_free(&a);
         return gs_error(GS_EINPUT, "%s: not a labels file (%d-D; expected magic 0x00000801)", lp, a.ndim);
     }
-    *y = gs_malloc(a.n ? (size_t)a.n : 1, sizeof(int), lp);
+    *y = gs_malloc(a.n ? (size_t)a.n : 1, sizeof(int64_t), lp);
     if (!*y) { idx_free(&a); return GS_ENOMEM; }
     for (long i = 0; i < a.n; i++) (*y)[i] = a.data[i];
     *ny = a.n;
@@ -326,8 +393,110 @@ static uint64_t hash_features(uint64_t h, const gm_mat *x, ld_src *src)
     return h;
 }
 
-static int finish(ds_data *d, const char *trf, const char *trl, long ntrl, const char *tef,
-                  const char *tel, long ntel, ld_warn_fn warn, void *user)
+/* What the loaders of one ld_load call share. */
+typedef struct {
+    budget *b;
+    int label_col, normalize;
+    ld_warn_fn warn;
+    void *user;
+} ld_ctx;
+
+static void note(const ld_ctx *cx, const char *msg)
+{
+    if (cx->warn) cx->warn(msg, cx->user);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The distinct labels of both splits, sorted, become classes 0..C-1; labels that are already
+ * 0..C-1 (every value present) map to themselves. A note names any other mapping. */
+static int map_labels(const ld_ctx *cx, ds_data *d, const char *trl, const int64_t *ytr, long ntr,
+                      const int64_t *yte, long nte, int64_t **uniq_out, int *C_out)
+{
+    size_t n = (size_t)ntr + (size_t)nte;
+    int64_t *u = gs_malloc(n ? n : 1, sizeof *u, "labels");
+    if (!u) return GS_ENOMEM;
+    memcpy(u, ytr, (size_t)ntr * sizeof *u);
+    memcpy(u + ntr, yte, (size_t)nte * sizeof *u);
+    qsort(u, n, sizeof *u, cmp_i64);
+    size_t C = 0;
+    for (size_t i = 0; i < n; i++) if (!C || u[i] != u[C - 1]) u[C++] = u[i];
+    if (C > LD_MAX_LABEL + 1) {
+        free(u);
+        return gs_error(GS_EINPUT, "%s: the labels take %zu distinct values; at most %d classes", trl, C, LD_MAX_LABEL + 1);
+    }
+    int identity = 1;
+    for (size_t k = 0; k < C && identity; k++) identity = u[k] == (int64_t)k;
+    d->train_y = gs_malloc(ntr ? (size_t)ntr : 1, sizeof(int), "labels");
+    d->test_y = gs_malloc(nte ? (size_t)nte : 1, sizeof(int), "labels");
+    if (!d->train_y || !d->test_y) { free(u); return GS_ENOMEM; }
+    for (int sp = 0; sp < 2; sp++) {
+        const int64_t *y = sp ? yte : ytr;
+        int *out = sp ? d->test_y : d->train_y;
+        long m = sp ? nte : ntr;
+        for (long i = 0; i < m; i++) {
+            if (identity) { out[i] = (int)y[i]; continue; }
+            const int64_t *f = bsearch(&y[i], u, C, sizeof *u, cmp_i64);
+            out[i] = (int)(f - u);
+        }
+    }
+    if (!identity) {
+        char msg[1024];
+        int L;
+        if (u[C - 1] - u[0] == (int64_t)C - 1)
+            L = snprintf(msg, sizeof msg, "labels %lld..%lld are classes 0..%zu (each label minus %lld)",
+                         (long long)u[0], (long long)u[C - 1], C - 1, (long long)u[0]);
+        else {
+            L = snprintf(msg, sizeof msg, "the %zu distinct labels are not 0..%zu; they are classes 0..%zu in "
+                         "sorted order:", C, C - 1, C - 1);
+            for (size_t k = 0; k < C && L < 900; k++)
+                L += snprintf(msg + L, sizeof msg - (size_t)L, "%s %lld→%zu", k ? "," : "", (long long)u[k], k);
+            if (L >= 900) snprintf(msg + L, sizeof msg - (size_t)L, ", … %lld→%zu", (long long)u[C - 1], C - 1);
+        }
+        note(cx, msg);
+    }
+    *uniq_out = u;
+    *C_out = (int)C;
+    return GS_OK;
+}
+
+/* All-zero rows of features held in memory. */
+static void zero_rows(const gm_mat *x, long *nzero, long *first)
+{
+    *nzero = 0;
+    *first = -1;
+    for (long i = 0; i < x->rows; i++) {
+        const double *z = x->v + (size_t)i * (size_t)x->cols;
+        long j = 0;
+        while (j < x->cols && z[j] == 0) j++;
+        if (j == x->cols) { if (*first < 0) *first = i; ++*nzero; }
+    }
+}
+
+/* Every value of every row is read once here, whatever rows a run keeps later: a NaN or an
+ * infinity refuses the file, all-zero rows are named (L2 normalization leaves them zero). */
+static int check_rows(const ld_ctx *cx, const char *path, const gm_mat *x, ld_src *src)
+{
+    long nz = 0, first = -1;
+    int st = GS_OK;
+    if (x->v) zero_rows(x, &nz, &first);
+    else st = ld_src_scan(src, &nz, &first);
+    if (!st && nz && cx->normalize) {
+        char msg[1200];
+        snprintf(msg, sizeof msg, "%s: %ld row%s all zeros (first: row %ld, counted from 0); L2 normalization "
+                 "leaves %s zero", src ? ld_src_name(src) : path, nz, nz == 1 ? " is" : "s are", first,
+                 nz == 1 ? "it" : "them");
+        note(cx, msg);
+    }
+    return st;
+}
+
+static int finish(const ld_ctx *cx, ds_data *d, const char *trf, const char *trl, int64_t *ytr, long ntrl,
+                  const char *tef, const char *tel, int64_t *yte, long ntel)
 {
     if (d->train_x.rows != ntrl)
         return gs_error(GS_EINPUT, "%s: has %ld labels but %s has %ld rows", trl, ntrl, trf,
@@ -338,39 +507,43 @@ static int finish(ds_data *d, const char *trf, const char *trl, long ntrl, const
     if (d->train_x.cols != d->test_x.cols)
         return gs_error(GS_EINPUT, "%s: has %ld columns but %s has %ld; train and test features "
                         "must have the same dimension", tef, d->test_x.cols, trf, d->train_x.cols);
-    int maxl = -1;
-    for (long i = 0; i < ntrl; i++) if (d->train_y[i] > maxl) maxl = d->train_y[i];
-    for (long i = 0; i < ntel; i++) if (d->test_y[i] > maxl) maxl = d->test_y[i];
-    int C = maxl + 1;
+    int64_t *u = NULL;
+    int C = 0;
+    int st = map_labels(cx, d, trl, ytr, ntrl, yte, ntel, &u, &C);
+    if (st) { free(u); return st; }
     long *tr = gs_calloc((size_t)C, sizeof(long), "class counts");
     long *te = gs_calloc((size_t)C, sizeof(long), "class counts");
-    if (!tr || !te) { free(tr); free(te); return GS_ENOMEM; }
+    if (!tr || !te) { free(tr); free(te); free(u); return GS_ENOMEM; }
     for (long i = 0; i < ntrl; i++) tr[d->train_y[i]]++;
     for (long i = 0; i < ntel; i++) te[d->test_y[i]]++;
     int seen = 0, unseen = 0, first_unseen = -1;
+    long unseen_rows = 0;
     for (int c = 0; c < C; c++) {
         if (tr[c]) seen++;
-        else if (te[c]) { if (first_unseen < 0) first_unseen = c; unseen++; }
+        else if (te[c]) { if (first_unseen < 0) first_unseen = c; unseen++; unseen_rows += te[c]; }
     }
-    int st = GS_OK;
     if (seen < 2) {
         st = gs_error(GS_EINPUT, "%s: the training labels have %d class%s; need at least two", trl,
                       seen, seen == 1 ? "" : "es");
-    } else if (unseen && warn) {
+    } else if (unseen) {
         char msg[512];
-        snprintf(msg, sizeof msg, "%s: %d test class%s never seen in training (first: class %d, "
-                 "%ld test rows); %s always counted as errors", tel, unseen, unseen == 1 ? " is" : "es are",
-                 first_unseen, te[first_unseen], unseen == 1 ? "it is" : "they are");
-        warn(msg, user);
+        snprintf(msg, sizeof msg, "%s: %d test class%s no training rows (first: label %lld, %ld test rows); "
+                 "%s %ld test rows are left out of every accuracy", tel, unseen, unseen == 1 ? " has" : "es have",
+                 (long long)u[first_unseen], te[first_unseen], unseen == 1 ? "its" : "their", unseen_rows);
+        note(cx, msg);
     }
     free(tr);
     free(te);
+    free(u);
     if (st) return st;
     d->n_classes = C;
+    ld_src *s0 = d->lazy_ctx && d->lazy_rows == lazy_rows ? ((lazy_files *)d->lazy_ctx)->src[0] : NULL;
+    ld_src *s1 = d->lazy_ctx && d->lazy_rows == lazy_rows ? ((lazy_files *)d->lazy_ctx)->src[1] : NULL;
+    if ((st = check_rows(cx, trf, &d->train_x, s0)) || (st = check_rows(cx, tef, &d->test_x, s1))) return st;
     uint64_t h = GS_FNV_INIT;
-    h = hash_features(h, &d->train_x, d->lazy_ctx ? ((lazy_files *)d->lazy_ctx)->src[0] : NULL);
+    h = hash_features(h, &d->train_x, s0);
     h = gs_fnv1a(h, d->train_y, (size_t)ntrl * sizeof(int));
-    h = hash_features(h, &d->test_x, d->lazy_ctx ? ((lazy_files *)d->lazy_ctx)->src[1] : NULL);
+    h = hash_features(h, &d->test_x, s1);
     h = gs_fnv1a(h, d->test_y, (size_t)ntel * sizeof(int));
     d->checksum = h;
     return GS_OK;
@@ -385,19 +558,22 @@ static void base_name(const char *path, char *out, size_t cap)
     snprintf(out, cap, "%.*s", (int)(n - s), path + s);
 }
 
-static int load_files(const char *trf, const char *trl, const char *tef, const char *tel,
-                      int label_col, budget *b, ds_data *d, ld_warn_fn warn, void *user)
+static int load_files(const ld_ctx *cx, const char *trf, const char *trl, const char *tef, const char *tel,
+                      ds_data *d)
 {
     long ntr = 0, nte = 0;
+    int64_t *ytr = NULL, *yte = NULL;
     lazy_files *l = gs_calloc(1, sizeof *l, "data sources");
     if (!l) return GS_ENOMEM;
     d->lazy_rows = lazy_rows;
     d->lazy_ctx = l;
     d->lazy_free = lazy_free;
     d->lazy_bulk = 1;
-    int st = load_split(0, trf, trl, label_col, b, &d->train_x, &l->src[0], &d->train_y, &ntr);
-    if (!st) st = load_split(1, tef, tel, label_col, b, &d->test_x, &l->src[1], &d->test_y, &nte);
-    if (!st) st = finish(d, trf, trl, ntr, tef, tel, nte, warn, user);
+    int st = load_split(0, trf, trl, cx->label_col, cx->b, &d->train_x, &l->src[0], &ytr, &ntr);
+    if (!st) st = load_split(1, tef, tel, cx->label_col, cx->b, &d->test_x, &l->src[1], &yte, &nte);
+    if (!st) st = finish(cx, d, trf, trl, ytr, ntr, tef, tel, yte, nte);
+    free(ytr);
+    free(yte);
     if (!st) {
         int n = snprintf(d->source, sizeof d->source, "%s %s %s %s", trf, trl, tef, tel);
         if (n >= (int)sizeof d->source) snprintf(d->source + sizeof d->source - 4, 4, "...");
@@ -406,12 +582,18 @@ static int load_files(const char *trf, const char *trl, const char *tef, const c
     return st;
 }
 
-/* --data DIR: four .npy files, or train.csv and test.csv with a label column; --data FILE.npz:
- * the four arrays of one archive. */
-static int load_dir(const char *dir, int label_col, budget *b, ds_data *d, ld_warn_fn warn, void *user)
+/* The four files of --data DIR under one naming: ours (.npy), or GACL's cache (.pt). */
+static const char *const dir_names[2][4] = {
+    {"train_features.npy", "train_labels.npy", "test_features.npy", "test_labels.npy"},
+    {"X_train.pt", "y_train.pt", "X_test.pt", "y_test.pt"},
+};
+
+/* --data DIR: four .npy files, four .pt files (X_train.pt, ...), or train.csv and test.csv with
+ * a label column; --data FILE.npz / FILE.pt: the four arrays of one archive. */
+static int load_dir(const ld_ctx *cx, const char *dir, ds_data *d)
 {
-    if (is_file(dir) && is_npz(dir)) {
-        int st = load_files(dir, dir, dir, dir, label_col, b, d, warn, user);
+    if (is_file(dir) && (is_zip(dir) || is_pt(dir))) {
+        int st = load_files(cx, dir, dir, dir, dir, d);
         if (!st) {
             snprintf(d->source, sizeof d->source, "%s", dir);
             base_name(dir, d->name, sizeof d->name);
@@ -419,27 +601,31 @@ static int load_dir(const char *dir, int label_col, budget *b, ds_data *d, ld_wa
         return st;
     }
     char p[4][4096];
-    snprintf(p[0], sizeof p[0], "%s/train_features.npy", dir);
-    if (!is_file(p[0])) {
+    int set = -1;
+    for (int k = 0; k < 2 && set < 0; k++) {
+        snprintf(p[0], sizeof p[0], "%s/%s", dir, dir_names[k][0]);
+        if (is_file(p[0])) set = k;
+    }
+    if (set < 0) {
         char c0[4096], c1[4096];
         snprintf(c0, sizeof c0, "%s/train.csv", dir);
         snprintf(c1, sizeof c1, "%s/test.csv", dir);
-        if (is_file(c0)) return load_files(c0, c0, c1, c1, label_col, b, d, warn, user);
+        if (is_file(c0)) return load_files(cx, c0, c0, c1, c1, d);
         struct stat sb;
         if (stat(dir, &sb) != 0)
             return gs_error(GS_EINPUT, "%s: cannot open: %s", dir, strerror(errno));
         if (!S_ISDIR(sb.st_mode))
-            return gs_error(GS_EINPUT, "%s: not a directory or an .npz archive (--data takes a folder "
+            return gs_error(GS_EINPUT, "%s: not a directory or an .npz / .pt archive (--data takes a folder "
                             "holding train_features.npy, train_labels.npy, test_features.npy, "
-                            "test_labels.npy, or an .npz archive of those four arrays)", dir);
+                            "test_labels.npy (or X_train.pt, y_train.pt, X_test.pt, y_test.pt), or an "
+                            ".npz or .pt archive of those four arrays)", dir);
+        snprintf(p[0], sizeof p[0], "%s/train_features.npy", dir);
         return gs_error(GS_EINPUT, "%s: cannot open: No such file or directory (--data DIR needs "
                         "train_features.npy, train_labels.npy, test_features.npy, test_labels.npy, "
-                        "or train.csv and test.csv)", p[0]);
+                        "or X_train.pt, y_train.pt, X_test.pt, y_test.pt, or train.csv and test.csv)", p[0]);
     }
-    snprintf(p[1], sizeof p[1], "%s/train_labels.npy", dir);
-    snprintf(p[2], sizeof p[2], "%s/test_features.npy", dir);
-    snprintf(p[3], sizeof p[3], "%s/test_labels.npy", dir);
-    int st = load_files(p[0], p[1], p[2], p[3], label_col, b, d, warn, user);
+    for (int k = 1; k < 4; k++) snprintf(p[k], sizeof p[k], "%s/%s", dir, dir_names[set][k]);
+    int st = load_files(cx, p[0], p[1], p[2], p[3], d);
     if (!st) {
         snprintf(d->source, sizeof d->source, "%s", dir);
         base_name(dir, d->name, sizeof d->name);
@@ -447,21 +633,24 @@ static int load_dir(const char *dir, int label_col, budget *b, ds_data *d, ld_wa
     return st;
 }
 
-static int load_idx(const char *dir, budget *b, ds_data *d, ld_warn_fn warn, void *user)
+static int load_idx(const ld_ctx *cx, const char *dir, ds_data *d)
 {
     long ntr = 0, nte = 0;
-    int st = idx_split(dir, "train-images-idx3-ubyte", "train-labels-idx1-ubyte", b, &d->train_x,
-                       &d->train_y, &ntr, d->source, sizeof d->source);
-    if (!st) st = idx_split(dir, "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte", b, &d->test_x,
-                            &d->test_y, &nte, d->source, sizeof d->source);
+    int64_t *ytr = NULL, *yte = NULL;
+    int st = idx_split(dir, "train-images-idx3-ubyte", "train-labels-idx1-ubyte", cx->b, &d->train_x,
+                       &ytr, &ntr, d->source, sizeof d->source);
+    if (!st) st = idx_split(dir, "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte", cx->b, &d->test_x,
+                            &yte, &nte, d->source, sizeof d->source);
     if (!st) {
         char trf[4096], trl[4096], tef[4096], tel[4096];
         snprintf(trf, sizeof trf, "%s/train-images-idx3-ubyte", dir);
         snprintf(trl, sizeof trl, "%s/train-labels-idx1-ubyte", dir);
         snprintf(tef, sizeof tef, "%s/t10k-images-idx3-ubyte", dir);
         snprintf(tel, sizeof tel, "%s/t10k-labels-idx1-ubyte", dir);
-        st = finish(d, trf, trl, ntr, tef, tel, nte, warn, user);
+        st = finish(cx, d, trf, trl, ytr, ntr, tef, tel, yte, nte);
     }
+    free(ytr);
+    free(yte);
     if (!st) base_name(dir, d->name, sizeof d->name);
     return st;
 }
@@ -516,24 +705,24 @@ int ld_load(const op_data *o, ds_data *out, ld_warn_fn warn, void *user)
     } else {
         b.limit = gs_mem_available();
     }
+    ld_ctx cx = {&b, o->label_col, !o->no_normalize, warn, user};
     int st;
     if (o->train_features || o->train_labels || o->test_features || o->test_labels) {
         if (!o->train_features || !o->train_labels || !o->test_features || !o->test_labels)
             return gs_error(GS_EINPUT, "--train-features, --train-labels, --test-features and "
                             "--test-labels go together");
-        st = load_files(o->train_features, o->train_labels, o->test_features, o->test_labels,
-                        o->label_col, &b, out, warn, user);
+        st = load_files(&cx, o->train_features, o->train_labels, o->test_features, o->test_labels, out);
     } else if (o->data_dir) {
-        st = load_dir(o->data_dir, o->label_col, &b, out, warn, user);
+        st = load_dir(&cx, o->data_dir, out);
     } else if (o->idx_dir) {
-        st = load_idx(o->idx_dir, &b, out, warn, user);
+        st = load_idx(&cx, o->idx_dir, out);
     } else {
         /* The bundled sets: --sample pixels (the default) or mobilenetv2. */
         int emb = o->sample && !strcmp(o->sample, "mobilenetv2");
         char dir[4096];
         st = find_sample(emb ? "fashion-mnist-mobilenetv2" : "fashion-mnist", !o->sample, dir,
                          sizeof dir);
-        if (!st) st = load_dir(dir, o->label_col, &b, out, warn, user);
+        if (!st) st = load_dir(&cx, dir, out);
         if (!st) snprintf(out->name, sizeof out->name, "fashion-mnist %s (sample)",
                           emb ? "mobilenetv2" : "pixels");
     }

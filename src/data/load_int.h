@@ -1,8 +1,9 @@
-/* data/load_int.h — inside the loaders: an array read on demand (prefix ld_src_).
+/* data/load_int.h — inside the loaders: an array read on demand (prefixes ld_src_, pt_).
  *
- * An ld_src is one validated .npy array, a file of its own or a member of an .npz archive,
- * whose values stay on disk: rows are read when asked for (features), or all at once (labels).
- * Only load.c and load_src.c use this header.
+ * An ld_src is one validated array, a .npy file of its own, a member of an .npz archive or a
+ * tensor of a torch.save (.pt) file, whose values stay on disk: rows are read when asked for
+ * (features), or all at once (labels). A .pt tensor may be a strided view of its storage.
+ * Only load.c, load_src.c, pt_read.c and the fuzz targets use this header.
  * Ownership: ld_src_open_* returns a source the caller closes with ld_src_close. A source may be
  * read from two threads at once.
  */
@@ -27,6 +28,37 @@ int ld_src_open_npz_mem(const char *name, const void *buf, size_t n, const char 
 int ld_src_npz_members(const char *path, char names[][256], int cap, int *n);
 void ld_src_close(ld_src *s);
 
+/* A tensor of a torch.save file: `key` names the dict key or list index ("0", "1", ...); NULL
+ * takes the archive's only tensor, else the one named after role (0..3: train_features,
+ * train_labels, test_features, test_labels, or X_train, y_train, X_test, y_test). Refusals
+ * name the file and what it holds. */
+int ld_src_open_pt(const char *path, const char *key, int role, ld_src **out);
+/* The same from memory (for the fuzzer). */
+int ld_src_open_pt_mem(const char *name, const void *buf, size_t n, const char *key, int role, ld_src **out);
+
+/* ---- the pickle of a .pt file (pt_read.c) ---- */
+#define PT_MAX_DIM 8
+#define PT_MAX_TENSORS 256
+#define PT_PICKLE_MAX ((uint64_t)64 << 20)
+enum { PT_ONE, PT_DICT, PT_LIST };
+typedef struct {
+    char key[128];         /* dict key, list index, or "" for a lone tensor */
+    npy_dtype dtype;
+    size_t itemsize;
+    int ndim;
+    long shape[PT_MAX_DIM], stride[PT_MAX_DIM]; /* stride in elements */
+    uint64_t offset;       /* storage offset, in elements */
+    char storage[64];      /* the storage's key: member ARCHIVE/data/KEY */
+    uint64_t numel;        /* the storage's size, in elements */
+} pt_tensor;
+/* Interpret the pickle buf[0..n) (name for messages) without running anything: out[0..*nt) the
+ * tensors (at most cap) of a lone tensor (*kind PT_ONE) or of a dict / list / tuple (values that
+ * are not tensors are skipped). Refuses any global but _rebuild_tensor_v2, the storage classes
+ * and OrderedDict, naming it. */
+int pt_pickle(const char *name, const unsigned char *buf, size_t n, pt_tensor *out, int cap, int *nt, int *kind);
+/* Bytes per element of a storage dtype (0 if none). */
+size_t pt_itemsize(npy_dtype t);
+
 /* The header: dtype, ndim, shape, fortran, itemsize (data is NULL). */
 const npy_array *ld_src_info(const ld_src *s);
 /* "PATH" or "PATH: MEMBER", as messages name the source. */
@@ -41,5 +73,9 @@ int ld_src_read_all(ld_src *s, void *buf);
 int ld_src_rows(ld_src *s, const long *idx, long n, double *out);
 /* The first row (for a checksum), without inflating the rest of a compressed member. */
 int ld_src_first_row(ld_src *s, double *out);
+/* Every row of a 2-D array, once, in file order, through a buffer: the first NaN or infinity is
+ * refused (GS_EINPUT naming the source and the 0-based position); *nzero and *first_zero (-1 if
+ * none) count the all-zero rows. Memory: a buffer and, for a column-major array, a byte a row. */
+int ld_src_scan(ld_src *s, long *nzero, long *first_zero);
 
 #endif

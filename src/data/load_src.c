@@ -35,6 +35,8 @@ struct ld_src {
     zip_file_t *zf;
     uint64_t zpos;               /* position of zf in the member */
     int seekable;                /* stored (not compressed): zip_fseek works */
+    long rs, cs;                 /* element strides of a row and a column (a .pt tensor may be a
+                                  * view: rows rs apart, values cs apart) */
     pthread_mutex_t lock;
 };
 
@@ -63,6 +65,22 @@ static ld_src *src_new(void)
 static size_t array_bytes(const npy_array *a)
 {
     return (size_t)a->shape[0] * (size_t)a->shape[1] * a->itemsize; /* shape[1] is 1 for 1-D */
+}
+
+/* The strides of a dense .npy array. */
+static void dense_strides(ld_src *s)
+{
+    s->rs = s->a.fortran ? 1 : s->a.shape[1];
+    s->cs = s->a.fortran ? s->a.shape[0] : 1;
+}
+
+/* The values are stored densely in row order (or column order): one read gives them all. */
+static int is_dense(const ld_src *s)
+{
+    long r = s->a.shape[0], c = s->a.shape[1];
+    if (r <= 1 && c <= 1) return 1;
+    if (!s->a.fortran) return (c == 1 || s->cs == 1) && (r == 1 || s->rs == c);
+    return (r == 1 || s->rs == 1) && (c == 1 || s->cs == r);
 }
 
 /* ---- reading member bytes ---- */
@@ -164,11 +182,41 @@ static int read_at(ld_src *s, uint64_t off, void *buf, size_t n)
 static void src_lock(ld_src *s) { if (s->za) pthread_mutex_lock(&s->lock); }
 static void src_unlock(ld_src *s) { if (s->za) pthread_mutex_unlock(&s->lock); }
 
+/* A strided array's values in row order (element [i, j] at (i·rs + j·cs)·itemsize), read
+ * through a window of the data. */
+static int gather(ld_src *s, unsigned char *buf)
+{
+    size_t it = s->a.itemsize;
+    long r = s->a.shape[0], c = s->a.shape[1];
+    unsigned char *win = malloc(SRC_BUF);
+    if (!win) return gs_error(GS_ENOMEM, "%s: out of memory", s->name);
+    uint64_t lo = 1, hi = 0; /* empty window */
+    int st = GS_OK;
+    for (long i = 0; i < r && !st; i++)
+        for (long j = 0; j < c && !st; j++) {
+            uint64_t off = ((uint64_t)i * (uint64_t)s->rs + (uint64_t)j * (uint64_t)s->cs) * it;
+            if (off < lo || off + it > hi) {
+                uint64_t n = s->data_bytes - off < SRC_BUF ? s->data_bytes - off : SRC_BUF;
+                if ((st = read_at(s, off, win, (size_t)n))) break;
+                lo = off;
+                hi = off + n;
+            }
+            memcpy(buf + ((size_t)i * (size_t)c + (size_t)j) * it, win + (off - lo), it);
+        }
+    free(win);
+    return st;
+}
+
 int ld_src_read_all(ld_src *s, void *buf)
 {
     src_lock(s);
-    int st = read_at(s, 0, buf, s->data_bytes);
-    if (!st && s->za) st = zip_finish(s);
+    int st;
+    if (is_dense(s)) {
+        st = read_at(s, 0, buf, array_bytes(&s->a));
+        if (!st && s->za) st = zip_finish(s);
+    } else {
+        st = gather(s, buf);
+    }
     src_unlock(s);
     return st;
 }
@@ -202,6 +250,7 @@ int ld_src_open_npy(const char *path, ld_src **out)
     if (st) { ld_src_close(s); return st; }
     s->data_off = off;
     s->data_bytes = array_bytes(&s->a);
+    dense_strides(s);
     *out = s;
     return GS_OK;
 }
@@ -322,11 +371,242 @@ static int member_open(const char *path, zip_t *za, const char *member, int miss
         if (!st) st = npy_header(s->name, head, want, zs.size, &s->a, &off);
         s->data_off = off;
         s->data_bytes = array_bytes(&s->a);
+        dense_strides(s);
     }
     free(head);
     if (st) { ld_src_close(s); return st; }
     *out = s;
     return GS_OK;
+}
+
+/* ---- torch.save files ---- */
+
+static const char *const pt_roles[4][2] = {
+    {"train_features", "X_train"}, {"train_labels", "y_train"}, {"test_features", "X_test"}, {"test_labels", "y_test"},
+};
+
+/* The keys of the tensors, for messages. */
+static void pt_keys(const pt_tensor *t, int nt, char *out, size_t cap)
+{
+    out[0] = '\0';
+    for (int k = 0; k < nt && strlen(out) < cap - 140; k++) {
+        size_t L = strlen(out);
+        snprintf(out + L, cap - L, "%s%s", k ? ", " : "", t[k].key);
+    }
+    if (!nt) snprintf(out, cap, "no tensor");
+}
+
+static int pt_choose(const char *path, const pt_tensor *t, int nt, int kind, const char *key, int role, int *pick)
+{
+    char keys[1024];
+    pt_keys(t, nt, keys, sizeof keys);
+    if (kind == PT_ONE) {
+        if (key) return gs_error(GS_EINPUT, "%s: holds one tensor, not a dict; give the file without ':%s'", path, key);
+        *pick = 0;
+        return GS_OK;
+    }
+    if (key) {
+        for (int k = 0; k < nt; k++) if (!strcmp(t[k].key, key)) { *pick = k; return GS_OK; }
+        return gs_error(GS_EINPUT, "%s: has no tensor '%s' (it holds: %s)", path, key, keys);
+    }
+    if (role >= 0 && role < 4)
+        for (int n = 0; n < 2; n++)
+            for (int k = 0; kind == PT_DICT && k < nt; k++)
+                if (!strcmp(t[k].key, pt_roles[role][n])) { *pick = k; return GS_OK; }
+    if (nt == 1) { *pick = 0; return GS_OK; }
+    if (role >= 0 && role < 4)
+        return gs_error(GS_EINPUT, "%s: has no tensor %s or %s (it holds: %s); name one as %s:KEY", path,
+                        pt_roles[role][0], pt_roles[role][1], keys, path);
+    return gs_error(GS_EINPUT, "%s: holds %d tensors (%s); name one as %s:KEY", path, nt, keys, path);
+}
+
+/* Read a whole small member (the pickle, byteorder) into *buf (NUL-terminated). */
+static int pt_member(const char *path, zip_t *za, zip_int64_t idx, uint64_t max, unsigned char **buf, size_t *n)
+{
+    zip_stat_t zs;
+    zip_stat_init(&zs);
+    const char *nm = zip_get_name(za, (zip_uint64_t)idx, 0);
+    if (zip_stat_index(za, (zip_uint64_t)idx, 0, &zs) != 0 || !(zs.valid & ZIP_STAT_SIZE))
+        return gs_error(GS_EINPUT, "%s: %s: cannot read the member's size: %s", path, nm, zip_strerror(za));
+    if (zs.size > max)
+        return gs_error(GS_EINPUT, "%s: %s: %llu bytes, more than a pickle of tensors needs (limit %llu)", path, nm,
+                        (unsigned long long)zs.size, (unsigned long long)max);
+    if ((zs.valid & ZIP_STAT_COMP_SIZE) && (zs.valid & ZIP_STAT_COMP_METHOD) &&
+        ((zs.comp_method == ZIP_CM_STORE && zs.size != zs.comp_size) ||
+         (zs.comp_method == ZIP_CM_DEFLATE && zs.size / 1032 > zs.comp_size + 1)))
+        return gs_error(GS_EINPUT, "%s: %s: claims %llu bytes from %llu stored (damaged or forged archive)", path, nm,
+                        (unsigned long long)zs.size, (unsigned long long)zs.comp_size);
+    *buf = malloc((size_t)zs.size + 1);
+    if (!*buf) return gs_error(GS_ENOMEM, "%s: out of memory", path);
+    zip_file_t *zf = zip_fopen_index(za, (zip_uint64_t)idx, 0);
+    int st = GS_OK;
+    if (!zf) st = gs_error(GS_EINPUT, "%s: %s: cannot read: %s", path, nm, zip_strerror(za));
+    size_t got = 0;
+    while (!st && got < zs.size) {
+        zip_int64_t k = zip_fread(zf, *buf + got, zs.size - got);
+        if (k < 0) st = gs_error(GS_EINPUT, "%s: %s: read error: %s (damaged archive?)", path, nm, zip_file_strerror(zf));
+        else if (k == 0) st = gs_error(GS_EINPUT, "%s: %s: the member is truncated (damaged archive)", path, nm);
+        else got += (size_t)k;
+    }
+    unsigned char one;
+    if (!st && zip_fread(zf, &one, 1) != 0)
+        st = gs_error(GS_EINPUT, "%s: %s: damaged member (its checksum or size does not match)", path, nm);
+    if (zf) zip_fclose(zf);
+    if (st) { free(*buf); *buf = NULL; return st; }
+    (*buf)[got] = 0;
+    *n = got;
+    return GS_OK;
+}
+
+/* Takes ownership of za. */
+static int pt_open(const char *path, zip_t *za, const char *key, int role, ld_src **out)
+{
+    *out = NULL;
+    char prefix[512] = "", holds[512] = "";
+    zip_int64_t m = zip_get_num_entries(za, 0), pkl = -1;
+    for (zip_int64_t i = 0; i < m; i++) {
+        const char *nm = zip_get_name(za, (zip_uint64_t)i, 0);
+        if (!nm) continue;
+        size_t L = strlen(nm), H = strlen(holds);
+        if (H < 400) snprintf(holds + H, sizeof holds - H, "%s%s", i ? ", " : "", nm);
+        const char *slash = strchr(nm, '/');
+        if (L < 500 && ((!strcmp(nm, "data.pkl")) || (slash && !strcmp(slash, "/data.pkl")))) {
+            if (pkl >= 0) { zip_discard(za); return gs_error(GS_EINPUT, "%s: holds two pickles (data.pkl); not one torch.save file", path); }
+            pkl = i;
+            snprintf(prefix, sizeof prefix, "%.*s", (int)(L - 8), nm);
+        }
+    }
+    if (pkl < 0) {
+        zip_discard(za);
+        return gs_error(GS_EINPUT, "%s: not a torch.save file: no ARCHIVE/data.pkl (it holds: %s)", path, m ? holds : "nothing");
+    }
+    char mn[700];
+    unsigned char *b = NULL;
+    size_t bn = 0;
+    snprintf(mn, sizeof mn, "%sbyteorder", prefix);
+    zip_int64_t bo = zip_name_locate(za, mn, 0);
+    int st = GS_OK;
+    if (bo >= 0 && !(st = pt_member(path, za, bo, 64, &b, &bn))) {
+        if (strcmp((char *)b, "little") != 0)
+            st = gs_error(GS_EINPUT, "%s: byteorder says '%.16s'; only little-endian files are read (save it "
+                          "on a little-endian machine)", path, (char *)b);
+        free(b);
+        b = NULL;
+    }
+    if (!st) st = pt_member(path, za, pkl, PT_PICKLE_MAX, &b, &bn);
+    pt_tensor *t = st ? NULL : gs_malloc(PT_MAX_TENSORS, sizeof *t, path);
+    if (!st && !t) st = GS_ENOMEM;
+    int nt = 0, kind = 0, pick = 0;
+    if (!st) st = pt_pickle(path, b, bn, t, PT_MAX_TENSORS, &nt, &kind);
+    free(b);
+    if (!st) st = pt_choose(path, t, nt, kind, key, role, &pick);
+    if (st) { free(t); zip_discard(za); return st; }
+    pt_tensor tt = t[pick];
+    free(t);
+
+    ld_src *s = src_new();
+    if (!s) { zip_discard(za); return GS_ENOMEM; }
+    s->za = za;
+    if (tt.key[0]) snprintf(s->name, sizeof s->name, "%s: %s", path, tt.key);
+    else snprintf(s->name, sizeof s->name, "%s", path);
+    const char *nm = s->name;
+    if (tt.ndim == 0)
+        st = gs_error(GS_EINPUT, "%s: a 0-d tensor (one number); need 1-D labels or 2-D features", nm);
+    else if (tt.ndim > 2)
+        st = gs_error(GS_EINPUT, "%s: a %d-D tensor; need 1-D labels or 2-D features (rows × dimensions; "
+                      "e.g. t.flatten(1))", nm, tt.ndim);
+    zip_stat_t zs;
+    zip_stat_init(&zs);
+    if (!st) {
+        snprintf(mn, sizeof mn, "%sdata/%s", prefix, tt.storage);
+        s->zidx = zip_name_locate(za, mn, 0);
+        if (s->zidx < 0)
+            st = gs_error(GS_EINPUT, "%s: the storage %s the pickle names is missing (damaged file)", nm, mn);
+        else if (zip_stat_index(za, (zip_uint64_t)s->zidx, 0, &zs) != 0 || !(zs.valid & ZIP_STAT_SIZE))
+            st = gs_error(GS_EINPUT, "%s: cannot read the size of %s: %s", nm, mn, zip_strerror(za));
+        else if ((zs.valid & ZIP_STAT_ENCRYPTION_METHOD) && zs.encryption_method != ZIP_EM_NONE)
+            st = gs_error(GS_EINPUT, "%s: %s is encrypted", nm, mn);
+    }
+    uint64_t it = tt.itemsize;
+    if (!st && (tt.numel > UINT64_MAX / 16 || zs.size != tt.numel * it))
+        st = gs_error(GS_EINPUT, "%s: %s holds %llu bytes but the pickle says %llu values of %llu bytes "
+                      "(truncated or forged file)", nm, mn, (unsigned long long)zs.size,
+                      (unsigned long long)tt.numel, (unsigned long long)it);
+    if (!st && (zs.valid & ZIP_STAT_COMP_SIZE) && (zs.valid & ZIP_STAT_COMP_METHOD) &&
+        ((zs.comp_method == ZIP_CM_STORE && zs.size != zs.comp_size) ||
+         (zs.comp_method == ZIP_CM_DEFLATE && zs.size / 1032 > zs.comp_size + 1)))
+        st = gs_error(GS_EINPUT, "%s: %s claims %llu bytes from %llu stored (damaged or forged archive)", nm, mn,
+                      (unsigned long long)zs.size, (unsigned long long)zs.comp_size);
+    long r = tt.shape[0], c = tt.ndim == 2 ? tt.shape[1] : 1;
+    long rs = tt.stride[0], cs = tt.ndim == 2 ? tt.stride[1] : 1;
+    if (!st && r > 0 && c > 0) {
+        /* the last element's offset, within the storage (each term checked against overflow) */
+        uint64_t lim = (uint64_t)1 << 62, a1 = (uint64_t)(r - 1), a2 = (uint64_t)(c - 1);
+        int over = tt.offset > lim || (rs && a1 > lim / (uint64_t)rs) || (cs && a2 > lim / (uint64_t)cs);
+        uint64_t last = over ? 0 : tt.offset + a1 * (uint64_t)rs + a2 * (uint64_t)cs;
+        if (over || last >= tt.numel)
+            st = gs_error(GS_EINPUT, "%s: the tensor's size, stride and offset reach past its storage of %llu "
+                          "values (damaged or forged file)", nm, (unsigned long long)tt.numel);
+        else if (cs != 1 && rs != 1 && c > 1 && (a2 * (uint64_t)cs + 1) * it > ((uint64_t)64 << 20))
+            st = gs_error(GS_EINPUT, "%s: a view whose rows spread over more than 64 MB of its storage; save "
+                          "t.contiguous() instead", nm);
+    }
+    if (!st && tt.offset > tt.numel)
+        st = gs_error(GS_EINPUT, "%s: storage offset %llu past its storage of %llu values (damaged or forged file)",
+                      nm, (unsigned long long)tt.offset, (unsigned long long)tt.numel);
+    if (st) { ld_src_close(s); return st; }
+    s->a.dtype = tt.dtype;
+    s->a.itemsize = tt.itemsize;
+    s->a.ndim = tt.ndim;
+    s->a.shape[0] = r;
+    s->a.shape[1] = c;
+    s->rs = rs;
+    s->cs = cs;
+    s->a.fortran = tt.ndim == 2 && rs == 1 && cs != 1 && r > 1;
+    s->seekable = (zs.valid & ZIP_STAT_COMP_METHOD) && zs.comp_method == ZIP_CM_STORE;
+    s->data_off = tt.offset * it;
+    s->data_bytes = tt.numel * it - s->data_off;
+    *out = s;
+    return GS_OK;
+}
+
+int ld_src_open_pt(const char *path, const char *key, int role, ld_src **out)
+{
+    *out = NULL;
+    FILE *f;
+    uint64_t size;
+    int st = io_open_regular(path, &f, &size);
+    if (st) return st;
+    fclose(f);
+    int err = 0;
+    zip_t *za = zip_open(path, ZIP_RDONLY | ZIP_CHECKCONS, &err);
+    if (!za) {
+        zip_error_t e;
+        zip_error_init_with_code(&e, err);
+        st = gs_error(GS_EINPUT, "%s: not a readable .pt archive (%s)%s", path, zip_error_strerror(&e),
+                      err == ZIP_ER_NOZIP ? "; is it truncated, or saved with torch.save(..., "
+                      "_use_new_zipfile_serialization=False)? re-save it with a current torch.save" : "");
+        zip_error_fini(&e);
+        return st;
+    }
+    return pt_open(path, za, key, role, out);
+}
+
+int ld_src_open_pt_mem(const char *name, const void *buf, size_t n, const char *key, int role, ld_src **out)
+{
+    *out = NULL;
+    zip_error_t e;
+    zip_error_init(&e);
+    zip_source_t *zs = zip_source_buffer_create(buf, n, 0, &e);
+    zip_t *za = zs ? zip_open_from_source(zs, ZIP_RDONLY | ZIP_CHECKCONS, &e) : NULL;
+    if (!za) {
+        int st = gs_error(GS_EINPUT, "%s: not a readable .pt archive (%s)", name, zip_error_strerror(&e));
+        if (zs) zip_source_free(zs);
+        zip_error_fini(&e);
+        return st;
+    }
+    zip_error_fini(&e);
+    return pt_open(name, za, key, role, out);
 }
 
 /* ---- rows ---- */
@@ -340,33 +620,39 @@ static int cmp_want(const void *a, const void *b)
     return (x->pos > y->pos) - (x->pos < y->pos);
 }
 
-/* n values of dtype t from src to dst[0], dst[stride], ... */
-static void convert(npy_dtype t, const unsigned char *src, size_t n, double *dst, size_t stride)
+/* n values of dtype t, `sstride` elements apart from src, to dst[0], dst[stride], ... */
+static void convert(npy_dtype t, const unsigned char *src, size_t n, size_t sstride, double *dst, size_t stride)
 {
-    switch (t) {
-    case NPY_F8: for (size_t k = 0; k < n; k++) memcpy(dst + k * stride, src + 8 * k, 8); break;
-    case NPY_F4: for (size_t k = 0; k < n; k++) { float f; memcpy(&f, src + 4 * k, 4); dst[k * stride] = f; } break;
-    case NPY_U1: for (size_t k = 0; k < n; k++) dst[k * stride] = src[k]; break;
-    default: for (size_t k = 0; k < n; k++) dst[k * stride] = npy_value(t, src, k); break;
+    if (sstride == 1) {
+        switch (t) {
+        case NPY_F8: for (size_t k = 0; k < n; k++) memcpy(dst + k * stride, src + 8 * k, 8); return;
+        case NPY_F4: for (size_t k = 0; k < n; k++) { float f; memcpy(&f, src + 4 * k, 4); dst[k * stride] = f; } return;
+        case NPY_U1: for (size_t k = 0; k < n; k++) dst[k * stride] = src[k]; return;
+        default: break;
+        }
     }
+    for (size_t k = 0; k < n; k++) dst[k * stride] = npy_value(t, src, k * sstride);
 }
 
-/* C order: each run of consecutive wanted rows (up to a buffer) is one read. */
+/* Rows of contiguous values (cs == 1), rs elements apart: each run of consecutive wanted rows
+ * (within a buffer) is one read. */
 static int rows_c(ld_src *s, const want_row *w, long n, double *out, unsigned char *buf)
 {
-    size_t c = (size_t)s->a.shape[1], rb = c * s->a.itemsize;
-    long cap = SRC_BUF / rb > 0 ? (long)(SRC_BUF / rb) : 1;
+    size_t c = (size_t)s->a.shape[1], it = s->a.itemsize, rb = c * it;
+    uint64_t rsb = (uint64_t)s->rs * it; /* bytes from one row to the next */
+    long cap = rsb && SRC_BUF / rsb > 0 ? (long)(SRC_BUF / rsb) : 1;
     for (long k = 0; k < n;) {
         long e = k + 1;
         while (e < n && w[e].row - w[k].row < cap && w[e].row <= w[e - 1].row + 1) e++;
-        long span = w[e - 1].row - w[k].row + 1;
+        uint64_t span = (uint64_t)(w[e - 1].row - w[k].row) * rsb + rb;
+        uint64_t at = (uint64_t)w[k].row * rsb;
         int st;
         if (e == k + 1 && s->a.dtype == NPY_F8) { /* straight into place */
-            st = read_at(s, (uint64_t)w[k].row * rb, out + (size_t)w[k].pos * c, rb);
+            st = read_at(s, at, out + (size_t)w[k].pos * c, rb);
         } else {
-            st = read_at(s, (uint64_t)w[k].row * rb, buf, (size_t)span * rb);
+            st = read_at(s, at, buf, (size_t)span);
             for (long i = k; !st && i < e; i++)
-                convert(s->a.dtype, buf + (size_t)(w[i].row - w[k].row) * rb, c, out + (size_t)w[i].pos * c, 1);
+                convert(s->a.dtype, buf + (size_t)(w[i].row - w[k].row) * rsb, c, 1, out + (size_t)w[i].pos * c, 1);
         }
         if (st) return st;
         k = e;
@@ -374,13 +660,14 @@ static int rows_c(ld_src *s, const want_row *w, long n, double *out, unsigned ch
     return GS_OK;
 }
 
-/* Fortran order: column by column, each window of wanted rows (within a buffer) is one read. */
+/* Columns of contiguous values (rs == 1), cs elements apart: column by column, each window of
+ * wanted rows (within a buffer) is one read. */
 static int rows_f(ld_src *s, const want_row *w, long n, double *out, unsigned char *buf)
 {
-    size_t c = (size_t)s->a.shape[1], r = (size_t)s->a.shape[0], it = s->a.itemsize;
+    size_t c = (size_t)s->a.shape[1], it = s->a.itemsize;
     long cap = (long)(SRC_BUF / it);
     for (size_t j = 0; j < c; j++) {
-        uint64_t col = (uint64_t)j * r * it;
+        uint64_t col = (uint64_t)j * (uint64_t)s->cs * it;
         for (long k = 0; k < n;) {
             long e = k + 1;
             while (e < n && w[e].row - w[k].row < cap) e++;
@@ -388,11 +675,32 @@ static int rows_f(ld_src *s, const want_row *w, long n, double *out, unsigned ch
             int st = read_at(s, col + (uint64_t)w[k].row * it, buf, (size_t)span * it);
             if (st) return st;
             for (long i = k; i < e; i++)
-                convert(s->a.dtype, buf + (size_t)(w[i].row - w[k].row) * it, 1, out + (size_t)w[i].pos * c + j, 1);
+                convert(s->a.dtype, buf + (size_t)(w[i].row - w[k].row) * it, 1, 1, out + (size_t)w[i].pos * c + j, 1);
             k = e;
         }
     }
     return GS_OK;
+}
+
+/* Any other strides: each wanted row is one read of its span ((c-1)·cs + 1 values; bounded when
+ * the source was opened). */
+static int rows_g(ld_src *s, const want_row *w, long n, double *out, unsigned char *buf)
+{
+    size_t c = (size_t)s->a.shape[1], it = s->a.itemsize;
+    uint64_t span = ((uint64_t)(c - 1) * (uint64_t)s->cs + 1) * it;
+    for (long k = 0; k < n; k++) {
+        int st = read_at(s, (uint64_t)w[k].row * (uint64_t)s->rs * it, buf, (size_t)span);
+        if (st) return st;
+        convert(s->a.dtype, buf, c, (size_t)s->cs, out + (size_t)w[k].pos * c, 1);
+    }
+    return GS_OK;
+}
+
+/* The buffer rows_g needs for one row (rows_c and rows_f need SRC_BUF and a row). */
+static size_t row_span(const ld_src *s)
+{
+    size_t c = (size_t)s->a.shape[1];
+    return c ? ((size_t)(c - 1) * (size_t)s->cs + 1) * s->a.itemsize : 0;
 }
 
 static int src_rows(ld_src *s, const long *idx, long n, double *out, int to_end);
@@ -405,6 +713,26 @@ int ld_src_first_row(ld_src *s, double *out)
     return src_rows(s, &first, s->a.shape[0] > 0 ? 1 : 0, out, 0);
 }
 
+static int nonfinite(const ld_src *s, long row, size_t col, double x)
+{
+    return gs_error(GS_EINPUT, "%s: X[%ld, %zu] is %s (row and column counted from 0, as in NumPy)", s->name,
+                    row, col, isnan(x) ? "NaN" : "infinite");
+}
+
+static int read_rows(ld_src *s, want_row *w, long n, double *out, unsigned char *buf)
+{
+    if (s->cs == 1 || s->a.shape[1] == 1) return rows_c(s, w, n, out, buf);
+    if (s->rs == 1 || s->a.shape[0] == 1) return rows_f(s, w, n, out, buf);
+    return rows_g(s, w, n, out, buf);
+}
+
+static size_t buf_size(const ld_src *s)
+{
+    size_t c = (size_t)s->a.shape[1] * s->a.itemsize, g = row_span(s);
+    size_t b = SRC_BUF > c ? SRC_BUF : c;
+    return b > g ? b : g;
+}
+
 /* to_end: a compressed member is inflated to its end afterwards (CRC check). */
 static int src_rows(ld_src *s, const long *idx, long n, double *out, int to_end)
 {
@@ -412,18 +740,18 @@ static int src_rows(ld_src *s, const long *idx, long n, double *out, int to_end)
     size_t c = (size_t)s->a.shape[1];
     if (n <= 0 || c == 0) return GS_OK;
     want_row *w = gs_malloc((size_t)n, sizeof *w, s->name);
-    unsigned char *buf = malloc(SRC_BUF > c * s->a.itemsize ? SRC_BUF : c * s->a.itemsize);
+    unsigned char *buf = malloc(buf_size(s));
     if (!w || !buf) { free(w); free(buf); return GS_ENOMEM; }
     int st = GS_OK;
     for (long k = 0; k < n && !st; k++) {
-        if (idx[k] < 0 || idx[k] >= R) st = gs_error(GS_EINPUT, "%s: row %ld asked for, the array has %ld", s->name, idx[k] + 1, R);
+        if (idx[k] < 0 || idx[k] >= R) st = gs_error(GS_EINPUT, "%s: row %ld (from 0) asked for, the array has %ld", s->name, idx[k], R);
         w[k].row = idx[k];
         w[k].pos = k;
     }
     if (!st) {
         qsort(w, (size_t)n, sizeof *w, cmp_want);
         src_lock(s);
-        st = s->a.fortran ? rows_f(s, w, n, out, buf) : rows_c(s, w, n, out, buf);
+        st = read_rows(s, w, n, out, buf);
         if (!st && to_end && s->za && !s->seekable) st = zip_finish(s); /* inflated anyway: check it all */
         src_unlock(s);
     }
@@ -431,13 +759,73 @@ static int src_rows(ld_src *s, const long *idx, long n, double *out, int to_end)
     for (long k = 0; k < n && !st; k++) {
         const double *x = out + (size_t)w[k].pos * c;
         for (size_t j = 0; j < c; j++)
-            if (!isfinite(x[j])) {
-                st = gs_error(GS_EINPUT, "%s: row %ld, column %zu: value is %s", s->name, w[k].row + 1, j + 1,
-                              isnan(x[j]) ? "NaN" : "infinite");
-                break;
-            }
+            if (!isfinite(x[j])) { st = nonfinite(s, w[k].row, j, x[j]); break; }
     }
     free(w);
     free(buf);
+    return st;
+}
+
+/* ---- the whole array, once ---- */
+
+int ld_src_scan(ld_src *s, long *nzero, long *first_zero)
+{
+    long R = s->a.shape[0];
+    size_t c = (size_t)s->a.shape[1];
+    *nzero = 0;
+    *first_zero = -1;
+    if (R <= 0 || c == 0) return GS_OK;
+    int st = GS_OK;
+    if (s->rs == 1 && s->cs != 1 && R > 1) {
+        /* column-major: column by column in file order, a flag per row */
+        size_t it = s->a.itemsize, per = SRC_BUF / it;
+        unsigned char *nz = calloc((size_t)R, 1), *buf = malloc(SRC_BUF);
+        double *v = malloc(per * sizeof(double));
+        long bad_r = -1;
+        size_t bad_c = 0;
+        double bad_x = 0;
+        if (!nz || !buf || !v) st = gs_error(GS_ENOMEM, "%s: out of memory", s->name);
+        src_lock(s);
+        for (size_t j = 0; j < c && !st; j++)
+            for (long r0 = 0; r0 < R && !st; r0 += (long)per) {
+                size_t m = (size_t)(R - r0) < per ? (size_t)(R - r0) : per;
+                st = read_at(s, ((uint64_t)j * (uint64_t)s->cs + (uint64_t)r0) * it, buf, m * it);
+                if (st) break;
+                convert(s->a.dtype, buf, m, 1, v, 1);
+                for (size_t k = 0; k < m; k++) {
+                    if (v[k] != 0) nz[r0 + (long)k] = 1;
+                    if (!isfinite(v[k]) && (bad_r < 0 || r0 + (long)k < bad_r)) { bad_r = r0 + (long)k; bad_c = j; bad_x = v[k]; }
+                }
+            }
+        if (!st && s->za && !s->seekable) st = zip_finish(s);
+        src_unlock(s);
+        if (!st && bad_r >= 0) st = nonfinite(s, bad_r, bad_c, bad_x);
+        for (long r = 0; !st && r < R; r++)
+            if (!nz[r]) { if (*first_zero < 0) *first_zero = r; ++*nzero; }
+        free(nz);
+        free(buf);
+        free(v);
+        return st;
+    }
+    /* row order: blocks of consecutive rows */
+    long per = (long)(SRC_BUF / (c * sizeof(double)));
+    if (per < 1) per = 1;
+    if (per > R) per = R;
+    long *idx = malloc((size_t)per * sizeof(long));
+    double *x = malloc((size_t)per * c * sizeof(double));
+    if (!idx || !x) st = gs_error(GS_ENOMEM, "%s: out of memory", s->name);
+    for (long r0 = 0; r0 < R && !st; r0 += per) {
+        long m = R - r0 < per ? R - r0 : per;
+        for (long k = 0; k < m; k++) idx[k] = r0 + k;
+        st = src_rows(s, idx, m, x, r0 + m == R);
+        for (long k = 0; k < m && !st; k++) {
+            const double *z = x + (size_t)k * c;
+            size_t j = 0;
+            while (j < c && z[j] == 0) j++;
+            if (j == c) { if (*first_zero < 0) *first_zero = r0 + k; ++*nzero; }
+        }
+    }
+    free(idx);
+    free(x);
     return st;
 }

@@ -113,7 +113,9 @@ static int dtype_of(const char *name, const char *d, npy_dtype *t, size_t *size)
 {
     static const struct { const char *s; npy_dtype t; size_t size; } ok[] = {
         {"<f2", NPY_F2, 2}, {"<f4", NPY_F4, 4}, {"<f8", NPY_F8, 8}, {"|u1", NPY_U1, 1}, {"<u1", NPY_U1, 1},
-        {"u1", NPY_U1, 1}, {"<i4", NPY_I4, 4}, {"<i8", NPY_I8, 8},
+        {"u1", NPY_U1, 1}, {"<i4", NPY_I4, 4}, {"<i8", NPY_I8, 8}, {"|i1", NPY_I1, 1}, {"<i1", NPY_I1, 1},
+        {"i1", NPY_I1, 1}, {"<i2", NPY_I2, 2}, {"<u2", NPY_U2, 2}, {"<u4", NPY_U4, 4}, {"<u8", NPY_U8, 8},
+        {"|b1", NPY_B1, 1}, {"<b1", NPY_B1, 1}, {"b1", NPY_B1, 1}, {"?", NPY_B1, 1},
     };
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
         if (strcmp(d, ok[i].s) == 0) { *t = ok[i].t; *size = ok[i].size; return GS_OK; }
@@ -126,7 +128,7 @@ static int dtype_of(const char *name, const char *d, npy_dtype *t, size_t *size)
     if (strchr(d, 'c'))
         return gs_error(GS_EINPUT, "%s: dtype '%s' is complex; only real values are supported", name, d);
     return gs_error(GS_EINPUT, "%s: unsupported dtype '%s' (features: <f2, <f4, <f8, |u1; labels: "
-                    "<i4, <i8, |u1)", name, d);
+                    "any integer type, e.g. <i8)", name, d);
 }
 
 /* Parse the header in buf[0..n) (n may be less than the file) for a file of file_size bytes.
@@ -337,6 +339,54 @@ double npy_value(npy_dtype t, const void *data, size_t k)
     case NPY_I4: { int32_t i; memcpy(&i, p + 4 * k, 4); return i; }
     case NPY_I8: { int64_t i; memcpy(&i, p + 8 * k, 8); return (double)i; }
     case NPY_U1: return p[k];
+    case NPY_BF16: { uint32_t u = (uint32_t)(p[2 * k] | p[2 * k + 1] << 8) << 16; float f; memcpy(&f, &u, 4); return f; }
+    default: break;
     }
+    int64_t i;
+    if (npy_int(t, data, k, &i) == 0) return (double)i;
+    if (t == NPY_U8) { uint64_t u; memcpy(&u, p + 8 * k, 8); return (double)u; }
+    if (t == NPY_B1) return p[k] != 0;
     return NAN;
+}
+
+int npy_is_int(npy_dtype t)
+{
+    return t == NPY_U1 || t == NPY_I1 || t == NPY_I2 || t == NPY_U2 || t == NPY_I4 || t == NPY_U4 ||
+           t == NPY_I8 || t == NPY_U8;
+}
+
+int npy_int(npy_dtype t, const void *data, size_t k, int64_t *v)
+{
+    const unsigned char *p = data;
+    switch (t) {
+    case NPY_U1: *v = p[k]; return 0;
+    case NPY_I1: *v = (int8_t)p[k]; return 0;
+    case NPY_I2: { int16_t x; memcpy(&x, p + 2 * k, 2); *v = x; return 0; }
+    case NPY_U2: { uint16_t x; memcpy(&x, p + 2 * k, 2); *v = x; return 0; }
+    case NPY_I4: { int32_t x; memcpy(&x, p + 4 * k, 4); *v = x; return 0; }
+    case NPY_U4: { uint32_t x; memcpy(&x, p + 4 * k, 4); *v = x; return 0; }
+    case NPY_I8: { int64_t x; memcpy(&x, p + 8 * k, 8); *v = x; return 0; }
+    case NPY_U8: { uint64_t x; memcpy(&x, p + 8 * k, 8); if (x > (uint64_t)INT64_MAX) return 1; *v = (int64_t)x; return 0; }
+    default: return -1;
+    }
+}
+
+const char *npy_dtype_name(npy_dtype t)
+{
+    switch (t) {
+    case NPY_F4: return "<f4";
+    case NPY_F8: return "<f8";
+    case NPY_F2: return "<f2";
+    case NPY_U1: return "|u1";
+    case NPY_I1: return "|i1";
+    case NPY_I2: return "<i2";
+    case NPY_U2: return "<u2";
+    case NPY_I4: return "<i4";
+    case NPY_U4: return "<u4";
+    case NPY_I8: return "<i8";
+    case NPY_U8: return "<u8";
+    case NPY_B1: return "|b1";
+    case NPY_BF16: return "bfloat16";
+    }
+    return "?";
 }
