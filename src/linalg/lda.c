@@ -27,8 +27,9 @@ int da_stats_init(da_stats *s, int C, long D, int scatter)
     s->sum = gs_calloc((size_t)C * (size_t)D, sizeof(double), "class sums");
     s->w = gs_calloc((size_t)C, sizeof(double), "class weights");
     s->n = gs_calloc((size_t)C, sizeof(long), "class counts");
-    if (scatter) s->S = gs_calloc((size_t)D * (size_t)D, sizeof(double), "shared covariance");
-    if (!s->sum || !s->w || !s->n || (scatter && !s->S)) { da_stats_free(s); return GS_ENOMEM; }
+    if (scatter == DA_SCATTER_F) s->Sf = gs_calloc((size_t)D * (size_t)D, sizeof(float), "shared covariance");
+    else if (scatter) s->S = gs_calloc((size_t)D * (size_t)D, sizeof(double), "shared covariance");
+    if (!s->sum || !s->w || !s->n || (scatter && !s->S && !s->Sf)) { da_stats_free(s); return GS_ENOMEM; }
     return GS_OK;
 }
 
@@ -38,12 +39,13 @@ void da_stats_zero(da_stats *s)
     memset(s->w, 0, (size_t)s->C * sizeof(double));
     memset(s->n, 0, (size_t)s->C * sizeof(long));
     if (s->S) memset(s->S, 0, (size_t)s->D * (size_t)s->D * sizeof(double));
+    if (s->Sf) memset(s->Sf, 0, (size_t)s->D * (size_t)s->D * sizeof(float));
     s->wtot = 0;
 }
 
 void da_stats_free(da_stats *s)
 {
-    free(s->sum); free(s->w); free(s->n); free(s->S);
+    free(s->sum); free(s->w); free(s->n); free(s->S); free(s->Sf);
     memset(s, 0, sizeof *s);
 }
 
@@ -51,15 +53,17 @@ void da_stats_free(da_stats *s)
  * weight at a time. Every run's rows centred at the run's mean and scaled by √ω, and for a class
  * that already had rows the vector √(w_c w_b / (w_c + w_b)) (μ_c − μ_b) (the merge term of
  * gs_lda.h), are stacked into one matrix R: S += RᵀR is a single rank-k update per call, however
- * many runs the rows hold. */
+ * many runs the rows hold (in float, ssyrk, for a float scatter Sf). */
 static int add_block(da_stats *s, const double *H, const int *y, int c0, const double *w, double w0, long n)
 {
     long D = s->D, runs = 0, nr = 0;
     for (long i = 0, j; i < n; i = j, runs++)
         for (j = i + 1; j < n && (y ? y[j] == y[i] : 1) && (w ? w[j] == w[i] : 1); j++) {}
     double *mb = gs_malloc((size_t)D, sizeof(double), "class statistics");
+    int sc = s->S || s->Sf;
     double *R = s->S ? gs_malloc((size_t)(n + runs) * (size_t)D, sizeof(double), "class statistics") : NULL;
-    if (!mb || (s->S && !R)) { free(mb); free(R); return GS_ENOMEM; }
+    float *Rf = s->Sf ? gs_malloc((size_t)(n + runs) * (size_t)D, sizeof(float), "class statistics") : NULL;
+    if (!mb || (sc && !R && !Rf)) { free(mb); free(R); free(Rf); return GS_ENOMEM; }
     for (long i = 0, j; i < n; i = j) {
         for (j = i + 1; j < n && (y ? y[j] == y[i] : 1) && (w ? w[j] == w[i] : 1); j++) {}
         int c = y ? y[i] : c0;
@@ -82,15 +86,29 @@ static int add_block(da_stats *s, const double *H, const int *y, int c0, const d
                 double f = sqrt(wc * wb / (wc + wb)), *r = R + (size_t)nr++ * D;
                 for (long e = 0; e < D; e++) r[e] = f * (sum[e] / wc - mb[e]);
             }
+        } else if (Rf) { /* the same rows, rounded to float once centred */
+            double sq = sqrt(omega);
+            for (long q = i; q < j; q++, nr++) {
+                const double *x = H + (size_t)q * D;
+                float *r = Rf + (size_t)nr * D;
+                for (long e = 0; e < D; e++) r[e] = (float)(sq * (x[e] - mb[e]));
+            }
+            if (wc > 0) {
+                double f = sqrt(wc * wb / (wc + wb));
+                float *r = Rf + (size_t)nr++ * D;
+                for (long e = 0; e < D; e++) r[e] = (float)(f * (sum[e] / wc - mb[e]));
+            }
         }
         cblas_daxpy((int)D, wb, mb, 1, sum, 1);
         s->w[c] = wc + wb;
         s->n[c] += k;
         s->wtot += wb;
     }
-    if (nr) cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)nr, 1.0, R, (int)D, 1.0, s->S, (int)D);
+    if (nr && R) cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)nr, 1.0, R, (int)D, 1.0, s->S, (int)D);
+    if (nr && Rf) cblas_ssyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)nr, 1.0f, Rf, (int)D, 1.0f, s->Sf, (int)D);
     free(mb);
     free(R);
+    free(Rf);
     return GS_OK;
 }
 
@@ -164,13 +182,15 @@ int da_models_init(da_models *m, int T, long D)
     m->D = D;
     m->V = gs_calloc((size_t)T, sizeof(double *), "LDA models");
     m->bias = gs_calloc((size_t)T, sizeof(double *), "LDA models");
-    if (!m->V || !m->bias) { da_models_free(m); return GS_ENOMEM; }
+    m->Vf = gs_calloc((size_t)T, sizeof(float *), "LDA models");
+    if (!m->V || !m->bias || !m->Vf) { da_models_free(m); return GS_ENOMEM; }
     return GS_OK;
 }
 
 void da_models_clear(da_models *m)
 {
     for (int t = 0; m->V && t < m->T; t++) { free(m->V[t]); free(m->bias[t]); m->V[t] = m->bias[t] = NULL; }
+    for (int t = 0; m->Vf && t < m->T; t++) { free(m->Vf[t]); m->Vf[t] = NULL; }
 }
 
 void da_models_free(da_models *m)
@@ -178,6 +198,7 @@ void da_models_free(da_models *m)
     da_models_clear(m);
     free(m->V);
     free(m->bias);
+    free(m->Vf);
     memset(m, 0, sizeof *m);
 }
 
@@ -343,6 +364,214 @@ int da_fecam_dist(const da_fecam_class *m, const double *X, long n, double *dist
             cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, (int)k, (int)D, 1.0, m->B,
                         (int)D, U, (int)D);
             for (long i = 0; i < k; i++) dist[(i0 + i) * stride] = cblas_ddot((int)D, U + (size_t)i * D, 1, U + (size_t)i * D, 1);
+        }
+    }
+    free(U);
+    free(P);
+    return GS_OK;
+}
+
+/* ---- single precision (klda, fecam) ------------------------------------------------------- */
+
+int da_lda_solve_f(const da_stats *s, const int *cls, int k, double a, double b, float *A, float *V, double *bias,
+                   int *fallback)
+{
+    long D = s->D;
+    *fallback = 0;
+    if (!s->Sf) return gs_error(GS_ERUN, "LDA: no single-precision covariance kept");
+    for (int q = 0; q < k; q++)
+        if (!(s->w[cls[q]] > 0)) return gs_error(GS_ERUN, "LDA: class %d has no rows", cls[q]);
+    double tr = 0;
+    for (long i = 0; i < D; i++) tr += s->Sf[(size_t)i * D + i];
+    lapack_int info = 1;
+    if ((a * tr + b) / b <= DA_SINGLE_KAPPA) { /* λ_max ≤ a·tr S + b, λ_min ≥ b */
+        for (long i = 0; i < D; i++) {
+            const float *si = s->Sf + (size_t)i * D;
+            float *ai = A + (size_t)i * D;
+            for (long j = i; j < D; j++) ai[j] = (float)(a * si[j]);
+            ai[i] += (float)b;
+        }
+        info = LAPACKE_spotrf_work(LAPACK_COL_MAJOR, 'L', (lapack_int)D, A, (lapack_int)D);
+        if (info < 0) return gs_error(GS_ERUN, "LAPACK spotrf failed (info %d)", (int)info);
+    }
+    if (info == 0) {
+        for (int q = 0; q < k; q++) {
+            const double *sum = s->sum + (size_t)cls[q] * D;
+            float *v = V + (size_t)q * D;
+            for (long j = 0; j < D; j++) v[j] = (float)(sum[j] / s->w[cls[q]]);
+        }
+        info = LAPACKE_spotrs_work(LAPACK_COL_MAJOR, 'L', (lapack_int)D, k, A, (lapack_int)D, V, (lapack_int)D);
+        if (info != 0) return gs_error(GS_ERUN, "LAPACK spotrs failed (info %d)", (int)info);
+    } else { /* too ill-conditioned for float, or spotrf failed: the same model in double */
+        double *Ad = gs_malloc((size_t)D * (size_t)D, sizeof(double), "LDA covariance (double)");
+        double *Vd = gs_malloc((size_t)k * (size_t)D, sizeof(double), "LDA model (double)");
+        if (!Ad || !Vd) { free(Ad); free(Vd); return GS_ENOMEM; }
+        for (long i = 0; i < D; i++) {
+            const float *si = s->Sf + (size_t)i * D;
+            double *ai = Ad + (size_t)i * D;
+            for (long j = i; j < D; j++) ai[j] = a * si[j];
+            ai[i] += b;
+        }
+        info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', (lapack_int)D, Ad, (lapack_int)D);
+        if (info == 0) {
+            for (int q = 0; q < k; q++) {
+                const double *sum = s->sum + (size_t)cls[q] * D;
+                for (long j = 0; j < D; j++) Vd[(size_t)q * D + j] = sum[j] / s->w[cls[q]];
+            }
+            info = LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', (lapack_int)D, k, Ad, (lapack_int)D, Vd, (lapack_int)D);
+            for (size_t i = 0; i < (size_t)k * (size_t)D; i++) V[i] = (float)Vd[i];
+        }
+        free(Ad);
+        free(Vd);
+        if (info > 0)
+            return gs_error(GS_ERUN, "the regularized covariance is not positive definite (leading minor %d); raise the "
+                            "regularization", (int)info);
+        if (info < 0) return gs_error(GS_ERUN, "LAPACK dpotrf/dpotrs failed (info %d)", (int)info);
+        *fallback = 1;
+    }
+    for (int q = 0; q < k; q++) {
+        const double *sum = s->sum + (size_t)cls[q] * D;
+        const float *v = V + (size_t)q * D;
+        double d = 0;
+        for (long j = 0; j < D; j++) d += sum[j] * (double)v[j];
+        bias[q] = -0.5 * d / s->w[cls[q]];
+    }
+    return GS_OK;
+}
+
+int da_sym_eigvals_f(const float *S, long D, double a, double b, float *work, double *eig)
+{
+    float *ev = gs_malloc((size_t)D, sizeof(float), "eigenvalues");
+    if (!ev) return GS_ENOMEM;
+    for (long i = 0; i < D; i++) {
+        const float *si = S + (size_t)i * D;
+        float *wi = work + (size_t)i * D;
+        for (long j = i; j < D; j++) wi[j] = (float)(a * si[j]);
+        wi[i] += (float)b;
+    }
+    lapack_int info = LAPACKE_ssyevd(LAPACK_COL_MAJOR, 'N', 'L', (lapack_int)D, work, (lapack_int)D, ev);
+    for (long i = 0; i < D && info == 0; i++) eig[i] = ev[D - 1 - i];
+    free(ev);
+    return info ? gs_error(GS_ERUN, "LAPACK ssyevd failed (info %d)", (int)info) : GS_OK;
+}
+
+int da_argmax_affine_f(const float *X, long n, long D, const float *V, const double *bias, int K, int *best)
+{
+    if (n <= 0 || K <= 0) return GS_OK;
+    long nb = n < DA_BLOCK ? n : DA_BLOCK;
+    float *sc = gs_malloc((size_t)nb * (size_t)K, sizeof(float), "class scores");
+    if (!sc) return GS_ENOMEM;
+    for (long i0 = 0; i0 < n; i0 += nb) {
+        long m = n - i0 < nb ? n - i0 : nb;
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)m, K, (int)D, 1.0f, X + (size_t)i0 * D, (int)D, V,
+                    (int)D, 0.0f, sc, K);
+        for (long i = 0; i < m; i++) {
+            const float *r = sc + (size_t)i * K;
+            int b = 0;
+            double bs = (double)r[0] + bias[0];
+            for (int q = 1; q < K; q++) {
+                double v = (double)r[q] + bias[q];
+                if (v > bs) { bs = v; b = q; }
+            }
+            best[i0 + i] = b;
+        }
+    }
+    free(sc);
+    return GS_OK;
+}
+
+int da_models_solve_f(da_models *m, int t, const da_stats *s, const int *cls, int k, double a, double b, float *A,
+                      int *fallback)
+{
+    free(m->Vf[t]); free(m->bias[t]);
+    m->Vf[t] = gs_malloc((size_t)k * (size_t)m->D, sizeof(float), "LDA model");
+    m->bias[t] = gs_malloc((size_t)k, sizeof(double), "LDA model");
+    int rc = m->Vf[t] && m->bias[t] ? da_lda_solve_f(s, cls, k, a, b, A, m->Vf[t], m->bias[t], fallback) : GS_ENOMEM;
+    if (rc) { free(m->Vf[t]); free(m->bias[t]); m->Vf[t] = NULL; m->bias[t] = NULL; }
+    return rc;
+}
+
+int da_models_predict_f(const da_models *m, int t, const float *X, long n, const int *cls, int k, int *pred)
+{
+    if (t < 0 || t >= m->T || !m->Vf[t]) return gs_error(GS_ERUN, "task %d has no model", t + 1);
+    int rc = da_argmax_affine_f(X, n, m->D, m->Vf[t], m->bias[t], k, pred);
+    for (long i = 0; i < n && !rc; i++) pred[i] = cls[pred[i]];
+    return rc;
+}
+
+void da_rff_shift_prep(const double *b, long D, float *cb, float *sb)
+{
+    for (long j = 0; j < D; j++) { cb[j] = (float)cos(b[j]); sb[j] = (float)sin(b[j]); }
+}
+
+void da_rff_map_shift_f(const double *X, long n, long d, const float *Wf, const float *cb, const float *sb, long D,
+                        float *Xf, float *Z)
+{
+    if (n <= 0) return;
+    for (size_t i = 0; i < (size_t)n * (size_t)d; i++) Xf[i] = (float)X[i];
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)D, (int)d, 1.0f, Xf, (int)d, Wf, (int)D, 0.0f, Z,
+                (int)D);
+    /* √(2/D) (cos(t + b) − cos b) = −2√(2/D) sin(t/2) (sin(t/2) cos b + cos(t/2) sin b): no cancellation */
+    float sc = (float)(-2.0 * sqrt(2.0 / (double)D));
+    for (long i = 0; i < n; i++) {
+        float *z = Z + (size_t)i * D;
+        for (long j = 0; j < D; j++) {
+            float h = 0.5f * z[j], s = sinf(h), c = cosf(h);
+            z[j] = sc * s * (s * cb[j] + c * sb[j]);
+        }
+    }
+}
+
+void da_fecam_dist_free_f(da_fecam_f *f)
+{
+    free(f->mu); free(f->sd); free(f->B);
+    memset(f, 0, sizeof *f);
+}
+
+int da_fecam_to_f(const da_fecam_class *m, da_fecam_f *f)
+{
+    long D = m->D, nb = m->euclid ? 0 : m->r > 0 ? m->r * D : D * D;
+    memset(f, 0, sizeof *f);
+    f->m = m;
+    f->mu = gs_malloc((size_t)D, sizeof(float), "FeCAM class");
+    f->sd = gs_malloc((size_t)D, sizeof(float), "FeCAM class");
+    f->B = nb ? gs_malloc((size_t)nb, sizeof(float), "FeCAM class") : NULL;
+    if (!f->mu || !f->sd || (nb && !f->B)) { da_fecam_dist_free_f(f); return GS_ENOMEM; }
+    for (long j = 0; j < D; j++) { f->mu[j] = (float)m->mu[j]; f->sd[j] = (float)m->sd[j]; }
+    for (long i = 0; i < nb; i++) f->B[i] = (float)m->B[i];
+    return GS_OK;
+}
+
+int da_fecam_dist_f(const da_fecam_f *f, const float *X, long n, double *dist, long stride)
+{
+    const da_fecam_class *m = f->m;
+    long D = m->D;
+    long nb = n < DA_BLOCK ? n : DA_BLOCK;
+    if (n <= 0) return GS_OK;
+    float *U = gs_malloc((size_t)nb * (size_t)D, sizeof(float), "FeCAM distances");
+    float *P = m->r > 0 ? gs_malloc((size_t)nb * (size_t)m->r, sizeof(float), "FeCAM distances") : NULL;
+    if (!U || (m->r > 0 && !P)) { free(U); free(P); return GS_ENOMEM; }
+    for (long i0 = 0; i0 < n; i0 += nb) {
+        long k = n - i0 < nb ? n - i0 : nb;
+        for (long i = 0; i < k; i++) {
+            const float *x = X + (size_t)(i0 + i) * D;
+            float *u = U + (size_t)i * D;
+            for (long j = 0; j < D; j++) u[j] = f->sd[j] * (x[j] - f->mu[j]);
+        }
+        if (m->euclid) {
+            for (long i = 0; i < k; i++) dist[(i0 + i) * stride] = cblas_dsdot((int)D, U + (size_t)i * D, 1, U + (size_t)i * D, 1);
+        } else if (m->r > 0) {
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)k, (int)m->r, (int)D, 1.0f, U, (int)D, f->B, (int)D,
+                        0.0f, P, (int)m->r);
+            for (long i = 0; i < k; i++) {
+                const float *u = U + (size_t)i * D, *p = P + (size_t)i * m->r;
+                double uu = cblas_dsdot((int)D, u, 1, u, 1), pp = cblas_dsdot((int)m->r, p, 1, p, 1);
+                dist[(i0 + i) * stride] = (uu - pp) / m->a;
+            }
+        } else {
+            cblas_strsm(CblasRowMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, (int)k, (int)D, 1.0f, f->B,
+                        (int)D, U, (int)D);
+            for (long i = 0; i < k; i++) dist[(i0 + i) * stride] = cblas_dsdot((int)D, U + (size_t)i * D, 1, U + (size_t)i * D, 1);
         }
     }
     free(U);
