@@ -1,0 +1,236 @@
+/* figure/draw.c — a whole figure laid out on the page: legend, panels per figure, captions, the
+ * claims as paragraphs (fig_int.h). */
+#include "fig_int.h"
+#include "gs_claims.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The claims as a table of paragraphs: mark and claim in bold with the numbers, the reason
+ * under it. */
+static void draw_claims(fz *z, const cl_report *rep, box b)
+{
+    char title[200], ref[64], aug[64];
+    snprintf(title, sizeof title, "<b>The paper's claims on this data</b> (task %d: %s against %s)", rep->task,
+             fig_esc(rep->aug, aug, sizeof aug), fig_esc(rep->ref, ref, sizeof ref));
+    double y = b.y + fig_paragraph(z, title, FS_TITLE, b, b.y) + 4.0;
+    for (int i = 0; i < rep->n; i++) {
+        const cl_row *c = &rep->row[i];
+        char e1[300], e2[420], e3[520], m[1400];
+        uint32_t col = c->verdict == CL_HOLDS ? 0x2e7d32 : c->verdict == CL_FAILS ? 0xc62828 : 0x555555;
+        snprintf(m, sizeof m, "<span foreground=\"#%06x\"><b>%s</b></span> <b>%s</b>%s%s\n<span size=\"%d\">%s</span>",
+                 col, cl_mark(c->verdict), fig_esc(c->claim, e1, sizeof e1), c->numbers[0] ? ": " : "",
+                 fig_esc(c->numbers, e2, sizeof e2), (int)(FS_TICK * PANGO_SCALE), fig_esc(c->reason, e3, sizeof e3));
+        y += fig_paragraph(z, m, FS_LABEL, b, y) + 3.0;
+    }
+}
+
+static double legend_h(fz *z) { double h; fig_text_size(z, "Ag", FS_LEGEND, NULL, &h); return h + 4.0; }
+
+/* The three accuracy panels (overall, head, tail) sharing the 0–100 % axis. */
+static void draw_accuracy_row(fz *z, const ch_chart *acc, box row)
+{
+    panel ps[3];
+    fig_panel_init(&ps[0], acc, CH_KIND_OVERALL, "Overall");
+    fig_panel_init(&ps[1], acc, CH_KIND_HEAD, "Head classes");
+    fig_panel_init(&ps[2], acc, CH_KIND_TAIL, "Tail classes");
+    /* the pending note once, on the last panel; the x label once, under the middle panel */
+    ps[0].note[0] = ps[1].note[0] = '\0';
+    ps[0].xlabel = ps[2].xlabel = 0;
+    fig_layout_row(z, ps, 3, row, 1, 7.0);
+    for (int i = 0; i < 3; i++) fig_draw_panel(z, &ps[i]);
+}
+
+/* "1, 2, 3": the seeds of the runs. */
+static void seeds_text(const fig_request *req, char *out, size_t n)
+{
+    out[0] = '\0';
+    for (int k = 0; k < req->nruns; k++) {
+        size_t l = strlen(out);
+        snprintf(out + l, n - l, "%s%llu", k ? ", " : "", (unsigned long long)req->runs[k]->params.seed);
+    }
+}
+
+/* The caption of a figure drawn over several seeds (the dashboard has its own, longer one). */
+static PangoLayout *seeds_caption(fz *z, const fig_request *req, double w)
+{
+    char list[300], txt[500];
+    seeds_text(req, list, sizeof list);
+    snprintf(txt, sizeof txt, "Mean \u00b1 std over %d seeds (%s): each curve is the mean, its band \u00b1 one "
+             "sample standard deviation.", req->nruns, list);
+    PangoLayout *l = fig_layout(z, txt, FS_CAPTION);
+    pango_layout_set_width(l, (int)(w * PANGO_SCALE));
+    pango_layout_set_wrap(l, PANGO_WRAP_WORD);
+    return l;
+}
+
+/* Lay out the caption for width w (caller unrefs). */
+static PangoLayout *caption_layout(fz *z, const fig_request *req, int task, double w)
+{
+    const en_results *r = req->r;
+    const op_params *pp = &r->params;
+    char b1[40], b2[40], b3[40], b4[40], name[420] = "", methods[96] = "", proto[256] = "", n0[32],
+                                                  n1[32], txt[1400];
+    if (req->m0 >= 0 && req->m0 < r->n_methods) ch_display_name(r->m[req->m0].name, n0, sizeof n0);
+    else snprintf(n0, sizeof n0, "?");
+    if (req->m1 >= 0 && req->m1 < r->n_methods) {
+        ch_display_name(r->m[req->m1].name, n1, sizeof n1);
+        snprintf(methods, sizeof methods, "%s vs %s", n0, n1);
+    } else {
+        snprintf(methods, sizeof methods, "%s", n0);
+    }
+    if (req->prob && req->prob->data_name[0]) {
+        char e[400];
+        snprintf(name, sizeof name, " on %s", fig_esc(req->prob->data_name, e, sizeof e));
+    }
+    if (req->opts) {
+        const op_protocol *pr = &req->opts->proto;
+        char h[40], rho[64] = "";
+        if (pr->rho > 0) snprintf(rho, sizeof rho, ", \u03c1 = %s", fig_num(pr->rho, b4));
+        snprintf(proto, sizeof proto, "; %d tasks, %s profile, head %s, %ld tail shots%s, %s order", r->T,
+                 fig_profile_name(pr->profile), fig_num(pr->head_frac, h), pr->tail_shots,
+                 rho, pr->order == OP_ORDER_ORDERED ? "ordered" : "shuffled");
+    } else {
+        snprintf(proto, sizeof proto, "; %d tasks", r->T);
+    }
+    char seed[512];
+    if (req->nruns > 1) {
+        char list[256];
+        seeds_text(req, list, sizeof list);
+        snprintf(seed, sizeof seed, "seeds %s (accuracy and stable rank: mean \u00b1 std over %d seeds, "
+                 "bands \u00b1 one sample std; spectrum: seed %llu)", list, req->nruns, (unsigned long long)pp->seed);
+    } else {
+        snprintf(seed, sizeof seed, "seed %llu", (unsigned long long)pp->seed);
+    }
+    /* subscripts kept at 8 pt (the minimum text size) */
+    char mab[24];
+    snprintf(txt, sizeof txt,
+             "<b>%s</b>%s. \u03b1<span size=\"%d\" rise=\"-%d\">base</span> = %s, \u03be = %s, "
+             "\u03b2 = %s, \u03c4 = %s, %s; pairs %s, max_aug %s, augment %s%s. "
+             "Spectrum at task %d/%d.%s gsrscope %s.",
+             methods, name, (int)(FS_CAPTION * PANGO_SCALE), (int)(1.6 * PANGO_SCALE),
+             fig_num(pp->alpha_base, b1), fig_num(pp->xi, b2), fig_num(pp->beta, b3), fig_num(pp->tau, b4),
+             seed, op_pairs_name(pp->pairs), op_max_aug_str(pp->max_aug, mab, sizeof mab),
+             pp->augment == OP_AUG_TAIL ? "tail" : "all", proto, task, r->T,
+             req->prob && req->prob->single ? " Ridge learners in single precision." : "", GS_VERSION);
+    PangoLayout *l = fig_layout(z, txt, FS_CAPTION + 0.5);
+    pango_layout_set_width(l, (int)(w * PANGO_SCALE));
+    pango_layout_set_wrap(l, PANGO_WRAP_WORD);
+    return l;
+}
+
+static double caption_height(fz *z, const fig_request *req, int task, double w)
+{
+    PangoLayout *l = caption_layout(z, req, task, w);
+    PangoRectangle log;
+    pango_layout_get_extents(l, NULL, &log);
+    g_object_unref(l);
+    return (double)log.height / PANGO_SCALE;
+}
+
+static void draw_caption(fz *z, const fig_request *req, int task, box bx)
+{
+    PangoLayout *l = caption_layout(z, req, task, bx.w);
+    cairo_move_to(z->cr, bx.x, bx.y);
+    cairo_set_source_rgb(z->cr, 0.1, 0.1, 0.1);
+    pango_cairo_update_layout(z->cr, l);
+    pango_cairo_show_layout(z->cr, l);
+    g_object_unref(l);
+}
+
+void fig_draw(fz *z, const fig_request *req, int fig, const charts *cs, int task, double W,
+                        double H)
+{
+    cairo_t *cr = z->cr;
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    const double pad = 4.0;
+    double lh = legend_h(z);
+    if (fig == FIG_CLAIMS) {
+        draw_claims(z, cs->claims, (box){pad + 2, pad, W - 2 * pad - 4, H - 2 * pad});
+        return;
+    }
+    const ch_chart *first = cs->nex ? &cs->ex[0] : cs->have_acc ? &cs->acc : cs->have_spec ? &cs->spec : &cs->sr;
+    fig_draw_legend(z, first, cs->have_spec ? &cs->spec : NULL, W / 2, pad, lh);
+    box body = {pad, pad + lh + 2.0, W - 2 * pad, H - 2 * pad - lh - 2.0};
+    if (req->nruns > 1 && fig != FIG_DASHBOARD) {
+        /* several seeds: a caption line under the panels says what the curves and bands are */
+        PangoLayout *l = seeds_caption(z, req, body.w - 4);
+        PangoRectangle log;
+        pango_layout_get_extents(l, NULL, &log);
+        double ch = (double)log.height / PANGO_SCALE;
+        body.h -= ch + 4.0;
+        cairo_move_to(cr, body.x + 2, body.y + body.h + 4.0);
+        cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+        pango_cairo_update_layout(cr, l);
+        pango_cairo_show_layout(cr, l);
+        g_object_unref(l);
+    }
+    panel p;
+    switch (fig) {
+    case FIG_ACCURACY:
+        draw_accuracy_row(z, &cs->acc, body);
+        break;
+    case FIG_TAU_SWEEP: {
+        /* accuracy against τ (overall, head, tail) above, stable rank against τ below */
+        double h1 = (body.h - 8.0) * 0.5;
+        draw_accuracy_row(z, &cs->ex[0], (box){body.x, body.y, body.w, h1});
+        fig_panel_init(&p, &cs->ex[1], -1, NULL);
+        fig_layout_row(z, &p, 1, (box){body.x, body.y + h1 + 8.0, body.w, body.h - h1 - 8.0}, 0, 0);
+        fig_draw_panel(z, &p);
+        break;
+    }
+    case FIG_ERANK_COND: {
+        panel two[2];
+        fig_panel_init(&two[0], &cs->ex[0], -1, NULL);
+        fig_panel_init(&two[1], &cs->ex[1], -1, NULL);
+        fig_layout_row(z, two, 2, body, 0, 16.0);
+        fig_draw_panel(z, &two[0]);
+        fig_draw_panel(z, &two[1]);
+        break;
+    }
+    case FIG_CLASS_ACC:
+    case FIG_EIG_RATIO:
+    case FIG_THEOREM:
+    case FIG_COLLAPSE:
+        fig_panel_init(&p, &cs->ex[0], -1, NULL);
+        fig_layout_row(z, &p, 1, body, 0, 0);
+        fig_draw_panel(z, &p);
+        break;
+    case FIG_SPECTRUM:
+    case FIG_STABLE_RANK:
+        fig_panel_init(&p, fig == FIG_SPECTRUM ? &cs->spec : &cs->sr, -1, NULL);
+        fig_layout_row(z, &p, 1, body, 0, 0);
+        fig_draw_panel(z, &p);
+        break;
+    default: {
+        double ch = caption_height(z, req, task, body.w - 4);
+        double rows_h = body.h - ch - 6.0;
+        if (W >= DASH_WIDE_IN * 72.0 - 1e-9) {
+            box r1 = {body.x, body.y, body.w, rows_h * 0.5 - 3};
+            box r2 = {body.x, body.y + rows_h * 0.5 + 3, body.w, rows_h * 0.5 - 3};
+            draw_accuracy_row(z, &cs->acc, r1);
+            panel two[2];
+            fig_panel_init(&two[0], &cs->spec, -1, NULL);
+            fig_panel_init(&two[1], &cs->sr, -1, NULL);
+            fig_layout_row(z, two, 2, r2, 0, 16.0);
+            fig_draw_panel(z, &two[0]);
+            fig_draw_panel(z, &two[1]);
+        } else {
+            /* one column: accuracy row, spectrum, stable rank */
+            double h3 = (rows_h - 12.0) / 3.0;
+            draw_accuracy_row(z, &cs->acc, (box){body.x, body.y, body.w, h3});
+            panel one;
+            fig_panel_init(&one, &cs->spec, -1, NULL);
+            fig_layout_row(z, &one, 1, (box){body.x, body.y + h3 + 6.0, body.w, h3}, 0, 0);
+            fig_draw_panel(z, &one);
+            fig_panel_init(&one, &cs->sr, -1, NULL);
+            fig_layout_row(z, &one, 1, (box){body.x, body.y + 2 * h3 + 12.0, body.w, h3}, 0, 0);
+            fig_draw_panel(z, &one);
+        }
+        draw_caption(z, req, task, (box){body.x + 2, body.y + rows_h + 4.0, body.w - 4, ch});
+        break;
+    }
+    }
+}

@@ -1,0 +1,131 @@
+/* figure/fig_int.h — private to src/figure/: the drawing context, panels, the charts a figure
+ * draws and its metadata, shared by the folder's files (the public side is gs_figure.h).
+ *
+ * One drawing routine (draw.c) in points (1/72 in) feeds three sinks (output.c): an ARGB32 image
+ * surface scaled by dpi/72 and encoded by our libpng writer (gs_png.h), cairo's PDF surface and
+ * cairo's SVG surface (both written to memory through the stream callback, then atomically to
+ * disk). Text goes through pango with hinting off and unrounded glyph positions so PNG and PDF
+ * lay out alike (text.c).
+ *
+ *   catalog.c  names, seeds, page size      build.c   the charts, computed (engine, analysis)
+ *   text.c     context and text             panel.c   one chart in a box, rows, the legend
+ *   meta.c     parameters as metadata       draw.c    a whole figure on the page
+ *   output.c   PNG / PDF / SVG / CSV sinks, fig_check_output, fig_export
+ */
+#ifndef FIG_INT_H
+#define FIG_INT_H
+
+#include "gs_figure.h"
+#include "gs_chart.h"
+#include "gs_claims.h"
+#include "gs_common.h"
+#include "gs_tausweep.h"
+
+#include <cairo.h>
+#include <pango/pangocairo.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Text sizes in points. */
+#define FS_TICK 8.0
+#define FS_LABEL 8.5
+#define FS_TITLE 9.0
+#define FS_LEGEND 8.0
+#define FS_CAPTION 8.0
+
+/* Below this width the dashboard stacks its panels in one column. */
+#define DASH_WIDE_IN 5.0
+
+/* The figures, in the order of catalog.c's names. */
+enum { FIG_ACCURACY, FIG_SPECTRUM, FIG_STABLE_RANK, FIG_DASHBOARD, FIG_TAU_SWEEP, FIG_ERANK_COND,
+       FIG_CLASS_ACC, FIG_EIG_RATIO, FIG_THEOREM, FIG_CLAIMS, FIG_COLLAPSE, FIG_COUNT };
+
+/* The index of a known figure's name, -1 for an unknown one (catalog.c). */
+int fig_id(const char *figure);
+
+/* ---- drawing context and text (text.c) ---------------------------------------------------- */
+
+typedef struct {
+    cairo_t *cr;
+    PangoContext *pc;
+    PangoFontDescription *font;
+} fz;
+
+typedef struct { double x, y, w, h; } box;
+
+enum { VA_TOP, VA_CENTER, VA_BOTTOM, VA_DIGITS };
+
+/* A context drawing on `s` (0, or -1: fig_end it anyway); fig_end releases it. */
+int fig_begin(fz *z, cairo_surface_t *s);
+void fig_end(fz *z);
+void fig_rgb(cairo_t *cr, uint32_t rgb, double alpha);
+/* Markup laid out at `size` pt (caller unrefs), its size, and drawn anchored at (x, y): halign 0
+ * left, 0.5 centre, 1 right; valign VA_*; angle in radians. */
+PangoLayout *fig_layout(fz *z, const char *markup, double size);
+void fig_text_size(fz *z, const char *markup, double size, double *w, double *h);
+void fig_text(fz *z, double x, double y, const char *markup, double size, uint32_t rgb, double halign,
+              int valign, double angle);
+/* Text escaped for pango markup into buf (returns buf). */
+const char *fig_esc(const char *s, char *buf, size_t n);
+/* A word-wrapped paragraph of markup at (b.x, y), b.w wide; returns its height. */
+double fig_paragraph(fz *z, const char *markup, double size, box b, double y);
+
+/* ---- panels (panel.c) ------------------------------------------------------------------------ */
+
+typedef struct {
+    const ch_chart *c;
+    ch_axis x, y;          /* copies, re-ticked for the space available */
+    int kind;              /* series filter: -1 all, else ch_kind */
+    int yticklabels, ylabel, xlabel;
+    char title[96];        /* markup */
+    char note[160];        /* markup, drawn right of the title if it fits */
+    box plot;              /* the data rectangle */
+} panel;
+
+/* A panel of chart c showing the series of `kind` (-1 all), titled `title` (markup; NULL: the
+ * chart's own title). */
+void fig_panel_init(panel *p, const ch_chart *c, int kind, const char *title);
+/* Lay out n panels side by side in `row` with equal plot widths; with shared_y only the first
+ * shows y tick labels and the y label. */
+void fig_layout_row(fz *z, panel *ps, int n, box row, int shared_y, double gap);
+void fig_draw_panel(fz *z, const panel *p);
+/* One centred row of legend entries (of c, else c2) at (cx, y), h high. */
+void fig_draw_legend(fz *z, const ch_chart *c, const ch_chart *c2, double cx, double y, double h);
+
+/* ---- metadata (meta.c) ----------------------------------------------------------------------- */
+
+#define MAX_META 48
+typedef struct {
+    int n;
+    char key[MAX_META][32];
+    char val[MAX_META][1100];
+} meta;
+
+/* Shortest round-trip text of v in b (40 bytes). */
+const char *fig_num(double v, char *b);
+const char *fig_profile_name(op_profile p);
+/* The metadata of `figure` at `task`: software, title, every parameter, the data. */
+void fig_meta_build(meta *md, const fig_request *req, const char *figure, int task);
+/* One line "key=value; ..." of the parameters (PDF subject, SVG desc). */
+void fig_meta_line(const meta *md, char *out, size_t n);
+
+/* ---- the charts of a figure (build.c) ------------------------------------------------------ */
+
+typedef struct {
+    ch_chart acc, spec, sr;
+    int have_acc, have_spec, have_sr;
+    ch_chart ex[2];            /* the extra figures: one or two charts */
+    int nex;
+    cl_report *claims;         /* the "claims" figure (owned) */
+} charts;
+
+/* The charts figure `fig` draws at `task` (fig_charts_free releases them). GS_OK or an error. */
+int fig_charts_build(charts *cs, const fig_request *req, int fig, int task);
+void fig_charts_free(charts *cs);
+
+/* ---- the page (draw.c) ----------------------------------------------------------------------- */
+
+/* Draw figure `fig` on a W × H pt page. */
+void fig_draw(fz *z, const fig_request *req, int fig, const charts *cs, int task, double W, double H);
+
+#endif
