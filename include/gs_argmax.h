@@ -6,7 +6,7 @@
  * Scores s_ik = x_i·w_k (+ bias_k) of rows x_i (row-major, D columns) and classes w_k (K rows of
  * D, row-major) are formed by one GEMM per `block` rows, from row lo on: dgemm for double rows
  * and classes (the bias, K doubles or NULL, added in the product: C = bias, β = 1), sgemm for
- * float rows and classes (no bias). best[i] is the first k of the largest score. The blocks are
+ * float rows and classes (a bias, when given, added to each float score in double: klda). best[i] is the first k of the largest score. The blocks are
  * part of the result (a product's rounding may depend on its shape): a caller keeps its block.
  */
 #ifndef GS_ARGMAX_H

@@ -113,7 +113,6 @@ int da_lda_solve_f(const da_stats *s, const int *cls, int k, double a, double b,
 int da_models_solve_f(da_models *m, int t, const da_stats *s, const int *cls, int k, double a, double b, float *A,
                       int *fallback);
 int da_models_predict_f(const da_models *m, int t, const float *X, long n, const int *cls, int k, int *pred);
-int da_argmax_affine_f(const float *X, long n, long D, const float *V, const double *bias, int K, int *best);
 /* Eigenvalues, descending, of a·S + b·I for a float S (ssyevd; work D × D floats). */
 int da_sym_eigvals_f(const float *S, long D, double a, double b, float *work, double *eig);
 /* φ̃ = φ − φ(0) in float: cb, sb (D) = cos b, sin b (da_rff_shift_prep); Xf (n × d) work, Z (n × D). */

@@ -23,7 +23,14 @@ int am_argmax(const double *X, const float *Xf, long lo, long hi, long D, const 
             for (long i = 0; i < nb; i++) {
                 const float *r = s + (size_t)i * K;
                 int b = 0;
-                for (int k = 1; k < K; k++) if (r[k] > r[b]) b = k;
+                if (bias) { /* the float score plus its double bias, compared in double */
+                    double bs = (double)r[0] + bias[0];
+                    for (int k = 1; k < K; k++) {
+                        double v = (double)r[k] + bias[k];
+                        if (v > bs) { bs = v; b = k; }
+                    }
+                } else
+                    for (int k = 1; k < K; k++) if (r[k] > r[b]) b = k;
                 best[i0 + i] = b;
             }
             continue;

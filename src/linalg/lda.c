@@ -455,31 +455,6 @@ int da_sym_eigvals_f(const float *S, long D, double a, double b, float *work, do
     return info ? gs_error(GS_ERUN, "LAPACK ssyevd failed (info %d)", (int)info) : GS_OK;
 }
 
-int da_argmax_affine_f(const float *X, long n, long D, const float *V, const double *bias, int K, int *best)
-{
-    if (n <= 0 || K <= 0) return GS_OK;
-    long nb = n < DA_BLOCK ? n : DA_BLOCK;
-    float *sc = gs_malloc((size_t)nb * (size_t)K, sizeof(float), "class scores");
-    if (!sc) return GS_ENOMEM;
-    for (long i0 = 0; i0 < n; i0 += nb) {
-        long m = n - i0 < nb ? n - i0 : nb;
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)m, K, (int)D, 1.0f, X + (size_t)i0 * D, (int)D, V,
-                    (int)D, 0.0f, sc, K);
-        for (long i = 0; i < m; i++) {
-            const float *r = sc + (size_t)i * K;
-            int b = 0;
-            double bs = (double)r[0] + bias[0];
-            for (int q = 1; q < K; q++) {
-                double v = (double)r[q] + bias[q];
-                if (v > bs) { bs = v; b = q; }
-            }
-            best[i0 + i] = b;
-        }
-    }
-    free(sc);
-    return GS_OK;
-}
-
 int da_models_solve_f(da_models *m, int t, const da_stats *s, const int *cls, int k, double a, double b, float *A,
                       int *fallback)
 {
@@ -494,7 +469,7 @@ int da_models_solve_f(da_models *m, int t, const da_stats *s, const int *cls, in
 int da_models_predict_f(const da_models *m, int t, const float *X, long n, const int *cls, int k, int *pred)
 {
     if (t < 0 || t >= m->T || !m->Vf[t]) return gs_error(GS_ERUN, "task %d has no model", t + 1);
-    int rc = da_argmax_affine_f(X, n, m->D, m->Vf[t], m->bias[t], k, pred);
+    int rc = am_argmax(NULL, X, 0, n, m->D, NULL, m->Vf[t], m->bias[t], k, AM_BLOCK, pred);
     for (long i = 0; i < n && !rc; i++) pred[i] = cls[pred[i]];
     return rc;
 }
