@@ -60,9 +60,11 @@ const tui_key *tui_keys(int *n);
 /* Action bound to a key code (TA_NONE if unbound). */
 tui_action tui_key_action(int key);
 /* Help text: one line per key from the table ("KEYS  help"), then what every number on the
- * screen means. Returns the line count; lines are at most 255 bytes (the help box wraps them). */
+ * screen means. Returns the line count; a line is at most TUI_HELP_LEN - 1 bytes, whole (the
+ * help box wraps it, never cuts it). */
 #define TUI_HELP_MAX 160
-int tui_help_lines(char (*lines)[256], int max);
+#define TUI_HELP_LEN 1024
+int tui_help_lines(char (*lines)[TUI_HELP_LEN], int max);
 
 /* ---- parameters (src/tui/tui_params.c) ----------------------------------------------------- */
 typedef enum { TP_ALPHA = 0, TP_XI, TP_BETA, TP_TAU, TP_SEED, TP_COUNT } tui_param;

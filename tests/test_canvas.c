@@ -364,7 +364,7 @@ static void test_keys(void)
     CHECK(tui_key_action('n') == TA_NEXT && tui_key_action('p') == TA_PREV, "n/p");
     CHECK(tui_key_action(' ') == TA_PLAY && tui_key_action('q') == TA_QUIT, "space/q");
     CHECK(tui_key_action('?') == TA_HELP && tui_key_action('x') == TA_NONE, "?/unbound");
-    static char lines[TUI_HELP_MAX][256];
+    static char lines[TUI_HELP_MAX][TUI_HELP_LEN];
     int m = tui_help_lines(lines, TUI_HELP_MAX);
     CHECK(m > n, "help has one line per key entry, then the numbers (%d vs %d)", m, n);
     int ok = 1;

@@ -2,12 +2,17 @@
  * the current task, pending tasks shown as pending (never as 0), baseline Δ column, help
  * overlay from the key table, the editor line, the too-small screen, ASCII frames. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../src/tui/tui_int.h"
 #include "gs_common.h"
 #include "support/tap.h"
+
+#ifndef TUI_HELP_LEN /* (before the help kept its lines whole) */
+#define TUI_HELP_LEN 256
+#endif
 
 static char screen[200 * 80 * 4];
 
@@ -88,6 +93,33 @@ static void add_slda(en_results *r)
         sn->stable_rank = sn->cond = NAN;
     }
     r->n_methods = 3;
+}
+
+/* The text inside a panel's frame, its rows joined with one space, runs of spaces made single:
+ * a word-wrapped sentence reads whole in it. */
+static char region[200 * 80 * 4];
+static const char *rect_text(const cv_canvas *cv, tui_rect rc)
+{
+    size_t k = 0;
+    for (int y = rc.y + 1; y < rc.y + rc.h - 1; y++) {
+        if (k && region[k - 1] != ' ') region[k++] = ' ';
+        for (int x = rc.x + 1; x < rc.x + rc.w - 1 && k + 8 < sizeof region; x++) {
+            const cv_cell *c = cv_cat(cv, x, y);
+            unsigned ch = c && c->ch ? (unsigned)c->ch : ' ';
+            if (ch == ' ' && (!k || region[k - 1] == ' ')) continue;
+            if (ch < 0x80) region[k++] = (char)ch;
+            else if (ch < 0x800) { region[k++] = (char)(0xC0 | ch >> 6); region[k++] = (char)(0x80 | (ch & 63)); }
+            else if (ch < 0x10000) {
+                region[k++] = (char)(0xE0 | ch >> 12); region[k++] = (char)(0x80 | ((ch >> 6) & 63));
+                region[k++] = (char)(0x80 | (ch & 63));
+            } else {
+                region[k++] = (char)(0xF0 | ch >> 18); region[k++] = (char)(0x80 | ((ch >> 12) & 63));
+                region[k++] = (char)(0x80 | ((ch >> 6) & 63)); region[k++] = (char)(0x80 | (ch & 63));
+            }
+        }
+    }
+    region[k] = 0;
+    return region;
 }
 
 static void view_defaults(tui_view *v, const en_results *r, const op_params *p)
@@ -181,7 +213,7 @@ int main(void)
     CHECK(strstr(s, k[0].help) && strstr(s, "lines 1–") && strstr(s, "scroll"), "help overlay: first key, scroll note");
     /* every key and every number's explanation is in the wrapped help rows, at 80 columns too */
     {
-        static char rows[400][256], joined[400 * 256];
+        static char rows[400][TUI_HELP_LEN], joined[400 * 256];
         int nr = tui_help_rows(&cv, 74, rows, 400), over = 0;
         size_t L = 0;
         for (int i = 0; i < nr; i++) {
@@ -205,6 +237,46 @@ int main(void)
         s = dump(&cv);
         CHECK(strstr(s, "every direction.") && !strstr(s, k[0].help), "help scrolls to its last line");
         v.help_scroll = 0;
+    }
+    /* every help entry whole, wrapped and never cut, at every terminal width the TUI accepts up to
+     * 160 (the box is min(cols − 2, 100) cells wide, 4 of them frame and margin): each line of the
+     * key table and the glossary is found in the rows joined again, and each glossary entry ends
+     * its sentence (the seeds entry was cut at 255 bytes: "Changing a parameter reco") */
+    {
+        static char lines[TUI_HELP_MAX][TUI_HELP_LEN], rows[400][TUI_HELP_LEN], joined[400 * 300], want[TUI_HELP_LEN];
+        int nl = tui_help_lines(lines, TUI_HELP_MAX), widths_bad = 0, first_bad = 0, unended = 0;
+        for (int i = n; i < nl; i++) {
+            size_t L = strlen(lines[i]);
+            /* the glossary's entries are sentences; its title and blank lines are not */
+            if (L && strcmp(lines[i], "What the numbers mean") && lines[i][L - 1] != '.') unended++;
+        }
+        CHECK(unended == 0, "every glossary entry of the help ends its sentence (%d cut)", unended);
+        for (int cols = TUI_MIN_COLS; cols <= 160; cols++) {
+            int bw = (cols - 2 > 100 ? 100 : cols - 2) - 4;
+            int nr = tui_help_rows(&cv, bw, rows, 400), wide = 0;
+            size_t L = 0;
+            for (int i = 0; i < nr; i++) {
+                wide |= cv_text_width(&cv, rows[i]) > bw;
+                /* runs of spaces made single (the key column's padding, continuation indents) */
+                if (i && L && joined[L - 1] != ' ') joined[L++] = ' ';
+                for (const char *q = rows[i]; *q && L + 2 < sizeof joined; q++)
+                    if (!(*q == ' ' && (!L || joined[L - 1] == ' '))) joined[L++] = *q;
+                joined[L] = 0;
+            }
+            int whole = !wide;
+            for (int i = 0; i < nl && whole; i++) {
+                /* the line with its runs of spaces (the key column's padding) made single */
+                size_t k2 = 0;
+                for (const char *q = lines[i]; *q; q++)
+                    if (!(*q == ' ' && k2 && want[k2 - 1] == ' ')) want[k2++] = *q;
+                want[k2] = 0;
+                if (want[0] && !strstr(joined, want)) whole = 0;
+            }
+            whole &= strstr(joined, "Changing a parameter recomputes every seed.") != NULL;
+            if (!whole) { widths_bad++; if (!first_bad) first_bad = cols; }
+        }
+        CHECK(widths_bad == 0, "help at every width %d..160: every entry whole, no row too wide (%d widths bad, first %d)",
+              TUI_MIN_COLS, widths_bad, first_bad);
     }
     v.help = 0;
     cv_free(&cv);
@@ -444,6 +516,135 @@ int main(void)
               "bad colour refused: %s", gs_last_error());
         CHECK(tui_theme_parse("\nfoo: #000000\n", "x.theme", &th) == GS_EINPUT && strstr(gs_last_error(), "line 2: unknown role"),
               "unknown role refused");
+    }
+    /* a learner without a Gram matrix (AnaCP's name) beside GACL: its note in the spectral panels
+     * is word-wrapped, never cut ("no Gram matrix, no spectru"), at every size from the smallest
+     * the TUI accepts to 160×50; so is the λ-ratio view's reason */
+    {
+        static const int sizes[][2] = {{TUI_MIN_COLS, TUI_MIN_ROWS}, {80, 24}, {100, 30}, {120, 40}, {160, 50}};
+        en_results ra;
+        make_results(&ra, 5, 5, 0.0);
+        add_slda(&ra);
+        snprintf(ra.m[2].name, sizeof ra.m[2].name, "anacp");
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+            int W = sizes[i][0], H = sizes[i][1];
+            view_defaults(&v, &ra, &p);
+            v.m0 = 0;
+            v.m1 = 2;
+            v.task = 5;
+            tui_layout l;
+            tui_layout_compute(W, H, &l);
+            cv_init(&cv, W, H, CV_BRAILLE);
+            tui_draw(&cv, &v);
+            const char *sp = rect_text(&cv, l.spectrum);
+            CHECK(strstr(sp, "ANACP: no Gram matrix, no spectrum") != NULL, "%dx%d: spectrum panel's note whole: %s", W, H, sp);
+            const char *st = rect_text(&cv, l.stable);
+            CHECK(strstr(st, "ANACP: no Gram matrix") != NULL, "%dx%d: stable-rank panel's note whole", W, H);
+            v.lower = TV_ERANK;
+            tui_draw(&cv, &v);
+            st = rect_text(&cv, l.stable);
+            CHECK(strstr(st, "ANACP: no Gram matrix") != NULL, "%dx%d: erank panel's note whole: %s", W, H, st);
+            v.lower = TV_RATIO;
+            tui_draw(&cv, &v);
+            st = rect_text(&cv, l.stable);
+            CHECK(strstr(st, "the ratio needs two ridge methods (keys m / M)") && strstr(st, "ANACP: no Gram matrix"),
+                  "%dx%d: λ-ratio view's reason whole: %s", W, H, st);
+            cv_free(&cv);
+        }
+        en_results_free(&ra);
+    }
+    /* the status line says what the rate is: the playback's ([ ]), with "playing" while it plays */
+    {
+        en_results rs;
+        make_results(&rs, 5, 5, 0.0);
+        static const int widths[] = {80, 160};
+        for (int i = 0; i < 2; i++) {
+            view_defaults(&v, &rs, &p);
+            cv_init(&cv, widths[i], i ? 50 : 24, CV_BRAILLE);
+            char row[2048];
+            v.playing = 1;
+            v.speed = 8;
+            tui_draw(&cv, &v);
+            cv_row_utf8(&cv, 0, row, sizeof row);
+            CHECK(strstr(row, "▶ playing 8 tasks/s") != NULL, "%d cols, playing: %s", widths[i], row);
+            v.speed = 1;
+            tui_draw(&cv, &v);
+            cv_row_utf8(&cv, 0, row, sizeof row);
+            CHECK(strstr(row, "▶ playing 1 task/s") != NULL, "%d cols, playing at 1: %s", widths[i], row);
+            v.playing = 0;
+            v.speed = 0.5;
+            tui_draw(&cv, &v);
+            cv_row_utf8(&cv, 0, row, sizeof row);
+            CHECK(strstr(row, "⏸ paused") && !strstr(row, "playing") &&
+                      (i == 0 || strstr(row, "play speed 0.5 task/s")) && !strstr(row, "│ 0.5 task/s"),
+                  "%d cols, paused: %s", widths[i], row);
+            cv_free(&cv);
+        }
+        en_results_free(&rs);
+    }
+    /* two close spectra (GSR 1.5 × GACL, 400 eigenvalues over four decades) on short panels: their
+     * lines share cells, and each keeps its markers visible (a later line drew over the earlier
+     * series' markers: GACL's ○ vanished at 80×24) */
+    {
+        static const int sizes[][2] = {{80, 24}, {120, 40}, {160, 50}};
+        en_results rsp;
+        make_results(&rsp, 5, 5, 0.0);
+        rsp.D = 400;
+        for (int m = 0; m < 2; m++) {
+            en_snap *sn = &rsp.m[m].snaps[0];
+            rsp.m[m].D = 400;
+            free(sn->eig);
+            sn->eig = malloc(400 * sizeof(double));
+            for (int i = 0; i < 400; i++) sn->eig[i] = pow(10, 2 - 4.0 * i / 400) * (m ? 1.5 : 1);
+        }
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+            int W = sizes[i][0], H = sizes[i][1];
+            view_defaults(&v, &rsp, &p);
+            v.task = 1;
+            tui_layout l;
+            tui_layout_compute(W, H, &l);
+            cv_init(&cv, W, H, CV_BRAILLE);
+            tui_draw(&cv, &v);
+            int circles = 0, squares = 0;
+            for (int y = l.spectrum.y + 2; y < l.spectrum.y + l.spectrum.h - 1; y++) /* below the legend */
+                for (int x = l.spectrum.x + 1; x < l.spectrum.x + l.spectrum.w - 1; x++) {
+                    const cv_cell *c = cv_cat(&cv, x, y);
+                    circles += c->ch == 0x25CB;
+                    squares += c->ch == 0x25A0;
+                }
+            CHECK(circles >= 2 && squares >= 2, "%dx%d: both close spectra keep their markers (%d ○ GACL, %d ■ GSR)", W, H,
+                  circles, squares);
+            cv_free(&cv);
+        }
+        en_results_free(&rsp);
+    }
+    /* the figures' GACL red and GSR blue on a 256-colour terminal: the nearest palette entry (by an
+     * exhaustive search here), which keeps them far apart (was: 174 and 103, two pale tints) */
+    {
+        static const uint32_t cols[] = {0xe15759, 0x4e79a7, 0x59a14f, 0xf28e2b, 0x000000, 0xffffff, 0x808080, 0x76b7b2};
+        int nearest_ok = 1;
+        for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
+            int r = (int)(cols[i] >> 16) & 255, g = (int)(cols[i] >> 8) & 255, b = (int)cols[i] & 255, best = 16;
+            long bd = -1;
+            for (int idx = 16; idx < 256; idx++) {
+                int pr, pg, pb;
+                if (idx < 232) {
+                    static const int lv[6] = {0, 95, 135, 175, 215, 255};
+                    pr = lv[(idx - 16) / 36]; pg = lv[((idx - 16) / 6) % 6]; pb = lv[(idx - 16) % 6];
+                } else pr = pg = pb = 8 + 10 * (idx - 232);
+                long d = (long)(r - pr) * (r - pr) + (long)(g - pg) * (g - pg) + (long)(b - pb) * (b - pb);
+                if (bd < 0 || d < bd) { bd = d; best = idx; }
+            }
+            int got = tui_rgb_to_256(cols[i]), gr, gg, gb;
+            tui_xterm_rgb(got, &gr, &gg, &gb);
+            long gd = (long)(r - gr) * (r - gr) + (long)(g - gg) * (g - gg) + (long)(b - gb) * (b - gb);
+            if (gd != bd) { nearest_ok = 0; printf("# %06x: %d (distance² %ld), nearest %d (%ld)\n", cols[i], got, gd, best, bd); }
+        }
+        CHECK(nearest_ok, "256-colour mapping picks the nearest palette entry");
+        int a = tui_rgb_to_256(0xe15759), b = tui_rgb_to_256(0x4e79a7), ar, ag, ab, br, bg, bb;
+        tui_xterm_rgb(a, &ar, &ag, &ab);
+        tui_xterm_rgb(b, &br, &bg, &bb);
+        CHECK(ar > ab + 80 && bb > br + 60, "GACL stays red (%d: %d,%d,%d), GSR blue (%d: %d,%d,%d)", a, ar, ag, ab, b, br, bg, bb);
     }
     /* nothing computed yet */
     view_defaults(&v, NULL, &p);

@@ -347,6 +347,32 @@ int main(void)
     tw_request(&w, &o3, 3, 1);
     tw_request(&w, &o3, 3, 2);
     CHECK(wait_extra(3, 2, TV_CLAIMS, 300), "claims recomputed for task 2");
+    /* back on a view whose inputs (generation, task, pair) did not change: not computed again
+     * (the UI keeps each view's result); the next view that did change computes once */
+    {
+        tw_set_view(&w, TV_COLLAPSE);
+        tw_request(&w, &o3, 3, 2);
+        CHECK(wait_extra(3, 2, TV_COLLAPSE, 300), "collapse for task 2");
+        pthread_mutex_lock(&w.mu);
+        int runs0 = w.ex_runs;
+        pthread_mutex_unlock(&w.mu);
+        tw_set_view(&w, TV_CLAIMS);
+        tw_request(&w, &o3, 3, 2);
+        double tc = gs_now();
+        int busy = 1, err;
+        double prog;
+        char m2[512];
+        while (busy && gs_now() - tc < 5) { drain(); tw_status(&w, &busy, &prog, m2, sizeof m2, &err); }
+        tw_set_view(&w, TV_THEOREM);
+        tw_request(&w, &o3, 3, 2);
+        CHECK(wait_extra(3, 2, TV_THEOREM, 300), "Theorem 1 for task 2");
+        pthread_mutex_lock(&w.mu);
+        int runs1 = w.ex_runs;
+        pthread_mutex_unlock(&w.mu);
+        CHECK(runs1 - runs0 == 1, "claims again at the same inputs: no computation (%d computations, 1 expected: Theorem 1)",
+              runs1 - runs0);
+        if (ex) { tui_extra_free(ex); free(ex); ex = NULL; } /* what follows waits for new results */
+    }
     /* the effective-rank view: the exact spectrum at every task, in the background */
     tw_set_view(&w, TV_ERANK);
     tw_request(&w, &o3, 3, 2);

@@ -626,12 +626,16 @@ int cv_draw_chart(cv_canvas *cv, int x, int y, int w, int h, const ch_chart *c,
         }
     }
 
-    /* series: ghosts first, then the others */
+    /* series: ghosts first, then the others (pass 0, 1); then every series' markers (pass 2, 3):
+     * a later series' line never covers an earlier one's markers, so two curves sharing cells
+     * (close spectra on a short panel) still show both */
     int mixed = mixed_kinds(c, o), nth = 0;
-    for (int pass = 0; pass < 2; pass++) {
+    for (int pass = 0; pass < 4; pass++) {
+        int marks = pass >= 2;
+        if (pass == 2) nth = 0;
         for (int i = 0; i < c->nseries; i++) {
             const ch_series *s = &c->series[i];
-            if ((pass == 0) != (s->ghost != 0) || !drawn(s, o)) continue;
+            if ((pass % 2 == 0) != (s->ghost != 0) || !drawn(s, o)) continue;
             uint32_t rgb = o->color ? s->rgb : CV_RGB_DEFAULT;
             unsigned char attr = s->ghost ? CV_DIM : 0;
             wchar_t glyph = cv_series_glyph(s, cv->glyphs);
@@ -650,7 +654,8 @@ int cv_draw_chart(cv_canvas *cv, int x, int y, int w, int h, const ch_chart *c,
                 int next_ok = k + 1 < s->n && isfinite(s->y[k + 1]) && isfinite(s->x[k + 1])
                               && isfinite(axis_frac(&c->y, s->y[k + 1]))
                               && isfinite(axis_frac(&c->x, s->x[k + 1]));
-                if (have_prev)
+                if (marks) { /* the line is drawn: only count the points */
+                } else if (have_prev)
                     cv_line(cv, a, ppx, ppy, px, py, &pen, rgb, attr, glyph);
                 else if (!next_ok) /* isolated point: always visible */
                     cv_dot(cv, a, px, py, rgb, attr, glyph);
@@ -661,7 +666,7 @@ int cv_draw_chart(cv_canvas *cv, int x, int y, int w, int h, const ch_chart *c,
             /* markers: at every point when they fit 3 cells apart, else every few cells with a
              * phase per series so two series' markers do not fall on the same cells */
             wchar_t mk = cv_series_marker(s, cv->glyphs, mixed);
-            if (o->markers && !s->ghost && mk && nvalid > 0) {
+            if (marks && o->markers && !s->ghost && mk && nvalid > 0) {
                 /* up to one point per cell: a marker per point (two cells apart at least);
                  * denser series (spectra): one marker every `period` cells, phase per series */
                 int dense = nvalid > pw, last = -1000, period = 6;

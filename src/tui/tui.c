@@ -85,7 +85,8 @@ typedef struct {
     short pair_of[257];
     short npairs;
     int view;                /* tui_lower_view of the lower-left panel */
-    tui_extra *ex;           /* the worker's computation for that view (owned), or NULL */
+    tui_extra *ex[TV_COUNT]; /* each view's latest computation from the worker (owned), or NULL:
+                              * back on a view whose inputs did not change, it shows at once */
     int m0, m1;              /* the shown pair: indices into --methods (m1 -1 with one method) */
     int nseeds;              /* --seeds: how many (1 without); the first is the shown run's */
     en_results *seed_runs[TUI_MAX_SEEDS]; /* the other seeds' newest results (owned) */
@@ -93,18 +94,6 @@ typedef struct {
 } ui;
 
 /* ---- colors ------------------------------------------------------------------------------ */
-static int rgb_to_256(uint32_t rgb)
-{
-    int r = (rgb >> 16) & 255, g = (rgb >> 8) & 255, b = rgb & 255;
-    if (abs(r - g) < 10 && abs(g - b) < 10) { /* grey ramp */
-        if (r < 8) return 16;
-        if (r > 248) return 231;
-        return 232 + (r - 8) * 24 / 241;
-    }
-    int r6 = (r * 5 + 127) / 255, g6 = (g * 5 + 127) / 255, b6 = (b * 5 + 127) / 255;
-    return 16 + 36 * r6 + 6 * g6 + b6;
-}
-
 static int rgb_to_8(uint32_t rgb)
 {
     int r = (rgb >> 16) & 255, g = (rgb >> 8) & 255, b = rgb & 255;
@@ -117,7 +106,7 @@ static int rgb_to_8(uint32_t rgb)
 
 static int colour_index(const ui *u, uint32_t rgb)
 {
-    return u->color_mode == 256 ? rgb_to_256(rgb) : rgb_to_8(rgb);
+    return u->color_mode == 256 ? tui_rgb_to_256(rgb) : rgb_to_8(rgb);
 }
 
 static short pair_for(ui *u, uint32_t rgb)
@@ -237,10 +226,8 @@ static void draw(ui *u, cv_canvas *cv, int busy, double progress)
         v.nseed_runs = u->nseeds;
     }
     /* only numbers of exactly these parameters, task, view and pair: never stale ones */
-    v.ex = u->ex && u->ex->gen == u->gen && u->ex->task == u->task && u->ex->view == u->view &&
-                   u->ex->m0 == u->m0 && u->ex->m1 == u->m1
-               ? u->ex
-               : NULL;
+    const tui_extra *x = u->view >= 0 && u->view < TV_COUNT ? u->ex[u->view] : NULL;
+    v.ex = x && x->gen == u->gen && x->task == u->task && x->m0 == u->m0 && x->m1 == u->m1 ? x : NULL;
     tui_draw(cv, &v);
     erase();
     blit(u, cv);
@@ -383,28 +370,28 @@ static void do_save(ui *u)
     else message(u, 1, "%s", gs_last_error());
 }
 
+/* P: the next preset that applies to the data and the protocol shown (one that changes them is
+ * for the command line: --preset NAME). */
 static void do_preset(ui *u)
 {
     int n = ps_count();
     if (n < 1) { message(u, 1, "no presets found: %s", ps_list()); return; }
-    int next = (u->preset + 1) % n;
-    const ps_preset *p = ps_get(next);
-    if (!p) { message(u, 1, "%s", gs_last_error()); return; }
-    op_opts tmp = u->opts;
-    if (ps_apply(p, &tmp) != GS_OK) { message(u, 1, "%s", gs_last_error()); return; }
-    /* The stream and the data are fixed once the TUI runs: a preset that changes them is
-     * for the command line (P moves on to the next one). */
-    if (memcmp(&tmp.proto, &u->opts.proto, sizeof tmp.proto) || tmp.data.expand != u->opts.data.expand) {
-        u->preset = next;
-        char b[200];
-        snprintf(b, sizeof b, "preset %.60s changes the data or the protocol: start with --preset %.60s", p->name, p->name);
+    op_opts tmp;
+    int next = tui_preset_next(u->preset, &u->opts, &tmp);
+    if (next < 0) {
+        char b[240];
+        snprintf(b, sizeof b, "no preset applies to this data and protocol (%.120s change them): start with --preset NAME",
+                 ps_list());
         message(u, 1, "%s", b);
         return;
     }
-    push_undo(u);
-    u->opts = tmp;
+    const ps_preset *p = ps_get(next);
+    if (memcmp(&tmp.params, &u->opts.params, sizeof tmp.params)) {
+        push_undo(u);
+        u->opts = tmp;
+        params_changed(u);
+    }
     u->preset = next;
-    params_changed(u);
     char b[240];
     snprintf(b, sizeof b, "preset %.60s: %.160s", p->name, p->title);
     message(u, 0, "%s", b);
@@ -550,7 +537,7 @@ static int dispatch(ui *u, int ch, double now)
         else if (ch == KEY_PPAGE) u->help_scroll -= page;
         else if (ch == KEY_HOME) u->help_scroll = 0;
         else if (ch != KEY_RESIZE) u->help = 0;
-        static char rows[400][256];
+        static char rows[400][TUI_HELP_LEN];
         int bw = (COLS - 2 > 100 ? 100 : COLS - 2) - 4;
         int most = tui_help_rows(NULL, bw, rows, 400) - (LINES - 5);
         if (u->help_scroll > most) u->help_scroll = most;
@@ -866,11 +853,12 @@ int tui_main(op_opts *o)
                 dirty = 1;
             }
         }
-        tui_extra *x = tw_take_extra(&w);
-        if (x) {
-            if (x->gen == u.gen && x->task == u.task && x->view == u.view && x->m0 == u.m0 && x->m1 == u.m1) {
-                if (u.ex) { tui_extra_free(u.ex); free(u.ex); }
-                u.ex = x;
+        /* the worker's view computations: each kept for its view (only of these parameters) */
+        tui_extra *x;
+        while ((x = tw_take_extra(&w))) {
+            if (x->gen == u.gen && x->view >= 0 && x->view < TV_COUNT) {
+                if (u.ex[x->view]) { tui_extra_free(u.ex[x->view]); free(u.ex[x->view]); }
+                u.ex[x->view] = x;
                 dirty = 1;
             } else {
                 tui_extra_free(x);
@@ -892,7 +880,10 @@ int tui_main(op_opts *o)
         else if (u.msg[0] && !u.msg_err && now - msg_time > 6) { u.msg[0] = 0; last_msg[0] = 0; dirty = 1; }
         if (u.playing && now >= u.next_tick) {
             set_task(&u, u.task % u.T + 1);
-            u.next_tick = now + 1.0 / SPEEDS[u.speed];
+            /* the next tick one period after this one was due (a late wake-up does not slow the
+             * rate the status line shows), or one period from now after a long stall */
+            u.next_tick += 1.0 / SPEEDS[u.speed];
+            if (u.next_tick < now) u.next_tick = now + 1.0 / SPEEDS[u.speed];
             dirty = 1;
         }
         if (dirty) { draw(&u, &cv, busy, progress); dirty = 0; }
@@ -918,6 +909,13 @@ int tui_main(op_opts *o)
         while ((ch = getch()) != ERR) {
             dirty = 1;
             if (ch == KEY_RESIZE) continue; /* the next draw uses the new size, whatever is open */
+            /* too small ("need at least WxH"): nothing on screen to act on, so only q quits; a
+             * key is never kept to act once the window grows */
+            tui_layout lt;
+            if (tui_layout_compute(COLS, LINES, &lt) != 0) {
+                if (tui_key_action(ch) == TA_QUIT) { quit = 1; break; }
+                continue;
+            }
             if (dispatch(&u, ch, gs_now())) { quit = 1; break; }
         }
         if (pr < 0) dirty = 1; /* EINTR: SIGWINCH and friends; curses queues KEY_RESIZE */
@@ -935,7 +933,8 @@ int tui_main(op_opts *o)
     cv_free(&cv);
     free_results(&u.res);
     free_results(&u.base);
-    if (u.ex) { tui_extra_free(u.ex); free(u.ex); u.ex = NULL; }
+    for (int k = 0; k < TV_COUNT; k++)
+        if (u.ex[k]) { tui_extra_free(u.ex[k]); free(u.ex[k]); u.ex[k] = NULL; }
     free_seed_runs(&u);
     pl_free_seeds(ctx, ns);
     tr_free(&u.tour);

@@ -112,22 +112,26 @@ int tui_cycle_method(int cur, int other, int n)
     return cur;
 }
 
+static int wrap_text(cv_canvas *cv, int x, int y, int w, int h, const char *text, unsigned char attr);
+
 /* For the panels of G + τI's numbers (own: the spectrum panel, where a learner without G shows
  * its own matrix when it has one): when no shown method has them, write why over the whole
- * panel and return -1; when one of them has none, write it on the panel's last row and return 1
- * (the chart takes one row less); else 0. */
+ * panel and return -1; when one of them has none, write it on the panel's last rows, word-wrapped
+ * (never cut), and return the rows it took (the chart takes that many rows less); else 0. */
 static int no_spectrum_note(cv_canvas *cv, int x, int y, int w, int h, const tui_view *v, int own)
 {
     char names[80], b[200];
     int ns, k = ch_no_gram_names(v->r, v->m0, v->m1, own, names, sizeof names, &ns);
     if (!k) return 0;
     snprintf(b, sizeof b, "%s: no Gram matrix%s", names, own ? ", no spectrum" : "");
+    int nr = wrap_text(cv, 0, 0, w - 2, -1, b, 0);
+    if (nr > h) nr = h;
     if (k == ns) {
-        cv_text(cv, x + 1, y + h / 2, b, w - 2, FG, CV_DIM);
+        wrap_text(cv, x + 1, y + (h - nr) / 2, w - 2, nr, b, CV_DIM);
         return -1;
     }
-    cv_text(cv, x + 1, y + h - 1, b, w - 2, FG, CV_DIM);
-    return 1;
+    wrap_text(cv, x + 1, y + h - nr, w - 2, nr, b, CV_DIM);
+    return nr;
 }
 
 /* Re-tick for the cell grid and rasterize a built chart into (x, y, w, h); o may be NULL (full
@@ -295,7 +299,7 @@ static void chart_panel(cv_canvas *cv, const tui_rect *rc, const char *const *ti
         st = which == 0 ? ch_add_seed_bands(&c, v->seed_runs, v->nseed_runs)
                         : ch_add_seed_bands_of(&c, v->seed_runs, v->nseed_runs, CH_BAND_STABLE_RANK);
     if (st != GS_OK) {
-        cv_text(cv, x + 1, y + 1, gs_last_error(), w - 2, FG, CV_DIM);
+        wrap_text(cv, x + 1, y + 1, w - 2, h - 1, gs_last_error(), CV_DIM);
         ch_free(&c);
         return;
     }
@@ -503,15 +507,23 @@ static void lower_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
                 wrap_text(cv, x + 1, y + 1, w - 2, h - 1, ex->have_co ? gs_last_error() : "no collapse data", CV_DIM);
                 return;
             }
-            /* the note (tail median in units of τ) whole, under the chart */
-            char note[sizeof c.note];
+            /* the x axis's label on its own row under the tick labels (it rarely fits beside
+             * them), then the note (tail median in units of τ), both whole, under the chart */
+            char note[sizeof c.note], xl[sizeof c.x.label];
             memcpy(note, c.note, sizeof note);
+            memcpy(xl, c.x.label, sizeof xl);
             c.note[0] = 0;
-            int nr = wrap_text(cv, 0, 0, w - 2, -1, note, 0), hc = h;
-            if (nr > 0 && h - nr >= CV_CHART_MIN_H + 2) {
-                hc = h - nr;
-                wrap_text(cv, x + 1, y + hc, w - 2, nr, note, CV_DIM);
-            }
+            c.x.label[0] = 0;
+            int xr = wrap_text(cv, 0, 0, w - 2, -1, xl, 0), nr = wrap_text(cv, 0, 0, w - 2, -1, note, 0);
+            int lab = xr > 0 && h - xr >= CV_CHART_MIN_H + 2 ? xr : 0;
+            int nrow = nr > 0 && h - lab - nr >= CV_CHART_MIN_H + 2 ? nr : 0, hc = h - lab - nrow;
+            if (!lab) snprintf(c.x.label, sizeof c.x.label, "%s", xl); /* no row to spare: beside the ticks */
+            else if (lab == 1) {
+                int xw = cv_text_width(cv, xl);
+                cv_text(cv, x + w - 1 - xw, y + hc, xl, xw, FG, CV_DIM);
+            } else wrap_text(cv, x + 1, y + hc, w - 2, lab, xl, CV_DIM);
+            if (nrow) wrap_text(cv, x + 1, y + hc + lab, w - 2, nrow, note, CV_DIM);
+            if (!nrow) snprintf(c.note, sizeof c.note, "%s", note); /* no row: the chart's own place */
             draw_built(cv, x, y, w, hc, &c, v);
             ch_free(&c);
             return;
@@ -547,7 +559,10 @@ static void lower_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
         int k = no_spectrum_note(cv, x, y, w, h, v, 0);
         if (k < 0) return;
         if (k > 0 && v->lower == TV_RATIO) {
-            cv_text(cv, x + 1, y + h / 2, "the ratio needs two ridge methods (keys m / M)", w - 2, FG, CV_DIM);
+            static const char why[] = "the ratio needs two ridge methods (keys m / M)";
+            int room = h - k, nr = wrap_text(cv, 0, 0, w - 2, -1, why, 0), top = (room - nr) / 2;
+            if (top < 0) top = 0;
+            wrap_text(cv, x + 1, y + top, w - 2, room - top, why, CV_DIM);
             return;
         }
         h -= k;
@@ -713,8 +728,15 @@ static void status_bar(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
     int keep[10] = {0}, np = 0;
     snprintf(part[np++], 160, "gsrscope");                                            /* 0 */
     snprintf(part[np++], 160, "Task %d/%d", v->task, v->T);                           /* 1 */
-    snprintf(part[np++], 160, "%s", v->playing ? "▶ playing" : "⏸ paused");           /* 2 */
-    snprintf(part[np++], 160, "%.3g task/s", v->speed);                               /* 3 */
+    /* the playback rate ([ and ] change it): with the play state while playing, on its own
+     * (less important) while paused: "▶ playing 2 tasks/s", "⏸ paused" … "play speed 1 task/s" */
+    char rate[40];
+    snprintf(rate, sizeof rate, "%.3g task%s/s", v->speed, v->speed > 1 ? "s" : "");
+    if (v->playing) snprintf(part[np++], 160, "▶ playing %s", rate);                 /* 2 */
+    else snprintf(part[np++], 160, "⏸ paused");
+    if (v->playing) part[np][0] = 0;
+    else snprintf(part[np], 160, "play speed %s", rate);
+    np++;                                                                             /* 3 */
     if (v->factoring) snprintf(part[np], 160, "%s preparing fast τ for task %d", spin[v->spinner & 3], v->factoring);
     else if (v->busy && v->pending[0])
         snprintf(part[np], 160, "%s computing %.0f%%, tasks %s pending", spin[v->spinner & 3], 100 * v->progress, v->pending);
@@ -830,9 +852,9 @@ static const char *failure_text(const tui_view *v)
 
 /* Help: the key table and what every number means, word-wrapped to the box and scrolled with
  * ↑ ↓ PgUp PgDn (any other key closes it). Returns the number of wrapped rows. */
-int tui_help_rows(const cv_canvas *cv, int w, char (*out)[256], int max)
+int tui_help_rows(const cv_canvas *cv, int w, char (*out)[TUI_HELP_LEN], int max)
 {
-    char lines[TUI_HELP_MAX][256];
+    static char lines[TUI_HELP_MAX][TUI_HELP_LEN];
     int n = tui_help_lines(lines, TUI_HELP_MAX), m = 0;
     for (int i = 0; i < n && m < max; i++) {
         /* continuation rows of a key line are indented under its text (9 cells) */
@@ -853,7 +875,7 @@ int tui_help_rows(const cv_canvas *cv, int w, char (*out)[256], int max)
             }
             if (!*q && cells <= room) cut = q;
             else if (!cut || cut == p) cut = q; /* one long word: split */
-            snprintf(out[m], 256, "%*s%.*s", first ? 0 : indent, "", (int)(cut - p), p);
+            snprintf(out[m], TUI_HELP_LEN, "%*s%.*s", first ? 0 : indent, "", (int)(cut - p), p);
             m++;
             p = cut;
             while (*p == ' ') p++;
@@ -867,7 +889,7 @@ int tui_help_rows(const cv_canvas *cv, int w, char (*out)[256], int max)
 static void help_overlay(cv_canvas *cv, const tui_view *v)
 {
     int w = cv->w - 2 > 100 ? 100 : cv->w - 2, h = cv->h - 2;
-    static char rows[400][256];
+    static char rows[400][TUI_HELP_LEN];
     int n = tui_help_rows(cv, w - 4, rows, 400);
     int shown = h - 3;
     int top = v->help_scroll;

@@ -13,6 +13,7 @@
 #include "gs_engine.h"
 #include "gs_opts.h"
 #include "gs_pipeline.h"
+#include "gs_preset.h"
 #include "gs_spectral.h"
 #include "gs_tausweep.h"
 #include "gs_tour.h"
@@ -115,9 +116,23 @@ int tui_cycle_method(int cur, int other, int n);
  * get the "need at least WxH" message. */
 void tui_draw(cv_canvas *cv, const tui_view *v);
 /* Help rows wrapped to w cells (keys, then what the numbers mean); returns the count. */
-int tui_help_rows(const cv_canvas *cv, int w, char (*out)[256], int max);
+int tui_help_rows(const cv_canvas *cv, int w, char (*out)[TUI_HELP_LEN], int max);
 /* Numbers of one method at one task for the parameters panel, e.g. "81.2" or "…" (pending). */
 void tui_fmt_pct(const en_snap *s, double v, char *buf, int n);
+
+/* ---- presets (tui_preset.c) ---- */
+/* Does preset p apply to the TUI's run o (it leaves the data and the protocol as they are)? 1 and
+ * the options it gives in *out (may be NULL), else 0 (also for a broken preset). */
+int tui_preset_applies(const ps_preset *p, const op_opts *o, op_opts *out);
+/* The next preset after index cur (-1: none yet), in ps_get order and wrapping, that applies to o;
+ * its index (and its options in *out), or -1 when none does. The key P cycles these. */
+int tui_preset_next(int cur, const op_opts *o, op_opts *out);
+
+/* ---- colours (tui_colour.c) ---- */
+/* The nearest entry of the xterm 256-colour palette (cube or grey ramp) to 0xRRGGBB. */
+int tui_rgb_to_256(uint32_t rgb);
+/* The RGB of xterm palette entry idx (16..255; 0 for the 16 system colours, which vary). */
+void tui_xterm_rgb(int idx, int *r, int *g, int *b);
 
 /* ---- data files (tui_assets.c) ---- */
 /* Path of asset NAME of KIND ("tours", "themes") with extension ext (".tour") into out; a NAME
@@ -163,7 +178,7 @@ typedef struct {
     volatile int ex_cancel;     /* stop the running view computation (task/view/gen changed) */
     /* published, under mu */
     en_results *pub;            /* newest copy not yet taken by the UI (owned) */
-    tui_extra *pub_ex;          /* newest view computation not yet taken (owned) */
+    tui_extra *pub_ex[TV_COUNT]; /* each view's newest computation not yet taken (owned) */
     int busy;
     double progress;
     char msg[512];              /* message for the status line ("" none) */
@@ -184,10 +199,13 @@ typedef struct {
     unsigned spec_mask;         /* the pair whose spectra at spec_task were asked (en_method_bit) */
     double last_pub;
     uint64_t work_gen;
-    uint64_t ex_gen;            /* the last view computation done: generation, task, view */
-    int ex_task, ex_view;
+    /* each view's last computation done (its inputs: generation, task, shown pair): a view
+     * computes again only when one of them changed */
+    uint64_t ex_gen[TV_COUNT];
+    int ex_task[TV_COUNT];
+    int ex_runs;                /* view computations started (tests count them) */
     int req_m0, req_m1;         /* the shown pair (under mu): τ sweep, Theorem 1, export */
-    int ex_m0, ex_m1;           /* the pair of the last view computation */
+    int ex_m0[TV_COUNT], ex_m1[TV_COUNT];
     volatile int sp_cancel;     /* stop the all-task spectrum sweep (generation/view changed) */
     uint64_t sp_gen;            /* generation whose spectra are complete at every task, */
     unsigned sp_mask;           /* for these methods (the pair shown then) */
@@ -225,7 +243,8 @@ void tw_tune(tui_worker *w, int param, int m);
 /* 1 when a tuning result is new: the parameter, its chosen value, the validation accuracy there
  * and the generation it started from (the caller drops it if the parameters changed since). */
 int tw_take_tune(tui_worker *w, int *param, double *value, double *obj, uint64_t *gen);
-/* Newest view computation (ownership passes to the caller; free with tui_extra_free + free). */
+/* A view computation not yet taken, any view, or NULL (ownership passes to the caller; free
+ * with tui_extra_free + free); call until NULL. */
 tui_extra *tw_take_extra(tui_worker *w);
 /* Newest results (ownership passes to the caller), or NULL. */
 en_results *tw_take(tui_worker *w);

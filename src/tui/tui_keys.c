@@ -27,7 +27,7 @@ static const tui_key KEYS[] = {
     {TA_TUNE, {'t', 0}, "t", "tune the selected parameter on the validation rows (needs --val-frac; u undoes)", NULL},
     {TA_EXPORT, {'e', 0}, "e", "export the current view as a 300 dpi PNG (gsrscope-VIEW-NNN.png; the stable-rank view exports the dashboard)", "export"},
     {TA_SAVE, {'s', 0}, "s", "save the session (parameters, protocol, data paths)", "save"},
-    {TA_PRESET, {'P', 0}, "P", "cycle presets (paper defaults, teaching demo)", "preset"},
+    {TA_PRESET, {'P', 0}, "P", "cycle the presets that fit the data shown (paper defaults, teaching demo; one that changes the data or the protocol, such as reference, is for --preset)", "preset"},
     {TA_VIEW, {'v', 0}, "v", "next lower view: stable rank, τ sweep, Theorem 1, erank & κ, per class, λ ratio, claims, collapse", "view"},
     {TA_SCROLL_DOWN, {KEY_NPAGE, 0}, "PgDn", "scroll the claims view down (PgUp: up)", NULL},
     {TA_SCROLL_UP, {KEY_PPAGE, 0}, "PgUp", "scroll the claims view up", NULL},
@@ -91,7 +91,7 @@ static const char *const GLOSSARY[] = {
     "the floor ridge gives every direction.",
 };
 
-int tui_help_lines(char (*lines)[256], int max)
+int tui_help_lines(char (*lines)[TUI_HELP_LEN], int max)
 {
     int n, m = 0;
     const tui_key *k = tui_keys(&n);
@@ -101,9 +101,9 @@ int tui_help_lines(char (*lines)[256], int max)
         for (const unsigned char *s = (const unsigned char *)k[i].keyname; *s; s++)
             if ((*s & 0xC0) != 0x80) cells++;
         int pad = cells < 8 ? 8 - cells : 1;
-        snprintf(lines[m++], 256, "%s%*s %s", k[i].keyname, pad, "", k[i].help);
+        snprintf(lines[m++], TUI_HELP_LEN, "%s%*s %s", k[i].keyname, pad, "", k[i].help);
     }
     for (size_t g = 0; g < sizeof GLOSSARY / sizeof GLOSSARY[0] && m < max; g++)
-        snprintf(lines[m++], 256, "%s", GLOSSARY[g]);
+        snprintf(lines[m++], TUI_HELP_LEN, "%s", GLOSSARY[g]);
     return m;
 }

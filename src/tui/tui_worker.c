@@ -303,13 +303,12 @@ static void do_extra(tui_worker *w, uint64_t gen, int task, int view, int m0, in
     x->st = rc;
     if (rc) snprintf(x->error, sizeof x->error, "%s", gs_last_error());
     pthread_mutex_lock(&w->mu);
-    if (w->pub_ex) { tui_extra_free(w->pub_ex); free(w->pub_ex); }
-    w->pub_ex = x;
-    w->ex_gen = gen;
-    w->ex_task = task;
-    w->ex_view = view;
-    w->ex_m0 = m0;
-    w->ex_m1 = m1;
+    if (w->pub_ex[view]) { tui_extra_free(w->pub_ex[view]); free(w->pub_ex[view]); }
+    w->pub_ex[view] = x;
+    w->ex_gen[view] = gen;
+    w->ex_task[view] = task;
+    w->ex_m0[view] = m0;
+    w->ex_m1[view] = m1;
     pthread_mutex_unlock(&w->mu);
     wake(w);
 }
@@ -317,9 +316,10 @@ static void do_extra(tui_worker *w, uint64_t gen, int task, int view, int m0, in
 /* Under mu: the shown view needs a computation not done yet for the request. */
 static int need_extra(const tui_worker *w)
 {
-    return tui_view_needs_worker(w->req_view) &&
-           (w->ex_gen != w->req_gen || w->ex_task != w->req_task || w->ex_view != w->req_view ||
-            w->ex_m0 != w->req_m0 || w->ex_m1 != w->req_m1);
+    int v = w->req_view;
+    return tui_view_needs_worker(v) && v >= 0 && v < TV_COUNT &&
+           (w->ex_gen[v] != w->req_gen || w->ex_task[v] != w->req_task || w->ex_m0[v] != w->req_m0 ||
+            w->ex_m1[v] != w->req_m1);
 }
 
 /* Under mu: the shown task is not yet reduced for fast τ changes (large D). */
@@ -554,8 +554,9 @@ static void *worker_main(void *arg)
         /* the view's own computation, for exactly this generation and task */
         if (st == GS_OK && tui_view_needs_worker(view) && !flag_get(&w->cancel)) {
             pthread_mutex_lock(&w->mu);
-            int todo = w->ex_gen != gen || w->ex_task != task || w->ex_view != view || w->ex_m0 != m0 ||
-                       w->ex_m1 != m1;
+            int todo = w->ex_gen[view] != gen || w->ex_task[view] != task || w->ex_m0[view] != m0 ||
+                       w->ex_m1[view] != m1;
+            if (todo) w->ex_runs++;
             pthread_mutex_unlock(&w->mu);
             if (todo) do_extra(w, gen, task, view, m0, m1, &o.params);
         }
@@ -701,8 +702,11 @@ int tw_take_seeds(tui_worker *w, en_results **out, int max)
 tui_extra *tw_take_extra(tui_worker *w)
 {
     pthread_mutex_lock(&w->mu);
-    tui_extra *x = w->pub_ex;
-    w->pub_ex = NULL;
+    tui_extra *x = NULL;
+    for (int v = 0; v < TV_COUNT && !x; v++) {
+        x = w->pub_ex[v];
+        w->pub_ex[v] = NULL;
+    }
     pthread_mutex_unlock(&w->mu);
     return x;
 }
@@ -753,7 +757,8 @@ void tw_stop(tui_worker *w)
     if (w->pub) { en_results_free(w->pub); free(w->pub); w->pub = NULL; }
     for (int i = 0; i < w->pub_nseeds; i++) { en_results_free(w->pub_seeds[i]); free(w->pub_seeds[i]); }
     w->pub_nseeds = 0;
-    if (w->pub_ex) { tui_extra_free(w->pub_ex); free(w->pub_ex); w->pub_ex = NULL; }
+    for (int v = 0; v < TV_COUNT; v++)
+        if (w->pub_ex[v]) { tui_extra_free(w->pub_ex[v]); free(w->pub_ex[v]); w->pub_ex[v] = NULL; }
     if (w->export_base) { en_results_free(w->export_base); free(w->export_base); w->export_base = NULL; }
     close(w->wake[0]);
     close(w->wake[1]);
