@@ -8,34 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void en_rowbuf_free(en_rowbuf *b)
-{
-    free(b->X.v); free(b->X.f); free(b->y); free(b->w);
-    memset(b, 0, sizeof *b);
-}
-
-/* Rows (row_bytes each), labels and weights reallocated to cap rows; each pointer replaced only
- * when its realloc succeeds (the caller's buffers stay valid either way). GS_OK or GS_ENOMEM. */
-static int grow_rows(void **rows, size_t row_bytes, int **lab, double **w, long cap, const char *what)
-{
-    void *v = realloc(*rows, (size_t)cap * row_bytes);
-    int *l = realloc(*lab, (size_t)cap * sizeof(int));
-    double *ww = realloc(*w, (size_t)cap * sizeof(double));
-    if (v) *rows = v;
-    if (l) *lab = l;
-    if (ww) *w = ww;
-    return v && l && ww ? GS_OK : gs_error(GS_ENOMEM, "%s: out of memory", what);
-}
-
-/* Room for `need` rows: grown to exactly that many (grow_rows) when *cap is smaller. */
-static int reserve_rows(void **rows, size_t row_bytes, int **lab, double **w, long *cap, long need, const char *what)
-{
-    if (need <= *cap) return GS_OK;
-    int rc = grow_rows(rows, row_bytes, lab, w, need, what);
-    if (!rc) *cap = need;
-    return rc;
-}
-
 /* The checks every synthetic row passes: its weight and label (row_args_ok), its values (row_finite). */
 static int row_args_ok(const en_emitter *em, int c, double omega)
 {
@@ -65,15 +37,13 @@ static void put_row_f(en_emitter *em, long r, const double *h, const float *hf, 
     }
 }
 
-static int rowbuf_push(en_rowbuf *b, const double *h, const float *hf, long D, int c, double w, int weights);
-
 static int emit_flush(en_emitter *em)
 {
     long D = em->ms->p->D;
     if (em->n == 0) return GS_OK;
     if (!em->E) { /* a stats learner: the rows are handed to its fit */
         for (long k = 0; k < em->n; k++)
-            if (rowbuf_push(&em->ms->aug, gm_row(&em->buf, k), NULL, D, em->lab[k], em->w[k], 1)) return GS_ENOMEM;
+            if (en_rowbuf_push(&em->ms->aug, gm_row(&em->buf, k), NULL, D, em->lab[k], em->w[k], 1)) return GS_ENOMEM;
         em->n = 0;
         return GS_OK;
     }
@@ -86,31 +56,6 @@ static int emit_flush(en_emitter *em)
     /* row-major upper triangle of E += bufᵀ buf */
     en_gram_rows(em->E, &em->buf, 0, em->n);
     em->n = 0;
-    return GS_OK;
-}
-
-/* Append one row, h (doubles: X.v) or hf (floats: X.f; a buffer holds one kind). */
-static int rowbuf_push(en_rowbuf *b, const double *h, const float *hf, long D, int c, double w, int weights)
-{
-    size_t es = hf ? sizeof(float) : sizeof(double);
-    if (b->n == b->cap) {
-        long cap = b->cap ? 2 * b->cap : 1024;
-        void *v = realloc(hf ? (void *)b->X.f : (void *)b->X.v, (size_t)cap * (size_t)D * es);
-        int *y = realloc(b->y, (size_t)cap * sizeof(int));
-        double *ww = weights ? realloc(b->w, (size_t)cap * sizeof(double)) : NULL;
-        if (v && hf) b->X.f = v;
-        else if (v) b->X.v = v;
-        if (y) b->y = y;
-        if (ww) b->w = ww;
-        if (!v || !y || (weights && !ww)) return gs_error(GS_ENOMEM, "augmented rows: out of memory");
-        b->cap = cap;
-        b->X.cols = D;
-    }
-    if (hf) memcpy(b->X.f + (size_t)b->n * D, hf, (size_t)D * sizeof(float));
-    else memcpy(b->X.v + (size_t)b->n * D, h, (size_t)D * sizeof(double));
-    b->y[b->n] = c;
-    if (weights) b->w[b->n] = w;
-    b->X.rows = ++b->n;
     return GS_OK;
 }
 
@@ -129,7 +74,7 @@ static int emit_row(en_emitter *em, const double *h, const float *hf, int c, dou
             if (!(tmp = gs_malloc((size_t)D, sizeof(float), "synthetic rows"))) return GS_ENOMEM;
             for (long j = 0; j < D; j++) tmp[j] = (float)h[j];
         }
-        int rc = rowbuf_push(em->keep, single ? NULL : h, single ? (tmp ? tmp : hf) : NULL, D, c, omega, 1);
+        int rc = en_rowbuf_push(em->keep, single ? NULL : h, single ? (tmp ? tmp : hf) : NULL, D, c, omega, 1);
         free(tmp);
         if (rc) return GS_ENOMEM;
         em->rows++;
@@ -137,7 +82,7 @@ static int emit_row(en_emitter *em, const double *h, const float *hf, int c, dou
     }
     if (em->n == em->cap && em->defer) { /* the whole task's rows stay: the buffer grows */
         void *f = em->buf.f;
-        int rc = reserve_rows(&f, (size_t)D * sizeof(float), &em->lab, &em->w, &em->cap, 2 * em->cap, "synthetic rows");
+        int rc = en_rows_reserve(&f, (size_t)D * sizeof(float), &em->lab, &em->w, &em->cap, 2 * em->cap, "synthetic rows");
         em->buf.f = f;
         em->buf.rows = em->cap;
         if (rc) return rc;
@@ -159,7 +104,7 @@ static int emit_row(en_emitter *em, const double *h, const float *hf, int c, dou
 static int collect_x(en_emitter *em, const double *x, int c, double omega)
 {
     if (!em->e->cfg.collect_aug || em->base) return GS_OK;
-    return rowbuf_push(&em->ms->collect, x, NULL, em->ms->p->d, c, omega, 1);
+    return en_rowbuf_push(&em->ms->collect, x, NULL, em->ms->p->d, c, omega, 1);
 }
 
 /* The staged feature-space rows: one product R·X per block (en_expand_rows), then en_emit. */
@@ -225,7 +170,7 @@ static int stage_finish(en_emitter *em)
     int **lab = b ? &b->y : &em->lab;
     double **w = b ? &b->w : &em->w;
     long *cap = b ? &b->cap : &em->cap, *cnt = b ? &b->n : &em->n;
-    int rc = reserve_rows(&rows, (size_t)D * (dbl ? sizeof(double) : sizeof(float)), lab, w, cap, *cnt + n,
+    int rc = en_rows_reserve(&rows, (size_t)D * (dbl ? sizeof(double) : sizeof(float)), lab, w, cap, *cnt + n,
                           b ? "augmented rows" : "synthetic rows");
     if (!b) { em->buf.f = rows; em->buf.rows = em->cap; }
     else if (dbl) b->X.v = rows;
@@ -287,7 +232,7 @@ static double class_w(const en_emitter *em, int c)
 static int stage_grow(en_emitter *em)
 {
     void *x = em->xbuf.v;
-    int rc = reserve_rows(&x, (size_t)em->ms->p->d * sizeof(double), &em->xlab, &em->xw, &em->xcap, 2 * em->xcap,
+    int rc = en_rows_reserve(&x, (size_t)em->ms->p->d * sizeof(double), &em->xlab, &em->xw, &em->xcap, 2 * em->xcap,
                           "synthetic rows");
     em->xbuf.v = x;
     em->xbuf.rows = em->xcap;
@@ -495,12 +440,11 @@ static int own_base_rows(en_engine *e, mstate *ms, int t)
     return rc;
 }
 
-int en_extra_rows(en_engine *e, mstate *ms, int t)
+int en_extra_rows(en_engine *e, mstate *ms, int t, en_rowbuf *keep)
 {
     if (t == 0) { ms->collect.n = 0; ms->collect.X.rows = 0; }
     int rc = GS_OK;
-    /* rows kept for the dual (ridge_dual.c): neither E nor the own base is accumulated */
-    int keep = en_dual_keeps(e, ms, t);
+    /* rows kept (for the dual): neither E nor the own base is accumulated */
     if (ms->cw && !keep && (rc = own_base_rows(e, ms, t))) return rc;
     gm_mat *E = NULL, *QE = NULL;
     if (ms->E && !keep) {
@@ -513,7 +457,7 @@ int en_extra_rows(en_engine *e, mstate *ms, int t)
     rc = emitter_open(e, ms, t, E, QE);
     /* single precision: E += the rows' Gram in the PAIRS jobs, two halves in parallel */
     ms->em.defer = !rc && E && E->f;
-    if (!rc && keep && !(ms->em.keep = en_dual_rows_open(e, ms, t))) rc = GS_ENOMEM;
+    if (!rc) ms->em.keep = keep;
     /* with a map to the learner's space (--expand), rows for a float E or for the dual are staged
      * here and mapped by the two EXP jobs (the product with R is most of the work) */
     ms->em.stage = !rc && (ms->em.defer || ms->em.keep) && !(ms->p->D == ms->p->d && !ms->p->R.v);
@@ -525,11 +469,12 @@ int en_extra_rows(en_engine *e, mstate *ms, int t)
     ms->aug_rows[t] = (t ? ms->aug_rows[t - 1] : 0) + ms->em.rows;
     ms->skip_cls[t] = (t ? ms->skip_cls[t - 1] : 0) + ms->em.skip_cls;
     ms->skip_pairs[t] = (t ? ms->skip_pairs[t - 1] : 0) + ms->em.skip_pairs;
-    return keep ? en_dual_rows_close(e, ms, t) : GS_OK;
+    return GS_OK;
 }
 
-int en_extra_end(en_engine *e, mstate *ms, int t)
+void en_extra_end(en_engine *e, mstate *ms, int t)
 {
+    (void)e;
     en_emitter *em = &ms->em;
     em->Y = NULL;
     if (em->defer) emitter_free(em);
@@ -541,10 +486,4 @@ int en_extra_end(en_engine *e, mstate *ms, int t)
         ms->ybytes = 0;
     }
     if (em->E) en_symmetrize(em->E);
-    return en_dual_task_end(e, ms, t, em->keep != NULL);
-}
-
-double en_method_weight(const mstate *ms, const op_params *q)
-{
-    return ms->aug_def && ms->aug_def->weight ? ms->aug_def->weight(q) : 1.0;
 }

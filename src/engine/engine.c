@@ -223,6 +223,7 @@ int en_create(en_engine **out, const en_problem *p, const en_config *cfg)
     e->ms = gs_calloc((size_t)e->nm, sizeof(mstate), "engine");
     if (!e->ms) goto fail;
     e->workers = engine_workers(cfg);
+    e->spectrum_default = cfg->spectrum != OP_SPECTRUM_AUTO || p->D <= EN_SPECTRUM_AUTO_MAX;
     for (int m = 0; m < e->nm; m++) {
         mstate *ms = &e->ms[m];
         if ((rc = mstate_init(e, ms, e->names[m]))) goto fail;
@@ -234,7 +235,7 @@ int en_create(en_engine **out, const en_problem *p, const en_config *cfg)
     /* results skeleton */
     en_results *r = &e->res;
     r->T = T; r->C = C; r->D = D; r->n_methods = e->nm;
-    r->spectra_on_request = !en_spectrum_default(e);
+    r->spectra_on_request = !e->spectrum_default;
     r->m = gs_calloc((size_t)e->nm, sizeof *r->m, "results");
     r->is_head = gs_malloc((size_t)C, 1, "results");
     r->class_task = gs_malloc((size_t)C, sizeof(int), "results");
@@ -473,6 +474,18 @@ static int eval_custom(en_engine *e, mstate *ms, en_snap *sn, int t)
     return GS_OK; /* EN_DONE when the task is reported (report_task), as for the ridge methods */
 }
 
+/* EXTRA(t, m): the augmenter's rows of task t. The plan decides where they go: kept for the dual
+ * while the method is in the dual up to task t-1 (en_dual_keeps; the buffer from
+ * en_dual_rows_open, then its kernel panel or the switch prepared by en_dual_rows_close), else
+ * folded into E by the emitter. */
+static int job_extra(en_engine *e, mstate *ms, int t)
+{
+    en_rowbuf *keep = NULL;
+    if (en_dual_keeps(e, ms, t) && !(keep = en_dual_rows_open(e, ms, t))) return GS_ENOMEM;
+    int rc = en_extra_rows(e, ms, t, keep);
+    return !rc && keep ? en_dual_rows_close(e, ms, t) : rc;
+}
+
 static void report_task(en_plan *pl, const en_job *rj);
 
 static int run_job(en_plan *pl, en_job *j)
@@ -487,14 +500,16 @@ static int run_job(en_plan *pl, en_job *j)
             if (e->sp[k].B) en_base_task(e, &e->sp[k], t);
         e->base_valid = t + 1;
         break;
-    case J_EXTRA: rc = en_extra_rows(e, ms, t); break;
+    case J_EXTRA: rc = job_extra(e, ms, t); break;
     case J_EXP0: case J_EXP1: rc = en_extra_expand(e, ms, t, j->kind == J_EXP1); break;
     case J_PAIRS0: case J_PAIRS1:
         en_pair_flush_part(&ms->em, j->kind == J_PAIRS1);
         rc = en_dual_pairs(e, ms, t, j->kind == J_PAIRS1);
         break;
     case J_XEND:
-        if ((rc = en_extra_end(e, ms, t))) break;
+        en_extra_end(e, ms, t);
+        /* rows kept for the dual of a task solved in the primal (the switch): E's lower triangle */
+        if ((rc = en_dual_task_end(e, ms, t, en_dual_keeps(e, ms, t)))) break;
         ms->extra_valid = t + 1;
         ms->stats_valid[t] = 0;
         break;
@@ -917,9 +932,33 @@ int en_update(en_engine *e, const op_params *q, int first_task, const volatile i
     return GS_OK;
 }
 
-int en_spectrum_default(const en_engine *e)
+int en_spectrum_default(const en_engine *e) { return e->spectrum_default; }
+
+/* Large D: the shown task's G_t in tridiagonal form for fast τ changes, per ridge method (ridge_tri.c
+ * reduces what it is given; the spectrum as soon as T is there, Q, if stopped, formed on the next call). */
+int en_prepare_tau(en_engine *e, int task, const volatile int *cancel)
 {
-    return e->cfg.spectrum != OP_SPECTRUM_AUTO || e->p->D <= EN_SPECTRUM_AUTO_MAX;
+    int t = task - 1;
+    if (t < 0 || t >= e->p->T) return gs_error(GS_EINPUT, "task %d out of range", task);
+    if (!en_tau_factor_wanted(e)) return GS_OK;
+    for (int m = 0; m < e->nm; m++) {
+        mstate *ms = &e->ms[m];
+        en_snap *sn = &e->res.m[m].snaps[t];
+        if (!en_is_ridge(ms) || sn->state != EN_DONE || !ms->stats_valid[t] || en_dual_mode(e, ms, t)) continue;
+        if (en_tri_usable(e, ms, t) && ms->eigG[t]) continue;
+        gm_mat *G;
+        int spectrum = 0, rc = en_tri_begin(ms, t, &G);
+        if (!rc && G) en_assemble(e, ms, t, &e->cur, G); /* a new task: its G_t to reduce */
+        if (!rc) rc = en_tri_factor(ms, cancel, &spectrum);
+        /* the spectrum as soon as T is there (Q, if stopped, is formed on the next call) */
+        if (spectrum && !ms->eigG[t]) {
+            int rs = en_tri_spectrum(ms, t);
+            if (!rs) en_fill_spectral(e, ms, sn, t, en_tau_for(e, ms, t, e->cur.tau));
+            if (!rc) rc = rs;
+        }
+        if (rc) return rc;
+    }
+    return GS_OK;
 }
 
 _Static_assert(OP_MAX_METHODS <= 32, "en_method_bit: a method per bit of an unsigned");

@@ -40,7 +40,8 @@
  * κ·2⁻²⁴ ≤ 0.6 % in W, below what moves an argmax in practice; beyond it, double. */
 #define EN_SINGLE_KAPPA 1e5
 
-/* Rows with labels and weights, growing (collected augmented rows; a stats learner's aug rows). */
+/* Rows with labels and weights, growing (collected augmented rows; a stats learner's aug rows;
+ * the rows the dual keeps). rowbuf.c. */
 typedef struct {
     gm_mat X;                /* doubles in X.v, or floats in X.f (the dual's rows, single precision) */
     int *y;
@@ -150,6 +151,8 @@ struct en_engine {
     int base_valid;          /* tasks 0..base_valid-1 of every space's B are up to date */
     gm_mat G, Qext;          /* en_gram's copies (allocated on first use) */
     int workers;             /* threads per task: 1 sequential, 2 parallel methods */
+    int spectrum_default;    /* exact spectra of the last and the looked-at task (en_spectrum_default),
+                              * decided once by en_create from the configuration and D */
     en_results res;
     op_params cur;           /* the engine's copy of the last en_update's parameters: what every
                               * job, learner (lctx.params) and augmenter (actx.params) reads */
@@ -161,6 +164,11 @@ static inline int en_slot(const en_engine *e, int t) { return e->keep ? t : 0; }
 static inline int en_is_ridge(const mstate *ms) { return ms->L->family == EN_RIDGE; }
 /* The learner uses the shared base Gram (ridge, no class weights). */
 static inline int en_shares_base(const mstate *ms) { return en_is_ridge(ms) && !ms->L->class_weight; }
+/* The weight w of a method's augmented rows at parameters q (β for GSR; 1 without an augmenter). */
+static inline double en_method_weight(const mstate *ms, const op_params *q)
+{
+    return ms->aug_def && ms->aug_def->weight ? ms->aug_def->weight(q) : 1.0;
+}
 
 /* space.c: the space of learner L's feature map, found or built (index into e->sp). */
 int en_space_find(en_engine *e, const en_learner *L, int *k);
@@ -205,18 +213,25 @@ int en_gram_tri_form_q(const gm_mat *A, const void *tau, gm_mat *Q, long *next, 
 int en_gram_tri_solve(const gm_mat *Q, const void *d, const void *e, double tau, void *B, int nrhs, void *qtb,
                       int *have_qtb);
 
+/* rowbuf.c: en_rowbuf_push appends one row, h (doubles: X.v) or hf (floats: X.f; a buffer holds
+ * one kind), with its label and (weights) weight, doubling the room; en_rows_reserve gives room
+ * for `need` rows (row_bytes each) with labels and weights, each pointer replaced only when its
+ * realloc succeeds. GS_OK or GS_ENOMEM. */
 void en_rowbuf_free(en_rowbuf *b);
+int en_rowbuf_push(en_rowbuf *b, const double *h, const float *hf, long D, int c, double w, int weights);
+int en_rows_reserve(void **rows, size_t row_bytes, int **lab, double **w, long *cap, long need, const char *what);
 
 /* emit.c: a method's synthetic rows of task t in four jobs: en_extra_rows runs the augmenter
  * (row pairs into the emitter's Y; in single precision, or for the dual, feature-space rows
- * staged), en_extra_expand(part) maps half of the staged rows to the learner's space (into the
- * emitter's buffer, or the rows kept for the dual), en_pair_flush_part(part) forms E += Zᵀ Y (or
- * E += bufᵀ buf) for half of the column blocks, en_extra_end symmetrizes (GS_OK or GS_ENOMEM). */
-int en_extra_rows(en_engine *e, mstate *ms, int t);
+ * staged) with its rows kept in `keep` when the plan asks (the dual's buffer: E and the own base
+ * untouched) or else folded into E, en_extra_expand(part) maps half of the staged rows to the
+ * learner's space (into the emitter's buffer, or keep), en_pair_flush_part(part) forms E += Zᵀ Y
+ * (or E += bufᵀ buf) for half of the column blocks, en_extra_end symmetrizes. The emitter never
+ * asks the dual anything: the plan decides (run_job's EXTRA and XEND). */
+int en_extra_rows(en_engine *e, mstate *ms, int t, en_rowbuf *keep);
 int en_extra_expand(en_engine *e, mstate *ms, int t, int part);
 void en_pair_flush_part(en_emitter *em, int part);
-int en_extra_end(en_engine *e, mstate *ms, int t);
-double en_method_weight(const mstate *ms, const op_params *q);
+void en_extra_end(en_engine *e, mstate *ms, int t);
 
 /* ridge.c */
 void en_base_task(en_engine *e, en_space *sp, int t);
@@ -260,10 +275,19 @@ int en_base_fixed(const en_engine *e, const en_space *sp);
 void en_dual_free(mstate *ms, int T);
 
 /* ridge_tri.c: the task the user looks at, its G_t reduced to tridiagonal form (en_prepare_tau):
+ *   en_tri_begin   start (or resume) task t's reduction: *G, when not NULL, is the D×D matrix
+ *                  (the method's precision) the caller fills with G_t (en_assemble) before
+ *                  en_tri_factor; NULL: the same G_t is held, its reduction resumes;
+ *   en_tri_factor  reduce it (stoppable between panels: GS_ECANCEL, resumable), then form Q
+ *                  (stoppable too) and free the reflectors; *spectrum: T is complete;
+ *   en_tri_spectrum  task t's eigenvalues from T into ms->eigG[t] (descending, xsterf);
  *   en_tri_usable  1 when ms->tri holds the complete reduction of task t's current G_t (and its
  *                  spectrum is in eigG[t]): a τ change solves from it (en_tri_solve, B as for
  *                  en_gram_chol_solve; 0 or the kernel's status) and A need not hold G_t;
  *   en_tri_forget  task t's G_t changed (en_ensure_stats recomputes its statistics): drop it. */
+int en_tri_begin(mstate *ms, int t, gm_mat **G);
+int en_tri_factor(mstate *ms, const volatile int *cancel, int *spectrum);
+int en_tri_spectrum(mstate *ms, int t);
 int en_tri_usable(const en_engine *e, const mstate *ms, int t);
 int en_tri_solve(mstate *ms, void *B, int nrhs, double tau);
 void en_tri_forget(mstate *ms, int t);

@@ -318,9 +318,9 @@ int en_job_solve(en_engine *e, mstate *ms, en_snap *sn, int t, const op_params *
     const en_problem *p = ms->p;
     /* Exact spectrum: every task (--spectrum all), the last task, and the task the user is
      * looking at (so an interactive view fills in without waiting for the whole stream); the
-     * last and the looked-at task only while that is cheap (en_spectrum_default). */
+     * last and the looked-at task only while that is cheap (e->spectrum_default). */
     int want_spec = e->cfg.spectrum == OP_SPECTRUM_ALL ||
-                    (en_spectrum_default(e) && (t == p->T - 1 || (e->keep && t == e->focus_task)));
+                    (e->spectrum_default && (t == p->T - 1 || (e->keep && t == e->focus_task)));
     int rc = en_ensure_stats(e, ms, t, want_spec); /* G_t is in ms->A: the J_ASM job before */
     if (rc) return rc;
     double tau = en_tau_for(e, ms, t, q->tau);

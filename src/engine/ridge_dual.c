@@ -148,7 +148,7 @@ static long task_pos(const mstate *ms, int t) /* position of task t's first row 
     return pos;
 }
 
-/* ---- the kept rows (emit.c) ---------------------------------------------------------------- */
+/* ---- the kept rows (the plan's EXTRA job) ---------------------------------------------------------------- */
 
 en_rowbuf *en_dual_rows_open(en_engine *e, mstate *ms, int t)
 {

@@ -2,8 +2,9 @@
  * xsytrd in panels), so that a τ change of that task solves (G_t + τI) W = Q_t with two
  * products with Q and an O(D) tridiagonal solve per column instead of a D³/3 Cholesky, and
  * gives G_t's exact spectrum (xsterf on T) on the way. Interactive engines only (keep_task_grams),
- * from D = EN_TAU_FACTOR_MIN_D on, for the task the user looks at (en_prepare_tau), one task per
- * method at a time: a D×D matrix in the method's precision. The reduction stops between panels
+ * from D = EN_TAU_FACTOR_MIN_D on, for the task the user looks at (en_prepare_tau in engine.c,
+ * which fills the G_t that en_tri_begin hands it), one task per method at a time: a D×D matrix
+ * in the method's precision. The reduction stops between panels
  * when asked and resumes where it stopped while G_t is unchanged (a τ change does not change it).
  * The orthogonal Q is then formed explicitly (xormtr on the identity, TRI_QCOLS columns at a time:
  * stoppable too), so a τ change costs two matrix products of D×D by D×C.
@@ -60,30 +61,35 @@ int en_tri_usable(const en_engine *e, const mstate *ms, int t)
            !en_dual_mode(e, ms, t);
 }
 
-/* Reduce task t's G_t of method ms to tridiagonal form (resuming a stopped reduction of the
- * same G_t); *spectrum: reduced, its eigenvalues can be read. Then form Q (resumable too) and free
- * the reflectors: one D×D matrix per method between tasks, two while Q is formed. */
-static int tri_factor(en_engine *e, mstate *ms, int t, const volatile int *cancel, int *spectrum)
+int en_tri_begin(mstate *ms, int t, gm_mat **G)
 {
     long D = ms->p->D;
-    int single = ms->p->single, rc;
-    size_t el = single ? sizeof(float) : sizeof(double);
-    *spectrum = 0;
+    int rc;
+    *G = NULL;
     if (!ms->tri) {
         if (!(ms->tri = gs_calloc(1, sizeof *ms->tri, "τ factor"))) return GS_ENOMEM;
         ms->tri->task = -1;
     }
     en_tri *r = ms->tri;
-    if (r->task != t) {
-        gm_free(&r->Q); /* another task: its factor goes */
-        free(r->qtb);
-        r->qtb = NULL;
-        r->have_qtb = 0;
-        if (!r->A.rows && (rc = en_gram_alloc(&r->A, D, single, "τ factor"))) return rc;
-        en_assemble(e, ms, t, &e->cur, &r->A);
-        r->task = t;
-        r->next = r->qnext = 0;
-    }
+    if (r->task == t) return GS_OK; /* a stopped reduction of the same G_t resumes */
+    gm_free(&r->Q); /* another task: its factor goes */
+    free(r->qtb);
+    r->qtb = NULL;
+    r->have_qtb = 0;
+    if (!r->A.rows && (rc = en_gram_alloc(&r->A, D, ms->p->single, "τ factor"))) return rc;
+    r->task = t;
+    r->next = r->qnext = 0;
+    *G = &r->A;
+    return GS_OK;
+}
+
+int en_tri_factor(mstate *ms, const volatile int *cancel, int *spectrum)
+{
+    long D = ms->p->D;
+    int single = ms->p->single, rc;
+    size_t el = single ? sizeof(float) : sizeof(double);
+    en_tri *r = ms->tri;
+    *spectrum = 0;
     if (!r->d && !(r->d = gs_malloc(3 * (size_t)D, el, "τ factor"))) return GS_ENOMEM;
     r->e = (char *)r->d + (size_t)D * el;
     r->tau = (char *)r->d + 2 * (size_t)D * el;
@@ -103,8 +109,7 @@ static int tri_factor(en_engine *e, mstate *ms, int t, const volatile int *cance
     return GS_OK;
 }
 
-/* Task t's eigenvalues of G_t, descending, into ms->eigG[t] from T (xsterf, in double). */
-static int tri_spectrum(mstate *ms, int t)
+int en_tri_spectrum(mstate *ms, int t)
 {
     const en_tri *r = ms->tri;
     long D = ms->p->D;
@@ -125,28 +130,6 @@ static int tri_spectrum(mstate *ms, int t)
     ms->eigG[t] = w;
     ms->lmax[t] = w[0]; ms->lmaxe[t] = 0;
     ms->lmin[t] = w[D - 1]; ms->lmine[t] = 0;
-    return GS_OK;
-}
-
-int en_prepare_tau(en_engine *e, int task, const volatile int *cancel)
-{
-    int t = task - 1;
-    if (t < 0 || t >= e->p->T) return gs_error(GS_EINPUT, "task %d out of range", task);
-    if (!en_tau_factor_wanted(e)) return GS_OK;
-    for (int m = 0; m < e->nm; m++) {
-        mstate *ms = &e->ms[m];
-        en_snap *sn = &e->res.m[m].snaps[t];
-        if (!en_is_ridge(ms) || sn->state != EN_DONE || !ms->stats_valid[t] || en_dual_mode(e, ms, t)) continue;
-        if (en_tri_usable(e, ms, t) && ms->eigG[t]) continue;
-        int spectrum, rc = tri_factor(e, ms, t, cancel, &spectrum);
-        /* the spectrum as soon as T is there (Q, if stopped, is formed on the next call) */
-        if (spectrum && !ms->eigG[t]) {
-            int rs = tri_spectrum(ms, t);
-            if (!rs) en_fill_spectral(e, ms, sn, t, en_tau_for(e, ms, t, e->cur.tau));
-            if (!rc) rc = rs;
-        }
-        if (rc) return rc;
-    }
     return GS_OK;
 }
 
