@@ -225,7 +225,7 @@ typedef struct {
                             * numbers do not depend on the schedule: equal bit for bit to a
                             * sequential run (tests/test_engine.c test_threads). */
     int exact_scores;      /* 1: class scores in double only (the reference path); 0: screened
-                            * in single precision, same predictions (en_argmax_scores) */
+                            * in single precision, same predictions (am_argmax_screened, gs_argmax.h) */
 } en_config;
 
 int en_create(en_engine **e, const en_problem *p, const en_config *cfg);
@@ -291,17 +291,6 @@ double en_method_tau(en_engine *e, int method, int task, double tau);
 int en_solve_w(en_engine *e, int method, int task, gm_mat *W);
 /* Final-task predictions on the seen test rows (pred allocated, n_out set). */
 int en_predictions(en_engine *e, int method, int task, int **pred, long *n_out);
-/* Predicted class index of each test row: best[i] = the first k of the largest score among
- * s_ik = x_i·w_k (X: n × D rows, Wt: Cs × D rows, both row-major), the scores being those of
- * cblas_dgemm over blocks of EN_SCORE_BLOCK rows (the reference). EN_SCORES_DOUBLE computes them
- * so. EN_SCORES_SCREEN computes single-precision scores (sgemm) and a rigorous bound on each
- * one's distance to the double scores; a row whose winner is not proven by the bounds is decided
- * from the double scores of its block: the same best[] as EN_SCORES_DOUBLE, bit for bit. *n_double
- * (may be NULL) receives the number of rows decided in double. GS_OK or GS_ENOMEM. */
-#define EN_SCORE_BLOCK 2048
-enum { EN_SCORES_SCREEN = 0, EN_SCORES_DOUBLE = 1 };
-int en_argmax_scores(const double *X, long n, long D, const double *Wt, int Cs, int mode, int *best,
-                     long *n_double);
 /* pred[i] = the class (st->class_order[k]) of the largest of the Cs scores sc[i·Cs + k] of row
  * i, the first maximum winning: how every learner and the τ sweep turn seen-class scores into
  * predictions. */

@@ -1,6 +1,7 @@
 /* test_engine.c — the ridge core, GSR and the retuning caches against independent computations. */
 #include "tap.h"
 #include "problem.h"
+#include "gs_argmax.h"
 #include "gs_common.h"
 #include "gs_engine.h"
 #include "gs_methods.h"
@@ -507,14 +508,14 @@ static void test_threads(void)
 }
 
 
-/* ---- single-precision screening of the predictions (en_argmax_scores) ---------------------- */
+/* ---- single-precision screening of the predictions (am_argmax_screened) ---------------------- */
 
-/* Reference: first maximum of the dgemm scores over blocks of EN_SCORE_BLOCK rows. */
+/* Reference: first maximum of the dgemm scores over blocks of AM_SCORE_BLOCK rows. */
 static void argmax_ref(const double *X, long n, long D, const double *Wt, int Cs, int *best)
 {
-    double *s = malloc((size_t)EN_SCORE_BLOCK * (size_t)Cs * sizeof *s);
-    for (long i0 = 0; i0 < n; i0 += EN_SCORE_BLOCK) {
-        long nb = n - i0 < EN_SCORE_BLOCK ? n - i0 : EN_SCORE_BLOCK;
+    double *s = malloc((size_t)AM_SCORE_BLOCK * (size_t)Cs * sizeof *s);
+    for (long i0 = 0; i0 < n; i0 += AM_SCORE_BLOCK) {
+        long nb = n - i0 < AM_SCORE_BLOCK ? n - i0 : AM_SCORE_BLOCK;
         cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nb, Cs, (int)D, 1.0, X + (size_t)i0 * D, (int)D,
                     Wt, (int)D, 0.0, s, Cs);
         for (long i = 0; i < nb; i++) {
@@ -548,8 +549,8 @@ static void test_argmax_ties(void)
         for (long j = 0; j < D; j++) X[17 * D + j] = 0; /* all scores 0: ties everywhere */
         long nd = -1, nd2 = -1;
         argmax_ref(X, n, D, W, Cs, r);
-        CHECK(en_argmax_scores(X, n, D, W, Cs, EN_SCORES_DOUBLE, a, &nd2) == GS_OK, "double path");
-        CHECK(en_argmax_scores(X, n, D, W, Cs, EN_SCORES_SCREEN, b, &nd) == GS_OK, "screened path");
+        CHECK(am_argmax_screened(X, NULL, NULL, n, 0, n, D, W, Cs, AM_SCORES_DOUBLE, a, &nd2) == GS_OK, "double path");
+        CHECK(am_argmax_screened(X, NULL, NULL, n, 0, n, D, W, Cs, AM_SCORES_SCREEN, b, &nd) == GS_OK, "screened path");
         int bad = 0, bad2 = 0, ones = 0;
         for (long i = 0; i < n; i++) { bad += a[i] != b[i]; bad2 += a[i] != r[i]; ones += r[i] == 1; }
         bad_total += bad;
@@ -567,7 +568,7 @@ static void test_argmax_ties(void)
     X[6 * D] = NAN;
     X[8 * D + 1] = 1e300; /* beyond float: decided in double (and no undefined conversion) */
     argmax_ref(X, n, D, W, Cs, r);
-    en_argmax_scores(X, n, D, W, Cs, EN_SCORES_SCREEN, b, NULL);
+    am_argmax_screened(X, NULL, NULL, n, 0, n, D, W, Cs, AM_SCORES_SCREEN, b, NULL);
     CHECK(b[5] == r[5] && b[6] == r[6] && b[8] == r[8], "non-finite and huge rows as the reference (%d %d %d / %d %d %d)",
           b[5], b[6], b[8], r[5], r[6], r[8]);
     gsl_rng_free(g);

@@ -54,7 +54,7 @@ static int emit_flush(en_emitter *em)
         if (em->w[k] != 1.0) cblas_dscal((int)D, sqrt(em->w[k]), h, 1);
     }
     /* row-major upper triangle of E += bufᵀ buf */
-    en_gram_rows(em->E, &em->buf, 0, em->n);
+    gr_rows(em->E, &em->buf, 0, em->n);
     em->n = 0;
     return GS_OK;
 }
@@ -353,7 +353,7 @@ void en_pair_flush_part(en_emitter *em, int part)
     if (part == 0 && em->stage) emit_x_free(em); /* the staged rows are mapped (the EXP jobs): their
                                                   * memory goes before E's update (part 1 reads
                                                   * none of these fields) */
-    if (em->defer && em->E) { en_gram_rows_part(em->E, &em->buf, 0, em->n, part); return; }
+    if (em->defer && em->E) { gr_rows_part(em->E, &em->buf, 0, em->n, part); return; }
     if (!em->Y || em->ny == 0 || !em->E) return;
     const double *Z = gm_row(&p->z, em->ylo);
     pair_blocks(D, part, &lo, &hi);
@@ -414,8 +414,8 @@ static int emitter_close(en_emitter *em, int rc)
 static void slot_begin(en_engine *e, gm_mat *M, gm_mat *QM, int t)
 {
     int s = en_slot(e, t);
-    if (t == 0) { en_zero_mat(&M[s]); en_zero_mat(&QM[s]); }
-    else if (e->keep) { en_copy_mat(&M[s], &M[t - 1]); en_copy_mat(&QM[s], &QM[t - 1]); }
+    if (t == 0) { gr_zero(&M[s]); gr_zero(&QM[s]); }
+    else if (e->keep) { gr_copy(&M[s], &M[t - 1]); gr_copy(&QM[s], &QM[t - 1]); }
 }
 
 /* The own base Gram of a learner with class weights: task t's real rows, row i weighted cw[y_i]
@@ -436,7 +436,7 @@ static int own_base_rows(en_engine *e, mstate *ms, int t)
                            : emit_row(&ms->em, gm_row(&p->h, first + i), NULL, c, ms->cw[c]);
     }
     rc = emitter_close(&ms->em, rc);
-    en_symmetrize(&ms->OB[s]);
+    gr_symmetrize(&ms->OB[s]);
     return rc;
 }
 
@@ -485,5 +485,5 @@ void en_extra_end(en_engine *e, mstate *ms, int t)
         ms->ybuf = NULL;
         ms->ybytes = 0;
     }
-    if (em->E) en_symmetrize(em->E);
+    if (em->E) gr_symmetrize(em->E);
 }

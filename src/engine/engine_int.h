@@ -1,16 +1,19 @@
-/* engine/engine_int.h — the engine's private state, shared by its files (prefix en_, never included
- * outside src/engine/engine.c, src/engine/emit.c, src/engine/ridge.c, src/engine/ridge_dual.c, src/engine/ridge_tri.c, src/linalg/gram.c,
- * src/linalg/scores.c).
+/* engine/engine_int.h — the engine's private state, shared by its files (prefix en_; included by
+ * src/engine/ only).
  *
- *   engine.c  creation, the update as a plan of jobs (scheduling, caching, staging snapshots),
- *             results, access for --save-state and the checks;
+ *   engine.c  creation, the update (what a change invalidates), spectra and the τ factor on
+ *             request, access for --save-state and the checks;
+ *   plan.c    the update's jobs, their dependencies and the two workers that run them;
+ *   results.c the results (snapshots, copies) and each task's evaluation (accuracies);
+ *   stats.c   the jobs of the learners without a Gram matrix (fit, evaluation, own spectrum);
  *   emit.c    the emitter augmenters write through, and each task's synthetic rows;
+ *   rowbuf.c  growing buffers of rows with labels and weights;
  *   ridge.c   the ridge core of the EN_RIDGE learners: base Gram, assembly, statistics and
  *             spectrum, Cholesky solve, predictions;
  *   ridge_dual.c  the same solve in the N-dimensional dual (gs_rsolve.h) when that is cheaper;
  *   ridge_tri.c   the shown task's G_t in tridiagonal form, for τ changes and its spectrum;
- *   gram.c    the D×D kernels in double or single precision (one text: gram_tmpl.h);
- *   scores.c  the screened argmax of class scores (en_argmax_scores).
+ * and, in linalg/ (no engine state): the D×D kernels in both precisions (gs_gram.h), the
+ * argmax of class scores, blocked and screened (gs_argmax.h).
  *
  * Precision (--precision, en_problem.single): in single precision a ridge space's rows (hf, test_f),
  * its D×D matrices (B, E, OB, A) and W for the predictions (Wf) are float, and so are the dual's
@@ -28,7 +31,9 @@
 #ifndef GS_ENGINE_INT_H
 #define GS_ENGINE_INT_H
 
+#include "gs_argmax.h"
 #include "gs_engine.h"
+#include "gs_gram.h"
 #include "gs_methods.h"
 #include "gs_rsolve.h"
 
@@ -170,48 +175,30 @@ static inline double en_method_weight(const mstate *ms, const op_params *q)
     return ms->aug_def && ms->aug_def->weight ? ms->aug_def->weight(q) : 1.0;
 }
 
+/* results.c: en_snap_free frees a snapshot's arrays; en_fill_accuracy the accuracies of the n
+ * predictions of task sn->task into sn; en_finish_method A_last, A_avg and their validation
+ * counterparts once every task is done (NaN otherwise). */
+void en_snap_free(en_snap *s);
+void en_fill_accuracy(const en_problem *p, en_snap *sn, const int *pred, long n);
+void en_finish_method(en_method_result *mr, int T);
+/* Predictions of the seen validation rows of task t (ms->vpred) and their accuracy into sn. */
+int en_predict_val(en_engine *e, mstate *ms, en_snap *sn, int t);
+
+/* plan.c: the tasks order[0..no-1] of an update at parameters q (the engine's copy, e->cur) with
+ * e->workers threads (ahead: see there). GS_OK, GS_ECANCEL, or the first failing job's status
+ * (in plan order) with its message on the calling thread. */
+int en_run_tasks(en_engine *e, const op_params *q, const int *order, int no, int ahead, const volatile int *cancel,
+                 en_progress_fn progress, void *user);
+
+/* stats.c: en_job_custom fits task t if not yet (a stats learner's CUSTOM job) and evaluates it
+ * into sn; en_own_spectrum the learner's own spectrum at task t into sn, when it has one and
+ * holds task t (else sn stays without). */
+int en_job_custom(en_engine *e, mstate *ms, en_snap *sn, int t);
+int en_own_spectrum(mstate *ms, en_snap *sn, int t);
+
 /* space.c: the space of learner L's feature map, found or built (index into e->sp). */
 int en_space_find(en_engine *e, const en_learner *L, int *k);
 void en_space_free(en_space *s);
-
-/* gram.c: D×D kernels for a Gram matrix stored in double (v) or single precision (f), picked by
- * the storage (one text for both: gram_tmpl.h). Sums that are reported (‖G‖_F², tr G) and the
- * vectors of the Lanczos iterations stay double. */
-void en_symmetrize(gm_mat *M);                                 /* lower := upper triangle */
-void en_copy_mat(gm_mat *dst, const gm_mat *src);              /* same shape and precision */
-void en_zero_mat(gm_mat *m);
-int en_gram_alloc(gm_mat *M, long D, int single, const char *what);
-/* Upper triangle of M += Xᵀ X for rows a..b-1 of `rows` (same precision as M: hf for float). */
-void en_gram_rows(gm_mat *M, const gm_mat *rows, long a, long b);
-/* The same for part 0 or 1 of M's columns (about half of the products each, a fixed split; -1:
- * all, as en_gram_rows): two jobs share one update. */
-void en_gram_rows_part(gm_mat *M, const gm_mat *rows, long a, long b, int part);
-/* dst = B + w·E (E may be NULL); dst may be double where B, E are float (a converted copy). */
-void en_gram_combine(gm_mat *dst, const gm_mat *B, double w, const gm_mat *E);
-double en_gram_fro2(const gm_mat *A);
-double en_gram_trace(const gm_mat *A);
-/* y = A x; work: 2D floats (used for a float A). */
-void en_gram_symv(const gm_mat *A, const double *x, double *y, float *work);
-/* A := the upper Cholesky factor of A + τI, then B (nrhs columns of D, A's precision) := (A + τI)⁻¹B.
- * 0, > 0 (not positive definite at that leading minor) or < 0 (LAPACK failure). */
-int en_gram_chol_solve(gm_mat *A, double tau, void *B, int nrhs);
-
-/* Panel width of en_gram_tri_reduce (LAPACK xsytrd's block size): the cancel flag is read
- * between panels. */
-#define TRI_NB 32
-/* A (D×D, A's precision; d, e, tau and w too: D, D, D and D × TRI_NB elements) reduced to
- * tridiagonal form QᵀAQ = T in place from column *next on, resumable after GS_ECANCEL (gram.c). */
-int en_gram_tri_reduce(gm_mat *A, void *d, void *e, void *tau, void *w, long *next, const volatile int *cancel);
-/* Columns of the reduction's orthogonal factor Q formed per call of this many (cancel between). */
-#define TRI_QCOLS 512
-/* Q (D×D, column-major, A's precision) from the reflectors in A and tau, from column *next on,
- * resumable after GS_ECANCEL. */
-int en_gram_tri_form_q(const gm_mat *A, const void *tau, gm_mat *Q, long *next, const volatile int *cancel);
-/* B (nrhs columns of D, Q's precision) := (G + τI)⁻¹B = Q (T + τI)⁻¹ QᵀB from G's reduction (Q,
- * T's diagonal d and off-diagonal e), QᵀB kept in qtb (D × nrhs) once *have_qtb is set (the same
- * B at every τ): 0, > 0 (T + τI not positive definite) or < 0 (LAPACK failure, no memory). */
-int en_gram_tri_solve(const gm_mat *Q, const void *d, const void *e, double tau, void *B, int nrhs, void *qtb,
-                      int *have_qtb);
 
 /* rowbuf.c: en_rowbuf_push appends one row, h (doubles: X.v) or hf (floats: X.f; a buffer holds
  * one kind), with its label and (weights) weight, doubling the room; en_rows_reserve gives room
@@ -244,8 +231,6 @@ double en_tau_for(en_engine *e, mstate *ms, int t, double tau);
 int en_job_solve(en_engine *e, mstate *ms, en_snap *sn, int t, const op_params *q);
 int en_job_lmin(en_engine *e, mstate *ms, en_snap *sn, int t, const op_params *q);
 int en_job_pred(en_engine *e, mstate *ms, int t, int part);
-/* Predictions of the seen validation rows of task t (ms->vpred) and their accuracy into sn. */
-int en_predict_val(en_engine *e, mstate *ms, en_snap *sn, int t);
 
 /* ridge_dual.c: tasks of a ridge method solved in the N-dimensional dual (see there).
  *   en_dual_mode    1 when task t is solved in the dual (a function of row counts: deterministic);
@@ -283,7 +268,7 @@ void en_dual_free(mstate *ms, int T);
  *   en_tri_spectrum  task t's eigenvalues from T into ms->eigG[t] (descending, xsterf);
  *   en_tri_usable  1 when ms->tri holds the complete reduction of task t's current G_t (and its
  *                  spectrum is in eigG[t]): a τ change solves from it (en_tri_solve, B as for
- *                  en_gram_chol_solve; 0 or the kernel's status) and A need not hold G_t;
+ *                  gr_chol_solve; 0 or the kernel's status) and A need not hold G_t;
  *   en_tri_forget  task t's G_t changed (en_ensure_stats recomputes its statistics): drop it. */
 int en_tri_begin(mstate *ms, int t, gm_mat **G);
 int en_tri_factor(mstate *ms, const volatile int *cancel, int *spectrum);
@@ -292,9 +277,5 @@ int en_tri_usable(const en_engine *e, const mstate *ms, int t);
 int en_tri_solve(mstate *ms, void *B, int nrhs, double tau);
 void en_tri_forget(mstate *ms, int t);
 void en_tri_free(mstate *ms);
-
-/* scores.c: en_argmax_scores for rows lo..hi-1 of n (see there) */
-int en_argmax_range(const double *X, const float *Xf, const double *Xn, long n, long lo, long hi, long D,
-                    const double *Wt, int Cs, int mode, int *best, long *n_double);
 
 #endif

@@ -26,11 +26,11 @@ void en_base_task(en_engine *e, en_space *sp, int t)
     gm_mat *B = &sp->B[en_slot(e, t)], *QB = &sp->QB[en_slot(e, t)];
     /* from row 0 at task 0 and when task t-1 did not need it */
     int from0 = t == 0 || !en_base_needed(e, sp, t - 1);
-    if (from0) { en_zero_mat(B); en_zero_mat(QB); }
-    else if (e->keep) { en_copy_mat(B, &sp->B[t - 1]); en_copy_mat(QB, &sp->QB[t - 1]); }
+    if (from0) { gr_zero(B); gr_zero(QB); }
+    else if (e->keep) { gr_copy(B, &sp->B[t - 1]); gr_copy(QB, &sp->QB[t - 1]); }
     long a = from0 ? 0 : p->task_row_start[t], b = p->task_row_start[t + 1];
-    en_gram_rows(B, p->single ? &p->hf : &p->h, a, b);
-    en_symmetrize(B);
+    gr_rows(B, p->single ? &p->hf : &p->h, a, b);
+    gr_symmetrize(B);
     for (long i = a; i < b; i++) {
         double *q = gm_row(QB, p->y[i]);
         if (!p->single) { cblas_daxpy((int)D, 1.0, gm_row(&p->h, i), 1, q, 1); continue; }
@@ -55,7 +55,7 @@ void en_assemble(en_engine *e, mstate *ms, int t, const op_params *q, gm_mat *G)
     /* the task reduced for τ changes solves without G_t in A (en_solve_seen assembles it if needed) */
     int skip = G == &ms->A && en_tri_usable(e, ms, t);
     if (G == &ms->A) ms->a_stale = skip;
-    if (!skip) en_gram_combine(G, B, w, ms->E ? &ms->E[s] : NULL);
+    if (!skip) gr_combine(G, B, w, ms->E ? &ms->E[s] : NULL);
     memcpy(ms->Qw.v, QB->v, nQ * sizeof(double));
     if (ms->E && w != 0) cblas_daxpy((int)nQ, w, ms->QE[s].v, 1, ms->Qw.v, 1);
 }
@@ -68,7 +68,7 @@ typedef struct {
 static int apply_G(const double *x, double *y, void *user)
 {
     const apply_ctx *c = user;
-    en_gram_symv(c->G, x, y, c->work);
+    gr_symv(c->G, x, y, c->work);
     return GS_OK;
 }
 
@@ -142,8 +142,8 @@ int en_ensure_stats(en_engine *e, mstate *ms, int t, int want_spectrum)
         free(ms->eigG[t]);
         ms->eigG[t] = NULL;
         en_tri_forget(ms, t);
-        ms->fro2[t] = en_gram_fro2(&ms->A);
-        ms->tr[t] = en_gram_trace(&ms->A);
+        ms->fro2[t] = gr_fro2(&ms->A);
+        ms->tr[t] = gr_trace(&ms->A);
         ms->lmin_ref[t] = 0;
         if (!want_spectrum) {
             /* Converge λ_max only (well separated, a few steps); λ_min, whose end of the spectrum
@@ -165,7 +165,7 @@ int en_ensure_stats(en_engine *e, mstate *ms, int t, int want_spectrum)
         if (!w) return GS_ENOMEM;
         gm_mat A64 = {0};
         int rc = ms->A.f ? gm_alloc(&A64, D, D, "spectrum") : GS_OK; /* of fl(G): a double copy for dsyevd */
-        if (!rc && ms->A.f) en_gram_combine(&A64, &ms->A, 0, NULL);
+        if (!rc && ms->A.f) gr_combine(&A64, &ms->A, 0, NULL);
         if (!rc) rc = sp_eigvals(ms->A.f ? &A64 : &ms->A, w);
         gm_free(&A64);
         if (rc) { free(w); return rc; }
@@ -220,7 +220,7 @@ static int chol_seen(mstate *ms, gm_mat *A, int Cs, double tau, char *why, size_
         else memcpy(gm_row(&ms->Wt, k), q, (size_t)D * sizeof(double));
     }
     void *B = A->f ? (void *)ms->Wf.f : (void *)ms->Wt.v;
-    int info = tri ? en_tri_solve(ms, B, Cs, tau) : en_gram_chol_solve(A, tau, B, Cs);
+    int info = tri ? en_tri_solve(ms, B, Cs, tau) : gr_chol_solve(A, tau, B, Cs);
     const char *prec = A->f ? "s" : "d";
     if (tri && info) { snprintf(why, nwhy, "tridiagonal solve failed (info %d)", info); return GS_ERUN; }
     if (info > 0) {
@@ -291,8 +291,8 @@ int en_predict_rows(en_engine *e, mstate *ms, int t, long n, long lo, long hi)
     const en_problem *p = ms->p;
     int Cs = p->st->task_class_start[t + 1];
     /* single precision: the first maximum of the float scores, sgemm(test_f, Wf) per 256 rows */
-    int rc = p->single ? am_argmax(NULL, p->test_f, lo, hi, p->D, NULL, ms->Wf.f, NULL, Cs, 256, ms->pred) : en_argmax_range(p->test_h.v, p->test_f, p->test_fn, n, lo, hi, p->D, ms->Wt.v, Cs,
-                          e->cfg.exact_scores ? EN_SCORES_DOUBLE : EN_SCORES_SCREEN, ms->pred, NULL);
+    int rc = p->single ? am_argmax(NULL, p->test_f, lo, hi, p->D, NULL, ms->Wf.f, NULL, Cs, 256, ms->pred) : am_argmax_screened(p->test_h.v, p->test_f, p->test_fn, n, lo, hi, p->D, ms->Wt.v, Cs,
+                          e->cfg.exact_scores ? AM_SCORES_DOUBLE : AM_SCORES_SCREEN, ms->pred, NULL);
     if (rc) return rc;
     for (long i = lo; i < hi; i++) ms->pred[i] = p->st->class_order[ms->pred[i]];
     return GS_OK;

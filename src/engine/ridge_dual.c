@@ -180,8 +180,8 @@ int en_dual_rows_close(en_engine *e, mstate *ms, int t)
     }
     if (!en_dual_mode(e, ms, t)) {
         int s = en_slot(e, t);
-        if (ms->E) { en_zero_mat(&ms->E[s]); en_zero_mat(&ms->QE[s]); }
-        if (ms->OB) { en_zero_mat(&ms->OB[s]); en_zero_mat(&ms->OQB[s]); }
+        if (ms->E) { gr_zero(&ms->E[s]); gr_zero(&ms->QE[s]); }
+        if (ms->OB) { gr_zero(&ms->OB[s]); gr_zero(&ms->OQB[s]); }
         d->ptask[t & 1] = -1;
         d->switch_task = t;
         return GS_OK;
@@ -494,7 +494,7 @@ int en_dual_stats(en_engine *e, mstate *ms, int t, int want_spectrum)
 /* G += Σ f·w_i h_i h_iᵀ (upper triangle; G in double or, single precision, float), Qᵀ rows
  * += f·w_i h_i (double), for n rows X (doubles, or floats when xf) with labels y and weights
  * w_i = w[i], or cw[y_i] (w NULL), or 1 (both NULL). Float rows go in as the emitter puts them:
- * fl32(√w_i·h) into G, w_i·h into Q. Part 0 or 1 (a fixed split, en_gram_rows_part) adds only
+ * fl32(√w_i·h) into G, w_i·h into Q. Part 0 or 1 (a fixed split, gr_rows_part) adds only
  * its part of G's columns, and part 1 leaves Q alone: two jobs share one update; -1: all. */
 static int add_rows(gm_mat *G, gm_mat *Q, const void *X, int xf, const int *y, const double *w, const double *cw,
                     double f, long n, long D, int part)
@@ -519,7 +519,7 @@ static int add_rows(gm_mat *G, gm_mat *Q, const void *X, int xf, const int *y, c
             if (G->f) for (long j = 0; j < D; j++) gm_rowf(&buf, i)[j] = (float)(r * h[j]);
             else for (long j = 0; j < D; j++) gm_row(&buf, i)[j] = r * h[j];
         }
-        en_gram_rows_part(G, &buf, 0, nb, part);
+        gr_rows_part(G, &buf, 0, nb, part);
     }
     gm_free(&buf);
     return GS_OK;
@@ -534,8 +534,8 @@ int en_dual_gram(en_engine *e, mstate *ms, int t, gm_mat *G)
 {
     const en_problem *p = ms->p;
     long D = p->D;
-    en_zero_mat(G);
-    en_zero_mat(&ms->Qw);
+    gr_zero(G);
+    gr_zero(&ms->Qw);
     for (int k = 0; k <= t; k++) {
         long r0 = p->task_row_start[k], nr = p->task_row_start[k + 1] - r0;
         int rc = add_rows(G, &ms->Qw, real_rows(ms, r0), p->single, p->y + r0, NULL, ms->cw, 1.0, nr, D, -1);
@@ -544,7 +544,7 @@ int en_dual_gram(en_engine *e, mstate *ms, int t, gm_mat *G)
                           ms->weight, task_aug(ms, k), D, -1);
         if (rc) return rc;
     }
-    en_symmetrize(G);
+    gr_symmetrize(G);
     return GS_OK;
 }
 
@@ -575,8 +575,8 @@ int en_dual_task_end(en_engine *e, mstate *ms, int t, int kept)
 {
     if (!kept || en_dual_mode(e, ms, t)) return GS_OK;
     int s = en_slot(e, t);
-    if (ms->E) en_symmetrize(&ms->E[s]);
-    if (ms->OB) en_symmetrize(&ms->OB[s]);
+    if (ms->E) gr_symmetrize(&ms->E[s]);
+    if (ms->OB) gr_symmetrize(&ms->OB[s]);
     en_dual *d = ms->dual;
     d->ptask[t & 1] = d->switch_task = -1;
     /* a batch run frees the dual at task t's solve (en_solve_seen), not here: task t-1's solve may

@@ -6,7 +6,7 @@
  * which fills the G_t that en_tri_begin hands it), one task per method at a time: a D×D matrix
  * in the method's precision. The reduction stops between panels
  * when asked and resumes where it stopped while G_t is unchanged (a τ change does not change it).
- * The orthogonal Q is then formed explicitly (xormtr on the identity, TRI_QCOLS columns at a time:
+ * The orthogonal Q is then formed explicitly (xormtr on the identity, GR_TRI_QCOLS columns at a time:
  * stoppable too), so a τ change costs two matrix products of D×D by D×C.
  * State: engine_int.h (ms->tri); the kernels: gram.c. */
 #include "engine_int.h"
@@ -23,7 +23,7 @@ struct en_tri {
     long qnext;     /* columns of Q formed so far (D + 1 when complete) */
     gm_mat A;       /* G_t, then its reflectors (float in single precision); freed once Q is formed */
     gm_mat Q;       /* the orthogonal factor, column-major (A's precision) */
-    void *d, *e, *tau, *w; /* D, D, D elements (one block) and D × TRI_NB work, A's precision */
+    void *d, *e, *tau, *w; /* D, D, D elements (one block) and D × GR_TRI_NB work, A's precision */
     void *qtb;      /* Qᵀ Q_t (D × seen classes; τ-independent), once a τ has been solved */
     int have_qtb;
 };
@@ -76,7 +76,7 @@ int en_tri_begin(mstate *ms, int t, gm_mat **G)
     free(r->qtb);
     r->qtb = NULL;
     r->have_qtb = 0;
-    if (!r->A.rows && (rc = en_gram_alloc(&r->A, D, ms->p->single, "τ factor"))) return rc;
+    if (!r->A.rows && (rc = gr_alloc(&r->A, D, ms->p->single, "τ factor"))) return rc;
     r->task = t;
     r->next = r->qnext = 0;
     *G = &r->A;
@@ -94,16 +94,16 @@ int en_tri_factor(mstate *ms, const volatile int *cancel, int *spectrum)
     r->e = (char *)r->d + (size_t)D * el;
     r->tau = (char *)r->d + 2 * (size_t)D * el;
     if (r->next <= D) {
-        if (!r->w && !(r->w = gs_malloc((size_t)D * TRI_NB, el, "τ factor"))) return GS_ENOMEM;
-        if ((rc = en_gram_tri_reduce(&r->A, r->d, r->e, r->tau, r->w, &r->next, cancel))) return rc;
+        if (!r->w && !(r->w = gs_malloc((size_t)D * GR_TRI_NB, el, "τ factor"))) return GS_ENOMEM;
+        if ((rc = gr_tri_reduce(&r->A, r->d, r->e, r->tau, r->w, &r->next, cancel))) return rc;
         free(r->w);
         r->w = NULL;
         r->next = D + 1;
     }
     *spectrum = 1;
     if (r->qnext > D) return GS_OK;
-    if (!r->Q.rows && (rc = en_gram_alloc(&r->Q, D, single, "τ factor"))) return rc;
-    if ((rc = en_gram_tri_form_q(&r->A, r->tau, &r->Q, &r->qnext, cancel))) return rc;
+    if (!r->Q.rows && (rc = gr_alloc(&r->Q, D, single, "τ factor"))) return rc;
+    if ((rc = gr_tri_form_q(&r->A, r->tau, &r->Q, &r->qnext, cancel))) return rc;
     r->qnext = D + 1;
     gm_free(&r->A);
     return GS_OK;
@@ -138,5 +138,5 @@ int en_tri_solve(mstate *ms, void *B, int nrhs, double tau)
     en_tri *r = ms->tri;
     size_t el = r->Q.f ? sizeof(float) : sizeof(double);
     if (!r->qtb && !(r->qtb = malloc((size_t)r->Q.rows * (size_t)(nrhs > 0 ? nrhs : 1) * el))) return -1;
-    return en_gram_tri_solve(&r->Q, r->d, r->e, tau, B, nrhs, r->qtb, &r->have_qtb);
+    return gr_tri_solve(&r->Q, r->d, r->e, tau, B, nrhs, r->qtb, &r->have_qtb);
 }

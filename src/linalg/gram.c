@@ -1,7 +1,7 @@
 /* linalg/gram.c — the ridge core's D×D kernels in both precisions (one text, gram_tmpl.h, compiled for
  * double and for float) and the helpers that pick one by their matrix's storage: a gm_mat with
- * v holds doubles, one with f floats (--precision single; engine_int.h declares the helpers). */
-#include "../engine/engine_int.h"
+ * v holds doubles, one with f floats (--precision single; gs_gram.h). */
+#include "gs_gram.h"
 #include "gs_common.h"
 #include "gs_spectral.h"
 
@@ -51,39 +51,39 @@ void dsytd2_(const char *uplo, const int *n, double *a, const int *lda, double *
 
 static void *elems(const gm_mat *m) { return m->f ? (void *)m->f : (void *)m->v; }
 
-void en_symmetrize(gm_mat *M)
+void gr_symmetrize(gm_mat *M)
 {
     if (M->f) symmetrize_f(M->f, M->rows); else symmetrize_d(M->v, M->rows);
 }
 
-void en_copy_mat(gm_mat *dst, const gm_mat *src) { memcpy(elems(dst), elems(src), gm_nbytes(src)); }
+void gr_copy(gm_mat *dst, const gm_mat *src) { memcpy(elems(dst), elems(src), gm_nbytes(src)); }
 
-void en_zero_mat(gm_mat *m) { memset(elems(m), 0, gm_nbytes(m)); }
+void gr_zero(gm_mat *m) { memset(elems(m), 0, gm_nbytes(m)); }
 
-int en_gram_alloc(gm_mat *M, long D, int single, const char *what)
+int gr_alloc(gm_mat *M, long D, int single, const char *what)
 {
     int rc = single ? gm_alloc_f(M, D, D, what) : gm_alloc(M, D, D, what);
     if (!rc) gs_advise_huge(elems(M), gm_nbytes(M));
     return rc;
 }
 
-void en_gram_rows(gm_mat *M, const gm_mat *rows, long a, long b)
+void gr_rows(gm_mat *M, const gm_mat *rows, long a, long b)
 {
     if (M->f) rank_update_f(M, gm_rowf(rows, a), b - a); else rank_update_d(M, gm_row(rows, a), b - a);
 }
 
-void en_gram_rows_part(gm_mat *M, const gm_mat *rows, long a, long b, int part)
+void gr_rows_part(gm_mat *M, const gm_mat *rows, long a, long b, int part)
 {
     if (M->f) rank_update_part_f(M, gm_rowf(rows, a), b - a, part);
     else rank_update_part_d(M, gm_row(rows, a), b - a, part);
 }
 
-void en_gram_combine(gm_mat *dst, const gm_mat *B, double w, const gm_mat *E)
+void gr_combine(gm_mat *dst, const gm_mat *B, double w, const gm_mat *E)
 {
     size_t n = (size_t)B->rows * (size_t)B->cols;
     int mix = E && w != 0;
     if (!dst->f == !B->f) {
-        en_copy_mat(dst, B);
+        gr_copy(dst, B);
         if (mix && dst->f) cblas_saxpy((int)n, (float)w, E->f, 1, dst->f, 1);
         else if (mix) cblas_daxpy((int)n, w, E->v, 1, dst->v, 1);
     } else if (B->f) { /* a double copy of a single-precision Gram (en_gram, the spectrum, a fallback) */
@@ -93,7 +93,7 @@ void en_gram_combine(gm_mat *dst, const gm_mat *B, double w, const gm_mat *E)
     }
 }
 
-double en_gram_fro2(const gm_mat *A)
+double gr_fro2(const gm_mat *A)
 {
     if (!A->f) return sp_fro2(A);
     size_t n = (size_t)A->rows * (size_t)A->cols;
@@ -102,7 +102,7 @@ double en_gram_fro2(const gm_mat *A)
     return s;
 }
 
-double en_gram_trace(const gm_mat *A)
+double gr_trace(const gm_mat *A)
 {
     if (!A->f) return sp_trace(A);
     double t = 0;
@@ -110,7 +110,7 @@ double en_gram_trace(const gm_mat *A)
     return t;
 }
 
-void en_gram_symv(const gm_mat *A, const double *x, double *y, float *work)
+void gr_symv(const gm_mat *A, const double *x, double *y, float *work)
 {
     long D = A->rows;
     if (!A->f) { symv_d(A, x, y); return; }
@@ -119,25 +119,24 @@ void en_gram_symv(const gm_mat *A, const double *x, double *y, float *work)
     for (long i = 0; i < D; i++) y[i] = work[D + i];
 }
 
-int en_gram_chol_solve(gm_mat *A, double tau, void *B, int nrhs)
+int gr_chol_solve(gm_mat *A, double tau, void *B, int nrhs)
 {
     return A->f ? chol_solve_f(A, tau, B, nrhs) : chol_solve_d(A, tau, B, nrhs);
 }
 
-int en_gram_tri_reduce(gm_mat *A, void *d, void *e, void *tau, void *w, long *next, const volatile int *cancel)
+int gr_tri_reduce(gm_mat *A, void *d, void *e, void *tau, void *w, long *next, const volatile int *cancel)
 {
     long n = A->rows;
     return A->f ? tri_reduce_f(A->f, n, d, e, tau, w, next, cancel) : tri_reduce_d(A->v, n, d, e, tau, w, next, cancel);
 }
 
-int en_gram_tri_form_q(const gm_mat *A, const void *tau, gm_mat *Q, long *next, const volatile int *cancel)
+int gr_tri_form_q(const gm_mat *A, const void *tau, gm_mat *Q, long *next, const volatile int *cancel)
 {
     long n = A->rows;
     return A->f ? tri_form_q_f(A->f, n, tau, Q->f, next, cancel) : tri_form_q_d(A->v, n, tau, Q->v, next, cancel);
 }
 
-int en_gram_tri_solve(const gm_mat *Q, const void *d, const void *e, double tau, void *B, int nrhs, void *qtb,
-                      int *have_qtb)
+int gr_tri_solve(const gm_mat *Q, const void *d, const void *e, double tau, void *B, int nrhs, void *qtb, int *have_qtb)
 {
     long n = Q->rows;
     return Q->f ? tri_solve_f(Q->f, n, d, e, tau, B, nrhs, qtb, have_qtb)

@@ -65,22 +65,22 @@ static int K(chol_solve)(gm_mat *A, double tau, R *B, int nrhs)
 }
 
 /* Householder reduction of the symmetric n×n a (both triangles; LAPACK's uplo 'L' in column-major)
- * to tridiagonal form Qᵀ a Q = T, as xsytrd does it (panels of TRI_NB columns by xlatrd, the
+ * to tridiagonal form Qᵀ a Q = T, as xsytrd does it (panels of GR_TRI_NB columns by xlatrd, the
  * trailing update by xsyr2k, the last columns by xsytd2), from column *next on, stopping between
  * panels when *cancel is set (*next then says where to resume with the same arrays). a keeps the
  * reflectors, d the diagonal (n), e the off-diagonal (n − 1), tau the reflectors' scales (n − 1);
- * w: n × TRI_NB work. GS_OK or GS_ECANCEL. */
+ * w: n × GR_TRI_NB work. GS_OK or GS_ECANCEL. */
 static int K(tri_reduce)(R *a, long n, R *d, R *e, R *tau, R *w, long *next, const volatile int *cancel)
 {
     long i = *next;
-    int nb = TRI_NB, ld = (int)n, ni, info = 0;
-    for (; i < n - TRI_NB; i += TRI_NB) {
+    int nb = GR_TRI_NB, ld = (int)n, ni, info = 0;
+    for (; i < n - GR_TRI_NB; i += GR_TRI_NB) {
         if (cancel && __atomic_load_n(cancel, __ATOMIC_RELAXED)) { *next = i; return GS_ECANCEL; } /* another thread */
         ni = (int)(n - i);
         FL(latrd)("L", &ni, &nb, a + i + i * n, &ld, e + i, tau + i, w, &ld, 1);
-        BL(syr2k)(CblasColMajor, CblasLower, CblasNoTrans, (int)(n - i - TRI_NB), TRI_NB, -1.0, a + (i + TRI_NB) + i * n,
-                  ld, w + TRI_NB, ld, 1.0, a + (i + TRI_NB) * (n + 1), ld);
-        for (long j = i; j < i + TRI_NB; j++) {
+        BL(syr2k)(CblasColMajor, CblasLower, CblasNoTrans, (int)(n - i - GR_TRI_NB), GR_TRI_NB, -1.0, a + (i + GR_TRI_NB) + i * n,
+                  ld, w + GR_TRI_NB, ld, 1.0, a + (i + GR_TRI_NB) * (n + 1), ld);
+        for (long j = i; j < i + GR_TRI_NB; j++) {
             a[(j + 1) + j * n] = e[j];
             d[j] = a[j * (n + 1)];
         }
@@ -92,20 +92,20 @@ static int K(tri_reduce)(R *a, long n, R *d, R *e, R *tau, R *w, long *next, con
 }
 
 /* Columns *next.. of the n×n orthogonal factor Q of tri_reduce (a, tau: its reflectors) into q
- * (column-major), TRI_QCOLS columns at a time (xormtr applied to those columns of the identity),
+ * (column-major), GR_TRI_QCOLS columns at a time (xormtr applied to those columns of the identity),
  * stopping between them when *cancel is set (resumable). GS_OK, GS_ECANCEL or GS_ENOMEM. */
 static int K(tri_form_q)(const R *a, long n, const R *tau, R *q, long *next, const volatile int *cancel)
 {
     R lq;
-    lapack_int nc0 = (lapack_int)(n < TRI_QCOLS ? n : TRI_QCOLS);
+    lapack_int nc0 = (lapack_int)(n < GR_TRI_QCOLS ? n : GR_TRI_QCOLS);
     if (LP(ormtr)(LAPACK_COL_MAJOR, 'L', 'L', 'N', (lapack_int)n, nc0, a, (lapack_int)n, tau, q, (lapack_int)n, &lq, -1))
         return gs_error(GS_ERUN, "LAPACK ormtr: workspace query failed");
     lapack_int lw = (lapack_int)lq;
     R *work = malloc((size_t)(lw > 1 ? lw : 1) * sizeof(R));
     if (!work) return gs_error(GS_ENOMEM, "τ factor: out of memory");
-    for (long j0 = *next; j0 < n; j0 += TRI_QCOLS) {
+    for (long j0 = *next; j0 < n; j0 += GR_TRI_QCOLS) {
         if (cancel && __atomic_load_n(cancel, __ATOMIC_RELAXED)) { free(work); *next = j0; return GS_ECANCEL; }
-        long nc = n - j0 < TRI_QCOLS ? n - j0 : TRI_QCOLS;
+        long nc = n - j0 < GR_TRI_QCOLS ? n - j0 : GR_TRI_QCOLS;
         R *c = q + j0 * n;
         memset(c, 0, (size_t)nc * (size_t)n * sizeof(R));
         for (long j = 0; j < nc; j++) c[j0 + j + j * n] = 1;
