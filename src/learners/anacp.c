@@ -1,5 +1,7 @@
 /* learners/anacp.c — AnaCP (analytic contrastive projection), a stats learner (gs_learner.h), as the
- * reference implementation computes it (SalehMomeni/AnaCP, models/anacp.py), in double precision.
+ * reference implementation computes it (SalehMomeni/AnaCP, models/anacp.py), in double precision
+ * but for the layers, GELU(x Wᵀ) (sgemm on float copies of the draws, GELU by erff; everything
+ * after in double: predictions agree with NumPy in double, tests/t_learners.sh).
  *
  * Input rows x (the rows z, L2-normalized again as the reference does) of dimension d; K = 3
  * heads and a final layer, each a Gaussian random matrix W (D × d, N(0,1) entries; D = --expand
@@ -26,6 +28,12 @@
  *    Z_cᵀ (D × C_seen, the class sums as right-hand sides) and the targets T, θ_k = P_k T. The
  *    solve then has C_seen right-hand sides instead of d, and a forward pass costs D·C_seen + C_seen·d
  *    per row and head instead of D·d.
+ *  - A head with fewer rows seen N (real and synthetic) than D is solved in its dual form:
+ *    A_k = Z̃ᵀZ̃ with Z̃ the √w-scaled rows kept, (A_k + reg I)⁻¹ Z̃ᵀR = Z̃ᵀ (K_k + reg I)⁻¹ R with
+ *    the N × N kernel K_k = Z̃ Z̃ᵀ (grown by the task's rows against every kept row) and R the
+ *    right-hand sides' coefficients (√w_i on its class's column; times T when not factored): an
+ *    N × N Cholesky instead of D × D (the same θ_k). When N reaches D, A_k is formed from the kept
+ *    rows (one syrk) and the head is solved in the primal from then on; A_k is allocated then.
  *  - The final layer with fewer replay rows N than D is solved in its dual form,
  *    θ = Hᵀ (H Hᵀ + reg I)⁻¹ Y (an N × N Cholesky instead of D × D; the same θ).
  *  - Symmetric matrices keep their upper triangle (row-major), read by LAPACK as column-major
@@ -78,8 +86,16 @@ typedef struct {
     long d, D;
     int C, T, fitted;          /* fitted: tasks 0..fitted-1 */
     uint64_t seed;
-    gm_mat Wf, Wk[ANACP_HEADS];/* D × d */
-    gm_mat Ak[ANACP_HEADS];    /* D × D, upper triangle (row-major) */
+    gm_mat Wf, Wk[ANACP_HEADS];/* D × d (as drawn: --save-state) */
+    float *Wf32, *Wk32[ANACP_HEADS]; /* the same in float (the layers' products) */
+    float *xs, *ys;            /* ANACP_BLOCK × d and ANACP_BLOCK × D scratch of a layer */
+    gm_mat Ak[ANACP_HEADS];    /* D × D, upper triangle (row-major); allocated when the heads go primal */
+    int primal;                /* the heads' A_k hold every row seen (else: the dual's rows) */
+    gm_mat Zr[ANACP_HEADS];    /* dual: nr × D √w-scaled activations of the rows seen (cap rows) */
+    double *Kk[ANACP_HEADS];   /* dual: nr × nr kernels Z̃ Z̃ᵀ (full, row-major) */
+    int *ry;                   /* dual: labels of the kept rows */
+    double *rsw;               /* dual: √w of the kept rows */
+    long nr, rcap;             /* dual: rows kept, rows allocated */
     gm_mat Zs[ANACP_HEADS];    /* C × D weighted class sums of Z */
     gm_mat work;               /* D × D: the matrix being factored */
     gm_mat mean, cov;          /* C × d class means, d × d shared covariance */
@@ -112,12 +128,14 @@ static void anacp_destroy(en_mctx *m)
     if (!s) return;
     forget(s);
     gm_free(&s->Wf);
+    free(s->Wf32); free(s->xs); free(s->ys);
     for (int k = 0; k < ANACP_HEADS; k++) {
-        gm_free(&s->Wk[k]); gm_free(&s->Ak[k]); gm_free(&s->Zs[k]);
+        free(s->Wk32[k]);
+        gm_free(&s->Wk[k]); gm_free(&s->Ak[k]); gm_free(&s->Zs[k]); gm_free(&s->Zr[k]); free(s->Kk[k]);
         for (int j = 0; j < 2; j++) gm_free(&s->cache[j].Z[k]);
     }
     gm_free(&s->work); gm_free(&s->mean); gm_free(&s->cov);
-    free(s->cnt); free(s->mod); free(s->replay); free(s->replay_y);
+    free(s->cnt); free(s->mod); free(s->replay); free(s->replay_y); free(s->ry); free(s->rsw);
     free(s);
     m->priv = NULL;
 }
@@ -146,9 +164,17 @@ static int anacp_alloc(en_mctx *m)
     int rc = draw_gauss(&s->Wf, s->D, s->d, p->seed, 0);
     for (int k = 0; !rc && k < ANACP_HEADS; k++) {
         rc = draw_gauss(&s->Wk[k], s->D, s->d, p->seed, (uint64_t)k + 1);
-        if (!rc) rc = gm_alloc(&s->Ak[k], s->D, s->D, "AnaCP head Gram");
         if (!rc) rc = gm_alloc(&s->Zs[k], s->C, s->D, "AnaCP head means");
     }
+    size_t wn = (size_t)s->D * (size_t)s->d;
+    float **w32[ANACP_HEADS + 1] = {&s->Wf32, &s->Wk32[0], &s->Wk32[1], &s->Wk32[2]};
+    const gm_mat *w64[ANACP_HEADS + 1] = {&s->Wf, &s->Wk[0], &s->Wk[1], &s->Wk[2]};
+    for (int k = 0; !rc && k <= ANACP_HEADS; k++) {
+        if (!(*w32[k] = gs_malloc(wn, sizeof(float), "AnaCP layers"))) { rc = GS_ENOMEM; break; }
+        for (size_t i = 0; i < wn; i++) (*w32[k])[i] = (float)w64[k]->v[i];
+    }
+    if (!rc && !(s->xs = gs_malloc((size_t)ANACP_BLOCK * (size_t)s->d, sizeof(float), "AnaCP layers"))) rc = GS_ENOMEM;
+    if (!rc && !(s->ys = gs_malloc((size_t)ANACP_BLOCK * (size_t)s->D, sizeof(float), "AnaCP layers"))) rc = GS_ENOMEM;
     if (!rc) rc = gm_alloc(&s->work, s->D, s->D, "AnaCP factor");
     if (!rc) rc = gm_alloc(&s->mean, s->C, s->d, "AnaCP class means");
     if (!rc) rc = gm_alloc(&s->cov, s->d, s->d, "AnaCP covariance");
@@ -174,20 +200,19 @@ static int anacp_reset(en_mctx *m)
     /* the same draws: only the statistics start again */
     forget(s);
     for (int k = 0; k < ANACP_HEADS; k++) {
-        memset(s->Ak[k].v, 0, (size_t)s->D * (size_t)s->D * sizeof(double));
+        if (s->Ak[k].v) memset(s->Ak[k].v, 0, (size_t)s->D * (size_t)s->D * sizeof(double));
         memset(s->Zs[k].v, 0, (size_t)s->C * (size_t)s->D * sizeof(double));
+        free(s->Kk[k]);
+        s->Kk[k] = NULL;
     }
+    s->primal = 0;
+    s->nr = 0;
     memset(s->mean.v, 0, (size_t)s->C * (size_t)s->d * sizeof(double));
     memset(s->cov.v, 0, (size_t)s->d * (size_t)s->d * sizeof(double));
     memset(s->cnt, 0, (size_t)s->C * sizeof(double));
     s->ntot = 0;
     s->have_cov = 0;
     return GS_OK;
-}
-
-static void gelu(double *v, size_t n)
-{
-    for (size_t i = 0; i < n; i++) v[i] = 0.5 * v[i] * (1.0 + erf(v[i] * M_SQRT1_2));
 }
 
 static void normalize_rows(double *X, long n, long d)
@@ -198,14 +223,19 @@ static void normalize_rows(double *X, long n, long d)
     }
 }
 
-/* Out (n × D) = GELU(X Wᵀ) for X (n × d). */
-static void layer(const gm_mat *W, const double *X, long n, double *Out)
+/* Out (n × D, n ≤ ANACP_BLOCK) = GELU(X Wᵀ) for X (n × d): the product in float (W32, fl32(X):
+ * sgemm, the state's scratch), GELU in double from the float pre-activations. */
+static void layer(const anacp_state *s, const float *W32, const double *X, long n, double *Out)
 {
-    long D = W->rows, d = W->cols;
+    long D = s->D, d = s->d;
     if (n <= 0) return;
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, (int)D, (int)d, 1.0, X, (int)d, W->v, (int)d, 0.0,
-                Out, (int)D);
-    gelu(Out, (size_t)n * (size_t)D);
+    for (size_t i = 0; i < (size_t)n * (size_t)d; i++) s->xs[i] = (float)X[i];
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, (int)D, (int)d, 1.0f, s->xs, (int)d, W32, (int)d, 0.0f,
+                s->ys, (int)D);
+    for (size_t i = 0; i < (size_t)n * (size_t)D; i++) {
+        float v = s->ys[i];
+        Out[i] = 0.5f * v * (1.0f + erff(v * (float)M_SQRT1_2));
+    }
 }
 
 /* B (r rows of D) := rows of (M + reg I)⁻¹ Bᵀ, M (D × D) the upper triangle in s->work (row-major,
@@ -252,7 +282,7 @@ static void heads_forward(const anacp_state *s, const anacp_model *md, const dou
     memset(F, 0, (size_t)n * (size_t)d * sizeof(double));
     for (int k = 0; k < ANACP_HEADS; k++) {
         const double *Z = Zc && Zc[k] ? Zc[k] : b->Z;
-        if (Z == b->Z) layer(&s->Wk[k], X, n, b->Z);
+        if (Z == b->Z) layer(s, s->Wk32[k], X, n, b->Z);
         long r = md->P[k].rows;
         double *out = md->T.v ? b->Q : b->P;
         cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, (int)r, (int)D, 1.0, Z, (int)D, md->P[k].v, (int)D,
@@ -331,6 +361,17 @@ out:
     return rc;
 }
 
+/* Out (Cs × d) = M V diag(f) Vᵀ (M: Cs × d; tmp: Cs × d). */
+static void whiten(const gm_mat *V, const double *f, const gm_mat *M, int Cs, gm_mat *tmp, gm_mat *Out)
+{
+    long d = V->rows;
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Cs, (int)d, (int)d, 1.0, M->v, (int)d, V->v, (int)d, 0.0,
+                tmp->v, (int)d);
+    for (int c = 0; c < Cs; c++) for (long j = 0; j < d; j++) tmp->v[(size_t)c * d + j] *= f[j];
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Cs, (int)d, (int)d, 1.0, tmp->v, (int)d, V->v, (int)d, 0.0,
+                Out->v, (int)d);
+}
+
 /* Step 2: target means of the Cs seen classes (class_order) into Tm (Cs × d). */
 static int spread_means(const anacp_state *s, const int *order, int Cs, gm_mat *Tm)
 {
@@ -341,22 +382,19 @@ static int spread_means(const anacp_state *s, const int *order, int Cs, gm_mat *
     gm_mat V = {0}, Wh = {0}, Mc = {0}, Wm = {0}, U = {0}, Vt = {0};
     long k = Cs < d ? Cs : d;
     int rc = lam && sv && ctr ? sp_eig(&s->cov, lam, &V) : GS_ENOMEM;
-    if (!rc) rc = gm_alloc(&Wh, d, d, "AnaCP spread");
+    if (!rc) rc = gm_alloc(&Wh, Cs, d, "AnaCP spread");
     if (!rc) rc = gm_alloc(&Mc, Cs, d, "AnaCP spread");
     if (!rc) rc = gm_alloc(&Wm, Cs, d, "AnaCP spread");
     if (!rc) rc = gm_alloc(&U, Cs, k, "AnaCP spread");
     if (!rc) rc = gm_alloc(&Vt, k, d, "AnaCP spread");
     if (rc) goto out;
-    /* Wh = V diag(1/√(λ+1e-8)) Vᵀ (V row-major, columns eigenvectors) */
-    gm_mat Vs = {0};
-    if ((rc = gm_copy(&Vs, &V, "AnaCP spread"))) goto out;
-    for (long i = 0; i < d; i++) for (long j = 0; j < d; j++) Vs.v[i * d + j] *= 1.0 / sqrt(lam[j] + 1e-8);
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)d, (int)d, (int)d, 1.0, Vs.v, (int)d, V.v, (int)d, 0.0, Wh.v, (int)d);
-    gm_free(&Vs);
+    /* Σ^{-1/2} = V diag(1/√(λ+1e-8)) Vᵀ (V row-major, columns eigenvectors) is applied to the
+     * C_seen rows as (M V) diag(·) Vᵀ, never formed (Wh: C_seen × d work) */
+    for (long j = 0; j < d; j++) lam[j] = 1.0 / sqrt(lam[j] + 1e-8);
     for (int c = 0; c < Cs; c++) cblas_daxpy((int)d, 1.0 / Cs, gm_row(&s->mean, order[c]), 1, ctr, 1);
     for (int c = 0; c < Cs; c++)
         for (long j = 0; j < d; j++) Mc.v[(size_t)c * d + j] = gm_row(&s->mean, order[c])[j] - ctr[j];
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Cs, (int)d, (int)d, 1.0, Mc.v, (int)d, Wh.v, (int)d, 0.0, Wm.v, (int)d);
+    whiten(&V, lam, &Mc, Cs, &Wh, &Wm);
     lapack_int info = LAPACKE_dgesdd(LAPACK_ROW_MAJOR, 'S', Cs, (lapack_int)d, Wm.v, (lapack_int)d, sv, U.v,
                                      (lapack_int)k, Vt.v, (lapack_int)d);
     if (info) { rc = gs_error(GS_ERUN, "anacp: SVD of the class means failed (info %d)", (int)info); goto out; }
@@ -365,7 +403,7 @@ static int spread_means(const anacp_state *s, const int *order, int Cs, gm_mat *
     for (long i = 0; i < Cs; i++)
         for (long j = 0; j < k; j++) U.v[i * k + j] *= sv[j] > 1e-10 * sv[0] ? sv[j] + 1.0 : sv[j];
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Cs, (int)d, (int)k, 1.0, U.v, (int)k, Vt.v, (int)d, 0.0, Mc.v, (int)d);
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Cs, (int)d, (int)d, 1.0, Mc.v, (int)d, Wh.v, (int)d, 0.0, Tm->v, (int)d);
+    whiten(&V, lam, &Mc, Cs, &Wh, Tm);
     for (int c = 0; c < Cs; c++) cblas_daxpy((int)d, 1.0, ctr, 1, gm_row(Tm, c), 1);
     normalize_rows(Tm->v, Cs, d);
 out:
@@ -374,26 +412,123 @@ out:
     return rc;
 }
 
+/* Grow the dual's row store to hold n rows. */
+static int dual_reserve(anacp_state *s, long n)
+{
+    if (n <= s->rcap) return GS_OK;
+    long cap = s->rcap ? s->rcap : 256;
+    while (cap < n) cap *= 2;
+    if (cap > s->D) cap = s->D;
+    if (cap < n) cap = n;
+    int *ry = realloc(s->ry, (size_t)cap * sizeof(int));
+    if (ry) s->ry = ry;
+    double *rw = realloc(s->rsw, (size_t)cap * sizeof(double));
+    if (rw) s->rsw = rw;
+    if (!ry || !rw) return gs_error(GS_ENOMEM, "out of memory (AnaCP head rows)");
+    for (int k = 0; k < ANACP_HEADS; k++) {
+        double *v = realloc(s->Zr[k].v, (size_t)cap * (size_t)s->D * sizeof(double));
+        if (!v) return gs_error(GS_ENOMEM, "out of memory (AnaCP head rows: %ld × %ld)", cap, s->D);
+        s->Zr[k].v = v;
+        s->Zr[k].cols = s->D;
+    }
+    s->rcap = cap;
+    return GS_OK;
+}
+
+/* The heads go primal: A_k = Z̃ᵀZ̃ from the kept rows, which are then freed. */
+static int go_primal(anacp_state *s)
+{
+    long D = s->D;
+    for (int k = 0; k < ANACP_HEADS; k++) {
+        if (!s->Ak[k].v) {
+            int rc = gm_alloc(&s->Ak[k], D, D, "AnaCP head Gram");
+            if (rc) return rc;
+        } else memset(s->Ak[k].v, 0, (size_t)D * (size_t)D * sizeof(double));
+        if (s->nr)
+            cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)s->nr, 1.0, s->Zr[k].v, (int)D, 0.0,
+                        s->Ak[k].v, (int)D);
+        gm_free(&s->Zr[k]);
+        free(s->Kk[k]);
+        s->Kk[k] = NULL;
+    }
+    free(s->ry); free(s->rsw);
+    s->ry = NULL; s->rsw = NULL;
+    s->nr = s->rcap = 0;
+    s->primal = 1;
+    return GS_OK;
+}
+
+/* Dual solve of head k (rows 0..nr of the store, the kernel grown from n0 rows): the rows of P
+ * (r × D) = Rᵀ (K + reg I)⁻¹ Z̃ with R (nr × r) = √w_i on the column of row i's class (factored,
+ * r = C_seen) or √w_i T_{class(i)} (r = d). */
+static int dual_head(anacp_state *s, int k, long n0, const gm_mat *Tm, const int *pos, int fac, gm_mat *P)
+{
+    long D = s->D, d = s->d, N = s->nr, r = P->rows;
+    if (N == 0) { memset(P->v, 0, (size_t)r * (size_t)D * sizeof(double)); return GS_OK; }
+    double *K = malloc((size_t)N * (size_t)N * sizeof(double));
+    double *R = calloc((size_t)N * (size_t)r, sizeof(double));
+    if (!K || !R) { free(K); free(R); return gs_error(GS_ENOMEM, "out of memory (AnaCP head kernel)"); }
+    for (long i = 0; i < n0; i++) memcpy(K + (size_t)i * N, s->Kk[k] + (size_t)i * n0, (size_t)n0 * sizeof(double));
+    if (N > n0) { /* the new rows against every row: K[n0.., 0..N) and its mirror */
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)(N - n0), (int)N, (int)D, 1.0, gm_row(&s->Zr[k], n0),
+                    (int)D, s->Zr[k].v, (int)D, 0.0, K + (size_t)n0 * N, (int)N);
+        for (long i = n0; i < N; i++)
+            for (long j = 0; j < n0; j++) K[(size_t)j * N + i] = K[(size_t)i * N + j];
+    }
+    free(s->Kk[k]);
+    s->Kk[k] = K;
+    for (long i = 0; i < N; i++) {
+        double *ri = R + (size_t)i * r;
+        int c = pos[s->ry[i]];
+        if (fac) ri[c] = s->rsw[i];
+        else for (long j = 0; j < d; j++) ri[j] = s->rsw[i] * gm_row(Tm, c)[j];
+    }
+    double *F = s->work.v; /* the factor, N × N (column-major lower = row-major upper) */
+    for (long i = 0; i < N; i++) {
+        memcpy(F + (size_t)i * N, K + (size_t)i * N, (size_t)N * sizeof(double));
+        F[(size_t)i * N + i] += ANACP_REG;
+    }
+    lapack_int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', (lapack_int)N, F, (lapack_int)N);
+    /* R row-major N × r is column-major r × N: solve with R's transpose as right-hand sides */
+    if (!info) info = LAPACKE_dpotrs(LAPACK_ROW_MAJOR, 'U', (lapack_int)N, (lapack_int)r, F, (lapack_int)N, R, (lapack_int)r);
+    if (!info)
+        cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)r, (int)D, (int)N, 1.0, R, (int)r, s->Zr[k].v, (int)D,
+                    0.0, P->v, (int)D);
+    free(R);
+    return info ? gs_error(GS_ERUN, "anacp: head projection: LAPACK Cholesky failed (info %d)", (int)info) : GS_OK;
+}
+
 /* Step 3: head k's statistics from the task's rows (blocks of rows through Zb, ANACP_BLOCK × D), and
- * its projection onto the targets Tm (C_seen × d) into the model md. */
-static int update_head(anacp_state *s, int k, const rows *r, const gm_mat *Tm, const int *order, int Cs,
-                       anacp_model *md, double *Zb)
+ * its projection onto the targets Tm (C_seen × d) into the model md. In the dual (!s->primal) the
+ * √w-scaled rows go to the store from row n0 on (the caller sets s->nr after the last head). */
+static int update_head(anacp_state *s, int k, const rows *r, const gm_mat *Tm, const int *order, const int *pos,
+                       int Cs, anacp_model *md, double *Zb, long n0)
 {
     long D = s->D, d = s->d;
     for (long i0 = 0; i0 < r->n; i0 += ANACP_BLOCK) {
         long n = r->n - i0 < ANACP_BLOCK ? r->n - i0 : ANACP_BLOCK;
-        layer(&s->Wk[k], gm_row(&r->X, i0), n, Zb);
+        double *Z = s->primal ? Zb : gm_row(&s->Zr[k], n0 + i0);
+        layer(s, s->Wk32[k], gm_row(&r->X, i0), n, Z);
         for (long i = 0; i < n; i++) {
-            double *z = Zb + (size_t)i * D;
+            double *z = Z + (size_t)i * D;
             cblas_daxpy((int)D, r->w[i0 + i], z, 1, gm_row(&s->Zs[k], r->y[i0 + i]), 1);
             cblas_dscal((int)D, sqrt(r->w[i0 + i]), z, 1);
         }
-        cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)n, 1.0, Zb, (int)D, 1.0, s->Ak[k].v, (int)D);
+        if (s->primal)
+            cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)n, 1.0, Zb, (int)D, 1.0, s->Ak[k].v, (int)D);
     }
     /* right-hand sides as rows: the seen classes' sums of Z (factored), else Tmᵀ Z_c (d × D) */
     int fac = factored(s, Cs), rc = gm_alloc(&md->P[k], fac ? Cs : d, D, "AnaCP head projection");
+    if (rc) return rc;
+    if (!s->primal) {
+        long keep = s->nr;
+        s->nr = n0 + r->n;
+        rc = dual_head(s, k, n0, Tm, pos, fac, &md->P[k]);
+        if (k < ANACP_HEADS - 1) s->nr = keep;
+        return rc;
+    }
     gm_mat Zc = {0};
-    if (!rc && !fac) rc = gm_alloc(&Zc, Cs, D, "AnaCP head projection");
+    if (!fac) rc = gm_alloc(&Zc, Cs, D, "AnaCP head projection");
     if (rc) return rc;
     gm_mat *rhs = fac ? &md->P[k] : &Zc;
     for (int c = 0; c < Cs; c++) memcpy(gm_row(rhs, c), gm_row(&s->Zs[k], order[c]), (size_t)D * sizeof(double));
@@ -450,7 +585,7 @@ static int solve_final(anacp_state *s, const gm_mat *X, const int *y, const int 
         long n = N - i0 < ANACP_BLOCK ? N - i0 : ANACP_BLOCK;
         double *Hb = dual ? gm_row(&H, i0) : H.v;
         heads_forward(s, md, gm_row(X, i0), n, NULL, b, F.v);
-        layer(&s->Wf, F.v, n, Hb);
+        layer(s, s->Wf32, F.v, n, Hb);
         if (dual) continue;
         cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)n, 1.0, Hb, (int)D, 1.0, s->work.v, (int)D);
         for (long i = 0; i < n; i++)
@@ -491,12 +626,19 @@ static int anacp_fit(en_mctx *m, int t, const en_rowset *real, const en_rowset *
     if (!rc) rc = update_stats(s, &r);
     if (!rc) rc = gm_alloc(&Tm, Cs, s->d, "AnaCP targets");
     if (!rc) rc = spread_means(s, order, Cs, &Tm);
-    for (int k = 0; !rc && k < ANACP_HEADS; k++) rc = update_head(s, k, &r, &Tm, order, Cs, md, b.Z);
+    for (int c = 0; !rc && c < Cs; c++) pos[order[c]] = c;
+    long n0 = s->nr;
+    if (!rc && !s->primal && n0 + r.n >= s->D) rc = go_primal(s); /* the dual would be no cheaper */
+    if (!rc && !s->primal) {
+        rc = dual_reserve(s, n0 + r.n);
+        for (long i = 0; !rc && i < r.n; i++) { s->ry[n0 + i] = r.y[i]; s->rsw[n0 + i] = sqrt(r.w[i]); }
+    }
+    for (int k = 0; !rc && k < ANACP_HEADS; k++) rc = update_head(s, k, &r, &Tm, order, pos, Cs, md, b.Z, n0);
+    if (rc && !s->primal) s->nr = n0 + r.n; /* keep the store consistent: a failed task stops the run anyway */
     if (!rc && factored(s, Cs)) { md->T = Tm; memset(&Tm, 0, sizeof Tm); }
     if (!rc) rc = gm_alloc(&X, (long)Cs * ANACP_SAMPLES, s->d, "AnaCP replay");
     if (!rc && !(y = gs_malloc((size_t)Cs * ANACP_SAMPLES, sizeof(int), "AnaCP replay"))) rc = GS_ENOMEM;
     if (!rc) rc = make_replay(s, p, t, order, Cs, &X, y);
-    for (int c = 0; !rc && c < Cs; c++) pos[order[c]] = c;
     if (!rc) rc = solve_final(s, &X, y, pos, Cs, md, &b);
     if (!rc) s->fitted = t + 1;
     else model_free(md);
@@ -567,13 +709,13 @@ static int anacp_predict(en_mctx *m, int t, const double *X, long n, int *pred)
         if (cached) {
             if (c->have < i1) { /* rows [have, i1) are new (have ≥ i0: blocks go in order) */
                 for (int h = 0; h < ANACP_HEADS; h++)
-                    layer(&s->Wk[h], Xn.v + (size_t)(c->have - i0) * d, i1 - c->have, gm_row(&c->Z[h], c->have));
+                    layer(s, s->Wk32[h], Xn.v + (size_t)(c->have - i0) * d, i1 - c->have, gm_row(&c->Z[h], c->have));
                 c->have = i1;
             }
             for (int h = 0; h < ANACP_HEADS; h++) Zc[h] = gm_row(&c->Z[h], i0);
         }
         heads_forward(s, md, Xn.v, k, cached ? Zc : NULL, &b, F.v);
-        layer(&s->Wf, F.v, k, H.v);
+        layer(s, s->Wf32, F.v, k, H.v);
         rc = am_argmax(H.v, NULL, 0, k, D, md->theta.v, NULL, NULL, (int)Cs, k, pred + i0); /* one product */
         for (long i = 0; !rc && i < k; i++) pred[i0 + i] = st->class_order[pred[i0 + i]];
     }
@@ -621,8 +763,11 @@ static double anacp_bytes(const en_size *z, long D)
     /* per head: W, A and the class sums; the final W and the work matrix; the models of every task
      * ((K + 1) rows of H per seen class, C(T + 1)/2 seen over the tasks); the replay rows and, in
      * the dual form (N < H), their H; block buffers; the kept test activations */
+    /* the heads' dual: the rows seen while fewer than H (K × rows × H), a kernel and its factor */
+    double nd = (double)(z->n_rows < (long)H ? z->n_rows : (long)H);
     return 8.0 * ((K + 1) * H * H + (K + 1) * H * (double)D + K * C * H + (K + 1) * H * C * (T + 1) / 2.0 +
-                  N * (double)D + (N < H ? N * H : 0) + 4.0 * ANACP_BLOCK * H) + ANACP_CACHE_MAX;
+                  N * (double)D + (N < H ? N * H : 0) + 4.0 * ANACP_BLOCK * H + K * nd * H + 2.0 * nd * nd) +
+           4.0 * ((K + 1) * H * (double)D + ANACP_BLOCK * (H + (double)D)) + ANACP_CACHE_MAX;
 }
 
 const en_learner en_learner_anacp = {
