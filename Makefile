@@ -18,7 +18,10 @@ OPT ?= -O2 -g
 CFLAGS ?=
 SAN ?=
 ALL_CFLAGS = $(CSTD) $(WARN) $(OPT) $(SAN) -Iinclude $(PKG_CFLAGS) -MMD -MP $(CFLAGS)
-LDLIBS = $(PKG_LIBS) -lpthread -lm
+# giflib (the animated frames of export --frames): linked by name, as not every giflib ships a
+# pkg-config file.
+GIF_LIBS := -lgif
+LDLIBS = $(PKG_LIBS) $(GIF_LIBS) -lpthread -lm
 LDFLAGS ?=
 
 LIB_SRC := $(wildcard src/*/*.c)
@@ -35,6 +38,7 @@ all: $(BUILD)/gsrscope
 pkgs-found:
 	@pkg-config --exists $(PKGS) 2>/dev/null || { pkg-config --print-errors --exists $(PKGS) 2>&1 | grep -m1 . >&2; \
 	  echo "gsrscope: the build packages are missing; 'make deps' installs them ('make run' and 'make check' do it first)" >&2; exit 2; }
+	@printf '#include <gif_lib.h>\n' | $(CC) -E -x c - >/dev/null 2>&1 || { echo "gsrscope: gif_lib.h is missing (Debian: libgif-dev); 'make deps' installs it" >&2; exit 2; }
 
 $(BUILD)/obj/%.o: src/%.c | pkgs-found
 	@mkdir -p $(dir $@)

@@ -64,7 +64,15 @@ typedef struct {
                                     * it a row of its own; ch_note_full joins the two */
     char ghost_label[24];          /* legend of the faint curves: "" = the pinned baseline; the τ
                                     * sweep's faint curves are the validation accuracy */
+    int task_x;                    /* the x axis is tasks 1..T (ch_hide_after applies) */
+    int fade_after_mark;           /* figures: the series after mark_x drawn faded (the later
+                                    * tasks of a frame, export --future fade) */
 } ch_chart;
+
+/* A chart over tasks shows tasks up to `task` only: the later points (and their bands) become
+ * gaps; the axes stay as built, so frames of a sequence do not move. The number of points hidden
+ * (0 for a chart whose x axis is not tasks). */
+int ch_hide_after(ch_chart *c, int task);
 
 /* Style of method `name` (color, dash, marker, letter); the first two methods of a view use
  * the GACL/GSR styles of gsrscope(7) whatever their names. Slot 0 = GACL style, 1 = GSR style, 2.. =

@@ -3,7 +3,7 @@
  * Figures: "accuracy", "spectrum", "stable-rank", "dashboard" (the three plus a caption), and
  * "tau-sweep" (accuracy and stable rank against τ at the task; needs req->eng),
  * "erank-cond" (effective rank and condition number over tasks), "class-acc" (per-class
- * accuracy sorted by training rows) and "eig-ratio" (λ̃ᵢ/λᵢ at the task, needs both spectra). The format follows the extension of `path` (.png .svg .pdf).
+ * accuracy sorted by training rows) and "eig-ratio" (λ̃ᵢ/λᵢ at the task, needs both spectra). The format follows the extension of `path` (.png .svg .pdf .gif).
  * PNG carries pHYs (dpi) and tEXt metadata (software, every parameter, data source, checksum);
  * no time chunk, so the same inputs give the same bytes. Written atomically (gs_io.h).
  * Ownership: borrows everything; writes only `path` (and `data_csv` if given).
@@ -35,7 +35,23 @@ typedef struct {
                                   run k (fig_tau_curves on that seed's engine); the figure draws
                                   their mean with a ± std band */
     int nsweep;
+    /* Frames and slides (all 0 = one figure as before). */
+    int frames;                /* 1: one frame per task 1..task (export --frames, --task all) */
+    int future;                /* FIG_FUTURE_*: the tasks after the shown one */
+    int frame_ms;              /* animation: time per frame in ms (0 = FIG_FRAME_MS) */
+    int slide;                 /* 1: a 16:9 slide, FIG_SLIDE_W_IN × FIG_SLIDE_H_IN (export --size slide) */
+    double font_scale;         /* text and lines × this (0 = 1; a slide: FIG_SLIDE_FONT_SCALE) */
 } fig_request;
+
+/* The tasks after the shown one: FIG_FUTURE_DEFAULT is SHOW for one figure (the dotted line at
+ * the task) and HIDE for frames (each frame draws the tasks up to its own). */
+enum { FIG_FUTURE_DEFAULT = 0, FIG_FUTURE_SHOW, FIG_FUTURE_HIDE, FIG_FUTURE_FADE };
+#define FIG_FRAME_MS 1000      /* default time per frame of an animation (the last one: 3×) */
+#define FIG_SLIDE_W_IN 13.33
+#define FIG_SLIDE_H_IN 7.5
+/* The smallest text of a figure is 8 pt: × 2.25 = 18 pt on a slide, read from the back row. */
+#define FIG_MIN_FONT_PT 8.0
+#define FIG_SLIDE_FONT_SCALE 2.25
 
 /* Does `figure` take several seeds? And their names, for messages. */
 int fig_seeds_supported(const char *figure);
@@ -57,6 +73,10 @@ int fig_size_in(const char *figure, double width_in, double *w_in, double *h_in)
  * and an existing target folder (GS_ERUN "FILE: cannot create: folder DIR does not exist"). */
 int fig_check_output(const char *figure, const char *path);
 /* Render `figure` to `path`; if data_csv is not NULL also write the numbers behind it.
+ * With req->frames: one frame per task 1..task, each drawing the tasks up to its own (or the
+ * later ones faded: req->future), the axes the same in every frame: a .pdf gets one page per
+ * frame, a .gif one animation (req->frame_ms per frame), .png and .svg one numbered file per frame
+ * (PATH-01.png, ...; the CSV likewise). A .gif without frames is the one figure.
  * GS_OK, GS_EINPUT (unknown figure/extension), GS_ERUN (write failed; nothing left behind). */
 int fig_export(const fig_request *req, const char *figure, const char *path, const char *data_csv);
 

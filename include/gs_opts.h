@@ -102,6 +102,7 @@ typedef struct {
 #define OP_MAX_METHODS 16
 #define OP_MIN_DPI 72          /* export: smallest --dpi */
 #define OP_MIN_WIDTH_IN 3.0    /* export: narrowest --width-in */
+enum { OP_SIZE_NONE = 0, OP_SIZE_COLUMN, OP_SIZE_PAGE, OP_SIZE_SLIDE }; /* export --size */
 #define OP_MAX_SWEEP 8
 #define OP_MAX_SOURCES 8
 
@@ -133,6 +134,11 @@ typedef struct {
     int task;            /* 1-based, 0 = last */
     double width_in;
     const char *data_csv; /* --data FILE.csv for export: the numbers behind the figure */
+    int frames;          /* --frames (or --task all): one frame per task */
+    int future;          /* --future: FIG_FUTURE_* of gs_figure.h (0 = the default) */
+    int frame_ms;        /* --frame-ms: animation time per frame (0 = default) */
+    int size;            /* --size: OP_SIZE_* (0 = --width-in or the figure's default) */
+    double font_scale;   /* --font-scale (0 = 1, a slide 2.25) */
     /* sweep */
     const char *sweep_params[OP_MAX_SWEEP]; /* "name=v1,v2,..." */
     int n_sweep;

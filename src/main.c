@@ -179,7 +179,8 @@ static int export_compute(pl_ctx *c, const op_opts *o, const op_params *q, int t
     unsigned shown = en_method_bit(0) | en_method_bit(1);
     int rc = en_update(c->eng, q, task, &g_cancel, NULL, NULL);
     if (!rc) rc = en_ensure_spectrum(c->eng, task, shown, &g_cancel);
-    if (o->figure && !strcmp(o->figure, "erank-cond"))
+    /* frames: each shows the spectrum at its own task */
+    if (o->figure && (!strcmp(o->figure, "erank-cond") || o->frames))
         for (int t = 1; !rc && t <= c->prob.T; t++) rc = en_ensure_spectrum(c->eng, t, shown, &g_cancel);
     return rc;
 }
@@ -196,6 +197,9 @@ static int cmd_export(op_opts *o)
     ts_curve (*sweeps)[2] = NULL;
     const ts_curve *sweep_ptr[EXPORT_MAX_SEEDS];
     int ns = 0, nruns = 0, nsweep = 0, tau_fig = !strcmp(o->figure, "tau-sweep");
+    if (o->seeds && o->frames && tau_fig)
+        return fail(gs_error(GS_EINPUT, "--frames with --seeds: the tau-sweep figure's mean over seeds is at one task; "
+                                        "drop --seeds or --frames"));
     if (o->seeds) {
         rc0 = op_parse_seeds(o->seeds, seeds, EXPORT_MAX_SEEDS, &ns);
         if (!rc0 && !fig_seeds_supported(o->figure))
@@ -245,8 +249,13 @@ static int cmd_export(op_opts *o)
         req.m0 = 0;
         req.m1 = r->n_methods > 1 ? 1 : -1;
         req.task = task;
-        req.dpi = o->dpi > 0 ? o->dpi : 300;
-        req.width_in = o->width_in;
+        req.dpi = o->dpi; /* 0: the format's default (PNG 300, GIF 100) */
+        req.width_in = o->size == OP_SIZE_COLUMN ? 3.5 : o->size == OP_SIZE_PAGE ? 7.0 : o->width_in;
+        req.slide = o->size == OP_SIZE_SLIDE;
+        req.font_scale = o->font_scale;
+        req.frames = o->frames;
+        req.future = o->future;
+        req.frame_ms = o->frame_ms;
         req.eng = c.eng; /* the tau-sweep figure solves again from the Gram matrices */
         req.sweeps = sweeps ? sweep_ptr : NULL;
         req.nsweep = nsweep;
@@ -264,7 +273,9 @@ static int cmd_export(op_opts *o)
     pl_free(&c);
     if (rc == GS_ECANCEL) return interrupted();
     if (rc) return fail(rc);
-    if (!o->quiet) fprintf(stderr, "gsrscope: wrote %s%s\n", o->output, failed ? " (with gaps where tasks failed)" : "");
+    if (!o->quiet) fprintf(stderr, "gsrscope: wrote %s%s%s\n", o->output,
+                           o->frames ? " (one frame per task; .png, .svg and --csv numbered FILE-01, ...)" : "",
+                           failed ? " (with gaps where tasks failed)" : "");
     return failed ? 1 : 0;
 }
 

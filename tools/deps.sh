@@ -6,8 +6,8 @@
 #                           never needed by the build, the tests or CI
 # On a system without apt-get, print the list and stop with status 1.
 set -e
-BUILD_PKGS="gcc make pkg-config libncurses-dev libgsl-dev libopenblas-dev liblapacke-dev libpng-dev libcairo2-dev libpango1.0-dev zlib1g-dev libzip-dev fonts-dejavu-core"
-TEST_PKGS="locales python3 python3-numpy tmux valgrind clang libclang-rt-14-dev dataset-fashion-mnist libxml2-utils poppler-utils man-db groff-base"
+BUILD_PKGS="gcc make pkg-config libncurses-dev libgsl-dev libopenblas-dev liblapacke-dev libpng-dev libcairo2-dev libpango1.0-dev zlib1g-dev libzip-dev libgif-dev fonts-dejavu-core"
+TEST_PKGS="locales python3 python3-numpy tmux valgrind clang libclang-rt-14-dev dataset-fashion-mnist libxml2-utils poppler-utils man-db groff-base python3-pil"
 BENCH_PKGS="python3-torch time"
 want="$BUILD_PKGS"
 [ "${1:-build}" = test ] && want="$BUILD_PKGS $TEST_PKGS"

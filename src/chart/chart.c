@@ -128,10 +128,27 @@ void ch_pending_note(ch_chart *c, const en_results *r, const int *ms, int nm)
 
 void ch_task_axis(ch_chart *c, int T)
 {
+    c->task_x = 1;
     ch_axis_integer(&c->x, 1, T > 1 ? T : 2, 8, 0);
     c->x.lo = 0.5;
     c->x.hi = (T > 1 ? T : 1) + 0.5;
     snprintf(c->x.label, sizeof c->x.label, "task");
+}
+
+int ch_hide_after(ch_chart *c, int task)
+{
+    if (!c->task_x) return 0;
+    int n = 0;
+    for (int i = 0; i < c->nseries; i++) {
+        ch_series *s = &c->series[i];
+        for (int k = 0; k < s->n; k++) {
+            if (!(s->x[k] > task + 0.5)) continue;
+            n += isfinite(s->y[k]) != 0;
+            s->y[k] = NAN;
+            if (s->ylo) s->ylo[k] = s->yhi[k] = NAN;
+        }
+    }
+    return n;
 }
 
 int ch_collect_methods(const en_results *r, int m0, int m1, int *ms)

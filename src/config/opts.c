@@ -44,7 +44,7 @@ void op_defaults(op_opts *o)
     o->format = OP_FMT_TABLE;
     o->spectrum = OP_SPECTRUM_AUTO;
     o->data.precision = OP_PREC_AUTO;
-    o->dpi = 300;
+    o->dpi = 0; /* the format's default: PNG 300, GIF 100 */
     o->width_in = 0;
 }
 
@@ -115,6 +115,8 @@ static const char *const PAIRS_NAMES[] = {"all", "random", "literal"};
 static const char *const AUG_NAMES[] = {"all", "tail"};
 static const char *const FMT_NAMES[] = {"table", "csv", "json", "markdown", "latex"};
 static const char *const SPEC_NAMES[] = {"final", "all", "auto"};
+static const char *const FUTURE_NAMES[] = {"show", "hide", "fade"}; /* FIG_FUTURE_SHOW.. - 1 */
+static const char *const SIZE_NAMES[] = {"column", "page", "slide"};  /* OP_SIZE_COLUMN.. - 1 */
 static const char *const OBJ_NAMES[] = {"acc", "tail", "balanced"};
 static const char *const PREC_NAMES[] = {"double", "single", "auto"}; /* in OP_PREC_* order */
 
@@ -350,6 +352,14 @@ int op_validate(const op_opts *o)
     if (o->width_in != 0 && !(o->width_in >= OP_MIN_WIDTH_IN && o->width_in <= 40))
         return gs_error(GS_EINPUT, "--width-in: must be in [%g, 40] (narrower figures overlap their labels), got %g", OP_MIN_WIDTH_IN, o->width_in);
     if (o->task < 0) return gs_error(GS_EINPUT, "--task: must be ≥ 1, got %d", o->task);
+    if (o->font_scale != 0 && !(o->font_scale >= 0.5 && o->font_scale <= 4))
+        return gs_error(GS_EINPUT, "--font-scale: must be in [0.5, 4], got %g", o->font_scale);
+    if (o->size && o->width_in != 0)
+        return gs_error(GS_EINPUT, "--size and --width-in: give one of them (--size %s is %s)",
+                        o->size == OP_SIZE_COLUMN ? "column" : o->size == OP_SIZE_PAGE ? "page" : "slide",
+                        o->size == OP_SIZE_COLUMN ? "3.5 in wide" : o->size == OP_SIZE_PAGE ? "7 in wide" : "13.33 × 7.5 in");
+    if (o->frame_ms && !o->frames)
+        return gs_error(GS_EINPUT, "--frame-ms: the time per frame of an animation; give --frames (or --task all) and -o FILE.gif");
     return GS_OK;
 }
 
@@ -357,7 +367,8 @@ enum {
     O_SYNTH = 1000, O_DATA, O_IDX, O_TRF, O_TRL, O_TEF, O_TEL, O_LABELCOL, O_NONORM,
     O_MAXMEM, O_METHODS, O_FORMAT, O_SAVE, O_SPECTRUM, O_THEOREM, O_SPLIT, O_QUIET, O_FIGURE,
     O_DPI, O_TASK, O_WIDTH, O_CSV, O_PARAM, O_SEEDS, O_OUTDIR, O_ASCII, O_PRESET, O_SESSION,
-    O_TOUR, O_THEME, O_HELP, O_VERSION, O_SET, O_OBJECTIVE, O_SAMPLE, O_PRECISION
+    O_TOUR, O_THEME, O_HELP, O_VERSION, O_SET, O_OBJECTIVE, O_SAMPLE, O_PRECISION,
+    O_FRAMES, O_FUTURE, O_FRAME_MS, O_SIZE, O_FONT_SCALE
 };
 
 /* The other options (the values of KEYS are options too, each `--name V`, id O_SET). */
@@ -396,6 +407,11 @@ static const op_def DEFS[] = {
     {"task", required_argument, O_TASK, IN_EXPORT},
     {"width-in", required_argument, O_WIDTH, IN_EXPORT},
     {"csv", required_argument, O_CSV, IN_EXPORT},
+    {"frames", no_argument, O_FRAMES, IN_EXPORT},
+    {"future", required_argument, O_FUTURE, IN_EXPORT},
+    {"frame-ms", required_argument, O_FRAME_MS, IN_EXPORT},
+    {"size", required_argument, O_SIZE, IN_EXPORT},
+    {"font-scale", required_argument, O_FONT_SCALE, IN_EXPORT},
     {"param", required_argument, O_PARAM, IN_SWEEP | IN_TUNE},
     {"seeds", required_argument, O_SEEDS, IN_SWEEP | IN_EXPORT | IN_TABLE | IN_TUNE | IN_TUI},
     {"objective", required_argument, O_OBJECTIVE, IN_TUNE},
@@ -556,11 +572,21 @@ static int apply_opt(op_opts *o, int c, const char *name, char *arg, int *user_m
     case 'o': o->output = arg; break;
     case O_DPI: st = parse_double("--dpi", arg, &o->dpi); break;
     case O_TASK:
+        if (!strcmp(arg, "all")) { o->frames = 1; o->task = 0; break; } /* every task: one frame each */
         if ((st = parse_long("--task", arg, &l))) break;
         if (l < 1 || l > 1000000) { st = gs_error(GS_EINPUT, "--task: must be ≥ 1, got %ld", l); break; }
         o->task = (int)l;
         break;
     case O_WIDTH: st = parse_double("--width-in", arg, &o->width_in); break;
+    case O_FRAMES: o->frames = 1; break;
+    case O_FUTURE: { int e; st = parse_enum("--future", arg, FUTURE_NAMES, 3, &e); o->future = e + 1; break; }
+    case O_FRAME_MS:
+        if ((st = parse_long("--frame-ms", arg, &l))) break;
+        if (l < 20 || l > 60000) { st = gs_error(GS_EINPUT, "--frame-ms: must be in [20, 60000] ms, got %ld", l); break; }
+        o->frame_ms = (int)l;
+        break;
+    case O_SIZE: { int e; st = parse_enum("--size", arg, SIZE_NAMES, 3, &e); o->size = e + 1; break; }
+    case O_FONT_SCALE: st = parse_double("--font-scale", arg, &o->font_scale); break;
     case O_PARAM:
         if (o->cmd == OP_CMD_TUNE) { /* tune: the names of the parameters to search */
             if (o->tune_params) return gs_error(GS_EINPUT, "--param: give the parameters once, comma-separated (tau,beta)");

@@ -64,3 +64,26 @@ int fig_size_in(const char *figure, double width_in, double *w_in, double *h_in)
     if (h_in) *h_in = round(w * figure_aspect(fig, w) * 100.0) / 100.0;
     return GS_OK;
 }
+
+int fig_page_size(const fig_request *req, const char *figure, int fig, fig_page *pg)
+{
+    double s = req->font_scale > 0 ? req->font_scale : req->slide ? FIG_SLIDE_FONT_SCALE : 1.0;
+    if (!isfinite(s) || s < 0.25 || s > 8) return gs_error(GS_EINPUT, "--font-scale %g: out of range", s);
+    double w, h;
+    if (req->slide) {
+        w = FIG_SLIDE_W_IN;
+        h = FIG_SLIDE_H_IN;
+    } else {
+        w = req->width_in > 0 ? req->width_in : fig == FIG_DASHBOARD ? 7.0 : 3.5;
+        /* the layout is that of a figure 1/s as wide, everything drawn s times as large */
+        h = round(w * figure_aspect(fig, w / s) * 100.0) / 100.0;
+    }
+    if (s != 1.0 && w / s < OP_MIN_WIDTH_IN - 1e-9) /* (a plain width is checked with the options) */
+        return gs_error(GS_EINPUT, "%s: at --font-scale %g a %g in wide %s figure lays out like one %.2f in wide, "
+                        "where labels overlap (at least %g in): widen it (--width-in %g or more) or lower --font-scale",
+                        figure, s, w, figure, w / s, OP_MIN_WIDTH_IN, ceil(OP_MIN_WIDTH_IN * s * 10) / 10);
+    pg->W = w * 72.0;
+    pg->H = h * 72.0;
+    pg->scale = s;
+    return GS_OK;
+}

@@ -234,3 +234,15 @@ void fig_draw(fz *z, const fig_request *req, int fig, const charts *cs, int task
     }
     }
 }
+
+void fig_draw_page(fz *z, const fig_request *req, int fig, const charts *cs, int task, const fig_page *pg)
+{
+    if (pg->scale == 1.0) {
+        fig_draw(z, req, fig, cs, task, pg->W, pg->H);
+        return;
+    }
+    cairo_save(z->cr);
+    cairo_scale(z->cr, pg->scale, pg->scale);
+    fig_draw(z, req, fig, cs, task, pg->W / pg->scale, pg->H / pg->scale);
+    cairo_restore(z->cr);
+}

@@ -11,11 +11,13 @@
  *   text.c     context and text             panel.c   one chart in a box, rows, the legend
  *   meta.c     parameters as metadata       draw.c    a whole figure on the page
  *   output.c   PNG / PDF / SVG / CSV sinks, fig_check_output, fig_export
+ *   frames.c   a figure at each task (export --frames, --future)   gif.c   the animation (giflib)
  */
 #ifndef FIG_INT_H
 #define FIG_INT_H
 
 #include "gs_figure.h"
+#include "gs_opts.h"
 #include "gs_chart.h"
 #include "gs_claims.h"
 #include "gs_common.h"
@@ -94,7 +96,7 @@ void fig_draw_legend(fz *z, const ch_chart *c, const ch_chart *c2, double cx, do
 
 /* ---- metadata (meta.c) ----------------------------------------------------------------------- */
 
-#define MAX_META 48
+#define MAX_META 56
 typedef struct {
     int n;
     char key[MAX_META][32];
@@ -127,5 +129,35 @@ void fig_charts_free(charts *cs);
 
 /* Draw figure `fig` on a W × H pt page. */
 void fig_draw(fz *z, const fig_request *req, int fig, const charts *cs, int task, double W, double H);
+
+/* The page: W × H pt; the figure is laid out on (W/scale) × (H/scale) and drawn scale times as
+ * large (text, lines, markers: --font-scale, a slide). */
+typedef struct { double W, H, scale; } fig_page;
+/* The page of `figure` for req (its width, --size slide, --font-scale); GS_EINPUT when the
+ * layout would be narrower than OP_MIN_WIDTH_IN (catalog.c). */
+int fig_page_size(const fig_request *req, const char *figure, int fig, fig_page *pg);
+/* fig_draw on the page (draw.c). */
+void fig_draw_page(fz *z, const fig_request *req, int fig, const charts *cs, int task, const fig_page *pg);
+
+/* ---- frames (frames.c) and the sinks (output.c, gif.c) -------------------------------------- */
+
+typedef struct {
+    int task;                  /* the task this frame shows */
+    charts cs;
+    meta md;
+} fig_frame;
+
+/* The frames of `figure`: 1..task with req->frames (the axes the same in all), else the one at
+ * `task`; the tasks after a frame's own as req->future says. fig_frames_free releases them. */
+int fig_frames_build(const fig_request *req, const char *figure, int fig, int task, fig_frame **out, int *n);
+void fig_frames_free(fig_frame *f, int n);
+/* Frame k of n's file: PATH itself when n = 1, else PATH-01.ext, ... (two digits at least). */
+int fig_frame_path(const char *path, int k, int n, char *out, size_t size);
+/* The frame drawn into a new ARGB32 image of the page at dpi (caller destroys it). */
+int fig_image(const fig_request *req, int fig, const fig_frame *f, const fig_page *pg, double dpi,
+              const char *path, cairo_surface_t **out);
+/* An animated GIF of the frames, frame_ms each (the last one 3×), one palette for all (gif.c). */
+int fig_write_gif(const fig_request *req, int fig, const fig_frame *f, int n, const fig_page *pg, double dpi,
+                  const char *path);
 
 #endif

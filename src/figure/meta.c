@@ -86,6 +86,12 @@ void fig_meta_build(meta *md, const fig_request *req, const char *figure, int ta
         meta_add(md, "baseline", "alpha_base=%s xi=%s beta=%s tau=%s", fig_num(bp->alpha_base, b1),
                  fig_num(bp->xi, b2), fig_num(bp->beta, b3), fig_num(bp->tau, b4));
     }
+    /* frames and slides: said only when asked for (the bytes of a plain export stay the same) */
+    static const char *const future[] = {"", "show", "hide", "fade"};
+    if (req->frames) meta_add(md, "frames", "one per task; this one task %d", task);
+    if (req->future > 0 && req->future <= FIG_FUTURE_FADE) meta_add(md, "future", "%s", future[req->future]);
+    if (req->slide) meta_add(md, "size", "slide (%g x %g in)", FIG_SLIDE_W_IN, FIG_SLIDE_H_IN);
+    if (req->font_scale > 0) meta_add(md, "font_scale", "%s", fig_num(req->font_scale, b));
 }
 
 /* One line "key=value; ..." of the parameters (PDF subject, SVG desc). */

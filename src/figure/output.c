@@ -54,10 +54,12 @@ static cairo_status_t membuf_write(void *closure, const unsigned char *data, uns
     return CAIRO_STATUS_SUCCESS;
 }
 
-static int render_png(const fig_request *req, int fig, const charts *cs, int task, double W, double H,
-                      double dpi, const meta *md, const char *path)
+int fig_image(const fig_request *req, int fig, const fig_frame *f, const fig_page *pg, double dpi,
+              const char *path, cairo_surface_t **out)
 {
+    double W = pg->W, H = pg->H;
     int wpx = (int)lround(W / 72.0 * dpi), hpx = (int)lround(H / 72.0 * dpi);
+    *out = NULL;
     if (wpx < 1 || hpx < 1 || wpx > 32767 || hpx > 32767 || (double)wpx * hpx > 1.5e8)
         return gs_error(GS_EINPUT, "%s: the image would be %d×%d pixels; lower --dpi or --width-in",
                         path, wpx, hpx);
@@ -73,7 +75,7 @@ static int render_png(const fig_request *req, int fig, const charts *cs, int tas
         return gs_error(GS_ENOMEM, "%s: cannot start drawing", path);
     }
     cairo_scale(z.cr, wpx / W, hpx / H);
-    fig_draw(&z, req, fig, cs, task, W, H);
+    fig_draw_page(&z, req, fig, &f->cs, f->task, pg);
     cairo_status_t cs_st = cairo_status(z.cr);
     fig_end(&z);
     cairo_surface_flush(s);
@@ -81,10 +83,21 @@ static int render_png(const fig_request *req, int fig, const charts *cs, int tas
         cairo_surface_destroy(s);
         return gs_error(GS_ERUN, "%s: drawing failed: %s", path, cairo_status_to_string(cs_st));
     }
+    *out = s;
+    return GS_OK;
+}
+
+static int render_png(const fig_request *req, int fig, const fig_frame *f, const fig_page *pg, double dpi,
+                      const char *path)
+{
+    cairo_surface_t *s;
+    int st = fig_image(req, fig, f, pg, dpi, path, &s);
+    if (st) return st;
+    const meta *md = &f->md;
     pw_text t[MAX_META];
     for (int i = 0; i < md->n; i++) t[i] = (pw_text){md->key[i], md->val[i]};
-    int st = pw_write_argb32(path, cairo_image_surface_get_data(s), wpx, hpx,
-                             cairo_image_surface_get_stride(s), dpi, t, md->n);
+    st = pw_write_argb32(path, cairo_image_surface_get_data(s), cairo_image_surface_get_width(s),
+                         cairo_image_surface_get_height(s), cairo_image_surface_get_stride(s), dpi, t, md->n);
     cairo_surface_destroy(s);
     return st;
 }
@@ -147,9 +160,11 @@ static int svg_with_meta(const membuf *m, const meta *md, const char *path)
     return st;
 }
 
-static int render_vector(const fig_request *req, int fig, const charts *cs, int task, double W,
-                         double H, int pdf, const meta *md, const char *path)
+/* A PDF of the frames, one page each (md: the document's metadata), or the SVG of one frame. */
+static int render_vector(const fig_request *req, int fig, const fig_frame *f, int n, const fig_page *pg,
+                         int pdf, const meta *md, const char *path)
 {
+    double W = pg->W, H = pg->H;
     membuf m = {0};
     cairo_surface_t *s = pdf ? cairo_pdf_surface_create_for_stream(membuf_write, &m, W, H)
                              : cairo_svg_surface_create_for_stream(membuf_write, &m, W, H);
@@ -169,16 +184,20 @@ static int render_vector(const fig_request *req, int fig, const charts *cs, int 
     } else {
         cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PT);
     }
-    fz z;
-    if (fig_begin(&z, s) != 0) {
+    cairo_status_t st1 = CAIRO_STATUS_SUCCESS;
+    for (int k = 0; k < n && st1 == CAIRO_STATUS_SUCCESS; k++) {
+        fz z;
+        if (k > 0) cairo_surface_show_page(s); /* the next page, the same size */
+        if (fig_begin(&z, s) != 0) {
+            fig_end(&z);
+            cairo_surface_destroy(s);
+            free(m.p);
+            return gs_error(GS_ENOMEM, "%s: cannot start drawing", path);
+        }
+        fig_draw_page(&z, req, fig, &f[k].cs, f[k].task, pg);
+        st1 = cairo_status(z.cr);
         fig_end(&z);
-        cairo_surface_destroy(s);
-        free(m.p);
-        return gs_error(GS_ENOMEM, "%s: cannot start drawing", path);
     }
-    fig_draw(&z, req, fig, cs, task, W, H);
-    cairo_status_t st1 = cairo_status(z.cr);
-    fig_end(&z);
     cairo_surface_finish(s);
     cairo_status_t st2 = cairo_surface_status(s);
     cairo_surface_destroy(s);
@@ -211,7 +230,7 @@ static int write_csv(const charts *cs, const char *path)
     return io_atomic_commit(&a);
 }
 
-/* 0 png, 1 svg, 2 pdf; -1 with the message set. */
+/* 0 png, 1 svg, 2 pdf, 3 gif; -1 with the message set. */
 static int output_kind(const char *path)
 {
     if (!path || !*path) return gs_error(GS_EINPUT, "export: -o FILE (--output) is required"), -1;
@@ -220,10 +239,11 @@ static int output_kind(const char *path)
     if (dot && strcasecmp(dot, ".png") == 0) return 0;
     if (dot && strcasecmp(dot, ".svg") == 0) return 1;
     if (dot && strcasecmp(dot, ".pdf") == 0) return 2;
+    if (dot && strcasecmp(dot, ".gif") == 0) return 3;
     if (dot)
-        gs_error(GS_EINPUT, "%s: unknown figure format '%s' (use .png, .svg or .pdf)", path, dot);
+        gs_error(GS_EINPUT, "%s: unknown figure format '%s' (use .png, .svg, .pdf or .gif)", path, dot);
     else
-        gs_error(GS_EINPUT, "%s: no figure format in the name (use .png, .svg or .pdf)", path);
+        gs_error(GS_EINPUT, "%s: no figure format in the name (use .png, .svg, .pdf or .gif)", path);
     return -1;
 }
 
@@ -278,21 +298,32 @@ int fig_export(const fig_request *req, const char *figure, const char *path, con
     if (task < 0 || task > req->r->T)
         return gs_error(GS_EINPUT, "--task %d: out of range (1..%d, 0 = last)", task, req->r->T);
     if (task == 0) task = last_done_task(req);
-    double dpi = req->dpi > 0 ? req->dpi : 300.0;
-    double win, hin;
-    fig_size_in(figure, req->width_in, &win, &hin);
-    if (!isfinite(dpi) || !isfinite(win))
-        return gs_error(GS_EINPUT, "%s: bad --dpi or --width-in", path);
-    double W = win * 72.0, H = hin * 72.0;
-
-    charts cs;
-    int st = fig_charts_build(&cs, req, fig, task);
+    /* PNG at 300 dpi for print; a GIF is for screens and slide programs: 100 dpi */
+    double dpi = req->dpi > 0 ? req->dpi : kind == 3 ? 100.0 : 300.0;
+    fig_page pg;
+    int st = fig_page_size(req, figure, fig, &pg);
     if (st) return st;
-    meta md;
-    fig_meta_build(&md, req, figure, task);
-    if (kind == 0) st = render_png(req, fig, &cs, task, W, H, dpi, &md, path);
-    else st = render_vector(req, fig, &cs, task, W, H, kind == 2, &md, path);
-    if (!st && data_csv) st = write_csv(&cs, data_csv);
-    fig_charts_free(&cs);
+    if (!isfinite(dpi) || !isfinite(pg.W))
+        return gs_error(GS_EINPUT, "%s: bad --dpi or --width-in", path);
+
+    fig_frame *f;
+    int n;
+    if ((st = fig_frames_build(req, figure, fig, task, &f, &n))) return st;
+    char fp[4200];
+    if (kind == 2) {
+        meta md = f[n - 1].md; /* the document: the last frame's parameters */
+        st = render_vector(req, fig, f, n, &pg, 1, &md, path);
+    } else if (kind == 3) {
+        st = fig_write_gif(req, fig, f, n, &pg, dpi, path);
+    } else {
+        for (int k = 0; k < n && !st; k++) {
+            if ((st = fig_frame_path(path, k + 1, n, fp, sizeof fp))) break;
+            st = kind == 0 ? render_png(req, fig, &f[k], &pg, dpi, fp)
+                           : render_vector(req, fig, &f[k], 1, &pg, 0, &f[k].md, fp);
+        }
+    }
+    for (int k = 0; k < n && !st && data_csv; k++)
+        if (!(st = fig_frame_path(data_csv, k + 1, n, fp, sizeof fp))) st = write_csv(&f[k].cs, fp);
+    fig_frames_free(f, n);
     return st;
 }

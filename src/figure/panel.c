@@ -199,11 +199,13 @@ static int series_shown(const panel *p, const ch_series *s)
     return p->kind < 0 || (int)s->kind == p->kind;
 }
 
-static void draw_series(fz *z, const panel *p, const ch_series *s, int slot)
+/* The points of s with x in [xlo, xhi] (all: ±inf), alpha × afac. */
+static void draw_series_part(fz *z, const panel *p, const ch_series *s, int slot, double xlo, double xhi,
+                             double afac)
 {
     cairo_t *cr = z->cr;
     const box *b = &p->plot;
-    double alpha = s->ghost ? 0.35 : 1.0;
+    double alpha = (s->ghost ? 0.35 : 1.0) * afac;
     double w = s->ghost ? fmin(s->width_pt, 0.9) : s->width_pt;
     cairo_save(cr);
     cairo_rectangle(cr, b->x - 3, b->y - 3, b->w + 6, b->h + 6);
@@ -212,13 +214,13 @@ static void draw_series(fz *z, const panel *p, const ch_series *s, int slot)
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
     cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
     if (s->ylo && s->yhi) { /* mean ± std over seeds: a translucent band under the line */
-        fig_rgb(cr, s->rgb, 0.15);
+        fig_rgb(cr, s->rgb, 0.15 * afac);
         int i = 0;
         while (i < s->n) {
             int a = i;
-            while (a < s->n && !(isfinite(s->ylo[a]) && isfinite(s->yhi[a]))) a++;
+            while (a < s->n && !(isfinite(s->ylo[a]) && isfinite(s->yhi[a]) && s->x[a] >= xlo && s->x[a] <= xhi)) a++;
             int e = a;
-            while (e < s->n && isfinite(s->ylo[e]) && isfinite(s->yhi[e])) e++;
+            while (e < s->n && isfinite(s->ylo[e]) && isfinite(s->yhi[e]) && s->x[e] >= xlo && s->x[e] <= xhi) e++;
             if (e - a >= 2) {
                 cairo_new_path(cr);
                 for (int k = a; k < e; k++)
@@ -237,7 +239,7 @@ static void draw_series(fz *z, const panel *p, const ch_series *s, int slot)
     int pen = 0;
     for (int i = 0; i < s->n; i++) {
         double fx = ch_axis_frac(&p->x, s->x[i]), fy = ch_axis_frac(&p->y, s->y[i]);
-        if (!isfinite(fx) || !isfinite(fy)) { pen = 0; continue; }
+        if (!isfinite(fx) || !isfinite(fy) || !(s->x[i] >= xlo && s->x[i] <= xhi)) { pen = 0; continue; }
         double X = px_f(p, fx), Y = py_f(p, fy);
         if (pen) cairo_line_to(cr, X, Y);
         else cairo_move_to(cr, X, Y);
@@ -256,12 +258,25 @@ static void draw_series(fz *z, const panel *p, const ch_series *s, int slot)
         for (int i = off; i < s->n; i += every) {
             double fx = ch_axis_frac(&p->x, s->x[i]), fy = ch_axis_frac(&p->y, s->y[i]);
             if (!isfinite(fx) || !isfinite(fy) || fx < -1e-9 || fx > 1 + 1e-9 || fy < -1e-9 ||
-                fy > 1 + 1e-9)
+                fy > 1 + 1e-9 || !(s->x[i] >= xlo && s->x[i] <= xhi))
                 continue;
             draw_marker(cr, s->marker, px_f(p, fx), py_f(p, fy), r, s->rgb, alpha);
         }
     }
     cairo_restore(cr);
+}
+
+/* A series; with the chart's fade_after_mark, the part after the current task faded (drawn
+ * first, so the points up to the task sit on top). */
+static void draw_series(fz *z, const panel *p, const ch_series *s, int slot)
+{
+    double m = p->c->mark_x;
+    if (p->c->fade_after_mark && isfinite(m)) {
+        draw_series_part(z, p, s, slot, m, INFINITY, 0.25);
+        draw_series_part(z, p, s, slot, -INFINITY, m, 1.0);
+        return;
+    }
+    draw_series_part(z, p, s, slot, -INFINITY, INFINITY, 1.0);
 }
 
 void fig_draw_panel(fz *z, const panel *p)
