@@ -50,6 +50,30 @@ for k in range(1, 11):
 print("checked 10 frames")
 PYEOF
 
+# The axes stay put: every tick label (a word of digits, read with its position by pdftotext -bbox)
+# is at the same place on every page. Two plain exports at tasks 1 and 10 differ there (the
+# spectrum's decades), so the check can fail.
+ticks() { $PY - "$@" <<'PYEOF'
+import re, subprocess, sys
+num = re.compile(r"^[0-9\u2212\u207b\u2070-\u2079\u00b9\u00b2\u00b3]+(\.[0-9]+)?$")
+sets = []
+for pdf in sys.argv[1:]:
+    pages = int(re.search(r"Pages:\s+(\d+)", subprocess.run(["pdfinfo", pdf], capture_output=True, text=True).stdout).group(1))
+    for k in range(1, pages + 1):
+        out = subprocess.run(["pdftotext", "-f", str(k), "-l", str(k), "-bbox", pdf, "-"], capture_output=True, text=True).stdout
+        sets.append({(w, round(float(x), 1), round(float(y), 1)) for x, y, w in
+                     re.findall(r'<word xMin="([0-9.]+)" yMin="([0-9.]+)" xMax="[0-9.]+" yMax="[0-9.]+">([^<]*)</word>', out)
+                     if num.match(w)})
+assert len(sets[0]) > 20, f"only {len(sets[0])} tick labels"
+same = all(s == sets[0] for s in sets)
+print(f"{len(sets)} pages, {len(sets[0])} tick labels, same: {same}")
+sys.exit(0 if same else 1)
+PYEOF
+}
+ticks "$tmp/steps.pdf" > "$tmp/err" 2>&1 && ok "every tick label at the same place on the 10 pages" || bad "the axes move between frames"
+"$G" export $S --task 1 --figure dashboard -o "$tmp/t1.pdf" 2>/dev/null; "$G" export $S --task 10 --figure dashboard -o "$tmp/t10.pdf" 2>/dev/null
+ticks "$tmp/t1.pdf" "$tmp/t10.pdf" > "$tmp/err" 2>&1 && bad "the tick check cannot tell two plain exports apart" || ok "the tick check sees the axes of plain exports at tasks 1 and 10 move"
+
 # --task all is --frames: the same bytes.
 "$G" export $S --task all --figure dashboard -o "$tmp/all.pdf" 2> "$tmp/err" && cmp -s "$tmp/all.pdf" "$tmp/steps.pdf" &&
     ok "--task all writes the same PDF as --frames" || bad "--task all = --frames"
