@@ -239,7 +239,9 @@ void en_destroy(en_engine *e);
  * the view the user looks at fills in quickly: with every Gram cached it is solved first; with
  * new rows in an interactive engine (keep_task_grams; every changed method a ridge learner) the
  * rows of tasks 1..first_task are built, first_task solved, then the tasks before it and after.
- * The numbers do not depend on the order. Returns GS_OK, GS_ECANCEL, or an error. */
+ * The numbers do not depend on the order. The engine copies `params` (as en_create copies its
+ * configuration and the method names) and keeps no pointer into them: they need not outlive the
+ * call (the problem does: the engine reads it). Returns GS_OK, GS_ECANCEL, or an error. */
 int en_update(en_engine *e, const op_params *params, int first_task,
               const volatile int *cancel, en_progress_fn progress, void *user);
 /* Compute the exact spectrum for task t (1-based) of the methods in `methods` (bit m: method m of
