@@ -206,8 +206,9 @@ void en_results_free(en_results *r);
  * for a valid name. */
 int en_method_known(const char *name);
 const char *en_method_list(void); /* "gacl,gsr,..." for messages */
-/* 1 if the method's results depend on the hyperparameter `param` ("tau", "beta", "alpha_base"
- * or "xi"), else 0 (also for unknown names). */
+/* 1 if the method's results depend on the parameter `param` (a row of gs_params.h: "tau",
+ * "beta", "alpha_base", "max-aug", ...), else 0 (also for unknown names and for the parameters
+ * of the stream, which every method depends on through its rows). */
 int en_method_uses(const char *method, const char *param);
 
 /* ---- the engine -------------------------------------------------------------------------- */

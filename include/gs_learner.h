@@ -47,7 +47,7 @@
  * --expand; EN_MAP_RELU: its own random ReLU projection, ranpac; EN_MAP_IDENTITY: z). The hooks'
  * en_mctx.p is the problem seen through that map: p->D columns, p->h the training rows, p->test_h
  * the test rows (p->z, p->test_z the rows before it). Learners whose maps are equal share the
- * mapped rows and, for ridge, the Gram of the real rows. `deps` lists the parameters (EN_DEP_*, gs_methods.h) whose change
+ * mapped rows and, for ridge, the Gram of the real rows. `deps` lists the parameters (EN_DEP_*, gs_params.h) whose change
  * invalidates what the learner accumulated: the engine then resets and refits it. `bytes` is the
  * learner's memory beyond the rows the engine holds, for the estimate made before allocating
  * (src/engine/estimate.c; ridge learners are counted there).
@@ -61,17 +61,8 @@
 
 #include "gs_engine.h"
 
-/* Parameters an augmenter's rows or a learner's statistics depend on (a change invalidates
- * them). */
-enum {
-    EN_DEP_ALPHA = 1u << 0, EN_DEP_XI = 1u << 1, EN_DEP_PAIRS = 1u << 2, EN_DEP_MAXAUG = 1u << 3,
-    EN_DEP_AUGMENT = 1u << 4, EN_DEP_GAUSS_A = 1u << 5, EN_DEP_GAUSS_B = 1u << 6,
-    EN_DEP_SLDA = 1u << 7, EN_DEP_BETA = 1u << 8, EN_DEP_TAU = 1u << 9,
-    EN_DEP_KLDA = 1u << 10,  /* --klda-dim, --klda-gamma, --klda-reg */
-    EN_DEP_FECAM = 1u << 11, /* --fecam-alpha, --fecam-tukey */
-    EN_DEP_LAMBDA = 1u << 12 /* RanPAC's λ chosen on the validation rows (op_params.ranpac_lambda):
-                              * its solve only, never a statistic (no refit) */
-};
+/* EN_DEP_* (the parameters an augmenter's rows or a learner's statistics depend on): gs_params.h,
+ * where the parameter table gives each parameter its bit. */
 
 /* The per-method context handed to learner and augmenter hooks. */
 typedef struct {

@@ -4,9 +4,10 @@
  * method option means the same everywhere. op_parse validates ranges and returns GS_EINPUT with
  * a one-line message (gs_last_error) naming the option and what is wrong.
  *
- * Two tables in opts.c describe the options: the values (name, type, field; settable as
- * `--name V`, as `name=V` in sessions and presets, and by sweep's --param) and the other
- * options; each row says which subcommands it applies to. An option given to a subcommand it
+ * Two tables describe the options: the parameters (gs_params.h, src/config/params.c: name,
+ * field, default, range, TUI step, tuning range, help; settable as `--name V`, as `name=V` in
+ * sessions and presets, and by sweep's --param) and the other options (opts.c); each row says
+ * which subcommands it applies to. An option given to a subcommand it
  * does not apply to is refused: "--seeds: not an option of `run` (it applies to: sweep)".
  * Values are layered: defaults < --preset < --session < the options on the command line,
  * and each value set records where it came from (op_changes lists those not at default).
@@ -18,52 +19,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum { OP_CMD_TUI, OP_CMD_RUN, OP_CMD_EXPORT, OP_CMD_SWEEP, OP_CMD_SYNTH, OP_CMD_TUNE, OP_CMD_TABLE } op_cmd;
+#include "gs_params.h"
+
 /* markdown and latex: `table` only */
 typedef enum { OP_FMT_TABLE, OP_FMT_CSV, OP_FMT_JSON, OP_FMT_MARKDOWN, OP_FMT_LATEX } op_format;
 typedef enum { OP_PROFILE_STEP, OP_PROFILE_EXP, OP_PROFILE_NONE } op_profile;
 typedef enum { OP_ORDER_SHUFFLED, OP_ORDER_ORDERED } op_order;
-/* all: the N(N−1) ordered pairs i ≠ j (default); random: one random partner per row; literal:
- * the N² ordered pairs with i = j included, as Algorithm 1 writes it */
-typedef enum { OP_PAIRS_ALL, OP_PAIRS_RANDOM, OP_PAIRS_LITERAL } op_pairs;
-/* --max-aug all: no cap on the synthetic rows per class (Algorithm 1 has none) */
-#define OP_MAX_AUG_ALL (-1L)
-typedef enum { OP_AUG_ALL, OP_AUG_TAIL } op_augment;
 /* AUTO (default): FINAL when the exact spectrum is cheap (D ≤ EN_SPECTRUM_AUTO_MAX), else exact
  * spectra only where asked (en_ensure_spectrum: figures, --save-state, the TUI's views). */
 typedef enum { OP_SPECTRUM_FINAL, OP_SPECTRUM_ALL, OP_SPECTRUM_AUTO } op_spectrum;
 typedef enum { OP_OBJ_ACC, OP_OBJ_TAIL, OP_OBJ_BALANCED } op_objective;
 
-/* The tunable hyperparameters and method options (what the TUI edits). */
-typedef struct {
-    double alpha_base;   /* (0, 1], default 0.6 */
-    double xi;           /* >= 0, default 5e-3 */
-    double beta;         /* >= 0, default 1 */
-    double tau;          /* >= 0, default 0.01 */
-    uint64_t seed;       /* default 1 */
-    op_pairs pairs;      /* default all */
-    long max_aug;        /* >= 0, default 1000 rows per class; OP_MAX_AUG_ALL: no cap */
-    op_augment augment;  /* default all */
-    double gauss_a;      /* gauss-shrink: (1-a)Σ_tail + aI, default 0.1 */
-    double gauss_b;      /* gauss-transfer: Σ_tail + bΣ_head, default 1 */
-    double slda_eps;     /* slda shrinkage, default 1e-4 */
-    double ranpac_lambda;/* ranpac's ridge λ when chosen on the validation rows (run --val-frac),
-                          * 0 = unset: ranpac uses τ */
-    long klda_dim;       /* klda: random Fourier features, default 5000 */
-    double klda_gamma;   /* klda: kernel width γ (W ~ N(0, 2γ)), default 1e-4 */
-    double klda_reg;     /* klda: ridge added to the shared scatter, default 1e-3 */
-    double fecam_alpha;  /* fecam: shrinkage α₁ (times the mean variance), default 1 */
-    double fecam_tukey;  /* fecam: Tukey power β, default 0.5 (1 = none) */
-} op_params;
-
 /* The long-tailed protocol (gsrscope(7), STREAM). */
 typedef struct {
-    int tasks;           /* >= 1, default 10 (clamped to C) */
-    op_profile profile;  /* step (default), exp, or none: keep the pool as it is */
-    double head_frac;    /* (0,1), default 0.3 */
-    long tail_shots;     /* default 5 */
+    int tasks;           /* clamped to C; defaults and ranges: the parameter table */
+    op_profile profile;  /* step, exp, or none: keep the pool as it is */
+    double head_frac;
+    long tail_shots;
     long head_shots;     /* 0 = all rows */
-    double rho;          /* 0 = unset; step: tail = floor(Nmax/rho); exp: default 100 */
+    double rho;          /* 0 = unset; step: tail = floor(Nmax/rho); exp: 100 */
     op_order order;
     double val_frac;     /* [0, 1): per-class held-out fraction of the kept training rows, 0 = none */
 } op_protocol;
@@ -113,7 +87,7 @@ typedef struct {
     const char *arg;     /* the folder (data, idx), the bundled set's name (sample); NULL for synthetic */
 } op_source;
 
-typedef struct {
+typedef struct op_opts {
     op_cmd cmd;
     op_data data;
     op_protocol proto;

@@ -67,17 +67,23 @@ tui_action tui_key_action(int key);
 int tui_help_lines(char (*lines)[TUI_HELP_LEN], int max);
 
 /* ---- parameters (src/tui/tui_params.c) ----------------------------------------------------- */
-typedef enum { TP_ALPHA = 0, TP_XI, TP_BETA, TP_TAU, TP_SEED, TP_COUNT } tui_param;
-
-/* Display name ("α_base", "ξ", "β", "τ", "seed") and op_set name ("alpha_base", ...). */
+/* The panel's rows: the rows of the parameter table (gs_params.h) with a TUI label, in table
+ * order; a tui_param is an index into them (0 .. tui_param_count() - 1). */
+typedef int tui_param;
+int tui_param_count(void);
+const pa_param *tui_param_row(tui_param p);      /* NULL outside the panel */
+tui_param tui_param_find(const char *name);      /* "tau", "alpha_base", ...; -1 if not in the panel */
+/* Display name (the row's label: "α_base", "ξ", "β", "τ", "seed") and option name ("alpha-base"). */
 const char *tui_param_label(tui_param p);
 const char *tui_param_name(tui_param p);
 double tui_param_get(const op_params *p, tui_param which);
-/* One step up (dir > 0) or down: α_base ±0.05 in (0, 1]; β ±0.1 in [0, 100]; τ and ξ ×/÷
- * 10^(1/4) in [0, 1e6] and [0, 1] (from 0, + goes to the smallest step: τ 1e-6, ξ 1e-5; below
- * that, - goes to 0); seed ±1 (>= 1). Returns 1 if the value changed. */
+/* One step up (dir > 0) or down, as the row says (pa_step): additive rows by their step (α_base
+ * 0.05, seed 1), the others over 1, 2, 5, 10, ... (β, τ, ξ; from 0, + goes to the row's least
+ * step, below it - goes to 0), kept in the row's valid range. Returns 1 if the value changed. */
 int tui_param_step(op_params *p, tui_param which, int dir);
-/* Format a value for the panel ("0.6", "5e-03", "1", "0.01", "1"). */
+/* Format a value for the panel ("0.6", "0.005", "1", "0.01", "1"). */
 void tui_param_format(tui_param which, double v, char *buf, int n);
+/* 1 when the panel shows a change of p as a ratio (×2) rather than a difference. */
+int tui_param_ratio(tui_param p);
 
 #endif

@@ -28,14 +28,12 @@
 
 #define TN_GOLDEN_STEPS 10
 
-typedef struct {
-    const char *name;    /* "tau", "beta", "alpha_base", "xi" */
-    double lo, hi;       /* the grid's range */
-    int log;             /* grid and refinement in log10 */
-    int n_grid;          /* grid points */
-} tn_space;
+/* A search space: the parameter table's row (gs_params.h), whose tune_lo, tune_hi, tune_log
+ * and tune_grid give the grid's range, scale and points. */
+typedef pa_param tn_space;
 
-/* The search space of a parameter name (also "alpha-base"), or NULL. */
+/* The search space of a parameter name (also "alpha-base"), or NULL when the table gives the
+ * parameter no tuning range. */
 const tn_space *tn_space_find(const char *name);
 /* Value of the named parameter in q, and assignment. */
 double tn_get(const op_params *q, const tn_space *sp);

@@ -45,7 +45,7 @@ before=$(numbers)
 # ---- 2. τ change ----------------------------------------------------------------------------
 T send-keys -t tui Down Down Down
 T send-keys -t tui +
-if wait_for 'τ = 0.01778' 5; then ok "↓↓↓ + selects τ and multiplies it by 10^(1/4)"; else bad "τ +" "$(screen)"; fi
+if wait_for 'τ = 0.02' 5; then ok "↓↓↓ + selects τ and steps it to the next round value (0.01 → 0.02)"; else bad "τ +" "$(screen)"; fi
 wait_gone 'computing' 30
 after=$(numbers)
 if [ -n "$before" ] && [ -n "$after" ] && [ "$before" != "$after" ]; then

@@ -71,19 +71,19 @@ if wait_file "$TMPD/gsrscope-dashboard-001.png" 60 &&
 then ok "e: the dashboard over 3 seeds = export --seeds 1,2,3, byte for byte"
 else bad "e with --seeds" "$(ls -l "$TMPD"; screen | tail -3)"; fi
 
-# τ + (from α_base down to τ): every seed recomputed at the new τ = 10^-1.75
+# τ + (from α_base down to τ): every seed recomputed at the new τ = 0.02
 T send-keys -t tui j; T send-keys -t tui j; T send-keys -t tui j
 wait_for '▸τ' 5
 T send-keys -t tui +
-if wait_for '▸τ +0\.01778' 10; then ok "τ stepped"; else bad "τ step" "$(screen | grep 'τ')"; fi
-want=$(expect --tau 0.017782794100389229)
+if wait_for '▸τ +0\.02 ' 10; then ok "τ stepped"; else bad "τ step" "$(screen | grep 'τ')"; fi
+want=$(expect --tau 0.02)
 n=0; got=""
 while [ $n -lt 600 ]; do
     got=$(shown)
     [ -n "$want" ] && [ "$want" = "$got" ] && ! screen | grep -q 'mean pending' && break
     sleep 0.1; n=$((n+1))
 done
-if [ -n "$want" ] && [ "$want" = "$got" ]; then ok "τ +: every seed recomputed (mean rows = runs at τ 0.0178)"
+if [ -n "$want" ] && [ "$want" = "$got" ]; then ok "τ +: every seed recomputed (mean rows = runs at τ 0.02)"
 else bad "mean rows after τ +" "want: $want
 got:  $got"; fi
 

@@ -47,9 +47,9 @@ $(screen)"; fi
     if wait_for 'baseline unpinned' 5 && ! screen | grep -q '┈ baseline'; then ok "$size: B unpins (no ghost legend)"
     else bad "$size: unpin" "$(screen)"; fi
     T send-keys -t tui Down Down Down +
-    wait_for 'τ = 17.78' 5
+    wait_for 'τ = 20' 5
     T send-keys -t tui u
-    if wait_for 'undid τ 17.78 → 10' 5; then ok "$size: undo says what it undid"; else bad "$size: undo" "$(screen | tail -n 3)"; fi
+    if wait_for 'undid τ 20 → 10' 5; then ok "$size: undo says what it undid"; else bad "$size: undo" "$(screen | tail -n 3)"; fi
     wait_gone 'computing' 60
     T send-keys -t tui e
     if wait_for 'exported gsrscope-dashboard-001.png' 60 && [ -s "$TMPD/$size/gsrscope-dashboard-001.png" ]; then

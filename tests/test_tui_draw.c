@@ -130,7 +130,7 @@ static void view_defaults(tui_view *v, const en_results *r, const op_params *p)
     v->task = 2;
     v->T = r ? r->T : 10;
     v->speed = 1;
-    v->sel = TP_TAU;
+    v->sel = tui_param_find("tau");
     v->message = "";
     v->data_name = "unit-data";
     v->preset = "";

@@ -117,7 +117,7 @@ static void two_seeds(op_opts *o, const en_config *cfg)
           ra ? ra->m[0].a_last : NAN);
     CHECK(res && res->params.seed == 1 && (!other || res->m[0].a_last != other->m[0].a_last), "the shown run is seed 1's");
     /* t: τ of method 1 on the mean validation accuracy over both seeds, as tn_search over the two */
-    tw_tune(&w, TP_TAU, 1);
+    tw_tune(&w, tui_param_find("tau"), 1);
     int tp = -1;
     double tv = NAN, tobj = NAN;
     uint64_t tg = 0;
@@ -129,7 +129,7 @@ static void two_seeds(op_opts *o, const en_config *cfg)
     int evals = 0, st = pl_open_seeds(ref, 2, seeds, &b, cfg, NULL, NULL);
     en_engine *eng[2] = {ref[0].eng, ref[1].eng};
     if (st == GS_OK) st = tn_search(eng, seeds, 2, 1, &q, tn_space_find("tau"), OP_OBJ_ACC, NULL, &best, &evals);
-    CHECK(st == GS_OK && tp == TP_TAU && tv == q.tau && tobj == best, "t with two seeds: τ %g (mean objective %g) = "
+    CHECK(st == GS_OK && tp == tui_param_find("tau") && tv == q.tau && tobj == best, "t with two seeds: τ %g (mean objective %g) = "
           "tn_search over both seeds (%g, %g)", tv, tobj, q.tau, best);
     if (st == GS_OK) pl_free_seeds(ref, 2);
     tw_stop(&w);

@@ -27,14 +27,12 @@ static const char *const STAT_NAMES[SW_NSTAT] = {"a_last", "a_avg", "head", "tai
 static const char *const STAT_TITLES[SW_NSTAT] = {"A_last", "A_avg", "head", "tail", "v.acc", "v.head", "v.tail"};
 #define SW_VAL 4 /* index of the validation A_last: the best row is marked by it */
 
-/* Names whose change keeps the stream and problem (only the engine's parameters change). */
+/* Names whose change keeps the stream and problem: the table's rows that invalidate only a
+ * method's rows or statistics (gs_params.h). */
 static int is_method_param(const char *name)
 {
-    static const char *const P[] = {"tau", "beta", "alpha-base", "alpha_base", "xi", "max-aug", "max_aug", "pairs",
-                                    "augment", "gauss-a", "gauss_a", "gauss-b", "gauss_b", "slda-eps", "slda_eps",
-                                    "klda-dim", "klda-gamma", "klda-reg", "fecam-alpha", "fecam-tukey"};
-    for (size_t i = 0; i < sizeof P / sizeof *P; i++) if (!strcmp(name, P[i])) return 1;
-    return 0;
+    const pa_param *r = pa_find(name);
+    return r && r->dep != 0;
 }
 
 static int parse_axis(const char *spec, sw_axis *ax, const op_opts *o)

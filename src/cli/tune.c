@@ -11,36 +11,18 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Ranges: τ over nine decades as in the reference configurations (1e-2 .. 1e4 are all in use);
- * β from none to four times the paper's weight; α_base over (0, 1]; ξ from "α_c ≈ 1 for every
- * class" to "α_c ≈ α_base from a handful of rows". */
-static const tn_space SPACES[] = {
-    {"tau", 1e-4, 1e5, 1, 10},
-    {"beta", 0, 4, 0, 9},
-    {"alpha_base", 0.1, 1, 0, 10},
-    {"xi", 1e-4, 1, 1, 9},
-};
-#define NSPACES (int)(sizeof SPACES / sizeof *SPACES)
-
+/* The ranges are the parameter table's tuning columns (gs_params.h): τ over nine decades as in
+ * the reference configurations (1e-2 .. 1e4 are all in use); β from none to four times the
+ * paper's weight; α_base over (0, 1]; ξ from "α_c ≈ 1 for every class" to "α_c ≈ α_base from a
+ * handful of rows". */
 const tn_space *tn_space_find(const char *name)
 {
-    for (int i = 0; i < NSPACES; i++) if (!strcmp(name, SPACES[i].name)) return &SPACES[i];
-    if (!strcmp(name, "alpha-base")) return &SPACES[2];
-    return NULL;
+    const pa_param *r = pa_find(name);
+    return r && r->tune_grid > 1 && pa_params_off(r) >= 0 ? r : NULL;
 }
 
-double tn_get(const op_params *q, const tn_space *sp)
-{
-    return sp == &SPACES[0] ? q->tau : sp == &SPACES[1] ? q->beta : sp == &SPACES[2] ? q->alpha_base : q->xi;
-}
-
-void tn_set(op_params *q, const tn_space *sp, double v)
-{
-    if (sp == &SPACES[0]) q->tau = v;
-    else if (sp == &SPACES[1]) q->beta = v;
-    else if (sp == &SPACES[2]) q->alpha_base = v;
-    else q->xi = v;
-}
+double tn_get(const op_params *q, const tn_space *sp) { return pa_get_params(q, sp); }
+void tn_set(op_params *q, const tn_space *sp, double v) { pa_put_params(q, sp, v); }
 
 double tn_objective(const en_results *r, int m, op_objective obj)
 {
@@ -54,7 +36,7 @@ double tn_objective(const en_results *r, int m, op_objective obj)
 }
 
 /* The search variable u (log10 for log-scale parameters) and back. */
-static double to_value(const tn_space *sp, double u) { return sp->log ? pow(10.0, u) : u; }
+static double to_value(const tn_space *sp, double u) { return sp->tune_log ? pow(10.0, u) : u; }
 
 typedef struct {
     en_engine *const *e;     /* one engine per seed; the objective is their mean */
@@ -114,10 +96,10 @@ int tn_search(en_engine *const *e, const uint64_t *seeds, int ne, int m, op_para
               op_objective obj, const volatile int *cancel, double *best, int *evals)
 {
     tn_ctx c = {e, seeds, ne, 0, m, q, sp, obj, cancel, 0, -INFINITY, 0, 0, 0};
-    double ulo = sp->log ? log10(sp->lo) : sp->lo, uhi = sp->log ? log10(sp->hi) : sp->hi;
-    double step = (uhi - ulo) / (sp->n_grid - 1), f;
+    double ulo = sp->tune_log ? log10(sp->tune_lo) : sp->tune_lo, uhi = sp->tune_log ? log10(sp->tune_hi) : sp->tune_hi;
+    double step = (uhi - ulo) / (sp->tune_grid - 1), f;
     int rc, ibest = 0;
-    for (int i = 0; i < sp->n_grid; i++) {
+    for (int i = 0; i < sp->tune_grid; i++) {
         double prev = c.best_f;
         if ((rc = eval_at(&c, ulo + i * step, &f))) return rc;
         if (i == 0 || c.best_f > prev) ibest = i;
@@ -125,7 +107,7 @@ int tn_search(en_engine *const *e, const uint64_t *seeds, int ne, int m, op_para
     /* golden section between the best grid point's neighbours (maximizing) */
     const double g = 0.5 * (sqrt(5.0) - 1);
     double a = ulo + (ibest > 0 ? ibest - 1 : 0) * step;
-    double b = ulo + (ibest < sp->n_grid - 1 ? ibest + 1 : sp->n_grid - 1) * step;
+    double b = ulo + (ibest < sp->tune_grid - 1 ? ibest + 1 : sp->tune_grid - 1) * step;
     double x1 = b - g * (b - a), x2 = a + g * (b - a), f1, f2;
     if ((rc = eval_at(&c, x1, &f1)) || (rc = eval_at(&c, x2, &f2))) return rc;
     for (int k = 0; k < TN_GOLDEN_STEPS; k++) {
@@ -255,7 +237,7 @@ static const char *const OBJ_NAME[] = {"acc", "tail", "balanced"};
 static int at_edge(const tn_row *r, const tn_space *sp)
 {
     double v = tn_get(&r->q, sp);
-    return v <= sp->lo ? -1 : v >= sp->hi ? 1 : 0;
+    return v <= sp->tune_lo ? -1 : v >= sp->tune_hi ? 1 : 0;
 }
 
 /* The validation and test groups of JSON: {"objective": …, …} from values x. */
@@ -272,7 +254,7 @@ static void write_csv(FILE *f, const tn_seeds *S, const tn_row *rows, int nm, co
 {
     int several = S->ns > 1;
     fputs("method", f);
-    for (int k = 0; k < np; k++) fprintf(f, ",%s", sp[k]->name);
+    for (int k = 0; k < np; k++) fprintf(f, ",%s", pa_key(sp[k]));
     if (several) fputs(",seeds", f);
     for (int j = 0; j < TN_NNUM; j++)
         if (NUM_CSV[j]) { fprintf(f, ",%s", NUM_CSV[j]); if (several) fprintf(f, ",%s_std", NUM_CSV[j]); }
@@ -311,22 +293,22 @@ static void write_json(FILE *f, const op_opts *o, const tn_seeds *S, const tn_ro
     fprintf(f, "\"search\": {\"golden_steps\": %d, \"params\": [", TN_GOLDEN_STEPS);
     for (int k = 0; k < np; k++)
         fprintf(f, "%s{\"name\": \"%s\", \"lo\": %.17g, \"hi\": %.17g, \"scale\": \"%s\", \"grid\": %d}",
-                k ? ", " : "", sp[k]->name, sp[k]->lo, sp[k]->hi, sp[k]->log ? "log" : "linear", sp[k]->n_grid);
+                k ? ", " : "", pa_key(sp[k]), sp[k]->tune_lo, sp[k]->tune_hi, sp[k]->tune_log ? "log" : "linear", sp[k]->tune_grid);
     fputs("]},\n\"methods\": [\n", f);
     for (int m = 0; m < nm; m++) {
         const tn_row *r = &rows[m];
         fprintf(f, "  {\"name\": \"%s\", \"chosen\": {", r->name);
         int first = 1;
         for (int k = 0; k < np; k++)
-            if (r->used[k]) { fprintf(f, "%s\"%s\": %.17g", first ? "" : ", ", sp[k]->name, tn_get(&r->q, sp[k])); first = 0; }
+            if (r->used[k]) { fprintf(f, "%s\"%s\": %.17g", first ? "" : ", ", pa_key(sp[k]), tn_get(&r->q, sp[k])); first = 0; }
         fputs("}, \"not_used\": [", f);
         first = 1;
         for (int k = 0; k < np; k++)
-            if (!r->used[k]) { fprintf(f, "%s\"%s\"", first ? "" : ", ", sp[k]->name); first = 0; }
+            if (!r->used[k]) { fprintf(f, "%s\"%s\"", first ? "" : ", ", pa_key(sp[k])); first = 0; }
         fputs("], \"at_range_edge\": [", f);
         first = 1;
         for (int k = 0; k < np; k++)
-            if (r->used[k] && at_edge(r, sp[k])) { fprintf(f, "%s\"%s\"", first ? "" : ", ", sp[k]->name); first = 0; }
+            if (r->used[k] && at_edge(r, sp[k])) { fprintf(f, "%s\"%s\"", first ? "" : ", ", pa_key(sp[k])); first = 0; }
         fputs("],\n   ", f);
         json_groups(f, r->mean, "");
         if (several) {
@@ -366,11 +348,11 @@ static void write_table(FILE *f, const op_opts *o, const tn_seeds *S, const tn_r
     }
     fputs("search:", f);
     for (int k = 0; k < np; k++)
-        fprintf(f, "%s %s %g..%g (%d points, %s)", k ? ";" : "", sp[k]->name, sp[k]->lo, sp[k]->hi, sp[k]->n_grid,
-                sp[k]->log ? "log" : "linear");
+        fprintf(f, "%s %s %g..%g (%d points, %s)", k ? ";" : "", pa_key(sp[k]), sp[k]->tune_lo, sp[k]->tune_hi, sp[k]->tune_grid,
+                sp[k]->tune_log ? "log" : "linear");
     fprintf(f, ", then %d golden-section steps; one parameter at a time, in that order\n\n", TN_GOLDEN_STEPS);
     fprintf(f, "%-12s", "method");
-    for (int k = 0; k < np; k++) fprintf(f, " %10s", sp[k]->name);
+    for (int k = 0; k < np; k++) fprintf(f, " %10s", pa_key(sp[k]));
     static const char *const TITLE[TN_NNUM] = {"val", "v.acc%", "v.head%", "v.tail%", NULL, "A_last", "A_avg", "head%", "tail%"};
     for (int j = 0; j < TN_NNUM; j++)
         if (TITLE[j]) fprintf(f, "%s %*s", j == N_OBJ || j == N_TEST0 ? " |" : "", w, TITLE[j]);
@@ -394,7 +376,7 @@ static void write_table(FILE *f, const op_opts *o, const tn_seeds *S, const tn_r
         for (int k = 0; k < np; k++)
             if (rows[m].used[k] && at_edge(&rows[m], sp[k]))
                 fprintf(f, "note: %s's %s is at the %s end of its range (%g): the best value may lie beyond it.\n",
-                        rows[m].name, sp[k]->name, at_edge(&rows[m], sp[k]) < 0 ? "low" : "high", tn_get(&rows[m].q, sp[k]));
+                        rows[m].name, pa_key(sp[k]), at_edge(&rows[m], sp[k]) < 0 ? "low" : "high", tn_get(&rows[m].q, sp[k]));
 }
 
 /* Tune one method on its own engine per seed (so a τ change re-solves this method only); the
@@ -407,7 +389,7 @@ static int tune_method(const tn_seeds *S, const op_opts *o, const tn_space *cons
     for (int k = 0; k < ns; k++) eng[k] = S->c[k].eng;
     row->q = o->params;
     for (int k = 0; k < np; k++) {
-        row->used[k] = en_method_uses(row->name, sp[k]->name);
+        row->used[k] = en_method_uses(row->name, pa_key(sp[k]));
         if (!row->used[k]) continue;
         double best;
         int ev;
@@ -454,7 +436,7 @@ int tn_main(op_opts *o)
     if (o->seeds && (rc = op_parse_seeds(o->seeds, seeds, TN_MAX_SEEDS, &ns))) goto out;
     for (int m = 0; m < nm; m++) {
         int any = 0;
-        for (int k = 0; k < np; k++) any |= en_method_uses(o->methods[m], sp[k]->name);
+        for (int k = 0; k < np; k++) any |= en_method_uses(o->methods[m], pa_key(sp[k]));
         if (!en_method_known(o->methods[m]))
             { rc = gs_error(GS_EINPUT, "--methods: unknown method '%s' (known: %s)", o->methods[m], en_method_list()); goto out; }
         if (!any) { rc = gs_error(GS_EINPUT, "tune: %s uses none of --param %s", o->methods[m], o->tune_params); goto out; }

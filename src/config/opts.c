@@ -16,27 +16,7 @@ void op_defaults(op_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->cmd = OP_CMD_TUI;
-    o->params.alpha_base = 0.6;
-    o->params.xi = 5e-3;
-    o->params.beta = 1.0;
-    o->params.tau = 0.01;
-    o->params.seed = 1;
-    o->params.pairs = OP_PAIRS_ALL;
-    o->params.max_aug = 1000;
-    o->params.augment = OP_AUG_ALL;
-    o->params.gauss_a = 0.1;
-    o->params.gauss_b = 1.0;
-    o->params.slda_eps = 1e-4;
-    o->params.klda_dim = 5000;
-    o->params.klda_gamma = 1e-4;
-    o->params.klda_reg = 1e-3;
-    o->params.fecam_alpha = 1.0;
-    o->params.fecam_tukey = 0.5;
-    o->proto.tasks = 10;
-    o->proto.profile = OP_PROFILE_STEP;
-    o->proto.head_frac = 0.3;
-    o->proto.tail_shots = 5;
-    o->proto.order = OP_ORDER_SHUFFLED;
+    for (int i = 0; i < pa_count(); i++) pa_put(o, &pa_table()[i], pa_table()[i].def);
     o->data.label_col = -1;
     o->methods[0] = "gacl";
     o->methods[1] = "gsr";
@@ -108,11 +88,6 @@ static int parse_enum(const char *opt, const char *s, const char *const *names, 
     return gs_error(GS_EINPUT, "%s: unknown value '%s' (expected one of: %s)", opt, s, list);
 }
 
-static const char *const PROFILE_NAMES[] = {"step", "exp", "none"};
-static const char *const ORDER_NAMES[] = {"shuffled", "ordered"};
-static const char *const PROJ_NAMES[] = {"gaussian", "uniform"};
-static const char *const PAIRS_NAMES[] = {"all", "random", "literal"};
-static const char *const AUG_NAMES[] = {"all", "tail"};
 static const char *const FMT_NAMES[] = {"table", "csv", "json", "markdown", "latex"};
 static const char *const SPEC_NAMES[] = {"final", "all", "auto"};
 static const char *const FUTURE_NAMES[] = {"show", "hide", "fade"}; /* FIG_FUTURE_SHOW.. - 1 */
@@ -120,79 +95,16 @@ static const char *const SIZE_NAMES[] = {"column", "page", "slide"};  /* OP_SIZE
 static const char *const OBJ_NAMES[] = {"acc", "tail", "balanced"};
 static const char *const PREC_NAMES[] = {"double", "single", "auto"}; /* in OP_PREC_* order */
 
-/* Which subcommands an option applies to. */
-#define IN_TUI (1u << OP_CMD_TUI)
-#define IN_RUN (1u << OP_CMD_RUN)
-#define IN_EXPORT (1u << OP_CMD_EXPORT)
-#define IN_SWEEP (1u << OP_CMD_SWEEP)
-#define IN_SYNTH (1u << OP_CMD_SYNTH)
-#define IN_TUNE (1u << OP_CMD_TUNE)
-#define IN_TABLE (1u << OP_CMD_TABLE)
-#define IN_REPLAY (IN_TUI | IN_RUN | IN_EXPORT | IN_SWEEP | IN_TUNE | IN_TABLE) /* every command that replays a stream */
-#define IN_ALL (IN_REPLAY | IN_SYNTH)
 
-static const char *const CMD_NAMES[] = {"tui", "run", "export", "sweep", "synth", "tune", "table"};
-#define N_CMDS ((int)(sizeof CMD_NAMES / sizeof CMD_NAMES[0]))
+static const char *const CMD_NAMES[OP_N_CMDS] = {"tui", "run", "export", "sweep", "synth", "tune", "table"};
+#define N_CMDS OP_N_CMDS
 const char *op_cmd_name(op_cmd c) { return (int)c >= 0 && (int)c < N_CMDS ? CMD_NAMES[c] : "?"; }
-
-/* The values: `--name V` on the command line, `name=V` in sessions and presets (with '_' for
- * '-'), `--param name=v1,v2` in sweep. To add one: a field in op_opts, its default in
- * op_defaults, a row here, its range in op_validate, a line in usage.c and the man page. */
-typedef enum { K_DBL, K_LONG, K_INT, K_SEED, K_ENUM } key_kind;
-typedef struct {
-    const char *name;
-    key_kind kind;
-    size_t off;                  /* offsetof(op_opts, field) */
-    const char *const *names;    /* K_ENUM: the values' names, in enum order */
-    int n_names;
-    unsigned in;                 /* subcommands it applies to */
-} op_key;
-
-#define F(field) offsetof(op_opts, field)
-static const op_key KEYS[] = {
-    {"alpha-base", K_DBL, F(params.alpha_base), NULL, 0, IN_REPLAY},
-    {"xi", K_DBL, F(params.xi), NULL, 0, IN_REPLAY},
-    {"beta", K_DBL, F(params.beta), NULL, 0, IN_REPLAY},
-    {"tau", K_DBL, F(params.tau), NULL, 0, IN_REPLAY},
-    {"seed", K_SEED, F(params.seed), NULL, 0, IN_REPLAY},
-    {"pairs", K_ENUM, F(params.pairs), PAIRS_NAMES, 3, IN_REPLAY},
-    {"max-aug", K_LONG, F(params.max_aug), NULL, 0, IN_REPLAY},
-    {"augment", K_ENUM, F(params.augment), AUG_NAMES, 2, IN_REPLAY},
-    {"gauss-a", K_DBL, F(params.gauss_a), NULL, 0, IN_REPLAY},
-    {"gauss-b", K_DBL, F(params.gauss_b), NULL, 0, IN_REPLAY},
-    {"slda-eps", K_DBL, F(params.slda_eps), NULL, 0, IN_REPLAY},
-    {"klda-dim", K_LONG, F(params.klda_dim), NULL, 0, IN_REPLAY},
-    {"klda-gamma", K_DBL, F(params.klda_gamma), NULL, 0, IN_REPLAY},
-    {"klda-reg", K_DBL, F(params.klda_reg), NULL, 0, IN_REPLAY},
-    {"fecam-alpha", K_DBL, F(params.fecam_alpha), NULL, 0, IN_REPLAY},
-    {"fecam-tukey", K_DBL, F(params.fecam_tukey), NULL, 0, IN_REPLAY},
-    {"tasks", K_INT, F(proto.tasks), NULL, 0, IN_REPLAY},
-    {"profile", K_ENUM, F(proto.profile), PROFILE_NAMES, 3, IN_REPLAY},
-    {"head-frac", K_DBL, F(proto.head_frac), NULL, 0, IN_REPLAY},
-    {"tail-shots", K_LONG, F(proto.tail_shots), NULL, 0, IN_REPLAY},
-    {"head-shots", K_LONG, F(proto.head_shots), NULL, 0, IN_REPLAY},
-    {"rho", K_DBL, F(proto.rho), NULL, 0, IN_REPLAY},
-    {"val-frac", K_DBL, F(proto.val_frac), NULL, 0, IN_REPLAY},
-    {"order", K_ENUM, F(proto.order), ORDER_NAMES, 2, IN_REPLAY},
-    {"expand", K_LONG, F(data.expand), NULL, 0, IN_REPLAY},
-    {"projection", K_ENUM, F(data.projection), PROJ_NAMES, 2, IN_REPLAY},
-};
-#undef F
-#define N_KEYS ((int)(sizeof KEYS / sizeof KEYS[0]))
 
 /* "alpha_base" and "alpha-base" are the same name. */
 static void canon(const char *in, char *out, size_t cap)
 {
     snprintf(out, cap, "%s", in);
     for (char *p = out; *p; p++) if (*p == '_') *p = '-';
-}
-
-static const op_key *find_key(const char *name_in)
-{
-    char name[64];
-    canon(name_in, name, sizeof name);
-    for (int i = 0; i < N_KEYS; i++) if (!strcmp(KEYS[i].name, name)) return &KEYS[i];
-    return NULL;
 }
 
 static void record(op_opts *o, const char *name_in, const char *value)
@@ -213,9 +125,11 @@ static void record(op_opts *o, const char *name_in, const char *value)
 
 void op_note(op_opts *o, const char *name, const char *value) { record(o, name, value); }
 
+/* The values are the rows of the parameter table (gs_params.h): `--name V` on the command line,
+ * `name=V` in sessions and presets (with '_' for '-'), `--param name=v1,v2` in sweep. */
 int op_set(op_opts *o, const char *name_in, const char *v)
 {
-    const op_key *k = find_key(name_in);
+    const pa_param *k = pa_find(name_in);
     if (!k) return gs_error(GS_EINPUT, "unknown parameter '%s'", name_in);
     char opt[80];
     snprintf(opt, sizeof opt, "--%s", k->name);
@@ -224,24 +138,18 @@ int op_set(op_opts *o, const char *name_in, const char *v)
     long l;
     int e, st;
     switch (k->kind) {
-    case K_DBL: if ((st = parse_double(opt, v, &d))) return st; *(double *)field = d; break;
-    case K_LONG:
-        if (field == &o->params.max_aug && v && !strcmp(v, "all")) { *(long *)field = OP_MAX_AUG_ALL; break; }
-        if ((st = parse_long(opt, v, &l))) return st;
-        *(long *)field = l;
+    case PA_DBL:
+        if ((st = parse_double(opt, v, &d)) || (st = pa_check(k, d))) return st;
+        *(double *)field = d;
         break;
-    case K_INT:
-        if ((st = parse_long(opt, v, &l))) return st;
-        if (l < 1) return gs_error(GS_EINPUT, "%s: must be ≥ 1, got %s", opt, v);
-        if (l > 100000) return gs_error(GS_EINPUT, "%s: must be at most 100000, got %s", opt, v);
-        *(int *)field = (int)l;
+    case PA_LONG: case PA_INT: case PA_SEED:
+        if (k->word && !strcmp(v, k->word)) { pa_put(o, k, k->word_val); break; } /* --max-aug all */
+        if ((st = parse_long(opt, v, &l)) || (st = pa_check(k, (double)l))) return st;
+        if (k->kind == PA_LONG) *(long *)field = l;
+        else if (k->kind == PA_INT) *(int *)field = (int)l;
+        else *(uint64_t *)field = (uint64_t)l;
         break;
-    case K_SEED:
-        if ((st = parse_long(opt, v, &l))) return st;
-        if (l < 0) return gs_error(GS_EINPUT, "%s: must be ≥ 0, got %ld", opt, l);
-        *(uint64_t *)field = (uint64_t)l;
-        break;
-    case K_ENUM:
+    case PA_ENUM:
         if ((st = parse_enum(opt, v, k->names, k->n_names, &e))) return st;
         *(int *)field = e;
         break;
@@ -252,23 +160,21 @@ int op_set(op_opts *o, const char *name_in, const char *v)
 
 int op_get(const op_opts *o, const char *name, char *buf, size_t cap)
 {
-    const op_key *k = find_key(name);
+    const pa_param *k = pa_find(name);
     if (!k) return gs_error(GS_EINPUT, "unknown parameter '%s'", name);
     const void *field = (const char *)o + k->off;
+    if (k->word && pa_get(o, k) == k->word_val) { snprintf(buf, cap, "%s", k->word); return GS_OK; }
     switch (k->kind) {
-    case K_DBL: {
+    case PA_DBL: {
         double v = *(const double *)field;
         snprintf(buf, cap, "%.15g", v);
         if (strtod(buf, NULL) != v) snprintf(buf, cap, "%.17g", v);
         break;
     }
-    case K_LONG:
-        if (field == &o->params.max_aug) op_max_aug_str(*(const long *)field, buf, cap);
-        else snprintf(buf, cap, "%ld", *(const long *)field);
-        break;
-    case K_INT: snprintf(buf, cap, "%d", *(const int *)field); break;
-    case K_SEED: snprintf(buf, cap, "%llu", (unsigned long long)*(const uint64_t *)field); break;
-    case K_ENUM: {
+    case PA_LONG: snprintf(buf, cap, "%ld", *(const long *)field); break;
+    case PA_INT: snprintf(buf, cap, "%d", *(const int *)field); break;
+    case PA_SEED: snprintf(buf, cap, "%llu", (unsigned long long)*(const uint64_t *)field); break;
+    case PA_ENUM: {
         int e = *(const int *)field;
         snprintf(buf, cap, "%s", e >= 0 && e < k->n_names ? k->names[e] : "?");
         break;
@@ -281,7 +187,7 @@ int op_changed(const op_opts *o, int i, char *value, size_t cap)
 {
     if (i < 0 || i >= o->n_origins) return 0;
     const op_origin *r = &o->origins[i];
-    if (find_key(r->name)) {
+    if (pa_find(r->name)) {
         char def[64];
         op_opts *d = gs_malloc(1, sizeof *d, "options"); /* the defaults (op_opts is large) */
         if (!d) return 1;
@@ -311,41 +217,23 @@ const char *op_changes(const op_opts *o, const char *sep, char *buf, size_t cap)
 
 const char *op_max_aug_str(long max_aug, char *buf, size_t cap)
 {
-    if (max_aug == OP_MAX_AUG_ALL) snprintf(buf, cap, "all");
+    const pa_param *r = pa_find("max-aug");
+    if (r->word && (double)max_aug == r->word_val) snprintf(buf, cap, "%s", r->word);
     else snprintf(buf, cap, "%ld", max_aug);
     return buf;
 }
 
-const char *op_pairs_name(int pairs) { return pairs >= 0 && pairs < 3 ? PAIRS_NAMES[pairs] : "?"; }
+const char *op_pairs_name(int pairs)
+{
+    const pa_param *r = pa_find("pairs");
+    return pairs >= 0 && pairs < r->n_names ? r->names[pairs] : "?";
+}
 
 int op_validate(const op_opts *o)
 {
-    const op_params *p = &o->params;
-    if (!(p->alpha_base > 0 && p->alpha_base <= 1))
-        return gs_error(GS_EINPUT, "--alpha-base: must be in (0, 1], got %g", p->alpha_base);
-    if (!(p->xi >= 0 && p->xi <= 1e3)) return gs_error(GS_EINPUT, "--xi: must be in [0, 1000], got %g", p->xi);
-    if (!(p->beta >= 0 && p->beta <= 1e6)) return gs_error(GS_EINPUT, "--beta: must be in [0, 1e6], got %g", p->beta);
-    if (!(p->tau >= 0 && p->tau <= 1e12)) return gs_error(GS_EINPUT, "--tau: must be ≥ 0, got %g", p->tau);
-    if (p->max_aug < 0 && p->max_aug != OP_MAX_AUG_ALL)
-        return gs_error(GS_EINPUT, "--max-aug: must be ≥ 0 or 'all', got %ld", p->max_aug);
-    if (!(p->gauss_a >= 0 && p->gauss_a <= 1)) return gs_error(GS_EINPUT, "--gauss-a: must be in [0, 1], got %g", p->gauss_a);
-    if (!(p->gauss_b >= 0)) return gs_error(GS_EINPUT, "--gauss-b: must be ≥ 0, got %g", p->gauss_b);
-    if (!(p->slda_eps >= 0 && p->slda_eps <= 1)) return gs_error(GS_EINPUT, "--slda-eps: must be in [0, 1], got %g", p->slda_eps);
-    if (p->klda_dim < 1 || p->klda_dim > 100000) return gs_error(GS_EINPUT, "--klda-dim: must be in [1, 100000], got %ld", p->klda_dim);
-    if (!(p->klda_gamma > 0 && p->klda_gamma <= 1e6)) return gs_error(GS_EINPUT, "--klda-gamma: must be in (0, 1e6], got %g", p->klda_gamma);
-    if (!(p->klda_reg > 0 && p->klda_reg <= 1e12)) return gs_error(GS_EINPUT, "--klda-reg: must be in (0, 1e12], got %g", p->klda_reg);
-    if (!(p->fecam_alpha > 0 && p->fecam_alpha <= 1e6)) return gs_error(GS_EINPUT, "--fecam-alpha: must be in (0, 1e6], got %g", p->fecam_alpha);
-    if (!(p->fecam_tukey > 0 && p->fecam_tukey <= 1)) return gs_error(GS_EINPUT, "--fecam-tukey: must be in (0, 1], got %g", p->fecam_tukey);
-    const op_protocol *q = &o->proto;
-    if (q->tasks < 1) return gs_error(GS_EINPUT, "--tasks: must be ≥ 1, got %d", q->tasks);
-    if (!(q->head_frac > 0 && q->head_frac < 1))
-        return gs_error(GS_EINPUT, "--head-frac: must be in (0, 1), got %g", q->head_frac);
-    if (q->tail_shots < 1) return gs_error(GS_EINPUT, "--tail-shots: must be ≥ 1, got %ld", q->tail_shots);
-    if (q->head_shots < 0) return gs_error(GS_EINPUT, "--head-shots: must be ≥ 0, got %ld", q->head_shots);
-    if (!(q->val_frac >= 0 && q->val_frac < 1))
-        return gs_error(GS_EINPUT, "--val-frac: must be in [0, 1), got %g", q->val_frac);
-    if (q->rho != 0 && !(q->rho >= 1)) return gs_error(GS_EINPUT, "--rho: must be ≥ 1, got %g", q->rho);
-    if (o->data.expand < 0) return gs_error(GS_EINPUT, "--expand: must be ≥ 0, got %ld", o->data.expand);
+    int st;
+    for (int i = 0; i < pa_count(); i++)
+        if ((st = pa_check(&pa_table()[i], pa_get(o, &pa_table()[i])))) return st;
     /* Below 72 dpi a PNG's text is a few pixels high; below 3 inches the labels overlap. */
     if (o->dpi != 0 && !(o->dpi >= OP_MIN_DPI && o->dpi <= 2400))
         return gs_error(GS_EINPUT, "--dpi: must be in [%d, 2400] (below %d dpi the text is unreadable), got %g", OP_MIN_DPI, OP_MIN_DPI, o->dpi);
@@ -371,7 +259,7 @@ enum {
     O_FRAMES, O_FUTURE, O_FRAME_MS, O_SIZE, O_FONT_SCALE
 };
 
-/* The other options (the values of KEYS are options too, each `--name V`, id O_SET). */
+/* The other options (the rows of the parameter table are options too, each `--name V`, id O_SET). */
 typedef struct {
     const char *name;
     int has_arg;
@@ -424,19 +312,21 @@ static const op_def DEFS[] = {
 };
 #define N_DEFS ((int)(sizeof DEFS / sizeof DEFS[0]))
 
-/* getopt's table: DEFS, then one row per KEYS entry. */
-static struct option LONG[N_DEFS + N_KEYS + 1];
+/* getopt's table: DEFS, then one row per parameter (gs_params.h). */
+#define MAX_KEYS 64
+static struct option LONG[N_DEFS + MAX_KEYS + 1];
 
 static void build_long(void)
 {
     for (int i = 0; i < N_DEFS; i++) LONG[i] = (struct option){DEFS[i].name, DEFS[i].has_arg, 0, DEFS[i].id};
-    for (int i = 0; i < N_KEYS; i++) LONG[N_DEFS + i] = (struct option){KEYS[i].name, required_argument, 0, O_SET};
-    LONG[N_DEFS + N_KEYS] = (struct option){0, 0, 0, 0};
+    int n = pa_count() < MAX_KEYS ? pa_count() : MAX_KEYS;
+    for (int i = 0; i < n; i++) LONG[N_DEFS + i] = (struct option){pa_table()[i].name, required_argument, 0, O_SET};
+    LONG[N_DEFS + n] = (struct option){0, 0, 0, 0};
 }
 
 static unsigned applies_to(int li, int c)
 {
-    if (li >= N_DEFS) return KEYS[li - N_DEFS].in;
+    if (li >= N_DEFS) return pa_table()[li - N_DEFS].in;
     if (li >= 0) return DEFS[li].in;
     for (int i = 0; i < N_DEFS; i++) if (DEFS[i].id == c) return DEFS[i].in; /* -o, -h, -V */
     return IN_ALL;

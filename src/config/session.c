@@ -11,22 +11,6 @@
 #include "gs_common.h"
 #include "gs_io.h"
 
-static const char *const PROFILE_N[] = {"step", "exp", "none"};
-static const char *const ORDER_N[] = {"shuffled", "ordered"};
-static const char *const PAIRS_N[] = {"all", "random", "literal"};
-static const char *const AUG_N[] = {"all", "tail"};
-
-/* Shortest of %.15g / %.17g that reads back exactly. */
-static void fmt_num(double v, char *buf, size_t n)
-{
-    snprintf(buf, n, "%.15g", v);
-    if (strtod(buf, NULL) != v) snprintf(buf, n, "%.17g", v);
-}
-
-static const char *enum_name(const char *const *names, int n, int v)
-{
-    return (v >= 0 && v < n) ? names[v] : names[0];
-}
 
 static int bad_path(const char *s) { return s && strpbrk(s, "\n\r") != NULL; }
 
@@ -45,6 +29,17 @@ static void put_path(FILE *f, const char *name, const char *p)
     fprintf(f, "%s=%s\n", name, p);
 }
 
+/* Every row of the parameter table in one --help section, as name=value (gs_params.h). */
+static void put_rows(FILE *f, const op_opts *o, pa_section sec)
+{
+    char b[64];
+    for (int i = 0; i < pa_count(); i++) {
+        const pa_param *r = &pa_table()[i];
+        if (r->section != sec || op_get(o, r->name, b, sizeof b) != GS_OK) continue;
+        fprintf(f, "%s=%s\n", pa_key(r), b);
+    }
+}
+
 int ss_save(const char *path, const op_opts *o)
 {
     const char *paths[] = {o->data.data_dir, o->data.idx_dir, o->data.train_features,
@@ -57,34 +52,17 @@ int ss_save(const char *path, const op_opts *o)
     int st = io_atomic_open(&a, path);
     if (st != GS_OK) return st;
     FILE *f = a.f;
-    char b[64];
-    const op_params *p = &o->params;
-    const op_protocol *q = &o->proto;
     fprintf(f, "%s\n# written by gsrscope %s; load with: gsrscope --session FILE\n", SS_HEADER,
             GS_VERSION);
     fprintf(f, "# parameters\n");
-    fmt_num(p->alpha_base, b, sizeof b); fprintf(f, "alpha_base=%s\n", b);
-    fmt_num(p->xi, b, sizeof b); fprintf(f, "xi=%s\n", b);
-    fmt_num(p->beta, b, sizeof b); fprintf(f, "beta=%s\n", b);
-    fmt_num(p->tau, b, sizeof b); fprintf(f, "tau=%s\n", b);
-    fprintf(f, "seed=%llu\n", (unsigned long long)p->seed);
-    fprintf(f, "pairs=%s\n", enum_name(PAIRS_N, 3, p->pairs));
-    fprintf(f, "max_aug=%s\n", op_max_aug_str(p->max_aug, b, sizeof b));
-    fprintf(f, "augment=%s\n", enum_name(AUG_N, 2, p->augment));
+    put_rows(f, o, PA_SEC_METHODS);
     fprintf(f, "# protocol\n");
-    fprintf(f, "tasks=%d\n", q->tasks);
-    fprintf(f, "profile=%s\n", enum_name(PROFILE_N, 3, q->profile));
-    fmt_num(q->head_frac, b, sizeof b); fprintf(f, "head_frac=%s\n", b);
-    fprintf(f, "tail_shots=%ld\n", q->tail_shots);
-    fprintf(f, "head_shots=%ld\n", q->head_shots);
-    fmt_num(q->rho, b, sizeof b); fprintf(f, "rho=%s\n", b);
-    fprintf(f, "order=%s\n", enum_name(ORDER_N, 2, q->order));
+    put_rows(f, o, PA_SEC_PROTOCOL);
     fprintf(f, "# methods and data (empty = not set: the bundled sample)\n");
     fprintf(f, "methods=");
     for (int i = 0; i < o->n_methods; i++) fprintf(f, "%s%s", i ? "," : "", o->methods[i]);
     fprintf(f, "\n");
-    fprintf(f, "expand=%ld\n", o->data.expand);
-    fprintf(f, "projection=%s\n", o->data.projection == OP_PROJ_UNIFORM ? "uniform" : "gaussian");
+    put_rows(f, o, PA_SEC_DATA);
     fprintf(f, "synthetic=%d\n", o->data.synthetic ? 1 : 0);
     fprintf(f, "sample=%s\n", o->data.sample ? o->data.sample : "");
     fprintf(f, "no_normalize=%d\n", o->data.no_normalize ? 1 : 0);

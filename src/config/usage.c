@@ -1,9 +1,11 @@
-/* config/usage.c — the --help text (keep in step with man/gsrscope.1). */
+/* config/usage.c — the --help text: fixed text around one line per row of the parameter table
+ * (gs_opts.h; keep in step with man/gsrscope.1, which tests/t_cli.sh and test_params check). */
 #include "gs_opts.h"
 
-const char *op_usage(void)
-{
-    return
+#include <stdio.h>
+#include <string.h>
+
+static const char HEAD[] =
 "Usage: gsrscope [OPTIONS]                 interactive TUI (bundled Fashion-MNIST sample by default)\n"
 "       gsrscope run [OPTIONS]             headless replay, per-task results on stdout\n"
 "       gsrscope export [OPTIONS] --figure NAME -o FILE   figure as .png, .svg, .pdf or .gif\n"
@@ -26,45 +28,18 @@ const char *op_usage(void)
 "  --train-features F --train-labels F --test-features F --test-labels F   .npy, .npz, .pt or\n"
 "                           .csv files; FILE.npz:NAME, FILE.pt:KEY name an archive's array\n"
 "  --label-col N            CSV label column (0-based; default: last)\n"
-"  --no-normalize           keep rows as loaded (default: L2-normalize every row)\n"
-"  --expand D               random ReLU expansion h = ReLU(R z) to D dimensions (default: none;\n"
-"                           for ranpac: its projection size M, default 10000)\n"
-"  --projection gaussian|uniform  entries of R: N(0,1) (default) or U(-1/sqrt(d), 1/sqrt(d))\n"
+"  --no-normalize           keep rows as loaded (default: L2-normalize every row)\n";
+static const char PROTOCOL[] =
 "  --max-memory SIZE        refuse runs needing more than SIZE (e.g. 2G; default: available memory)\n"
-"Protocol:\n"
-"  --tasks T                tasks (default 10, at most the number of classes)\n"
-"  --profile step|exp|none  long-tail profile (default step; none keeps the data as it is)\n"
-"  --head-frac H            head fraction in (0,1) (default 0.3)\n"
-"  --tail-shots N           rows kept per tail class (default 5)\n"
-"  --head-shots N           rows kept per head class (default: all)\n"
-"  --rho R                  imbalance ratio: step tail = floor(Nmax/R); exp default 100\n"
-"  --order shuffled|ordered class order across tasks (default shuffled)\n"
-"  --val-frac F             hold out round(F*n) of each class's n kept rows for validation\n"
-"                           (F in [0,1), default 0: none); validation numbers next to test\n"
-"  --seed N                 one seed for every random choice (default 1)\n"
+"Protocol:\n";
+static const char METHODS[] =
 "Methods:\n"
 "  --methods a,b,...        LEARNER[+AUGMENTER],... (default gacl,gsr); learners gacl, air, ranpac,\n"
 "                           ncm, slda, klda, fecam, anacp; augmenters gsr, gsr-linear, gsr-fixed,\n"
 "                           gauss-shrink, gauss-transfer, interclass, oversample (copies of a\n"
 "                           class's rows, GSR's count: its mass without its geometry);\n"
-"                           gsr alone = gacl+gsr\n"
-"  --alpha-base A           GSR α_base in (0,1] (default 0.6)\n"
-"  --xi X                   GSR ξ ≥ 0 (default 0.005)\n"
-"  --beta B                 GSR weight β ≥ 0 (default 1)\n"
-"  --tau T                  ridge τ ≥ 0 (default 0.01)\n"
-"  --pairs all|random|literal\n"
-"                           GSR pairs: every ordered pair i≠j (default), one random partner\n"
-"                           per row, or literal: all N² ordered pairs, i=j too (Algorithm 1)\n"
-"  --max-aug N|all          at most N synthetic rows per class (default 1000; all: no cap)\n"
-"  --augment all|tail       which classes GSR augments (default all)\n"
-"  --gauss-a A              gauss-shrink covariance (1-A)Σ_tail + A·I (default 0.1)\n"
-"  --gauss-b B              gauss-transfer covariance Σ_tail + B·Σ_head (default 1)\n"
-"  --slda-eps E             slda: covariance S/(N-C) + E·I (default 1e-4)\n"
-"  --klda-dim M             klda: random Fourier features (default 5000)\n"
-"  --klda-gamma G           klda: kernel width, W ~ N(0, 2G) (default 1e-4)\n"
-"  --klda-reg R             klda: covariance S + R·I (default 1e-3)\n"
-"  --fecam-alpha A          fecam: shrinkage A × mean variance (default 1)\n"
-"  --fecam-tukey B          fecam: Tukey power sign(x)|x|^B in (0,1] (default 0.5; 1 = none)\n"
+"                           gsr alone = gacl+gsr\n";
+static const char TAIL[] =
 "Output (run):\n"
 "  --format table|csv|json  per-task results (default table)\n"
 "  --spectrum auto|final|all exact eigenvalues at the last task (final) or every task (all);\n"
@@ -125,4 +100,57 @@ const char *op_usage(void)
 "  -V, --version            version\n"
 "\n"
 "Exit status: 0 success, 1 failure while running, 2 bad usage or bad input.\n";
+
+/* Appends to buf at *len (cut at cap). */
+static void add(char *buf, size_t cap, size_t *len, const char *fmt, const char *a, const char *b)
+{
+    if (*len >= cap) return;
+    int n = snprintf(buf + *len, cap - *len, fmt, a, b);
+    if (n > 0) *len += (size_t)n < cap - *len ? (size_t)n : cap - *len - 1;
+}
+
+/* A row's lines: "  --name ARG" then its help with %r (range) and %d (default) filled in;
+ * continuation lines ('\n' in the help) indented under the text. */
+static void row_lines(const pa_param *r, char *buf, size_t cap, size_t *len)
+{
+    char opt[160], range[96], def[48], text[512];
+    pa_range_text(r, range, sizeof range);
+    pa_default_text(r, def, sizeof def);
+    if (r->kind == PA_ENUM) snprintf(opt, sizeof opt, "--%s %s", r->name, range);
+    else snprintf(opt, sizeof opt, "--%s %s", r->name, r->arg ? r->arg : "V");
+    size_t t = 0;
+    for (const char *h = r->help; *h && t + 1 < sizeof text; h++) {
+        const char *ins = NULL;
+        if (h[0] == '%' && h[1] == 'r') ins = range;
+        else if (h[0] == '%' && h[1] == 'd') ins = def;
+        else if (h[0] == '\n') ins = "\n                           ";
+        if (ins) {
+            t += (size_t)snprintf(text + t, sizeof text - t, "%s", ins);
+            if (t >= sizeof text) t = sizeof text - 1;
+            if (h[0] == '%') h++;
+        } else text[t++] = *h;
+    }
+    text[t] = 0;
+    add(buf, cap, len, strlen(opt) < 24 ? "  %-24s %s\n" : "  %s  %s\n", opt, text);
+}
+
+static void section(pa_section sec, char *buf, size_t cap, size_t *len)
+{
+    for (int i = 0; i < pa_count(); i++)
+        if (pa_table()[i].section == sec) row_lines(&pa_table()[i], buf, cap, len);
+}
+
+/* Built at each call from the table (the tests change a row and read the help again). */
+const char *op_usage(void)
+{
+    static char buf[16384];
+    size_t len = 0;
+    add(buf, sizeof buf, &len, "%s%s", HEAD, "");
+    section(PA_SEC_DATA, buf, sizeof buf, &len);
+    add(buf, sizeof buf, &len, "%s%s", PROTOCOL, "");
+    section(PA_SEC_PROTOCOL, buf, sizeof buf, &len);
+    add(buf, sizeof buf, &len, "%s%s", METHODS, "");
+    section(PA_SEC_METHODS, buf, sizeof buf, &len);
+    add(buf, sizeof buf, &len, "%s%s", TAIL, "");
+    return buf;
 }

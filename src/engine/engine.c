@@ -204,22 +204,10 @@ fail:
 
 const en_results *en_get_results(const en_engine *e) { return &e->res; }
 
+/* A change of a parameter whose row (gs_params.h) names one of deps. */
 static int deps_changed(unsigned deps, const op_params *a, const op_params *b)
 {
-    if ((deps & EN_DEP_ALPHA) && a->alpha_base != b->alpha_base) return 1;
-    if ((deps & EN_DEP_XI) && a->xi != b->xi) return 1;
-    if ((deps & EN_DEP_PAIRS) && a->pairs != b->pairs) return 1;
-    if ((deps & EN_DEP_MAXAUG) && a->max_aug != b->max_aug) return 1;
-    if ((deps & EN_DEP_AUGMENT) && a->augment != b->augment) return 1;
-    if ((deps & EN_DEP_GAUSS_A) && a->gauss_a != b->gauss_a) return 1;
-    if ((deps & EN_DEP_GAUSS_B) && a->gauss_b != b->gauss_b) return 1;
-    if ((deps & EN_DEP_SLDA) && a->slda_eps != b->slda_eps) return 1;
-    if ((deps & EN_DEP_KLDA) && (a->klda_dim != b->klda_dim || a->klda_gamma != b->klda_gamma || a->klda_reg != b->klda_reg))
-        return 1;
-    if ((deps & EN_DEP_FECAM) && (a->fecam_alpha != b->fecam_alpha || a->fecam_tukey != b->fecam_tukey)) return 1;
-    if ((deps & EN_DEP_BETA) && a->beta != b->beta) return 1;
-    if ((deps & EN_DEP_TAU) && a->tau != b->tau) return 1;
-    return 0;
+    return (pa_changed_deps(a, b) & deps) != 0;
 }
 
 static unsigned method_deps(const mstate *ms)

@@ -257,7 +257,7 @@ static void push_undo(ui *u)
  * selected parameter is the seed. */
 static int seed_locked(ui *u)
 {
-    if (u->sel != TP_SEED || u->nseeds < 2) return 0;
+    if (!tui_param_row(u->sel) || tui_param_row(u->sel)->kind != PA_SEED || u->nseeds < 2) return 0;
     message(u, 1, "the seeds are fixed by --seeds %s (the accuracy and stable-rank views show their mean)", u->opts.seeds);
     return 1;
 }
@@ -283,32 +283,12 @@ static void set_task(ui *u, int t)
     request(u);
 }
 
-static int in_range(tui_param p, double v)
-{
-    switch (p) {
-    case TP_ALPHA: return v > 0 && v <= 1;
-    case TP_XI: return v >= 0 && v <= 1;
-    case TP_BETA: return v >= 0 && v <= 100;
-    case TP_TAU: return v >= 0 && v <= 1e6;
-    default: return v >= 0;
-    }
-}
-
-static const char *RANGE[TP_COUNT] = {"(0, 1]", "[0, 1]", "[0, 100]", "[0, 1e6]", "≥ 0"};
-
 static void editor_apply(ui *u)
 {
     op_opts tmp = u->opts;
     tui_param p = (tui_param)u->sel;
-    if (op_set(&tmp, tui_param_name(p), u->edit) != GS_OK) {
+    if (op_set(&tmp, tui_param_name(p), u->edit) != GS_OK) { /* the row's range (gs_params.h) */
         message(u, 1, "%s", gs_last_error());
-        return;
-    }
-    double v = tui_param_get(&tmp.params, p);
-    if (!in_range(p, v)) {
-        char b[160];
-        snprintf(b, sizeof b, "%s must be in %s, got %s", tui_param_label(p), RANGE[p], u->edit);
-        message(u, 1, "%s", b);
         return;
     }
     u->editing = 0;
@@ -402,7 +382,16 @@ static void do_preset(ui *u)
 static void do_tune(ui *u)
 {
     tui_param p = (tui_param)u->sel;
-    if (p == TP_SEED) { message(u, 1, "%s", "t tunes α_base, ξ, β or τ (select one with ↑/↓)"); return; }
+    if (!tui_param_row(p) || !tui_param_row(p)->tune_grid) {
+        char list[96] = "";
+        for (int i = 0, n = tui_param_count(), k = 0; i < n; i++)
+            if (tui_param_row(i)->tune_grid) {
+                size_t L = strlen(list);
+                snprintf(list + L, sizeof list - L, "%s%s", k++ ? ", " : "", tui_param_label(i));
+            }
+        message(u, 1, "t tunes %s (select one with ↑/↓)", list);
+        return;
+    }
     if (!(u->opts.proto.val_frac > 0)) {
         message(u, 1, "%s", "t needs a validation split: --val-frac 0.2");
         return;
@@ -443,7 +432,7 @@ static void undo_text(const op_params *from, const op_params *to, char *buf, siz
 {
     snprintf(buf, n, "undid");
     int k = 0;
-    for (int p = 0; p < TP_COUNT; p++) {
+    for (int p = 0; p < tui_param_count(); p++) {
         double a = tui_param_get(from, (tui_param)p), b = tui_param_get(to, (tui_param)p);
         if (a == b) continue;
         char fa[32], fb[32];
@@ -558,8 +547,8 @@ static int dispatch(ui *u, int ch, double now)
     case TA_PREV: set_task(u, u->task - 1); break;
     case TA_FIRST: set_task(u, 1); break;
     case TA_LAST: set_task(u, u->T); break;
-    case TA_UP: u->sel = (u->sel + TP_COUNT - 1) % TP_COUNT; break;
-    case TA_DOWN: u->sel = (u->sel + 1) % TP_COUNT; break;
+    case TA_UP: u->sel = (u->sel + tui_param_count() - 1) % tui_param_count(); break;
+    case TA_DOWN: u->sel = (u->sel + 1) % tui_param_count(); break;
     case TA_INC: case TA_DEC: {
         if (seed_locked(u)) break;
         op_opts tmp = u->opts;

@@ -595,7 +595,7 @@ static void param_delta(tui_param p, double cur, double base, char *buf, int n)
 {
     if (!isfinite(base)) { buf[0] = 0; return; }
     if (cur == base) { snprintf(buf, (size_t)n, "="); return; }
-    if ((p == TP_TAU || p == TP_XI) && base > 0 && cur > 0)
+    if (tui_param_ratio(p) && base > 0 && cur > 0)
         snprintf(buf, (size_t)n, "×%.3g", cur / base);
     else
         snprintf(buf, (size_t)n, "%+.3g", cur - base);
@@ -611,7 +611,7 @@ static void params_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
     cv_text(cv, c3, row, v->base ? "baseline" : "(b pins)", c4 - c3 - 1, FG, v->base ? CV_BOLD : CV_DIM);
     cv_text(cv, c4, row, "Δ", x + w - c4, FG, CV_BOLD);
     row++;
-    for (int p = 0; p < TP_COUNT && row < y + h; p++, row++) {
+    for (int p = 0; p < tui_param_count() && row < y + h; p++, row++) {
         int sel = p == v->sel;
         unsigned char at = sel ? CV_REVERSE : 0;
         if (sel) cv_fill(cv, x, row, w, 1, L' ', FG, at);

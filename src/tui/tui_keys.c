@@ -17,7 +17,7 @@ static const tui_key KEYS[] = {
     {TA_LAST, {KEY_END, 0}, "End", "last task", NULL},
     {TA_UP, {KEY_UP, 'k', 0}, "↑ k", "select the previous parameter (α_base, ξ, β, τ, seed)", "select"},
     {TA_DOWN, {KEY_DOWN, 'j', 0}, "↓ j", "select the next parameter", NULL},
-    {TA_INC, {'+', '=', 0}, "+", "increase the parameter (τ, ξ ×10^¼; α_base +0.05; β +0.1; seed +1)", "adjust"},
+    {TA_INC, {'+', '=', 0}, "+", "increase the parameter (β, τ, ξ to the next of 1, 2, 5, 10, ...; α_base +0.05; seed +1)", "adjust"},
     {TA_DEC, {'-', '_', 0}, "-", "decrease the parameter", NULL},
     {TA_EDIT, {'\n', '\r', KEY_ENTER, 0}, "Enter", "type a value for the parameter (Esc cancels)", "type"},
     {TA_FUTURE, {'f', 0}, "f", "show / hide the tasks after the current one (hidden by default: charts grow as you step)", "future"},

@@ -1,78 +1,65 @@
-/* tui/tui_params.c — the five tunable parameters: names, steps, ranges, formatting (gs_tui.h).
- * Pure; no curses. */
+/* tui/tui_params.c — the parameters panel: the rows of the parameter table (gs_params.h) that
+ * have a TUI label, in table order; their steps, ranges and formatting come from the row
+ * (gs_tui.h). Pure; no curses. */
 #include "gs_tui.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
-static const char *LABEL[TP_COUNT] = {"α_base", "ξ", "β", "τ", "seed"};
-static const char *NAME[TP_COUNT] = {"alpha_base", "xi", "beta", "tau", "seed"};
+int tui_param_count(void)
+{
+    int n = 0;
+    for (int i = 0; i < pa_count(); i++) n += pa_table()[i].label != NULL;
+    return n;
+}
 
-const char *tui_param_label(tui_param p) { return (p >= 0 && p < TP_COUNT) ? LABEL[p] : "?"; }
-const char *tui_param_name(tui_param p) { return (p >= 0 && p < TP_COUNT) ? NAME[p] : "?"; }
+const pa_param *tui_param_row(tui_param p)
+{
+    for (int i = 0, k = 0; i < pa_count(); i++)
+        if (pa_table()[i].label && k++ == p) return &pa_table()[i];
+    return NULL;
+}
+
+tui_param tui_param_find(const char *name)
+{
+    const pa_param *r = pa_find(name);
+    for (int p = 0, n = tui_param_count(); r && p < n; p++)
+        if (tui_param_row(p) == r) return p;
+    return -1;
+}
+
+const char *tui_param_label(tui_param p) { const pa_param *r = tui_param_row(p); return r ? r->label : "?"; }
+const char *tui_param_name(tui_param p) { const pa_param *r = tui_param_row(p); return r ? r->name : "?"; }
 
 double tui_param_get(const op_params *p, tui_param which)
 {
-    switch (which) {
-    case TP_ALPHA: return p->alpha_base;
-    case TP_XI: return p->xi;
-    case TP_BETA: return p->beta;
-    case TP_TAU: return p->tau;
-    case TP_SEED: return (double)p->seed;
-    default: return NAN;
-    }
-}
-
-/* 10^(1/4) */
-#define LOG_STEP 1.7782794100389228
-
-static double clampd(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
-
-/* Multiplicative step on [0, hi]: from 0 up goes to `smallest`; below `smallest` down goes to 0. */
-static double log_step(double v, int dir, double smallest, double hi)
-{
-    if (dir > 0) return v <= 0 ? smallest : clampd(v * LOG_STEP, 0, hi);
-    double nv = v / LOG_STEP;
-    return nv < smallest * 0.999 ? 0 : nv;
+    const pa_param *r = tui_param_row(which);
+    return r ? pa_get_params(p, r) : NAN;
 }
 
 int tui_param_step(op_params *p, tui_param which, int dir)
 {
-    double old = tui_param_get(p, which);
-    switch (which) {
-    case TP_ALPHA: {
-        /* additive; snap to the 0.05 grid so repeated steps stay round */
-        double v = round(p->alpha_base / 0.05) * 0.05 + (dir > 0 ? 0.05 : -0.05);
-        if (v < 0.05 - 1e-12) v = 0.05;
-        p->alpha_base = clampd(round(v * 1e6) / 1e6, 0.05, 1.0);
-        break;
-    }
-    case TP_BETA: {
-        double v = round(p->beta / 0.1) * 0.1 + (dir > 0 ? 0.1 : -0.1);
-        p->beta = clampd(round(v * 1e6) / 1e6, 0, 100);
-        break;
-    }
-    case TP_XI: p->xi = log_step(p->xi, dir, 1e-5, 1.0); break;
-    case TP_TAU: p->tau = log_step(p->tau, dir, 1e-6, 1e6); break;
-    case TP_SEED:
-        if (dir > 0) p->seed++;
-        else if (p->seed > 1) p->seed--;
-        break;
-    default: return 0;
-    }
-    return tui_param_get(p, which) != old;
+    const pa_param *r = tui_param_row(which);
+    if (!r || pa_params_off(r) < 0) return 0;
+    double old = pa_get_params(p, r);
+    pa_put_params(p, r, pa_step(r, old, dir));
+    return pa_get_params(p, r) != old;
 }
 
 void tui_param_format(tui_param which, double v, char *buf, int n)
 {
-    if (!isfinite(v)) { snprintf(buf, (size_t)n, "—"); return; }
-    switch (which) {
-    case TP_SEED: snprintf(buf, (size_t)n, "%.0f", v); break;
-    case TP_ALPHA: case TP_BETA: snprintf(buf, (size_t)n, "%.4g", v); break;
-    default:
-        if (v == 0) snprintf(buf, (size_t)n, "0");
-        else if (fabs(v) >= 1e-3 && fabs(v) < 1e4) snprintf(buf, (size_t)n, "%.4g", v);
-        else snprintf(buf, (size_t)n, "%.3g", v);
-        break;
-    }
+    const pa_param *r = tui_param_row(which);
+    if (!isfinite(v) || !r) { snprintf(buf, (size_t)n, "—"); return; }
+    if (r->kind != PA_DBL) snprintf(buf, (size_t)n, "%.0f", v);
+    else if (r->scale == PA_STEP_ADD) snprintf(buf, (size_t)n, "%.4g", v);
+    else if (v == 0) snprintf(buf, (size_t)n, "0");
+    else if (fabs(v) >= 1e-3 && fabs(v) < 1e4) snprintf(buf, (size_t)n, "%.4g", v);
+    else snprintf(buf, (size_t)n, "%.3g", v);
+}
+
+int tui_param_ratio(tui_param p)
+{
+    const pa_param *r = tui_param_row(p);
+    return r && r->scale == PA_STEP_125;
 }

@@ -1,0 +1,146 @@
+/* gs_params.h — the one table of parameters (prefix pa_), in the manner of redis's config.c.
+ *
+ * Every value option (`--name V` on the command line, `name=V` in presets and sessions, with '_'
+ * or '-', `--param name=v1,v2` in sweep, `--param name` in tune, a row of the TUI's parameters
+ * panel) is one row of pa_table(): its name, its field in op_opts, its default, its valid range,
+ * its TUI label, step and scale, its tuning range, the subcommands it applies to, the part of the
+ * replay a change invalidates (EN_DEP_* bits; 0 = the stream and problem), and its --help line.
+ * opts.c (parsing, op_defaults, op_validate), usage.c (--help), session.c (what a session
+ * saves), tui/tui_params.c (the panel, steps and ranges), cli/tune.c (the search ranges),
+ * cli/sweep.c (which names keep the problem) and engine/method_uses.c read it.
+ *
+ * Adding a parameter: a field in op_params (or op_protocol, op_data), one row in
+ * src/config/params.c, and its line in man/gsrscope.1 (tests/test_params.c checks the line).
+ * The table is data: pa_table_mut() exposes it to the tests, which change one row at run
+ * time and check that every reader follows.
+ */
+#ifndef GS_PARAMS_H
+#define GS_PARAMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum { OP_CMD_TUI, OP_CMD_RUN, OP_CMD_EXPORT, OP_CMD_SWEEP, OP_CMD_SYNTH, OP_CMD_TUNE, OP_CMD_TABLE } op_cmd;
+#define OP_N_CMDS 7
+
+/* Which subcommands an option applies to (bits 1u << op_cmd). */
+#define IN_TUI (1u << OP_CMD_TUI)
+#define IN_RUN (1u << OP_CMD_RUN)
+#define IN_EXPORT (1u << OP_CMD_EXPORT)
+#define IN_SWEEP (1u << OP_CMD_SWEEP)
+#define IN_SYNTH (1u << OP_CMD_SYNTH)
+#define IN_TUNE (1u << OP_CMD_TUNE)
+#define IN_TABLE (1u << OP_CMD_TABLE)
+#define IN_REPLAY (IN_TUI | IN_RUN | IN_EXPORT | IN_SWEEP | IN_TUNE | IN_TABLE) /* every command that replays a stream */
+#define IN_ALL (IN_REPLAY | IN_SYNTH)
+
+/* all: the N(N−1) ordered pairs i ≠ j (default); random: one random partner per row; literal:
+ * the N² ordered pairs with i = j included, as Algorithm 1 writes it */
+typedef enum { OP_PAIRS_ALL, OP_PAIRS_RANDOM, OP_PAIRS_LITERAL } op_pairs;
+/* --max-aug all: no cap on the synthetic rows per class (Algorithm 1 has none) */
+#define OP_MAX_AUG_ALL (-1L)
+typedef enum { OP_AUG_ALL, OP_AUG_TAIL } op_augment;
+
+/* The parts of a replay a parameter's change invalidates: an augmenter's rows or a learner's
+ * statistics list the ones they depend on (gs_learner.h, gs_methods.h); the table gives each
+ * parameter its bit. */
+enum {
+    EN_DEP_ALPHA = 1u << 0, EN_DEP_XI = 1u << 1, EN_DEP_PAIRS = 1u << 2, EN_DEP_MAXAUG = 1u << 3,
+    EN_DEP_AUGMENT = 1u << 4, EN_DEP_GAUSS_A = 1u << 5, EN_DEP_GAUSS_B = 1u << 6,
+    EN_DEP_SLDA = 1u << 7, EN_DEP_BETA = 1u << 8, EN_DEP_TAU = 1u << 9,
+    EN_DEP_KLDA = 1u << 10,  /* --klda-dim, --klda-gamma, --klda-reg */
+    EN_DEP_FECAM = 1u << 11, /* --fecam-alpha, --fecam-tukey */
+    EN_DEP_LAMBDA = 1u << 12 /* RanPAC's λ chosen on the validation rows (op_params.ranpac_lambda):
+                              * its solve only, never a statistic (no refit) */
+};
+
+/* The tunable hyperparameters and method options (what the TUI edits). Defaults and ranges: the
+ * table. */
+typedef struct {
+    double alpha_base;   /* GSR α_base */
+    double xi;           /* GSR ξ */
+    double beta;         /* weight of the synthetic rows */
+    double tau;          /* ridge τ */
+    uint64_t seed;
+    op_pairs pairs;
+    long max_aug;        /* rows per class; OP_MAX_AUG_ALL: no cap */
+    op_augment augment;
+    double gauss_a;      /* gauss-shrink: (1-a)Σ_tail + aI */
+    double gauss_b;      /* gauss-transfer: Σ_tail + bΣ_head */
+    double slda_eps;     /* slda shrinkage */
+    double ranpac_lambda;/* ranpac's ridge λ when chosen on the validation rows (run --val-frac),
+                          * 0 = unset: ranpac uses τ (not an option: no row) */
+    long klda_dim;       /* klda: random Fourier features */
+    double klda_gamma;   /* klda: kernel width γ (W ~ N(0, 2γ)) */
+    double klda_reg;     /* klda: ridge added to the shared scatter */
+    double fecam_alpha;  /* fecam: shrinkage α₁ (times the mean variance) */
+    double fecam_tukey;  /* fecam: Tukey power β (1 = none) */
+} op_params;
+
+typedef enum { PA_DBL, PA_LONG, PA_INT, PA_SEED, PA_ENUM } pa_kind;
+/* The TUI's step: none (not in the panel), additive (step), or multiplicative over the round
+ * values 1, 2, 5, 10, 20, ... (down from `step`, the smallest non-zero value, goes to lo). */
+typedef enum { PA_STEP_NONE, PA_STEP_ADD, PA_STEP_125 } pa_scale;
+/* Bounds: open ends, and 0 meaning "unset" outside the range (--rho). */
+enum { PA_LO_OPEN = 1u, PA_HI_OPEN = 2u, PA_ZERO_UNSET = 4u };
+/* --help sections the rows are listed in. */
+typedef enum { PA_SEC_DATA, PA_SEC_PROTOCOL, PA_SEC_METHODS } pa_section;
+
+typedef struct {
+    const char *name;        /* "alpha-base" (also read as alpha_base) */
+    pa_kind kind;
+    size_t off;              /* offsetof(op_opts, field) */
+    const char *const *names;/* PA_ENUM: the values' names, in enum order */
+    int n_names;
+    double def;              /* default (PA_ENUM: the index) */
+    double lo, hi;           /* valid range (hi may be HUGE_VAL) */
+    unsigned bounds;         /* PA_LO_OPEN | PA_HI_OPEN | PA_ZERO_UNSET */
+    const char *word;        /* a word that also stands for a value (NULL: none): --max-aug all */
+    double word_val;         /* its value, valid outside the range (OP_MAX_AUG_ALL) */
+    const char *label;       /* the TUI's panel label (NULL: not in the panel) */
+    pa_scale scale;          /* the TUI's step */
+    double step;             /* PA_STEP_ADD: the increment (also the least value stepping reaches);
+                              * PA_STEP_125: the least non-zero value */
+    double tune_lo, tune_hi; /* tune's search range; tune_grid 0: not tunable */
+    int tune_log, tune_grid; /* log10 scale; points of the coarse grid */
+    unsigned in;             /* subcommands it applies to (IN_*) */
+    unsigned dep;            /* EN_DEP_* a change invalidates; 0: the stream and problem */
+    pa_section section;      /* --help section */
+    const char *arg;         /* --help metavariable ("T"); enums: their names */
+    const char *help;        /* --help text; the range and default are appended from the row */
+} pa_param;
+
+/* The table and its size. */
+const pa_param *pa_table(void);
+int pa_count(void);
+/* The tests' handle on the same rows (to change a range at run time). */
+pa_param *pa_table_mut(void);
+/* The row of a name ("alpha_base" or "alpha-base"), or NULL. */
+const pa_param *pa_find(const char *name);
+/* The row's name as sessions and tune's output write it, with '_' for '-' ("alpha_base"). */
+const char *pa_key(const pa_param *r);
+/* The row's value in a whole op_opts (passed as a pointer to it), as a double, and assignment
+ * (rounded to the field's type). */
+double pa_get(const void *opts, const pa_param *r);
+void pa_put(void *opts, const pa_param *r, double v);
+/* The row's field inside op_params, or -1 when the field is not in op_params. */
+long pa_params_off(const pa_param *r);
+double pa_get_params(const op_params *p, const pa_param *r);
+void pa_put_params(op_params *p, const pa_param *r, double v);
+/* 1 when v is in the row's valid range. */
+int pa_in_range(const pa_param *r, double v);
+/* The range as text: "(0, 1]", "[0, 1e12]", "≥ 0", "0 (unset) or ≥ 1", "≥ 0 or all". */
+void pa_range_text(const pa_param *r, char *buf, size_t cap);
+/* A number as the table writes it: %g with a short exponent ("1e12", "0.005"). */
+void pa_num_text(double v, char *buf, size_t cap);
+/* The default as --help writes it ("0.6", "all", "none"). */
+void pa_default_text(const pa_param *r, char *buf, size_t cap);
+/* GS_OK, or GS_EINPUT with "--name: must be in RANGE, got V" when v is out of range. */
+int pa_check(const pa_param *r, double v);
+/* The TUI's step from v in direction dir (+1/-1): the new value, kept in the valid range (and
+ * at least `step` for additive rows). Equal to v at the end of the range. */
+double pa_step(const pa_param *r, double v, int dir);
+/* The EN_DEP_* bits of the op_params rows whose values differ between a and b. */
+unsigned pa_changed_deps(const op_params *a, const op_params *b);
+
+#endif
