@@ -214,13 +214,13 @@ static void tune_ranpac(void)
     CHECK(tw_start(&w, &ctx, 1, NULL, &cfg, &o) == GS_OK, "worker for ranpac, ranpac+gsr (--expand 256) started");
     tw_request(&w, &o, 1, 2);
     CHECK(settle(1, 300), "ranpac: first results at task 2");
-    tw_tune(&w, TP_TAU, 1);
+    tw_tune(&w, tui_param_find("tau"), 1);
     int tp = -1;
     double tv = NAN, tobj = NAN;
     uint64_t tg = 0;
     double t0 = gs_now();
     while (gs_now() - t0 < 600 && !tw_take_tune(&w, &tp, &tv, &tobj, &tg)) drain();
-    CHECK(tp == TP_TAU && tv > 0 && tg == 1, "t: τ %g chosen for ranpac+gsr (validation %g %%)", tv, tobj);
+    CHECK(tp == tui_param_find("tau") && tv > 0 && tg == 1, "t: τ %g chosen for ranpac+gsr (validation %g %%)", tv, tobj);
     /* the task change: task 1's spectrum, with λ read from the engine's parameters */
     tw_request(&w, &o, 1, 1);
     t0 = gs_now();
