@@ -129,7 +129,7 @@ double pa_get_params(const op_params *p, const pa_param *r);
 void pa_put_params(op_params *p, const pa_param *r, double v);
 /* 1 when v is in the row's valid range. */
 int pa_in_range(const pa_param *r, double v);
-/* The range as text: "(0, 1]", "[0, 1e12]", "≥ 0", "0 (unset) or ≥ 1", "≥ 0 or all". */
+/* The range as text: "(0, 1]", "[0, 1e12]", "≥ 0", "0 (unset) or ≥ 1", "≥ 0 or 'all'". */
 void pa_range_text(const pa_param *r, char *buf, size_t cap);
 /* A number as the table writes it: %g with a short exponent ("1e12", "0.005"). */
 void pa_num_text(double v, char *buf, size_t cap);

@@ -230,10 +230,11 @@ void pa_range_text(const pa_param *r, char *buf, size_t cap)
     pa_num_text(r->lo, lo, sizeof lo);
     pa_num_text(r->hi, hi, sizeof hi);
     const char *pre = (r->bounds & PA_ZERO_UNSET) ? "0 (unset) or " : "";
-    const char *or = r->word ? " or " : "", *word = r->word ? r->word : "";
-    if (isinf(r->hi)) snprintf(buf, cap, "%s%s %s%s%s", pre, (r->bounds & PA_LO_OPEN) ? ">" : "≥", lo, or, word);
-    else snprintf(buf, cap, "%sin %c%s, %s%c%s%s", pre, (r->bounds & PA_LO_OPEN) ? '(' : '[', lo, hi,
-                  (r->bounds & PA_HI_OPEN) ? ')' : ']', or, word);
+    char word[40] = "";
+    if (r->word) snprintf(word, sizeof word, " or '%s'", r->word);
+    if (isinf(r->hi)) snprintf(buf, cap, "%s%s %s%s", pre, (r->bounds & PA_LO_OPEN) ? ">" : "≥", lo, word);
+    else snprintf(buf, cap, "%sin %c%s, %s%c%s", pre, (r->bounds & PA_LO_OPEN) ? '(' : '[', lo, hi,
+                  (r->bounds & PA_HI_OPEN) ? ')' : ']', word);
 }
 
 void pa_default_text(const pa_param *r, char *buf, size_t cap)
