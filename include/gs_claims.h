@@ -6,30 +6,39 @@
  * rests on and a one-line reason built from those numbers only (never from the paper).
  * The claims, in order (CL_*): stable rank 1.02 → 2.80; strictly higher stable rank by
  * Theorem 1; smallest eigenvalues inflated; tail accuracy up; head preserved; the isotropic
- * dilemma (a large τ stabilizes the tail but over-shrinks the head).
+ * dilemma (a large τ stabilizes the tail but over-shrinks the head). Then why the stable rank and
+ * the tail move as they do: the synthetic rows reach new directions (rank(G + Δ) > rank(G)); Δ
+ * spreads energy off G's top direction (u₁ᵀΔu₁/tr Δ < λ₁/tr G); Theorem 1's setting ε < λ₁;
+ * mixing widens the classes (synthetic spread ≥ real); the tail gains weight (mass); the tail gain
+ * comes from the mix's geometry rather than its mass (GACL → +oversample → +GSR).
  * Ownership: cl_report is a plain value (fixed-size strings).
  */
 #ifndef GS_CLAIMS_H
 #define GS_CLAIMS_H
 
 #include "gs_engine.h"
+#include "gs_mechanism.h"
 #include "gs_spectral.h"
 #include "gs_tausweep.h"
 
-enum { CL_SR = 0, CL_THEOREM, CL_SMALLEST, CL_TAIL, CL_HEAD, CL_DILEMMA, CL_COUNT };
+enum {
+    CL_SR = 0, CL_THEOREM, CL_SMALLEST, CL_TAIL, CL_HEAD, CL_DILEMMA,
+    CL_RANK, CL_TOPSHARE, CL_PREMISE, CL_SPREAD, CL_MASS, CL_SPLIT, CL_COUNT
+};
 typedef enum { CL_UNKNOWN = -1, CL_FAILS = 0, CL_HOLDS = 1 } cl_verdict;
 
 /* Thresholds (documented in the man page): a change counts when it passes them. */
 #define CL_TAIL_GAIN 1.0     /* tail accuracy up: at least +1 point */
 #define CL_HEAD_LOSS 1.0     /* head preserved: at most 1 point lost */
 #define CL_INFLATE 1.10      /* smallest eigenvalues inflated: bottom-decile mean ×1.1 at least */
+#define CL_REACH 1e-6        /* new directions: more than this share of tr Δ outside G's range */
 #define CL_SHRINK 2.0        /* dilemma: the head loses 2 points or more at the τ best for the tail */
 
 typedef struct {
     char claim[96];      /* the paper's claim, short */
     cl_verdict verdict;
-    char numbers[200];   /* what this data shows (UTF-8) */
-    char reason[240];    /* why, from the numbers */
+    char numbers[280];   /* what this data shows (UTF-8) */
+    char reason[280];    /* why, from the numbers */
 } cl_row;
 
 typedef struct {
@@ -45,11 +54,18 @@ typedef struct {
     int task;                 /* 1-based */
     const sp_theorem *th;     /* Theorem 1 at the task for (ref, aug), or NULL (not computed) */
     const ts_curve *sweep;    /* τ sweep of the reference at the task, or NULL */
+    const mc_rows *mech;      /* spread and mass of the augmenting method's rows, or NULL */
+    int over;                 /* the reference's learner + oversample (mass without geometry); used
+                               * only when it is neither ref nor aug and its augmenter is oversample */
 } cl_input;
 
 /* Fill the report. GS_OK, or GS_EINPUT (no results, bad indices). Rows whose numbers are not
  * available yet are CL_UNKNOWN with the reason saying what is missing. */
 int cl_claims(const cl_input *in, cl_report *out);
+/* The method of the results that is ref's learner with the oversample augmenter, or -1. */
+int cl_find_oversample(const en_results *r, int ref);
+/* a and b with the fewest decimals (3 to 9) that tell them apart, "1.000228" and "1.000140" */
+void cl_sr_pair(double a, double b, char *sa, char *sb, size_t n);
 /* "✔", "✗" or "?" */
 const char *cl_mark(cl_verdict v);
 

@@ -15,6 +15,15 @@ extern const char RP_CSV_HEADER[];
 extern const char RP_CSV_VAL_COLUMNS[];
 
 int rp_write(FILE *f, op_format fmt, const en_results *r, const en_problem *p, const op_opts *o);
+/* The same; with --format json, `json_extra` (a member, e.g. "\"theorem\": [...]", or NULL) is
+ * added to the top-level object. */
+int rp_write_ext(FILE *f, op_format fmt, const en_results *r, const en_problem *p, const op_opts *o,
+                 const char *json_extra);
+/* run --theorem (src/cli/theorem.c): Theorem 1 at the last task for every ridge method with an
+ * augmenter whose learner ran alone (G = its Gram alone, Δ = G_method − G), and the claims' why
+ * rows (ranks, shares of u₁, ε/λ₁, spread, mass, mass/geometry split); as text, or (json) as the
+ * member "theorem": [...]. Reads the augmenter's rows through en_aug_rows (collect_aug). */
+int rp_theorem(FILE *f, int json, en_engine *e, const en_problem *p, const st_stream *st, const op_opts *o);
 /* Write the exact numbers behind a run into dir (--save-state; the files are listed in gsrscope(7)). Every file atomically. */
 int rp_save_state(const char *dir, en_engine *e, const en_problem *p, const op_opts *o);
 /* Method m's folder dir/<name>/ of --save-state (src/cli/save_method.c): manifest.json, proj_W.npy

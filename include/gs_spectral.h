@@ -65,6 +65,14 @@ typedef struct {
     int bound_holds;               /* bound ≤ sr_after (up to rounding) */
     int strict_condition;          /* eq. 12 holds */
     double lhs, rhs;               /* the two sides of eq. 12 */
+    /* why the stable rank moves as it does (the claims view, run --theorem): */
+    double lambda1;                /* λ₁(G), without τ */
+    double tr_G, tr_Delta;         /* traces of G and Δ */
+    double u1_Delta;               /* u₁ᵀΔu₁, u₁ the top eigenvector of G */
+    long rank_G, rank_GD;          /* numerical ranks of G and G + Δ: eigenvalues above
+                                    * D·ε_mach·λ_max (NumPy's matrix_rank rule) */
+    double outside;                /* the share of tr Δ on G's numerical null space (the
+                                    * eigenvectors of G at or below that rule's threshold) */
 } sp_theorem;
 
 int sp_theorem1(const gm_mat *G, const gm_mat *Delta, int r, double tau, sp_theorem *out);

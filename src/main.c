@@ -76,47 +76,8 @@ static void config_for(const op_opts *o, en_config *cfg, int keep)
     cfg->n_methods = o->n_methods;
     cfg->spectrum = o->spectrum;
     cfg->keep_task_grams = keep;
-    cfg->collect_aug = o->save_state != NULL;
-}
-
-/* Theorem 1 at the last task for every ridge method with an augmenter whose learner was also run
- * alone: G = the learner's Gram alone, Δ = G_method − G. */
-static int theorem_report(pl_ctx *c, const op_opts *o)
-{
-    const en_results *r = en_get_results(c->eng);
-    int T = c->prob.T, any = 0;
-    int r_split = o->theorem_r;
-    if (r_split == 0)
-        for (int k = 0; k < c->st.task_class_start[T]; k++) r_split += c->st.is_head[c->st.class_order[k]];
-    if (r_split < 1) r_split = 1;
-    const gm_mat *G, *Q;
-    gm_mat Gb = {0}, Delta = {0};
-    int rc = GS_OK;
-    printf("\nTheorem 1 (task %d, split r = %d, τ = %g; Δ = G_method − G of the same learner alone)\n", T,
-           r_split, o->params.tau);
-    for (int m = 0; m < r->n_methods; m++) {
-        int mb = en_results_baseline(r, m);
-        if (mb < 0 || !r->m[m].ridge || !r->m[m].augmenter[0]) continue;
-        gm_free(&Gb);
-        if ((rc = en_gram(c->eng, mb, T, &G, &Q)) || (rc = gm_copy(&Gb, G, "Theorem 1"))) break;
-        if ((rc = en_gram(c->eng, m, T, &G, &Q))) break;
-        if ((rc = gm_copy(&Delta, G, "Theorem 1"))) break;
-        for (size_t i = 0; i < (size_t)Gb.rows * Gb.cols; i++) Delta.v[i] -= Gb.v[i];
-        sp_theorem th;
-        rc = sp_theorem1(&Gb, &Delta, r_split, o->params.tau, &th);
-        gm_free(&Delta);
-        if (rc) break;
-        any = 1;
-        printf("%s: ε=%.6g η=%.6g m̄=%.6g m=%.6g  S_τ=%.6g Λ₊=%.6g\n", r->m[m].name, th.eps, th.eta, th.mbar,
-               th.m, th.S_tau, th.Lambda_plus);
-        printf("  sr(G+τI) = %.6f   bound = %.6f   sr(G+Δ+τI) = %.6f   bound holds: %s\n", th.sr_before,
-               th.bound, th.sr_after, th.bound_holds ? "yes" : "NO");
-        printf("  strict-improvement condition (eq. 12): (D−r)m² = %.6g %s %.6g → %s\n", th.lhs,
-               th.strict_condition ? ">" : "≤", th.rhs, th.strict_condition ? "holds" : "does not hold");
-    }
-    gm_free(&Gb);
-    if (!rc && !any) printf("(no augmenting ridge method with its learner alone in --methods, e.g. gacl,gsr)\n");
-    return rc;
+    /* the augmenter's rows: saved by --save-state, read by --theorem and the claims figure (spread, mass) */
+    cfg->collect_aug = o->save_state != NULL || o->theorem || (o->figure && !strcmp(o->figure, "claims"));
 }
 
 /* Print one line per method that failed at some task (the first failing task); returns the
@@ -161,8 +122,22 @@ static int cmd_run(op_opts *o)
     if (c.prob.n_test_unseen)
         fprintf(stderr, "gsrscope: warning: %ld test rows belong to classes with no training rows; they are not evaluated\n",
                 c.prob.n_test_unseen);
-    rc = rp_write(stdout, o->format, r, &c.prob, o);
-    if (!rc && o->theorem) rc = theorem_report(&c, o);
+    if (o->theorem && o->format == OP_FMT_JSON) {
+        /* Theorem 1 and the why rows as the JSON's "theorem" member */
+        char *extra = NULL;
+        size_t n = 0;
+        FILE *mf = open_memstream(&extra, &n);
+        if (!mf) rc = gs_error(GS_ENOMEM, "--theorem: out of memory");
+        else {
+            rc = rp_theorem(mf, 1, c.eng, &c.prob, &c.st, o);
+            fclose(mf);
+        }
+        if (!rc) rc = rp_write_ext(stdout, o->format, r, &c.prob, o, extra);
+        free(extra);
+    } else {
+        rc = rp_write(stdout, o->format, r, &c.prob, o);
+        if (!rc && o->theorem) rc = rp_theorem(stdout, 0, c.eng, &c.prob, &c.st, o);
+    }
     if (!rc && o->save_state) rc = rp_save_state(o->save_state, c.eng, &c.prob, o);
     pl_free(&c);
     if (rc) return fail(rc);

@@ -11,13 +11,19 @@ t=$(mktemp -d /tmp/gs_t_teach_export.XXXXXX)
 trap 'rm -rf "$t"' EXIT INT TERM
 P="--tau 10 --beta 10 --quiet"
 
-if "$G" export $P --figure claims -o "$t/claims.png" --data "$t/claims.csv" 2> "$t/err" && [ -s "$t/claims.png" ]; then
+if "$G" export $P --methods gacl,gsr,gacl+oversample --figure claims -o "$t/claims.png" --data "$t/claims.csv" 2> "$t/err" \
+    && [ -s "$t/claims.png" ]; then
     rows=$(tail -n +2 "$t/claims.csv" | grep -cE '^"[^"]+","(holds|fails)","[^"]*[0-9][^"]*","[^"]+"$')
-    if [ "$rows" -eq 6 ]; then ok "claims: six rows, each holds or fails with numbers and a reason"
+    if [ "$rows" -eq 12 ]; then ok "claims: twelve rows (with gacl+oversample), each holds or fails with numbers and a reason"
     else bad "claims rows ($rows)" "$(cat "$t/claims.csv")"; fi
     if grep -q '^"tail accuracy up","holds","tail GACL 0.0 % → GSR' "$t/claims.csv"; then
         ok "claims: tail accuracy up holds at τ = 10, β = 10 (GACL's tail at 0 %)"; else bad "tail claim" "$(cat "$t/claims.csv")"; fi
 else bad "export --figure claims" "$(cat "$t/err")"; fi
+# without an oversample run the mass/geometry row is unknown and says what to run
+if "$G" export $P --figure claims -o "$t/claims2.png" --data "$t/claims2.csv" 2> "$t/err" \
+    && grep -q '^"the tail gain comes from the mix.s geometry, not its mass","unknown","","run gacl+oversample too' "$t/claims2.csv"; then
+    ok "claims without gacl+oversample: the split row is '?' and names gacl+oversample"
+else bad "split row without oversample" "$(cat "$t/claims2.csv")"; fi
 
 "$G" run $P --save-state "$t/state" > /dev/null 2> "$t/err" || bad "run --save-state" "$(cat "$t/err")"
 if "$G" export $P --figure collapse -o "$t/collapse.svg" --data "$t/collapse.csv" 2> "$t/err"; then

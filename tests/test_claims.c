@@ -136,7 +136,7 @@ static void test_claims(void)
     en_snap *a = &r.m[0].snaps[1], *b = &r.m[1].snaps[1];
     /* GSR: sr lower (1.2 vs 1.5), λ_max 3.3×, tail +30, head −0.5, λ_min ×1.05 */
     b->stable_rank = 1.2; b->lambda_max = 330; b->tail_acc = 40; b->head_acc = 79.5; b->lambda_min = 1.05;
-    cl_input in = {&r, 0, 1, 2, NULL, NULL};
+    cl_input in = {&r, 0, 1, 2, NULL, NULL, NULL, -1};
     cl_report rep;
     CHECK(cl_claims(&in, &rep) == GS_OK && rep.n == CL_COUNT, "claims computed");
     CHECK(rep.row[CL_SR].verdict == CL_FAILS && strstr(rep.row[CL_SR].reason, "λ_max grew 3.3×") &&
@@ -190,13 +190,117 @@ static void test_claims(void)
     CHECK(rep.row[CL_DILEMMA].verdict == CL_FAILS && strstr(rep.row[CL_DILEMMA].reason, "head stays within 0.0 points") &&
               strstr(rep.row[CL_DILEMMA].reason, "tail that dies"),
           "head 100 %% for every τ, tail to 0 %%: ✗ (%s)", rep.row[CL_DILEMMA].reason);
-    CHECK(strstr(rep.row[CL_DILEMMA].numbers, "tail 60.0 → 0.0 %") != NULL, "dilemma numbers: %s", rep.row[CL_DILEMMA].numbers);
+    CHECK(strstr(rep.row[CL_DILEMMA].numbers, "τ 0.0001 head 100.0, tail 60.0 %; τ 1e+04 head 100.0, tail 0.0 %") != NULL,
+          "dilemma numbers: %s", rep.row[CL_DILEMMA].numbers);
     /* as the paper says: the tail is best at a large τ where the head has fallen */
     double head2[NT] = {95, 95, 90, 70, 40}, tail2[NT] = {5, 10, 30, 45, 20};
     s.head_acc = head2; s.tail_acc = tail2;
     cl_claims(&in, &rep);
     CHECK(rep.row[CL_DILEMMA].verdict == CL_HOLDS && strstr(rep.row[CL_DILEMMA].reason, "τ = 100 (45.0 %)") &&
               strstr(rep.row[CL_DILEMMA].reason, "70.0 %"), "the dilemma as stated: ✔ (%s)", rep.row[CL_DILEMMA].reason);
+    /* the dilemma's numbers hold every value its verdict reads: the tail's best τ and the head there */
+    CHECK(strstr(rep.row[CL_DILEMMA].numbers, "τ 100 (the tail's best) head 70.0, tail 45.0 %") &&
+              strstr(rep.row[CL_DILEMMA].numbers, "head best 95.0 %"), "dilemma shows the τ its verdict rests on: %s",
+          rep.row[CL_DILEMMA].numbers);
+    /* the case of the issue: the tail best at a middle τ where the head holds, both ends far lower:
+     * not the paper's dilemma (✗), and the numbers say where the tail peaks */
+    double head3[NT] = {78, 86, 87, 85, 77}, tail3[NT] = {12, 30, 33, 10, 0};
+    s.head_acc = head3; s.tail_acc = tail3;
+    cl_claims(&in, &rep);
+    CHECK(rep.row[CL_DILEMMA].verdict == CL_FAILS && strstr(rep.row[CL_DILEMMA].numbers, "τ 1 (the tail's best) head 87.0, tail 33.0 %"),
+          "tail best at τ = 1 with the head at its best: ✗ (%s / %s)", rep.row[CL_DILEMMA].numbers, rep.row[CL_DILEMMA].reason);
+    /* flip: the head drops 2+ points at that τ */
+    head3[2] = 83.9;
+    cl_claims(&in, &rep);
+    CHECK(rep.row[CL_DILEMMA].verdict == CL_HOLDS, "the head 2.1 below its best where the tail peaks: ✔ (%s)",
+          rep.row[CL_DILEMMA].reason);
+    /* stable rank with enough digits to tell the methods apart */
+    char x1[32], x2[32];
+    cl_sr_pair(1.000228, 1.000140, x1, x2, sizeof x1);
+    CHECK(!strcmp(x1, "1.0002") && !strcmp(x2, "1.0001"), "sr 1.000228 vs 1.000140: %s vs %s", x1, x2);
+    cl_sr_pair(1.0000001, 1.0000002, x1, x2, sizeof x1);
+    CHECK(!strcmp(x1, "1.0000001") && !strcmp(x2, "1.0000002"), "sr 7 decimals apart: %s vs %s", x1, x2);
+    cl_sr_pair(1.046, 1.005, x1, x2, sizeof x1);
+    CHECK(!strcmp(x1, "1.046") && !strcmp(x2, "1.005"), "3 decimals when they suffice: %s vs %s", x1, x2);
+    b->stable_rank = 1.000140; a->stable_rank = 1.000228;
+    cl_claims(&in, &rep);
+    CHECK(strstr(rep.row[CL_SR].numbers, "1.0002") && strstr(rep.row[CL_SR].numbers, "1.0001"), "sr row: %s",
+          rep.row[CL_SR].numbers);
+    /* the why rows: each verdict read from the numbers beside it, and flipped by them */
+    memset(&th, 0, sizeof th);
+    r.D = 768;
+    th.rank_G = 545; th.rank_GD = 545; th.lambda1 = 100; th.tr_G = 137; th.u1_Delta = 78; th.tr_Delta = 100;
+    th.eps = 217;
+    in.th = &th;
+    cl_claims(&in, &rep);
+    CHECK(rep.row[CL_RANK].verdict == CL_FAILS && strstr(rep.row[CL_RANK].numbers, "rank(G) 545 → rank(G+Δ) 545") &&
+              strstr(rep.row[CL_RANK].numbers, "outside G's range 0") && strstr(rep.row[CL_RANK].reason, "223 directions"),
+          "rank unchanged, nothing outside: ✗ (%s / %s)", rep.row[CL_RANK].numbers, rep.row[CL_RANK].reason);
+    th.rank_GD = 560; th.outside = 0.04;
+    cl_claims(&in, &rep);
+    CHECK(rep.row[CL_RANK].verdict == CL_HOLDS && strstr(rep.row[CL_RANK].numbers, "outside G's range 0.04"),
+          "4 %% of tr Δ outside G's range: ✔ (%s)", rep.row[CL_RANK].numbers);
+    CHECK(rep.row[CL_TOPSHARE].verdict == CL_FAILS && strstr(rep.row[CL_TOPSHARE].numbers, "0.780 against λ₁/tr G = 0.730"),
+          "Δ's share 0.78 > G's 0.73: ✗ (%s)", rep.row[CL_TOPSHARE].numbers);
+    th.u1_Delta = 70;
+    cl_claims(&in, &rep);
+    CHECK(rep.row[CL_TOPSHARE].verdict == CL_HOLDS, "Δ's share 0.70 < 0.73: ✔ (%s)", rep.row[CL_TOPSHARE].numbers);
+    CHECK(rep.row[CL_PREMISE].verdict == CL_FAILS && strstr(rep.row[CL_PREMISE].numbers, "ε/λ₁ = 2.17"),
+          "ε/λ₁ = 2.17: ✗ (%s)", rep.row[CL_PREMISE].numbers);
+    th.eps = 50;
+    cl_claims(&in, &rep);
+    CHECK(rep.row[CL_PREMISE].verdict == CL_HOLDS && strstr(rep.row[CL_PREMISE].numbers, "ε/λ₁ = 0.5"),
+          "ε/λ₁ = 0.5: ✔ (%s)", rep.row[CL_PREMISE].numbers);
+    CHECK(rep.row[CL_SPREAD].verdict == CL_UNKNOWN && rep.row[CL_MASS].verdict == CL_UNKNOWN, "no rows: spread, mass '?'");
+    mc_rows mc;
+    memset(&mc, 0, sizeof mc);
+    mc.n_cls[0] = 3; mc.n_cls[1] = 7;
+    mc.spread_real[0] = 0.2; mc.spread_syn[0] = 0.15; mc.spread_real[1] = 0.19; mc.spread_syn[1] = 0.12;
+    mc.cos_real[1] = 0.9; mc.cos_syn[1] = 0.94;
+    mc.mass_real[0] = 600; mc.mass_total[0] = 10600; mc.mass_real[1] = 5; mc.mass_total[1] = 205;
+    in.mech = &mc;
+    cl_claims(&in, &rep);
+    CHECK(rep.row[CL_SPREAD].verdict == CL_FAILS && strstr(rep.row[CL_SPREAD].numbers, "tail 0.19 → 0.12 (×0.6316)"),
+          "tail spread ×0.63: ✗ (%s)", rep.row[CL_SPREAD].numbers);
+    mc.spread_syn[1] = 0.25;
+    cl_claims(&in, &rep);
+    CHECK(rep.row[CL_SPREAD].verdict == CL_HOLDS, "tail spread ×1.3: ✔ (%s)", rep.row[CL_SPREAD].reason);
+    CHECK(rep.row[CL_MASS].verdict == CL_HOLDS && strstr(rep.row[CL_MASS].numbers, "5 rows → 205 (×41)") &&
+              strstr(rep.row[CL_MASS].numbers, "(×17.67)"), "tail ×41 > head ×17.7: ✔ (%s)", rep.row[CL_MASS].numbers);
+    mc.mass_total[1] = 50;
+    cl_claims(&in, &rep);
+    CHECK(rep.row[CL_MASS].verdict == CL_FAILS, "tail ×10 < head ×17.7: ✗ (%s)", rep.row[CL_MASS].numbers);
+    /* mass against geometry: a third method, gacl+oversample */
+    CHECK(rep.row[CL_SPLIT].verdict == CL_UNKNOWN && strstr(rep.row[CL_SPLIT].reason, "+oversample"),
+          "no oversample run: '?' naming it (%s)", rep.row[CL_SPLIT].reason);
+    r.m = realloc(r.m, 3 * sizeof *r.m);
+    r.n_methods = 3;
+    memset(&r.m[2], 0, sizeof r.m[2]);
+    snprintf(r.m[2].name, sizeof r.m[2].name, "gacl+oversample");
+    snprintf(r.m[2].learner, sizeof r.m[2].learner, "gacl");
+    snprintf(r.m[2].augmenter, sizeof r.m[2].augmenter, "oversample");
+    snprintf(r.m[0].learner, sizeof r.m[0].learner, "gacl");
+    snprintf(r.m[1].learner, sizeof r.m[1].learner, "gacl");
+    snprintf(r.m[1].augmenter, sizeof r.m[1].augmenter, "gsr");
+    r.m[2].snaps = calloc(2, sizeof(en_snap));
+    a = &r.m[0].snaps[1]; b = &r.m[1].snaps[1];
+    en_snap *o = &r.m[2].snaps[1];
+    r.m[2].snaps[0].state = EN_DONE;
+    *o = *a; o->eig = NULL;
+    a->tail_acc = 0; o->tail_acc = 39.2; b->tail_acc = 40.4;
+    in.over = cl_find_oversample(&r, 0);
+    CHECK(in.over == 2, "cl_find_oversample finds gacl+oversample (%d)", in.over);
+    cl_claims(&in, &rep);
+    CHECK(rep.row[CL_SPLIT].verdict == CL_FAILS && strstr(rep.row[CL_SPLIT].numbers, "mass +39.2, geometry +1.2 points"),
+          "mass 39.2 against geometry 1.2: ✗ (%s)", rep.row[CL_SPLIT].numbers);
+    o->tail_acc = 5; b->tail_acc = 40;
+    cl_claims(&in, &rep);
+    CHECK(rep.row[CL_SPLIT].verdict == CL_HOLDS && strstr(rep.row[CL_SPLIT].numbers, "mass +5.0, geometry +35.0"),
+          "mass 5 against geometry 35: ✔ (%s)", rep.row[CL_SPLIT].numbers);
+    o->tail_acc = 39.5;
+    cl_claims(&in, &rep);
+    CHECK(rep.row[CL_SPLIT].verdict == CL_FAILS, "geometry +0.5 < 1 point: ✗ (%s)", rep.row[CL_SPLIT].reason);
+    in.over = 0; in.mech = NULL;
     /* pending task: every data row unknown */
     b->state = EN_PENDING;
     in.th = NULL; in.sweep = NULL;

@@ -34,6 +34,24 @@ static const char *nf(double v, char *b)
     return b;
 }
 
+int cl_find_oversample(const en_results *r, int ref)
+{
+    if (!r || ref < 0 || ref >= r->n_methods) return -1;
+    for (int m = 0; m < r->n_methods; m++)
+        if (m != ref && !strcmp(r->m[m].augmenter, "oversample") && !strcmp(r->m[m].learner, r->m[ref].learner))
+            return m;
+    return -1;
+}
+
+void cl_sr_pair(double a, double b, char *sa, char *sb, size_t n)
+{
+    for (int k = 3; k <= 9; k++) {
+        snprintf(sa, n, "%.*f", k, a);
+        snprintf(sb, n, "%.*f", k, b);
+        if (strcmp(sa, sb) || !isfinite(a) || !isfinite(b)) return;
+    }
+}
+
 static void claim_sr(const cl_input *in, const cl_report *rep, cl_row *w)
 {
     row_set(w, "stable rank 1.02 → 2.80 (GACL → GSR)", CL_UNKNOWN);
@@ -44,8 +62,8 @@ static void claim_sr(const cl_input *in, const cl_report *rep, cl_row *w)
     }
     char x[32], y[32], p[32], q[32];
     const char *ea = a->flags & EN_LMAX_EST ? "~" : "", *eb = b->flags & EN_LMAX_EST ? "~" : "";
-    snprintf(w->numbers, sizeof w->numbers, "sr %s %s%s → %s %s%s", rep->ref, ea, nf(a->stable_rank, x), rep->aug, eb,
-             nf(b->stable_rank, y));
+    cl_sr_pair(a->stable_rank, b->stable_rank, x, y, sizeof x);
+    snprintf(w->numbers, sizeof w->numbers, "sr %s %s%s → %s %s%s", rep->ref, ea, x, rep->aug, eb, y);
     w->verdict = b->stable_rank > a->stable_rank ? CL_HOLDS : CL_FAILS;
     /* sr = Σλ²/λ₁²: which of the two moved more */
     double l1 = b->lambda_max / a->lambda_max;
@@ -187,10 +205,17 @@ static void claim_dilemma(const cl_input *in, const cl_report *rep, cl_row *w)
         snprintf(w->reason, sizeof w->reason, "the sweep has no head and tail accuracies at task %d", in->task);
         return;
     }
-    char a[32], b[32];
-    snprintf(w->numbers, sizeof w->numbers, "%s, τ %s → %s: head %.1f → %.1f %%, tail %.1f → %.1f %%", rep->ref,
-             nf(s->tau[lo], a), nf(s->tau[hi], b), s->head_acc[lo], s->head_acc[hi], s->tail_acc[lo],
-             s->tail_acc[hi]);
+    char a[32], b[32], e[32];
+    /* every number the verdict reads: both ends of the sweep, the τ best for the tail, the head's best */
+    if (bt == lo || bt == hi)
+        snprintf(w->numbers, sizeof w->numbers, "%s: τ %s head %.1f, tail %.1f %%; τ %s head %.1f, tail %.1f %%; "
+                 "the tail best at τ = %s; head best %.1f %%", rep->ref, nf(s->tau[lo], a), s->head_acc[lo],
+                 s->tail_acc[lo], nf(s->tau[hi], b), s->head_acc[hi], s->tail_acc[hi], nf(s->tau[bt], e), hmax);
+    else
+        snprintf(w->numbers, sizeof w->numbers, "%s: τ %s head %.1f, tail %.1f %%; τ %s (the tail's best) head %.1f, "
+                 "tail %.1f %%; τ %s head %.1f, tail %.1f %%; head best %.1f %%", rep->ref, nf(s->tau[lo], a),
+                 s->head_acc[lo], s->tail_acc[lo], nf(s->tau[bt], e), s->head_acc[bt], s->tail_acc[bt],
+                 nf(s->tau[hi], b), s->head_acc[hi], s->tail_acc[hi], hmax);
     int tail_helped = bt > lo && s->tail_acc[bt] >= s->tail_acc[lo] + CL_TAIL_GAIN;
     int head_shrunk = s->head_acc[bt] <= hmax - CL_SHRINK;
     w->verdict = tail_helped && head_shrunk ? CL_HOLDS : CL_FAILS;
@@ -211,6 +236,157 @@ static void claim_dilemma(const cl_input *in, const cl_report *rep, cl_row *w)
                  nf(s->tau[bt], a), s->tail_acc[bt], s->head_acc[bt], hmax);
 }
 
+/* ---- why the stable rank and the tail move as they do ------------------------------------ */
+
+static void claim_rank(const cl_input *in, const cl_report *rep, cl_row *w)
+{
+    row_set(w, "the synthetic rows reach directions the real rows do not", CL_UNKNOWN);
+    const sp_theorem *t = in->th;
+    if (!t) { snprintf(w->reason, sizeof w->reason, "needs G and Δ at task %d (the Theorem 1 check)", in->task); return; }
+    char a[32];
+    snprintf(w->numbers, sizeof w->numbers, "rank(G) %ld → rank(G+Δ) %ld of D = %ld; share of tr Δ outside G's range %s",
+             t->rank_G, t->rank_GD, in->r->D, nf(t->outside, a));
+    w->verdict = t->outside > CL_REACH ? CL_HOLDS : CL_FAILS;
+    if (w->verdict == CL_HOLDS)
+        snprintf(w->reason, sizeof w->reason, "%s puts %s of its energy where no real row reaches", rep->aug, nf(t->outside, a));
+    else if (t->rank_G >= in->r->D)
+        snprintf(w->reason, sizeof w->reason, "the real rows already span all D = %ld directions: none is left to reach",
+                 in->r->D);
+    else
+        snprintf(w->reason, sizeof w->reason,
+                 "%s's rows stay in the span of the real rows (a mix of two rows lies in their plane): "
+                 "%ld directions stay at the ridge floor τ", rep->aug, in->r->D - t->rank_G);
+}
+
+static void claim_topshare(const cl_input *in, const cl_report *rep, cl_row *w)
+{
+    row_set(w, "Δ spreads energy off G's top direction: u₁ᵀΔu₁/tr Δ < λ₁/tr G", CL_UNKNOWN);
+    const sp_theorem *t = in->th;
+    if (!t) { snprintf(w->reason, sizeof w->reason, "needs G and Δ at task %d (the Theorem 1 check)", in->task); return; }
+    if (!(t->tr_Delta > 0) || !(t->tr_G > 0)) {
+        snprintf(w->reason, sizeof w->reason, "tr Δ = %g: %s adds no energy", t->tr_Delta, rep->aug);
+        return;
+    }
+    double sd = t->u1_Delta / t->tr_Delta, sg = t->lambda1 / t->tr_G;
+    char a[32], b[32];
+    snprintf(w->numbers, sizeof w->numbers, "u₁ᵀΔu₁/tr Δ = %.3f against λ₁/tr G = %.3f", sd, sg);
+    w->verdict = sd < sg ? CL_HOLDS : CL_FAILS;
+    if (w->verdict == CL_HOLDS)
+        snprintf(w->reason, sizeof w->reason, "Δ puts a smaller share (%s) on u₁ than G does (%s): it can raise sr = Σλ²/λ₁²",
+                 nf(sd, a), nf(sg, b));
+    else
+        snprintf(w->reason, sizeof w->reason,
+                 "Δ is more concentrated on G's top eigenvector (%s) than G (%s): λ₁ grows faster than ‖G‖_F, "
+                 "so sr = Σλ²/λ₁² falls", nf(sd, a), nf(sg, b));
+}
+
+static void claim_premise(const cl_input *in, const cl_report *rep, cl_row *w)
+{
+    row_set(w, "Theorem 1's setting: Δ's head block is small, ε < λ₁", CL_UNKNOWN);
+    const sp_theorem *t = in->th;
+    if (!t) { snprintf(w->reason, sizeof w->reason, "needs the Theorem 1 check at task %d", in->task); return; }
+    char a[32], b[32], c[32];
+    double q = t->lambda1 > 0 ? t->eps / t->lambda1 : NAN;
+    snprintf(w->numbers, sizeof w->numbers, "ε/λ₁ = %s (ε = %s, λ₁(G) = %s)", nf(q, a), nf(t->eps, b), nf(t->lambda1, c));
+    if (!isfinite(q)) { w->verdict = CL_UNKNOWN; snprintf(w->reason, sizeof w->reason, "λ₁(G) is 0"); return; }
+    w->verdict = q < 1 ? CL_HOLDS : CL_FAILS;
+    snprintf(w->reason, sizeof w->reason, w->verdict == CL_HOLDS
+                 ? "%s adds less to the head directions than G already holds there"
+                 : "%s adds more to the head directions than G holds there: the head's eigenvalues grow most", rep->aug);
+}
+
+static void claim_spread(const cl_input *in, const cl_report *rep, cl_row *w)
+{
+    row_set(w, "mixing widens the classes: synthetic spread ≥ real", CL_UNKNOWN);
+    const mc_rows *m = in->mech;
+    int h = m && m->n_cls[1] > 0 ? 1 : 0;
+    if (!m || m->n_cls[h] < 1) {
+        snprintf(w->reason, sizeof w->reason, "needs %s's synthetic rows at task %d", rep->aug, in->task);
+        return;
+    }
+    char a[32], b[32], c[32], d[32], e[32], f[32];
+    int n = 0;
+    n += snprintf(w->numbers, sizeof w->numbers, "tr Σ_c, real → synthetic:");
+    for (int k = 0; k < 2 && n < (int)sizeof w->numbers; k++)
+        if (m->n_cls[k] > 0)
+            n += snprintf(w->numbers + n, sizeof w->numbers - (size_t)n, " %s %s → %s (×%s);", k ? "tail" : "head",
+                          nf(m->spread_real[k], a), nf(m->spread_syn[k], b), nf(m->spread_syn[k] / m->spread_real[k], c));
+    if (n < (int)sizeof w->numbers)
+        snprintf(w->numbers + n, sizeof w->numbers - (size_t)n, " cosine to the class mean %s %s → %s",
+                 h ? "tail" : "head", nf(m->cos_real[h], d), nf(m->cos_syn[h], e));
+    double q = m->spread_syn[h] / m->spread_real[h];
+    w->verdict = q >= 1 ? CL_HOLDS : CL_FAILS;
+    if (w->verdict == CL_HOLDS)
+        snprintf(w->reason, sizeof w->reason, "%s's %s rows spread ×%s as wide as the real ones", rep->aug,
+                 h ? "tail" : "head", nf(q, f));
+    else
+        snprintf(w->reason, sizeof w->reason, "a mix lies between its two rows: %s's %s rows keep ×%s of the real spread, "
+                 "closer to their class mean", rep->aug, h ? "tail" : "head", nf(q, f));
+}
+
+static void claim_mass(const cl_input *in, const cl_report *rep, cl_row *w)
+{
+    row_set(w, "the tail gains weight in G and Q (mass)", CL_UNKNOWN);
+    const mc_rows *m = in->mech;
+    if (!m || m->n_cls[1] < 1) {
+        if (m) snprintf(w->reason, sizeof w->reason, "no augmented tail class seen by task %d", in->task);
+        else snprintf(w->reason, sizeof w->reason, "needs %s's synthetic rows at task %d", rep->aug, in->task);
+        return;
+    }
+    char a[32], b[32], c[32], d[32], e[32], f[32], g[32];
+    double qt = m->mass_total[1] / m->mass_real[1], qh = m->n_cls[0] ? m->mass_total[0] / m->mass_real[0] : NAN;
+    if (m->n_cls[0])
+        snprintf(w->numbers, sizeof w->numbers, "median tail class %s rows → %s (×%s); head %s → %s (×%s); β = %s",
+                 nf(m->mass_real[1], a), nf(m->mass_total[1], b), nf(qt, c), nf(m->mass_real[0], d),
+                 nf(m->mass_total[0], e), nf(qh, f), nf(in->r->params.beta, g));
+    else
+        snprintf(w->numbers, sizeof w->numbers, "median tail class %s rows → %s (×%s)", nf(m->mass_real[1], a),
+                 nf(m->mass_total[1], b), nf(qt, c));
+    w->verdict = qt > 1 && (!m->n_cls[0] || qt > qh) ? CL_HOLDS : CL_FAILS;
+    if (w->verdict == CL_HOLDS)
+        snprintf(w->reason, sizeof w->reason, "β-weighted rows multiply a tail class's weight by ×%s%s", nf(qt, c),
+                 m->n_cls[0] ? ", more than a head class's: the ridge leans toward the tail" : "");
+    else
+        snprintf(w->reason, sizeof w->reason, "the tail's weight grows by ×%s, no more than the head's", nf(qt, c));
+}
+
+static void claim_split(const cl_input *in, const cl_report *rep, cl_row *w)
+{
+    row_set(w, "the tail gain comes from the mix's geometry, not its mass", CL_UNKNOWN);
+    const en_results *r = in->r;
+    int o = in->over;
+    if (!strcmp(r->m[in->aug].augmenter, "oversample")) {
+        snprintf(w->reason, sizeof w->reason, "%s is the mass control itself: compare GSR with it", rep->aug);
+        return;
+    }
+    if (o < 0 || o >= r->n_methods || o == in->ref || o == in->aug || strcmp(r->m[o].augmenter, "oversample") ||
+        strcmp(r->m[o].learner, r->m[in->ref].learner)) {
+        snprintf(w->reason, sizeof w->reason, "run %s+oversample too (copies of each class's rows, GSR's count) to "
+                 "split mass from geometry", r->m[in->ref].learner);
+        return;
+    }
+    const en_snap *a = snap(in, in->ref), *v = snap(in, o), *b = snap(in, in->aug);
+    if (!a || !v || !b || !isfinite(a->tail_acc) || !isfinite(v->tail_acc) || !isfinite(b->tail_acc)) {
+        snprintf(w->reason, sizeof w->reason, "task %d: not computed, or no tail class seen", in->task);
+        return;
+    }
+    double mass = v->tail_acc - a->tail_acc, geo = b->tail_acc - v->tail_acc;
+    char on[32];
+    ch_display_name(r->m[o].name, on, sizeof on);
+    snprintf(w->numbers, sizeof w->numbers, "tail %s %.1f → %s %.1f → %s %.1f %%: mass %+.1f, geometry %+.1f points",
+             rep->ref, a->tail_acc, on, v->tail_acc, rep->aug, b->tail_acc, mass, geo);
+    w->verdict = geo >= CL_TAIL_GAIN && geo > mass ? CL_HOLDS : CL_FAILS;
+    if (w->verdict == CL_HOLDS)
+        snprintf(w->reason, sizeof w->reason, "the spherical mix adds %.1f points beyond copies of the same weight "
+                 "(%+.1f)", geo, mass);
+    else if (geo < CL_TAIL_GAIN)
+        snprintf(w->reason, sizeof w->reason, "copies of the class's own rows with the same weight give %+.1f points; "
+                 "the mix adds %+.1f (under 1)", mass, geo);
+    else
+        snprintf(w->reason, sizeof w->reason, "the mix adds %+.1f points, but the weight alone gives more (%+.1f)", geo,
+                 mass);
+}
+
 int cl_claims(const cl_input *in, cl_report *out)
 {
     memset(out, 0, sizeof *out);
@@ -228,6 +404,12 @@ int cl_claims(const cl_input *in, cl_report *out)
     claim_acc(in, out, &out->row[CL_TAIL], 1);
     claim_acc(in, out, &out->row[CL_HEAD], 0);
     claim_dilemma(in, out, &out->row[CL_DILEMMA]);
+    claim_rank(in, out, &out->row[CL_RANK]);
+    claim_topshare(in, out, &out->row[CL_TOPSHARE]);
+    claim_premise(in, out, &out->row[CL_PREMISE]);
+    claim_spread(in, out, &out->row[CL_SPREAD]);
+    claim_mass(in, out, &out->row[CL_MASS]);
+    claim_split(in, out, &out->row[CL_SPLIT]);
     out->n = CL_COUNT;
     return GS_OK;
 }

@@ -135,7 +135,7 @@ static void write_csv(FILE *f, const en_results *r, const en_problem *p)
         }
 }
 
-static void write_json(FILE *f, const en_results *r, const en_problem *p, const op_opts *o)
+static void write_json(FILE *f, const en_results *r, const en_problem *p, const op_opts *o, const char *extra)
 {
     char *params = rp_params_json(p, o);
     fputs("{\n\"params\": ", f);
@@ -185,7 +185,8 @@ static void write_json(FILE *f, const en_results *r, const en_problem *p, const 
         }
         fprintf(f, "  ]}%s\n", m + 1 < r->n_methods ? "," : "");
     }
-    fputs("]\n}\n", f);
+    if (extra) fprintf(f, "],\n%s\n}\n", extra);
+    else fputs("]\n}\n", f);
 }
 
 static void tnum(FILE *f, double v, int width, int prec, int est)
@@ -286,9 +287,15 @@ static void write_table(FILE *f, const en_results *r, const en_problem *p, const
 
 int rp_write(FILE *f, op_format fmt, const en_results *r, const en_problem *p, const op_opts *o)
 {
+    return rp_write_ext(f, fmt, r, p, o, NULL);
+}
+
+int rp_write_ext(FILE *f, op_format fmt, const en_results *r, const en_problem *p, const op_opts *o,
+                 const char *json_extra)
+{
     switch (fmt) {
     case OP_FMT_CSV: write_csv(f, r, p); break;
-    case OP_FMT_JSON: write_json(f, r, p, o); break;
+    case OP_FMT_JSON: write_json(f, r, p, o, json_extra); break;
     default: write_table(f, r, p, o); break;
     }
     if (fflush(f) != 0 || ferror(f)) return gs_error(GS_ERUN, "standard output: write failed");

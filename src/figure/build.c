@@ -223,7 +223,15 @@ static int claims_report(charts *cs, const fig_request *req, int task)
         if ((st = ts_compute(req->eng, req->prob, ref, task, taus, TS_DEFAULT_N, &sw, NULL)) != GS_OK) return st;
         have_sw = 1;
     }
-    cl_input in = {r, ref, aug, task, have_th ? &th : NULL, have_sw ? &sw : NULL};
+    /* the spread and mass of the augmenting method's rows, when the run kept them */
+    mc_rows mech;
+    const gm_mat *ar;
+    const int *al;
+    const double *aw;
+    int have_mech = en_aug_rows(req->eng, aug, &ar, &al, &aw) == GS_OK &&
+                    mc_rows_compute(req->prob, r, task, ar, al, aw, r->params.beta, &mech) == GS_OK;
+    cl_input in = {r, ref, aug, task, have_th ? &th : NULL, have_sw ? &sw : NULL, have_mech ? &mech : NULL,
+                   cl_find_oversample(r, ref)};
     st = cl_claims(&in, cs->claims);
     if (have_sw) ts_free(&sw);
     return st;

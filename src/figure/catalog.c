@@ -49,7 +49,7 @@ static double figure_aspect(int fig, double w_in)
     case FIG_DASHBOARD: return w_in >= DASH_WIDE_IN ? 0.70 : 1.75;
     case FIG_TAU_SWEEP: return 1.15;
     case FIG_ERANK_COND: return 0.55;
-    case FIG_CLAIMS: return 1.25;
+    case FIG_CLAIMS: return 2.45; /* twelve claims, each two to four lines at 3.5 in */
     default: return 0.72;
     }
 }

@@ -442,6 +442,15 @@ static int sym_block_norm(double *M, long k, double *norm2, double *lmin)
     return GS_OK;
 }
 
+/* Eigenvalues (descending) above D·ε·λ_max: the rank NumPy's matrix_rank gives a symmetric matrix. */
+static long num_rank(const double *w, long D)
+{
+    double tol = (double)D * DBL_EPSILON * fabs(w[0]);
+    long k = 0;
+    for (long i = 0; i < D; i++) k += fabs(w[i]) > tol;
+    return k;
+}
+
 int sp_theorem1(const gm_mat *G, const gm_mat *Delta, int r, double tau, sp_theorem *out)
 {
     long D = G->rows;
@@ -489,10 +498,20 @@ int sp_theorem1(const gm_mat *G, const gm_mat *Delta, int r, double tau, sp_theo
         out->rhs = S * ((out->Lambda_plus + tau) * (out->Lambda_plus + tau) / ((w[0] + tau) * (w[0] + tau)) - 1.0);
         out->strict_condition = out->m > 0 && out->lhs > out->rhs;
     }
+    /* the shares of the top direction and the ranks (w still holds G's eigenvalues) */
+    out->lambda1 = w[0];
+    out->u1_Delta = M.v[0];
+    out->tr_G = out->tr_Delta = 0;
+    for (long i = 0; i < D; i++) { out->tr_G += w[i]; out->tr_Delta += M.v[i * D + i]; }
+    out->rank_G = num_rank(w, D);
+    out->outside = 0;
+    for (long i = out->rank_G; i < D; i++) out->outside += M.v[i * D + i];
+    out->outside = out->tr_Delta > 0 ? out->outside / out->tr_Delta : 0;
     /* actual sr(G + Δ + τI) from the exact spectrum */
     if ((st = gm_copy(&Gt, G, "Theorem 1"))) goto blocks;
     for (size_t i = 0; i < (size_t)D * D; i++) Gt.v[i] += Delta->v[i];
     if ((st = sp_eigvals(&Gt, w))) goto blocks;
+    out->rank_GD = num_rank(w, D);
     for (long i = 0; i < D; i++) w[i] += tau;
     out->sr_after = sp_stable_rank_eig(w, D);
     out->bound_holds = out->bound <= out->sr_after * (1 + 1e-9);

@@ -723,6 +723,8 @@ int tui_main(op_opts *o)
     cfg.n_methods = o->n_methods;
     cfg.spectrum = o->spectrum;
     cfg.keep_task_grams = 1;
+    /* the augmenters' rows, for the claims view's spread and mass rows (mc_rows_compute) */
+    cfg.collect_aug = 1;
     /* --seeds: one pipeline per seed (the data loaded once), the first one shown */
     uint64_t seeds[TUI_MAX_SEEDS] = {o->params.seed};
     int ns = 1;

@@ -400,7 +400,8 @@ static void claims_text(cv_canvas *cv, int x, int y, int w, int h, const tui_ext
 {
     int ref, aug;
     tui_ref_aug(v->r, v->m0, v->m1, &ref, &aug);
-    cl_input in = {v->r, ref, aug, v->task, ex->have_th ? &ex->th : NULL, ex->nts > 0 ? &ex->ts[0] : NULL};
+    cl_input in = {v->r, ref, aug, v->task, ex->have_th ? &ex->th : NULL, ex->nts > 0 ? &ex->ts[0] : NULL,
+                   ex->have_mech ? &ex->mech : NULL, cl_find_oversample(v->r, ref)};
     cl_report rep;
     if (cl_claims(&in, &rep) != GS_OK) {
         wrap_text(cv, x + 1, y + 1, w - 2, h - 1, gs_last_error(), CV_DIM);

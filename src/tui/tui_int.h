@@ -57,6 +57,8 @@ typedef struct {
     co_result co;               /* TV_COLLAPSE */
     int have_co;
     char th_error[256];         /* TV_CLAIMS: why Theorem 1 is missing ("" when computed) */
+    mc_rows mech;               /* TV_CLAIMS: spread and mass of the augmenting method's rows */
+    int have_mech;
 } tui_extra;
 /* The reference (plain ridge: "gacl" when shown, else m0) and the compared method of the shown
  * pair; *aug = -1 when there is no second method. */

@@ -271,7 +271,14 @@ static int extra_claims(tui_worker *w, int task, const op_params *pp, tui_extra 
     ts_log_grid(1e-4, 1e4, TS_DEFAULT_N, taus);
     rc = ts_compute(w->ctx->eng, &w->ctx->prob, ref, task, taus, TS_DEFAULT_N, &x->ts[0], &w->ex_cancel);
     if (rc == GS_OK) x->nts = 1;
-    return rc == GS_ECANCEL ? rc : GS_OK;
+    if (rc == GS_ECANCEL) return rc;
+    /* the spread and mass of the augmenting method's rows (the engine keeps them: collect_aug) */
+    const gm_mat *ar;
+    const int *al;
+    const double *aw;
+    x->have_mech = en_aug_rows(w->ctx->eng, aug, &ar, &al, &aw) == GS_OK &&
+                   mc_rows_compute(&w->ctx->prob, r, task, ar, al, aw, pp->beta, &x->mech) == GS_OK;
+    return GS_OK;
 }
 
 static int extra_collapse(tui_worker *w, int task, tui_extra *x)
