@@ -13,6 +13,8 @@
 extern const char RP_CSV_HEADER[];
 /* Appended to the header (and to each row) when a validation split exists. */
 extern const char RP_CSV_VAL_COLUMNS[];
+/* The last columns of the header and of every row (after the validation and precision ones): df. */
+extern const char RP_CSV_LAST_COLUMNS[];
 
 int rp_write(FILE *f, op_format fmt, const en_results *r, const en_problem *p, const op_opts *o);
 /* The same; with --format json, `json_extra` (a member, e.g. "\"theorem\": [...]", or NULL) is

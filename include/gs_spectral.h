@@ -25,6 +25,11 @@ double sp_stable_rank_formula(double fro2, double trace, double lmax, double tau
 double sp_stable_rank_eig(const double *w, long D);
 /* Effective rank exp(-Σ p log p), p = λ/Σλ (eigenvalues ≤ 0 are skipped). */
 double sp_effective_rank(const double *w, long D);
+/* The ridge's filter factors fᵢ = λᵢ/(λᵢ + τ) (into f, D values; may be NULL) and their sum, the
+ * effective degrees of freedom df(τ) = Σ fᵢ = tr(G (G + τI)⁻¹), from the eigenvalues λᵢ of G
+ * (without τ; values below 0 from rounding count as 0). τ = 0: the count of λᵢ > 0. */
+double sp_ridge_df(const double *lambda, long D, double tau);
+double sp_filter_factors(const double *lambda, long D, double tau, double *f);
 
 /* Lanczos with full reorthogonalization for the extreme eigenvalues of symmetric G.
  * Runs until both estimates have residual bound ≤ tol·|λ_max| or maxit steps (≤ D).

@@ -9,7 +9,7 @@ t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 "$G" run --format csv > "$t/out.csv" 2> "$t/err"; rc=$?
 [ $rc -eq 0 ] && ok || bad "run on the bundled sample: exit $rc: $(cat "$t/err")"
 h=$(head -n 1 "$t/out.csv")
-[ "$h" = "method,task,classes_seen,rows_seen,aug_rows,acc,head_acc,tail_acc,stable_rank,cond,erank,lambda_max,lambda_min,seconds" ] && ok || bad "CSV header: $h"
+[ "$h" = "method,task,classes_seen,rows_seen,aug_rows,acc,head_acc,tail_acc,stable_rank,cond,erank,lambda_max,lambda_min,seconds,df" ] && ok || bad "CSV header: $h"
 n=$(($(wc -l < "$t/out.csv") - 1))
 [ "$n" -eq 20 ] && ok || bad "CSV rows: $n (want 20)"
 grep -qi nan "$t/out.csv" && bad "NaN printed as a number" || ok

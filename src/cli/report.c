@@ -11,6 +11,8 @@
 const char RP_CSV_HEADER[] =
     "method,task,classes_seen,rows_seen,aug_rows,acc,head_acc,tail_acc,stable_rank,cond,erank,"
     "lambda_max,lambda_min,seconds";
+/* the last column of every row (after the validation and precision columns) */
+const char RP_CSV_LAST_COLUMNS[] = ",df";
 const char RP_CSV_VAL_COLUMNS[] = ",val_acc,val_head_acc,val_tail_acc";
 
 /* A validation split exists (--val-frac and at least one held-out row). */
@@ -110,7 +112,8 @@ static void write_csv(FILE *f, const en_results *r, const en_problem *p)
 {
     int val = has_val(p), single = p && p->single;
     /* single precision adds a last column: "single", or "double" for a task factored in double */
-    fprintf(f, "%s%s%s\n", RP_CSV_HEADER, val ? RP_CSV_VAL_COLUMNS : "", single ? ",precision" : "");
+    fprintf(f, "%s%s%s%s\n", RP_CSV_HEADER, val ? RP_CSV_VAL_COLUMNS : "", single ? ",precision" : "",
+            RP_CSV_LAST_COLUMNS);
     for (int m = 0; m < r->n_methods; m++)
         for (int t = 0; t < r->T; t++) {
             const en_snap *s = &r->m[m].snaps[t];
@@ -131,6 +134,7 @@ static void write_csv(FILE *f, const en_results *r, const en_problem *p)
                 csv_num(f, ok ? s->val_tail_acc : NAN, "%.4f");
             }
             if (single) fputs((s->flags & EN_SINGLE) && !(s->flags & EN_FALLBACK) ? ",single" : ",double", f);
+            csv_num(f, s->df, "%.10g");
             fputc('\n', f);
         }
 }
@@ -171,6 +175,7 @@ static void write_json(FILE *f, const en_results *r, const en_problem *p, const 
             json_num(f, "stable_rank", s->stable_rank, 1);
             json_num(f, "cond", s->cond, 1);
             json_num(f, "erank", s->erank, 1);
+            json_num(f, "df", s->df, 1);
             json_num(f, "lambda_max", s->lambda_max, 1);
             json_num(f, "lambda_min", s->lambda_min, 1);
             fprintf(f, "\"estimated\": {\"lambda_max\": %s, \"lambda_min\": %s}, ",

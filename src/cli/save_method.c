@@ -7,6 +7,7 @@
 #include "gs_common.h"
 #include "gs_io.h"
 #include "gs_npy.h"
+#include "gs_spectral.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,17 @@ static int save_ridge(saver *s, en_engine *e, const en_problem *p, int m)
     const en_method_result *mr = &en_get_results(e)->m[m];
     const en_snap *sn = &mr->snaps[p->T - 1];
     if (sn->eig) rc = put_f8(s, "eigvals.npy", "eigenvalues of G + τ_eff I, descending", sn->eig, mr->D, 0);
+    if (!rc && sn->eig) {
+        /* the ridge lens: filter factors λᵢ/(λᵢ + τ_eff) of the eigenvalues λᵢ of G */
+        double tau = en_method_tau(e, m, p->T, en_get_results(e)->params.tau);
+        double *f = gs_malloc((size_t)mr->D, sizeof(double), "filter factors");
+        if (!f) return GS_ENOMEM;
+        for (long i = 0; i < mr->D; i++) f[i] = sn->eig[i] - tau;
+        sp_filter_factors(f, mr->D, tau, f);
+        rc = put_f8(s, "filter_factors.npy", "ridge filter factors λᵢ/(λᵢ + τ_eff), λᵢ the eigenvalues of G, descending",
+                    f, mr->D, 0);
+        free(f);
+    }
     return rc;
 }
 

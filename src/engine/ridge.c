@@ -188,7 +188,7 @@ void en_fill_spectral(en_engine *e, mstate *ms, en_snap *sn, int t, double tau)
     sn->lmin_err = ms->lmine[t];
     sn->stable_rank = sp_stable_rank_formula(ms->fro2[t], ms->tr[t], lmax, tau, D);
     sn->cond = sn->lambda_min > 0 ? sn->lambda_max / sn->lambda_min : INFINITY;
-    sn->erank = NAN;
+    sn->erank = sn->df = NAN;
     free(sn->eig);
     sn->eig = NULL;
     if (ms->eigG[t]) {
@@ -197,6 +197,7 @@ void en_fill_spectral(en_engine *e, mstate *ms, en_snap *sn, int t, double tau)
             for (long i = 0; i < D; i++) sn->eig[i] = ms->eigG[t][i] + tau;
             sn->flags |= EN_SPECTRUM;
             sn->erank = sp_effective_rank(sn->eig, D);
+            sn->df = sp_ridge_df(ms->eigG[t], D, tau);
             sn->stable_rank = sp_stable_rank_eig(sn->eig, D);
         }
     } else {

@@ -49,7 +49,7 @@ static int eval_custom(en_engine *e, mstate *ms, en_snap *sn, int t)
     const en_problem *p = ms->p;
     long n = p->test_task_end[t];
     sn->flags = EN_NO_GRAM;
-    sn->stable_rank = sn->cond = sn->erank = sn->lambda_max = sn->lambda_min = NAN;
+    sn->stable_rank = sn->cond = sn->erank = sn->lambda_max = sn->lambda_min = sn->df = NAN;
     free(sn->eig);
     sn->eig = NULL;
     int rc = ms->L->predict(&ms->lctx, t, p->test_h.v, n, ms->pred); /* its spectrum: on request */

@@ -78,6 +78,20 @@ double sp_stable_rank_eig(const double *w, long D)
     return w[0] != 0 ? s / (w[0] * w[0]) : NAN;
 }
 
+double sp_filter_factors(const double *lambda, long D, double tau, double *f)
+{
+    double s = 0;
+    for (long i = 0; i < D; i++) {
+        double l = lambda[i] > 0 ? lambda[i] : 0;
+        double v = l + tau > 0 ? l / (l + tau) : 0;
+        if (f) f[i] = v;
+        s += v;
+    }
+    return s;
+}
+
+double sp_ridge_df(const double *lambda, long D, double tau) { return sp_filter_factors(lambda, D, tau, NULL); }
+
 double sp_effective_rank(const double *w, long D)
 {
     double sum = 0;
