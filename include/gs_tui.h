@@ -42,6 +42,7 @@ typedef enum {
     TA_METHOD0, TA_METHOD1, /* cycle the first / second shown method */
     TA_TUNE,                /* tune the selected parameter on the validation rows */
     TA_FUTURE,              /* show / hide the tasks after the current one */
+    TA_EXPORT_FRAMES,       /* export the current view's frames, one PDF page per task */
     TA_UNPIN,               /* drop the pinned baseline */
     TA_SCROLL_DOWN, TA_SCROLL_UP /* scroll the claims view */
 } tui_action;

@@ -414,6 +414,27 @@ int main(void)
     CHECK(exported && png && n > 8 && png[1] == 'P' && png[2] == 'N' && png[3] == 'G', "export written (%zu bytes): %s", n, msg);
     free(png);
     unlink(path);
+    /* key E: the frames of the view up to the shown task (2): a PDF of two pages */
+    snprintf(path, sizeof path, "/tmp/gs_test_tui_worker_%ld.pdf", (long)getpid());
+    tw_export_frames(&w, path, "dashboard", NULL);
+    t0 = gs_now();
+    exported = 0;
+    while (!exported && gs_now() - t0 < 300) {
+        drain();
+        int busy, err = 0;
+        double prog;
+        if (!tw_status(&w, &busy, &prog, msg, sizeof msg, &err)) continue;
+        if (strstr(msg, "exported")) exported = 1;
+        else if (err) break;
+    }
+    unsigned char *pdf = tap_slurp(path, &n);
+    int pages = 0;
+    for (size_t i = 0; pdf && i + 11 < n; i++) /* "/Type /Page" of a page, not of the "/Pages" tree */
+        if (!memcmp(pdf + i, "/Type /Page", 11) && pdf[i + 11] != 's') pages++;
+    CHECK(exported && pdf && n > 4 && !memcmp(pdf, "%PDF", 4) && pages == 2, "frames export: a PDF of %d pages (want 2): %s",
+          pages, msg);
+    free(pdf);
+    unlink(path);
     tw_stop(&w);
     pl_free(&ctx);
     if (res) { en_results_free(res); free(res); res = NULL; }

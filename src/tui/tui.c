@@ -312,13 +312,13 @@ static void editor_key(ui *u, int ch)
     else if (ch >= 0x20 && ch < 0x7f && n + 1 < sizeof u->edit) { u->edit[n] = (char)ch; u->edit[n + 1] = 0; }
 }
 
-static void do_export(ui *u)
+static void do_export(ui *u, int frames)
 {
     const char *fig = tui_view_figure(u->view);
     char path[96];
     int fd = -1;
     for (int k = 1; k <= 999; k++) {
-        snprintf(path, sizeof path, "gsrscope-%s-%03d.png", fig, k);
+        snprintf(path, sizeof path, frames ? "gsrscope-%s-frames-%03d.pdf" : "gsrscope-%s-%03d.png", fig, k);
         fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
         if (fd >= 0 || errno != EEXIST) break;
     }
@@ -329,7 +329,8 @@ static void do_export(ui *u)
         return;
     }
     close(fd); /* reserved; the export replaces it atomically */
-    tw_export(u->w, path, fig, u->base);
+    if (frames) tw_export_frames(u->w, path, fig, u->base);
+    else tw_export(u->w, path, fig, u->base);
     message(u, 0, "exporting %s…", path);
 }
 
@@ -603,7 +604,8 @@ static int dispatch(ui *u, int ch, double now)
         message(u, 0, "%s", b);
         break;
     }
-    case TA_EXPORT: do_export(u); break;
+    case TA_EXPORT: do_export(u, 0); break;
+    case TA_EXPORT_FRAMES: do_export(u, 1); break;
     case TA_TUNE: do_tune(u); break;
     case TA_SAVE: do_save(u); break;
     case TA_PRESET: do_preset(u); break;

@@ -167,6 +167,7 @@ typedef struct {
     int req_task;
     int quit;
     int export_req;             /* 1: export export_figure to export_path */
+    int export_frames;          /* 1: its frames, one page per task (key E) */
     char export_path[4096];
     char export_figure[32];     /* a gs_figure.h name ("dashboard", "tau-sweep", ...) */
     en_results *export_base;    /* owned copy of the baseline for the export, or NULL */
@@ -234,6 +235,8 @@ int tw_take_seeds(tui_worker *w, en_results **out, int max);
 void tw_request(tui_worker *w, const op_opts *o, uint64_t gen, int task);
 /* Ask for an export of figure (gs_figure.h name) from the current results (baseline copied). */
 void tw_export(tui_worker *w, const char *path, const char *figure, const en_results *baseline);
+/* The same as a PDF of frames 1..the shown task (gs_figure.h, fig_request.frames; one seed). */
+void tw_export_frames(tui_worker *w, const char *path, const char *figure, const en_results *baseline);
 /* The view shown in the lower-left panel (the worker computes what it needs for the task). */
 void tw_set_view(tui_worker *w, int view);
 /* The shown pair of methods (indices into the results; m1 may be -1). */

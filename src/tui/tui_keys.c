@@ -26,6 +26,7 @@ static const tui_key KEYS[] = {
     {TA_UNDO, {'u', 0}, "u", "undo the last parameter change (the message says what it undid)", "undo"},
     {TA_TUNE, {'t', 0}, "t", "tune the selected parameter on the validation rows (needs --val-frac; u undoes)", NULL},
     {TA_EXPORT, {'e', 0}, "e", "export the current view as a 300 dpi PNG (gsrscope-VIEW-NNN.png; the stable-rank view exports the dashboard)", "export"},
+    {TA_EXPORT_FRAMES, {'E', 0}, "E", "export the current view's frames: a PDF with one page per task up to the current one, each drawing the tasks up to its own (gsrscope-VIEW-frames-NNN.pdf)", NULL},
     {TA_SAVE, {'s', 0}, "s", "save the session (parameters, protocol, data paths)", "save"},
     {TA_PRESET, {'P', 0}, "P", "cycle the presets that fit the data shown (paper defaults, teaching demo; one that changes the data or the protocol, such as reference, is for --preset)", "preset"},
     {TA_VIEW, {'v', 0}, "v", "next lower view: stable rank, τ sweep, Theorem 1, erank & κ, per class, λ ratio, claims, collapse", "view"},

@@ -127,7 +127,8 @@ static int seed_engines(tui_worker *w, const op_opts *o, en_engine **eng, uint64
 /* The methods of the shown pair, as en_ensure_spectrum takes them. */
 static unsigned pair_mask(int m0, int m1) { return en_method_bit(m0) | en_method_bit(m1); }
 
-static void do_export(tui_worker *w, const char *path, const char *figure, en_results *base, int m0, int m1)
+static void do_export(tui_worker *w, const char *path, const char *figure, en_results *base, int m0, int m1,
+                      int frames)
 {
     fig_request q;
     memset(&q, 0, sizeof q);
@@ -141,13 +142,20 @@ static void do_export(tui_worker *w, const char *path, const char *figure, en_re
     q.dpi = 300;
     q.width_in = strcmp(figure, "dashboard") ? 0 : 7.0;
     q.eng = w->ctx->eng;
+    q.frames = frames;
     /* --seeds: the figures that draw a mean over seeds get every seed's run (and τ curves) */
     en_engine *eng[TUI_MAX_SEEDS];
     uint64_t seeds[TUI_MAX_SEEDS];
     const en_results *runs[TUI_MAX_SEEDS];
     ts_curve sw[TUI_MAX_SEEDS][2];
     const ts_curve *swp[TUI_MAX_SEEDS];
-    int ne = w->nctx > 1 && fig_seeds_supported(figure) ? seed_engines(w, &w->cur, eng, seeds) : 0, nsw = 0, st = GS_OK;
+    /* frames: one seed (a mean over seeds of the τ sweep is at one task), each frame's spectrum */
+    int ne = !frames && w->nctx > 1 && fig_seeds_supported(figure) ? seed_engines(w, &w->cur, eng, seeds) : 0, nsw = 0,
+        st = GS_OK;
+    if (frames)
+        for (int t = 1; st == GS_OK && t <= (q.task >= 1 ? q.task : q.r->T); t++)
+            st = en_ensure_spectrum(w->ctx->eng, t, pair_mask(q.m0, q.m1), &w->cancel);
+    if (frames) q.r = en_get_results(w->ctx->eng);
     int tau = !strcmp(figure, "tau-sweep"), erank = !strcmp(figure, "erank-cond");
     memset(sw, 0, sizeof sw);
     if (ne == w->nctx && ne > 1) {
@@ -494,11 +502,11 @@ static void *worker_main(void *arg)
             snprintf(path, sizeof path, "%s", w->export_path);
             snprintf(fig, sizeof fig, "%s", w->export_figure);
             en_results *base = w->export_base;
-            int e0 = w->req_m0, e1 = w->req_m1;
+            int e0 = w->req_m0, e1 = w->req_m1, frames = w->export_frames;
             w->export_base = NULL;
             w->export_req = 0;
             pthread_mutex_unlock(&w->mu);
-            do_export(w, path, fig, base, e0, e1);
+            do_export(w, path, fig, base, e0, e1, frames);
             if (base) { en_results_free(base); free(base); }
             wake(w);
             pthread_mutex_lock(&w->mu);
@@ -634,7 +642,7 @@ void tw_request(tui_worker *w, const op_opts *o, uint64_t gen, int task)
     pthread_mutex_unlock(&w->mu);
 }
 
-void tw_export(tui_worker *w, const char *path, const char *figure, const en_results *baseline)
+static void export_req(tui_worker *w, const char *path, const char *figure, const en_results *baseline, int frames)
 {
     en_results *b = NULL;
     if (baseline) {
@@ -647,9 +655,20 @@ void tw_export(tui_worker *w, const char *path, const char *figure, const en_res
     if (w->export_base) { en_results_free(w->export_base); free(w->export_base); }
     w->export_base = b;
     w->export_req = 1;
+    w->export_frames = frames;
     flag_set(&w->fa_cancel, 1); /* the export first; the reduction resumes after it */
     pthread_cond_signal(&w->cv);
     pthread_mutex_unlock(&w->mu);
+}
+
+void tw_export(tui_worker *w, const char *path, const char *figure, const en_results *baseline)
+{
+    export_req(w, path, figure, baseline, 0);
+}
+
+void tw_export_frames(tui_worker *w, const char *path, const char *figure, const en_results *baseline)
+{
+    export_req(w, path, figure, baseline, 1);
 }
 
 void tw_set_view(tui_worker *w, int view)
