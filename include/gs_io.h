@@ -30,6 +30,20 @@ int io_mkdirs(const char *path);
 /* Open a regular file for reading: *f and its size in bytes. GS_OK, or GS_EINPUT with
  * "PATH: cannot open: reason" / "PATH: not a regular file" (nothing left open). */
 int io_open_regular(const char *path, FILE **f, uint64_t *size);
-/* Test hook: GS_FAIL_WRITE=ENOSPC|EIO makes io_atomic_commit fail as if the disk did. */
+/* An output set (a command's outputs, all or none): after io_set_begin, io_atomic_commit keeps
+ * each finished file under its temporary name, and every failure to write (an open, a write, an
+ * abort, a folder) marks the set failed. io_set_end(keep) renames them all into place when keep is
+ * set and nothing failed, else removes them and the folders io_mkdirs made; GS_OK, or GS_ERUN
+ * when a rename fails. One set at a time, for the process (the headless commands). */
+void io_set_begin(void);
+int io_set_end(int keep);
+int io_set_failed(void);
+/* Before any work: `path` (named `what` in messages, e.g. "--csv") can be written: its folder
+ * exists and takes a new file (a probe file is made and removed); with folder set, path is a
+ * folder to write into, or to make in the nearest existing folder. GS_OK, GS_ERUN ("WHAT PATH:
+ * cannot write in FOLDER: reason", a missing folder), or GS_EINPUT (a folder given for a file). */
+int io_check_output(const char *what, const char *path, int folder);
+/* Test hook: GS_FAIL_WRITE=ENOSPC|EIO makes io_atomic_commit fail as if the disk did;
+ * GS_FAIL_WRITE=ENOSPC@N lets the first N-1 commits of the process succeed. */
 
 #endif

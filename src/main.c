@@ -43,8 +43,11 @@ static int interrupted(void)
     return 128 + (g_signal ? (int)g_signal : SIGINT);
 }
 
+static int g_failed; /* fail() was called: the command's outputs are dropped (io_set_end) */
+
 static int fail(int rc)
 {
+    g_failed = 1;
     const char *m = gs_last_error();
     fprintf(stderr, "gsrscope: %s\n", m[0] ? m : "failed");
     return gs_exit_code(rc);
@@ -299,6 +302,21 @@ static int apply_layers(op_opts *o, void *user)
     return rc;
 }
 
+/* The files and folders the command will write, checked writable before it starts. */
+static int check_outputs(const op_opts *o)
+{
+    int rc = GS_OK;
+    if (o->cmd == OP_CMD_RUN && o->save_state) rc = io_check_output("--save-state", o->save_state, 1);
+    if (!rc && o->cmd == OP_CMD_EXPORT && o->output && o->figure) {
+        /* a bad figure name or format is export's own refusal, said first */
+        if (fig_check_output(o->figure, o->output) == GS_OK) rc = io_check_output("-o", o->output, 0);
+        else gs_clear_error();
+    }
+    if (!rc && o->cmd == OP_CMD_EXPORT && o->data_csv) rc = io_check_output("--csv", o->data_csv, 0);
+    if (!rc && o->cmd == OP_CMD_SYNTH && o->out_dir) rc = io_check_output("--out", o->out_dir, 1);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     /* Numbers are always read and written with '.'; only the character type follows the user. */
@@ -313,18 +331,21 @@ int main(int argc, char **argv)
     sa.sa_handler = o.cmd == OP_CMD_SWEEP || o.cmd == OP_CMD_TABLE ? on_signal_exit : on_signal;
     sigemptyset(&sa.sa_mask);
     if (o.cmd != OP_CMD_TUI) { sigaction(SIGINT, &sa, NULL); sigaction(SIGTERM, &sa, NULL); }
+    if (o.cmd == OP_CMD_TUI) return tui_main(&o);
+    /* Every output path is checked before any work, and the command's files are written under
+     * temporary names and renamed together at its end: a failure leaves none of them. */
+    if ((rc = check_outputs(&o))) return fail(rc);
+    io_set_begin();
     switch (o.cmd) {
-    case OP_CMD_RUN: return cmd_run(&o);
-    case OP_CMD_EXPORT: return cmd_export(&o);
-    case OP_CMD_SYNTH: return cmd_synth(&o);
-    case OP_CMD_SWEEP:
-        return sw_main(&o);
-    case OP_CMD_TUNE:
-        return tn_main(&o);
-    case OP_CMD_TABLE:
-        return tb_main(&o);
-    case OP_CMD_TUI:
-    default:
-        return tui_main(&o);
+    case OP_CMD_RUN: rc = cmd_run(&o); break;
+    case OP_CMD_EXPORT: rc = cmd_export(&o); break;
+    case OP_CMD_SYNTH: rc = cmd_synth(&o); break;
+    case OP_CMD_SWEEP: rc = sw_main(&o); break;
+    case OP_CMD_TUNE: rc = tn_main(&o); break;
+    case OP_CMD_TABLE: rc = tb_main(&o); break;
+    default: rc = 2; break;
     }
+    int keep = !g_failed && !io_set_failed() && rc < 128;
+    if (io_set_end(keep) != GS_OK) return fail(GS_ERUN);
+    return rc;
 }

@@ -3,6 +3,7 @@
 #include "gs_common.h"
 #include "gs_io.h"
 
+#include <errno.h>
 #include <math.h>
 #include <png.h>
 #include <setjmp.h>
@@ -33,7 +34,21 @@ unsigned long pw_ppm(double dpi) { return (unsigned long)lround(dpi / 0.0254); }
 
 typedef struct {
     char msg[256];
+    FILE *f;
+    int write_errno; /* why a write failed (ENOSPC, EIO, ...), 0 if none did */
 } pw_err;
+
+/* libpng's output: the file, and the reason when the system refuses a write. */
+static void pw_write(png_structp png, png_bytep d, size_t n)
+{
+    pw_err *e = png_get_io_ptr(png);
+    if (fwrite(d, 1, n, e->f) != n) {
+        e->write_errno = errno ? errno : EIO;
+        png_error(png, "write error");
+    }
+}
+
+static void pw_flush(png_structp png) { (void)png; }
 
 static void pw_error_fn(png_structp png, png_const_charp msg)
 {
@@ -107,10 +122,13 @@ int pw_write_argb32(const char *path, const unsigned char *data, int width, int 
         io_atomic_abort(&a);
         free(row);
         free(chunks);
+        if (err.write_errno)
+            return gs_error(GS_ERUN, "%s: write failed: %s (nothing was written)", path, strerror(err.write_errno));
         return gs_error(GS_ERUN, "%s: PNG encoding failed: %s (nothing was written)", path,
                         err.msg[0] ? err.msg : "libpng error");
     }
-    png_init_io(png, a.f);
+    err.f = a.f;
+    png_set_write_fn(png, &err, pw_write, pw_flush);
     png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGB_ALPHA,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_uint_32 ppm = (png_uint_32)pw_ppm(dpi);
