@@ -289,7 +289,8 @@ static int run(pvm *v, int *result)
                 v->pos += (size_t)w;
             }
             if (v->nst == 0 || (v->nmarks && v->nst <= v->marks[v->nmarks - 1])) { st = bad(v, "malformed pickle (memo of nothing)"); break; }
-            if (k > v->n + 256) { st = bad(v, "a memo index out of range"); break; }
+            /* the pickler numbers its memo 0, 1, 2, ...: an index past every object made is forged */
+            if (k > (uint64_t)v->no + 256) { st = bad(v, "a memo index out of range"); break; }
             if ((long)k >= v->nmemo) {
                 int cap = (int)v->nmemo, nn = (int)k + 1;
                 int *m = realloc(v->memo, (size_t)nn * sizeof(int));
