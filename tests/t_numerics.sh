@@ -64,7 +64,7 @@ PYEOF
 "$G" run --train-features "$tmp/trx.npy" --train-labels "$tmp/try.npy" --test-features "$tmp/tex.npy" \
     --test-labels "$tmp/tey.npy" --tasks 2 --quiet >"$tmp/out" 2>"$tmp/err" </dev/null
 rc=$?
-if [ "$rc" -eq 2 ] && grep -q 'trx.npy' "$tmp/err" && grep -qi 'row 8' "$tmp/err" && [ ! -s "$tmp/out" ]; then
+if [ "$rc" -eq 2 ] && grep -q 'trx.npy' "$tmp/err" && grep -qF 'X[7, 3] is NaN (row and column counted from 0' "$tmp/err" && [ ! -s "$tmp/out" ]; then
     ok "NaN in a .npy row refused: $(head -n 1 "$tmp/err")"
 else bad "NaN in a .npy row: exit $rc"; fi
 
