@@ -98,7 +98,7 @@ then ok "classes with one row keep it (counted as unsplit)"; else bad "one-row c
 
 # Table and CSV show the validation columns; bad values refused.
 "$G" run --data "$tmp/d" --tasks 4 --val-frac 0.3 --methods gacl --tau 0.1 --format csv --quiet >"$tmp/c" 2>"$tmp/err"
-if head -n 1 "$tmp/c" | grep -q ',seconds,val_acc,val_head_acc,val_tail_acc$'; then ok "csv: validation columns"; else bad "csv header"; fi
+if head -n 1 "$tmp/c" | grep -q ',seconds,val_acc,val_head_acc,val_tail_acc,df$'; then ok "csv: validation columns"; else bad "csv header"; fi
 "$G" run --data "$tmp/d" --tasks 4 --val-frac 0.3 --methods gacl --tau 0.1 --quiet >"$tmp/c" 2>"$tmp/err"
 if grep -q 'v.acc%' "$tmp/c" && grep -q '^validation: 64 rows held out' "$tmp/c"; then ok "table: validation columns and counts"; else bad "table"; fi
 for v in 1 -0.1 abc; do
