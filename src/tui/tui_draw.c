@@ -48,33 +48,6 @@ static const en_snap *snap_at(const en_results *r, int m, int task)
     return &r->m[m].snaps[task - 1];
 }
 
-static const char *const VIEW_TITLES[TV_COUNT] = {
-    "Stable rank", "τ sweep — accuracy and stable rank vs τ", "Theorem 1",
-    "Effective rank & condition", "Per-class accuracy (classes by training rows)",
-    "Eigenvalue ratio λ(GSR)/λ(GACL)", "Claims — the paper against this data",
-    "Collapse — energy of G+τI along each class's direction"};
-
-static const char *const VIEW_SHORT[TV_COUNT] = {"Stable rank", "τ sweep", "Theorem 1", "erank & κ",
-                                                  "Per-class acc.", "λ ratio", "Claims", "Collapse"};
-
-static const char *const VIEW_FIGURE[TV_COUNT] = {"dashboard", "tau-sweep", "theorem", "erank-cond",
-                                                   "class-acc", "eig-ratio", "claims", "collapse"};
-
-const char *tui_view_figure(int view) { return view >= 0 && view < TV_COUNT ? VIEW_FIGURE[view] : "dashboard"; }
-
-const char *tui_view_short(int view) { return view >= 0 && view < TV_COUNT ? VIEW_SHORT[view] : "?"; }
-
-const char *tui_view_title(int view)
-{
-    return view >= 0 && view < TV_COUNT ? VIEW_TITLES[view] : "?";
-}
-
-int tui_view_needs_worker(int view)
-{
-    return view == TV_TAU || view == TV_THEOREM || view == TV_CLAIMS || view == TV_COLLAPSE;
-}
-
-int tui_view_wide(int view) { return view == TV_CLAIMS || view == TV_COLLAPSE; }
 
 void tui_ref_aug(const en_results *r, int m0, int m1, int *ref, int *aug)
 {
