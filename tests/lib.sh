@@ -11,3 +11,5 @@ ok() { pass=$((pass+1)); echo "ok - $1"; }
 bad() { fail=$((fail+1)); echo "FAIL - $1"; sed 's/^/#   /' "$tmp/err" 2>/dev/null | head -n 5; }
 one_line() { [ "$(wc -l <"$tmp/err")" -eq 1 ] && head -n 1 "$tmp/err" | grep -q "^gsrscope: ${1:-}"; }
 finish() { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; }
+# no_seconds [FILE]: the CSV (FILE or stdin) without its seconds column
+no_seconds() { awk -f tests/no_seconds.awk "$@"; }

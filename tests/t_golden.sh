@@ -12,14 +12,12 @@ dir=tests/golden
 FIGS="accuracy spectrum stable-rank dashboard tau-sweep erank-cond class-acc eig-ratio theorem claims collapse"
 ALL11=slda,fecam,ncm,klda,air,gacl,gacl+gsr,ranpac,ranpac+gsr,anacp,anacp+gsr
 
-# Drop the `seconds` column (found by name) from a CSV on stdin.
-noseconds() { awk -F, 'NR==1{for(i=1;i<=NF;i++) if($i=="seconds") s=i} {o=""; for(i=1;i<=NF;i++) if(i!=s) o=o (o==""&&i==1?"":",") $i; print o}'; }
 
 check_csv() { # name, then the run's arguments
     name=$1; shift
     if ! "$G" run "$@" --format csv --quiet > "$tmp/$name.raw" 2> "$tmp/err"; then
         bad "run $* exits 0"; return; fi
-    noseconds < "$tmp/$name.raw" > "$tmp/$name.csv"
+    no_seconds < "$tmp/$name.raw" > "$tmp/$name.csv"
     if [ -n "${GOLDEN_UPDATE:-}" ]; then cp "$tmp/$name.csv" "$dir/$name.csv"; fi
     if cmp -s "$tmp/$name.csv" "$dir/$name.csv"; then ok "run $*: every number as in $dir/$name.csv"
     else diff "$dir/$name.csv" "$tmp/$name.csv" | head -n 6 > "$tmp/err"; bad "run $*: numbers differ from $dir/$name.csv"; fi

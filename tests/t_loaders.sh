@@ -29,7 +29,7 @@ else bad "default run on the bundled sample failed: $(cat "$T/def.err")"; fi
 
 # Columns to compare: everything but the timing column (last).
 # the CSV without its seconds column (found by name: df follows it)
-strip_time() { awk -F, 'NR==1{for(i=1;i<=NF;i++) if($i=="seconds") s=i} {o=""; for(i=1;i<=NF;i++) if(i!=s) o=o (i==1||(s==1&&i==2)?"":",") $i; print o}' "$1"; }
+strip_time() { awk -f "$(dirname "$0")/no_seconds.awk" "$1"; }
 # acc, head_acc, tail_acc (columns 6-8) within 0.5 percentage points.
 acc_close() {
     paste -d, "$1" "$2" | awk -F, -v n="$(head -n 1 "$1" | awk -F, '{print NF}')" '

@@ -8,8 +8,6 @@
 # tests/pt/make_pt.py) are always checked; where torch is installed the script writes fresh ones.
 . "$(dirname "$0")/lib.sh"
 RUN="$G run --format csv --tasks 3 --seed 2"
-# the CSV without its seconds column (found by name: df follows it)
-strip() { awk -F, 'NR==1{for(i=1;i<=NF;i++) if($i=="seconds") s=i} {o=""; for(i=1;i<=NF;i++) if(i!=s) o=o (i==1||(s==1&&i==2)?"":",") $i; print o}' "$1"; }
 
 # same WHAT PT_ARGS... -- NPY_ARGS...: the two runs print the same CSV (but the seconds column)
 same() {
@@ -17,7 +15,7 @@ same() {
     a=""; while [ "$1" != "--" ]; do a="$a $1"; shift; done; shift
     # shellcheck disable=SC2086
     if $RUN $a >"$tmp/pt.csv" 2>"$tmp/err" && $RUN "$@" >"$tmp/npy.csv" 2>>"$tmp/err" &&
-        [ "$(wc -l <"$tmp/pt.csv")" -ge 4 ] && strip "$tmp/pt.csv" >"$tmp/a" && strip "$tmp/npy.csv" >"$tmp/b" &&
+        [ "$(wc -l <"$tmp/pt.csv")" -ge 4 ] && no_seconds "$tmp/pt.csv" >"$tmp/a" && no_seconds "$tmp/npy.csv" >"$tmp/b" &&
         cmp -s "$tmp/a" "$tmp/b"; then ok "$what"
     else bad "$what: $(diff "$tmp/a" "$tmp/b" 2>/dev/null | head -n 4)"; fi
 }
