@@ -152,7 +152,7 @@ int op_parse(op_opts *o, int argc, char **argv);
 int op_parse_layered(op_opts *o, int argc, char **argv, op_layer_fn layer, void *user);
 /* The subcommand's name ("run", "tui", ...). */
 const char *op_cmd_name(op_cmd c);
-/* Usage text for --help (agrees with man/gsrscope.1). */
+/* The options part of --help, after main.c's subcommand lines (agrees with man/gsrscope.1). */
 const char *op_usage(void);
 /* Parse one "name=value" hyperparameter/protocol assignment onto o (used by sweep, sessions
  * and the TUI editor). GS_OK or GS_EINPUT. */

@@ -51,6 +51,4 @@ int tb_write(FILE *f, op_format fmt, const tb_table *t);
  * "ncm" → "SimpleCIL", "ranpac+gsr" → "RanPAC + GSR"; unknown parts are kept as given. */
 void tb_display_name(const char *method, char *out, size_t n);
 
-int tb_main(op_opts *o);
-
 #endif

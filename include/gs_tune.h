@@ -59,7 +59,4 @@ int tn_search(en_engine *const *e, const uint64_t *seeds, int ne, int m, op_para
 int tn_ranpac_lambda(pl_ctx *c, const op_opts *o, const en_config *cfg, const volatile int *cancel,
                      double *lambda, double *val);
 
-/* The tune command: prints the result on stdout; returns the exit status. */
-int tn_main(op_opts *o);
-
 #endif

@@ -49,6 +49,15 @@ if [ -f man/gsrscope.1 ]; then
         grep -q -- "$esc" man/gsrscope.1 || grep -q -- "$o" man/gsrscope.1 || missing="$missing $o"
     done
     [ -z "$missing" ] && ok || bad "options in --help but not in the man page:$missing"
+    # the subcommands: --help's lines (main.c's table) and the man page's SYNOPSIS name the same
+    # set, and each named one is a command the parser accepts
+    sed -n 's/^[A-Za-z: ]*gsrscope \([a-z][a-z]*\) .*/\1/p' "$t/help" | sort > "$t/cmds.help"
+    sed -n 's/^\.B gsrscope \([a-z][a-z]*\)$/\1/p' man/gsrscope.1 | sort -u > "$t/cmds.man"
+    [ -s "$t/cmds.help" ] && cmp -s "$t/cmds.help" "$t/cmds.man" && ok \
+        || bad "subcommands: --help has $(tr '\n' ' ' < "$t/cmds.help"), the man page's SYNOPSIS $(tr '\n' ' ' < "$t/cmds.man")"
+    for c in $(cat "$t/cmds.help"); do
+        "$G" "$c" --help > /dev/null 2>&1 && ok || bad "gsrscope $c --help: refused"
+    done
 fi
 
 # --save-state: NumPy reproduces G, Q, W, eigenvalues, predictions, accuracy, stable rank, cond

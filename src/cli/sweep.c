@@ -1,5 +1,20 @@
-/* cli/sweep.c — `gsrscope sweep` (see gs_sweep.h). */
-#include "gs_sweep.h"
+/* cli/sweep.c — `gsrscope sweep`: a grid of runs, headless, summarized like the paper's Table 5
+ * (gs_cli.h).
+ *
+ *   gsrscope sweep --param NAME=v1,v2,... [--param ...] [--seeds 1,2,3] [--methods ...]
+ *                  [--format table|csv|json] [data and protocol options]
+ *
+ * NAME is any name op_set accepts (tau, beta, alpha-base, xi, max-aug, pairs, augment, gauss-a,
+ * gauss-b, slda-eps, rho, tasks, head-frac, tail-shots, head-shots, profile, order, expand).
+ * The grid is the Cartesian product of the --param lists (the last one varies fastest), run for
+ * every seed of --seeds (default: --seed). One pipeline is reused while only method parameters
+ * change (τ and β re-solve from cached Grams); protocol changes rebuild the stream, a new seed
+ * rebuilds stream and problem (the data are loaded once). Progress goes to stderr when it is a
+ * terminal (not with --quiet). Output: per grid point and method, A_last, A_avg, and head and
+ * tail accuracy at the last task, as mean ± sample std over the seeds (std blank with 1 seed).
+ * Exit status: 0, 1 if some run had a failed task (its numbers are left out), 2 on bad usage.
+ */
+#include "cli_int.h"
 #include "gs_common.h"
 #include "gs_engine.h"
 #include "gs_pipeline.h"
@@ -72,7 +87,6 @@ static int same_problem(const op_opts *a, const op_opts *b)
 
 static int same_data(const op_opts *a, const op_opts *b) { return !memcmp(&a->data, &b->data, sizeof a->data); }
 
-void sw_stats(const double *v, int n, double *mean, double *sd, int *k) { gs_mean_sd(v, n, mean, sd, k); }
 
 static void cell(FILE *f, double mean, double sd, int width)
 {
@@ -107,11 +121,11 @@ static void json_value(FILE *f, const char *v)
     fputc('"', f);
 }
 
-int sw_main(op_opts *o)
+int cli_sweep(op_opts *o)
 {
     sw_axis ax[OP_MAX_SWEEP];
     int na = 0, rc = GS_OK;
-    uint64_t seeds[SW_MAX_SEEDS];
+    uint64_t seeds[CLI_MAX_SEEDS];
     int ns = 0;
     double *res = NULL;
     pl_ctx c;
@@ -124,7 +138,7 @@ int sw_main(op_opts *o)
             if (!strcmp(ax[j].name, ax[na].name)) { free(ax[na].buf); rc = gs_error(GS_EINPUT, "--param %s: given twice", ax[na].name); goto out; }
         na++;
     }
-    if (o->seeds) { if ((rc = op_parse_seeds(o->seeds, seeds, SW_MAX_SEEDS, &ns))) goto out; }
+    if (o->seeds) { if ((rc = op_parse_seeds(o->seeds, seeds, CLI_MAX_SEEDS, &ns))) goto out; }
     else { seeds[0] = o->params.seed; ns = 1; }
     long npts = 1;
     for (int i = 0; i < na; i++) {
@@ -211,7 +225,7 @@ int sw_main(op_opts *o)
     double *tmp = gs_malloc((size_t)ns, sizeof(double), "sweep");
     if (!tmp) { rc = GS_ENOMEM; goto out; }
 #define VAL(pt, s, m, k) res[(((size_t)(pt) * ns + (s)) * nm + (m)) * SW_NSTAT + (k)]
-#define STAT(pt, m, k, mean, sd, cnt) do { for (int s_ = 0; s_ < ns; s_++) tmp[s_] = VAL(pt, s_, m, k); sw_stats(tmp, ns, mean, sd, cnt); } while (0)
+#define STAT(pt, m, k, mean, sd, cnt) do { for (int s_ = 0; s_ < ns; s_++) tmp[s_] = VAL(pt, s_, m, k); gs_mean_sd(tmp, ns, mean, sd, cnt); } while (0)
     /* With a validation split, each method's best grid point by the mean validation A_last
      * (the first of equals): marked, never chosen by a test number. */
     long best[OP_MAX_METHODS];
@@ -347,10 +361,5 @@ out:
     if (open) pl_free(&c);
     for (int i = 0; i < na; i++) free(ax[i].buf);
     free(res);
-    if (rc) {
-        const char *msg = gs_last_error();
-        fprintf(stderr, "gsrscope: %s\n", msg[0] ? msg : "sweep failed");
-        return gs_exit_code(rc);
-    }
-    return 0;
+    return rc ? cli_fail(rc) : 0;
 }

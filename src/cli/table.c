@@ -1,9 +1,9 @@
 /* cli/table.c — `gsrscope table` (see gs_table.h). */
+#include "cli_int.h"
 #include "gs_table.h"
 #include "gs_common.h"
 #include "gs_engine.h"
 #include "gs_pipeline.h"
-#include "gs_sweep.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -80,7 +80,7 @@ static tb_cell *summarize(const tb_table *t)
             for (int m = 0; m < nm; m++) {
                 tb_cell *x = CELL(c, t, s, m, j);
                 for (int k = 0; k < nk; k++) tmp[k] = value(t, s, m, k, j);
-                sw_stats(tmp, nk, &x->mean, &x->sd, &x->n);
+                gs_mean_sd(tmp, nk, &x->mean, &x->sd, &x->n);
             }
             /* best and second by the means as printed (two decimals) */
             double best = -INFINITY, second = -INFINITY;
@@ -410,12 +410,6 @@ static void keep_val(const en_results *r, int m, double *vo)
     vo[2] = last->state == EN_DONE ? last->val_tail_acc : NAN;
 }
 
-static void warn_cb(const char *msg, void *user)
-{
-    (void)user;
-    fprintf(stderr, "gsrscope: warning: %s\n", msg);
-}
-
 /* ---- engines -------------------------------------------------------------------------------- */
 
 /* Values of a method kept from its engine: A_last, A_avg, then keep_val's three. */
@@ -522,11 +516,11 @@ static int run_engine(pl_ctx *c, const op_opts *w, const int *idx, int n, tb_pro
     return GS_OK;
 }
 
-int tb_main(op_opts *o)
+int cli_table(op_opts *o)
 {
-    uint64_t seeds[SW_MAX_SEEDS];
+    uint64_t seeds[CLI_MAX_SEEDS];
     int nk = 0, rc = GS_OK, failed = 0;
-    if (o->seeds) { if ((rc = op_parse_seeds(o->seeds, seeds, SW_MAX_SEEDS, &nk))) goto done; }
+    if (o->seeds) { if ((rc = op_parse_seeds(o->seeds, seeds, CLI_MAX_SEEDS, &nk))) goto done; }
     else { seeds[0] = o->params.seed; nk = 1; }
     int nm = o->n_methods;
     for (int m = 0; m < nm; m++)
@@ -556,7 +550,7 @@ int tb_main(op_opts *o)
             w.params.seed = seeds[k];
             /* the data once per source; the stream and problem once per seed; engines per group */
             if (!open) {
-                if ((rc = pl_open(&c, &w, &none, warn_cb, NULL))) break;
+                if ((rc = pl_open(&c, &w, &none, cli_warn, NULL))) break;
                 open = 1;
                 snprintf(names[s], sizeof names[s], "%s", c.prob.data_name);
             } else if ((rc = pl_reseed(&c, &w, &none))) {
@@ -602,10 +596,5 @@ int tb_main(op_opts *o)
     }
     free(v); free(val); free(names); free(np);
 done:
-    if (rc) {
-        const char *msg = gs_last_error();
-        fprintf(stderr, "gsrscope: %s\n", msg[0] ? msg : "table failed");
-        return gs_exit_code(rc);
-    }
-    return 0;
+    return rc ? cli_fail(rc) : 0;
 }

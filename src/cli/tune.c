@@ -1,8 +1,8 @@
 /* cli/tune.c — `gsrscope tune`: hyperparameters chosen on the validation rows (see gs_tune.h). */
+#include "cli_int.h"
 #include "gs_tune.h"
 #include "gs_common.h"
 #include "gs_pipeline.h"
-#include "gs_sweep.h"
 #include "gs_tausweep.h"
 
 #include <math.h>
@@ -418,12 +418,12 @@ static int tune_method(const tn_seeds *S, const op_opts *o, const tn_space *cons
         double v[TN_MAX_SEEDS];
         int cnt;
         for (int k = 0; k < ns; k++) v[k] = row->v[k][j];
-        sw_stats(v, ns, &row->mean[j], &row->sd[j], &cnt);
+        gs_mean_sd(v, ns, &row->mean[j], &row->sd[j], &cnt);
     }
     return GS_OK;
 }
 
-int tn_main(op_opts *o)
+int cli_tune(op_opts *o)
 {
     const tn_space *sp[TN_MAX_PARAMS];
     int np = 0, rc = parse_params(o->tune_params, sp, &np), nm = o->n_methods, failed = 0, ns = 1;
@@ -489,10 +489,5 @@ out:
     if (open) pl_free_seeds(c, ns);
     free(rows);
     free(c);
-    if (rc) {
-        const char *msg = gs_last_error();
-        fprintf(stderr, "gsrscope: %s\n", msg[0] ? msg : "tune failed");
-        return gs_exit_code(rc);
-    }
-    return 0;
+    return rc ? cli_fail(rc) : 0;
 }

@@ -553,7 +553,12 @@ int op_parse_layered(op_opts *o, int argc, char **argv, op_layer_fn layer, void 
         const char *c = argv[1];
         int k = 0;
         while (k < N_CMDS && strcmp(c, CMD_NAMES[k])) k++;
-        if (k == N_CMDS) return gs_error(GS_EINPUT, "unknown command '%s' (expected run, export, sweep, tune, synth, table; see --help)", c);
+        if (k == N_CMDS) {
+            char list[96] = "";
+            for (int i = 1; i < N_CMDS; i++) /* the TUI is the command given without a name */
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i > 1 ? ", " : "", CMD_NAMES[i]);
+            return gs_error(GS_EINPUT, "unknown command '%s' (expected %s; see --help)", c, list);
+        }
         o->cmd = (op_cmd)k;
         first = 2;
     }

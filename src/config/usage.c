@@ -1,19 +1,12 @@
-/* config/usage.c — the --help text: fixed text around one line per row of the parameter table
- * (gs_opts.h; keep in step with man/gsrscope.1, which tests/t_cli.sh and test_params check). */
+/* config/usage.c — the options part of --help (main.c's table prints the subcommand lines above
+ * it): fixed text around one line per row of the parameter table (gs_opts.h; keep in step with
+ * man/gsrscope.1, which tests/t_cli.sh and test_params check). */
 #include "gs_opts.h"
 
 #include <stdio.h>
 #include <string.h>
 
 static const char HEAD[] =
-"Usage: gsrscope [OPTIONS]                 interactive TUI (bundled Fashion-MNIST sample by default)\n"
-"       gsrscope run [OPTIONS]             headless replay, per-task results on stdout\n"
-"       gsrscope export [OPTIONS] --figure NAME -o FILE   figure as .png, .svg, .pdf or .gif\n"
-"       gsrscope sweep [OPTIONS] --param NAME=v1,v2,... [--seeds 1,2,3]\n"
-"       gsrscope tune --val-frac F --param tau[,beta,alpha_base,xi] [--objective acc|tail|balanced]\n"
-"                     [--seeds 1,2,3]      choose parameters on validation rows, per method\n"
-"       gsrscope synth --out DIR           write the synthetic set as .npy files\n"
-"       gsrscope table [OPTIONS] --methods a,b,... [--seeds 1,2,3]   Table 1: methods × data sources\n"
 "An option given to a subcommand it does not apply to is refused (exit 2).\n"
 "Values: defaults < --preset < --session < the options given on the command line.\n"
 "\n"
