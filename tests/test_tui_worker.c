@@ -50,10 +50,13 @@ static int settle(uint64_t gen, double secs)
     double t0 = gs_now();
     char msg[512];
     while (gs_now() - t0 < secs) {
-        drain();
+        /* the status first, then the results: a worker seen idle has published its last results
+         * for gen, and the drain takes them; drained first, a progressive (partial) publication
+         * could be taken just before the final one and the idle worker seen after it */
         int busy, err;
         double prog;
         tw_status(&w, &busy, &prog, msg, sizeof msg, &err);
+        drain();
         if (!busy && res && res->generation == gen) return 1;
     }
     return 0;
@@ -256,14 +259,23 @@ static void tune_ranpac(void)
     ok = pl_open(&fresh, &a, &c1, NULL, NULL) == GS_OK && en_update(fresh.eng, &a.params, 1, NULL, NULL, NULL) == GS_OK;
     rf = ok ? en_get_results(fresh.eng) : NULL;
     same = rf && res && res->params.tau == a.params.tau;
+    char why[256] = "";
     for (int m = 0; same && m < res->n_methods; m++) {
-        for (int t = 0; t < res->T; t++) {
+        for (int t = 0; same && t < res->T; t++) {
             const en_snap *x = &res->m[m].snaps[t], *y = &rf->m[m].snaps[t];
-            same &= x->state == EN_DONE && x->acc == y->acc && x->head_acc == y->head_acc && x->val_acc == y->val_acc;
+            same = x->state == EN_DONE && x->acc == y->acc && x->head_acc == y->head_acc && x->val_acc == y->val_acc;
+            if (!same)
+                snprintf(why, sizeof why, " (first difference: %s task %d: state %d, acc %.17g vs %.17g, head %.17g vs %.17g, val %.17g vs %.17g)",
+                         res->m[m].name, t + 1, (int)x->state, x->acc, y->acc, x->head_acc, y->head_acc, x->val_acc, y->val_acc);
         }
-        same &= res->m[m].a_last == rf->m[m].a_last && res->m[m].a_avg == rf->m[m].a_avg;
+        if (same && !(res->m[m].a_last == rf->m[m].a_last && res->m[m].a_avg == rf->m[m].a_avg)) {
+            same = 0;
+            snprintf(why, sizeof why, " (%s: A_last %.17g vs %.17g)", res->m[m].name, res->m[m].a_last, rf->m[m].a_last);
+        }
     }
-    CHECK(same, "after the τ change (τ = %g) every accuracy equals a fresh run", a.params.tau);
+    if (!res || !rf) snprintf(why, sizeof why, " (%s)", !res ? "no results published" : "the fresh engine failed");
+    else if (res->params.tau != a.params.tau) snprintf(why, sizeof why, " (results at τ = %g)", res->params.tau);
+    CHECK(same, "after the τ change (τ = %g) every accuracy equals a fresh run%s", a.params.tau, why);
     if (ok) pl_free(&fresh);
     tw_stop(&w);
     pl_free(&ctx);
