@@ -193,6 +193,7 @@ typedef struct {
     long *class_kept;      /* C train rows per class */
     uint64_t generation;   /* set by the caller (TUI) to drop stale results */
     int spectra_on_request;/* exact spectra only where asked (en_spectrum_default is 0) */
+    long expand;           /* --expand of the problem (0: the rows are the features themselves) */
 } en_results;
 
 int en_results_copy(en_results *dst, const en_results *src);

@@ -29,4 +29,27 @@ n=$(grep -cE '^  (✔|✗|\?) ' "$tmp/t.txt")
 [ "$n" -ge 12 ] && ok "--theorem text: $n why rows (6 per augmenting method)" || bad "--theorem text: $n why rows"
 grep -q "the tail gain comes from the mix's geometry, not its mass: tail GACL" "$tmp/t.txt" \
     && ok "--theorem text: the mass/geometry split for GSR" || bad "--theorem text: no split row"
+# with --expand the mixes pass through ReLU(Rz): the expanded mixes leave the span of the expanded
+# real rows (NumPy's ranks of the saved G's rise), and the rank row's reason says so, never that a
+# mix stays in its rows' plane; without --expand (the runs above) it never names the expansion
+if "$G" run --sample mobilenetv2 --preset teaching --expand 2000 --methods gacl,gsr --theorem --format json \
+        --save-state "$tmp/ex" > "$tmp/ex.json" 2> "$tmp/err"; then
+    if "$PY" - "$tmp/ex" "$tmp/ex.json" "$tmp/synthetic.json" > "$tmp/ref.txt" 2>&1 <<'PY'
+import json, sys
+import numpy as np
+d, j, plain = sys.argv[1:4]
+th = [t for t in json.load(open(j))["theorem"] if t["method"] == "gsr"][-1]
+G = np.load(d + "/gacl/G.npy"); GD = np.load(d + "/gsr/G.npy")
+rG, rGD = np.linalg.matrix_rank(G, hermitian=True), np.linalg.matrix_rank(GD, hermitian=True)
+row = [c for c in th["claims"] if c["claim"].startswith("the synthetic rows reach")][0]
+print(f"ranks {rG} -> {rGD} (JSON {th['rank_G']} -> {th['rank_G_Delta']}), {row['verdict']}: {row['reason']}")
+pl = [c for t in json.load(open(plain))["theorem"] for c in t["claims"] if c["claim"].startswith("the synthetic rows reach")]
+good = (rGD > rG and th["rank_G"] == rG and th["rank_G_Delta"] == rGD and row["verdict"] == "holds"
+        and "nonlinear expansion ReLU(Rz)" in row["reason"] and "plane" not in row["reason"]
+        and pl and all("ReLU" not in c["reason"] for c in pl))
+sys.exit(0 if good else 1)
+PY
+    then ok "--expand 2000: $(cat "$tmp/ref.txt")"
+    else cp "$tmp/ref.txt" "$tmp/err"; bad "--expand: rank row"; fi
+else bad "run --expand 2000 --theorem"; fi
 finish

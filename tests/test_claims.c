@@ -240,6 +240,22 @@ static void test_claims(void)
     cl_claims(&in, &rep);
     CHECK(rep.row[CL_RANK].verdict == CL_HOLDS && strstr(rep.row[CL_RANK].numbers, "outside G's range 0.04"),
           "4 %% of tr Δ outside G's range: ✔ (%s)", rep.row[CL_RANK].numbers);
+    CHECK(!strstr(rep.row[CL_RANK].reason, "ReLU"), "without --expand the reason names no expansion (%s)",
+          rep.row[CL_RANK].reason);
+    /* with a random nonlinear expansion the mixed rows, expanded, do reach new directions: the
+     * reason says why (ReLU(Rz) is not linear) when they do, and that they could when they do not */
+    r.expand = 5000;
+    cl_claims(&in, &rep);
+    CHECK(rep.row[CL_RANK].verdict == CL_HOLDS && strstr(rep.row[CL_RANK].reason, "nonlinear expansion ReLU(Rz)") &&
+              strstr(rep.row[CL_RANK].reason, "leave the real rows' span") && !strstr(rep.row[CL_RANK].reason, "plane"),
+          "--expand, 4 %% outside: ✔ because the expansion is nonlinear (%s)", rep.row[CL_RANK].reason);
+    th.rank_GD = 545; th.outside = 0;
+    cl_claims(&in, &rep);
+    CHECK(rep.row[CL_RANK].verdict == CL_FAILS && strstr(rep.row[CL_RANK].reason, "could carry") &&
+              strstr(rep.row[CL_RANK].reason, "223 directions") && !strstr(rep.row[CL_RANK].reason, "plane"),
+          "--expand, nothing outside: ✗ without the plane argument (%s)", rep.row[CL_RANK].reason);
+    r.expand = 0;
+    th.rank_GD = 560; th.outside = 0.04;
     CHECK(rep.row[CL_TOPSHARE].verdict == CL_FAILS && strstr(rep.row[CL_TOPSHARE].numbers, "0.780 against λ₁/tr G = 0.730"),
           "Δ's share 0.78 > G's 0.73: ✗ (%s)", rep.row[CL_TOPSHARE].numbers);
     th.u1_Delta = 70;

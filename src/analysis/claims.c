@@ -247,11 +247,23 @@ static void claim_rank(const cl_input *in, const cl_report *rep, cl_row *w)
     snprintf(w->numbers, sizeof w->numbers, "rank(G) %ld → rank(G+Δ) %ld of D = %ld; share of tr Δ outside G's range %s",
              t->rank_G, t->rank_GD, in->r->D, nf(t->outside, a));
     w->verdict = t->outside > CL_REACH ? CL_HOLDS : CL_FAILS;
-    if (w->verdict == CL_HOLDS)
+    /* a mix of two rows lies in their plane; with --expand the mix is expanded by ReLU(Rz), which
+     * is not linear, so the expanded mix can leave the span of the expanded real rows */
+    int ex = in->r->expand > 0;
+    if (w->verdict == CL_HOLDS && ex)
+        snprintf(w->reason, sizeof w->reason,
+                 "%s puts %s of its energy where no real row reaches: its mixes pass through the nonlinear "
+                 "expansion ReLU(Rz), so they leave the real rows' span (without --expand they stay in it)",
+                 rep->aug, nf(t->outside, a));
+    else if (w->verdict == CL_HOLDS)
         snprintf(w->reason, sizeof w->reason, "%s puts %s of its energy where no real row reaches", rep->aug, nf(t->outside, a));
     else if (t->rank_G >= in->r->D)
         snprintf(w->reason, sizeof w->reason, "the real rows already span all D = %ld directions: none is left to reach",
                  in->r->D);
+    else if (ex)
+        snprintf(w->reason, sizeof w->reason,
+                 "the expansion ReLU(Rz) could carry %s's mixes out of the real rows' span, but they stay in it: "
+                 "%ld directions stay at the ridge floor τ", rep->aug, in->r->D - t->rank_G);
     else
         snprintf(w->reason, sizeof w->reason,
                  "%s's rows stay in the span of the real rows (a mix of two rows lies in their plane): "

@@ -165,6 +165,7 @@ int en_create(en_engine **out, const en_problem *p, const en_config *cfg)
     en_results *r = &e->res;
     r->T = T; r->C = C; r->D = D; r->n_methods = e->nm;
     r->spectra_on_request = !e->spectrum_default;
+    r->expand = p->expand;
     r->m = gs_calloc((size_t)e->nm, sizeof *r->m, "results");
     r->is_head = gs_malloc((size_t)C, 1, "results");
     r->class_task = gs_malloc((size_t)C, sizeof(int), "results");
