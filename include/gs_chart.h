@@ -14,6 +14,7 @@
 #include "gs_engine.h"
 #include "gs_tausweep.h"
 #include "gs_collapse.h"
+#include "gs_lens.h"
 
 #define CH_MAX_TICKS 24
 #define CH_MAX_SERIES 16
@@ -173,6 +174,13 @@ int ch_class_order(const en_results *r, int task, int *out);
  * rank by training rows (1 = most), log y, both methods, and the ridge floor τ as a dotted line;
  * mark_x = the head/tail boundary; the note gives the tail's median energy in units of τ. */
 int ch_build_collapse(ch_chart *c, const co_result *co);
+
+/* The ridge lens (gs_lens.h). Filter factors: λᵢ/(λᵢ+τ) against the eigen-direction i (log x),
+ * one series per method, the line λ = τ (a factor of ½) dotted; the note gives each df(τ).
+ * Classes: each seen class's share of its direction on eigen-directions with λᵢ > τ against its
+ * rank by training rows, mark_x = the head/tail boundary; the note gives the tail medians. */
+int ch_build_lens_filter(ch_chart *c, const rl_result *l);
+int ch_build_lens_classes(ch_chart *c, const rl_result *l);
 
 /* Write the numbers behind a chart as CSV (series,x,y; NaN rows omitted) to an open FILE*.
  * Columns: chart,series,x,y with a header line (so several charts can share one file:

@@ -25,6 +25,20 @@ typedef struct {
     char ref[32], aug[32];  /* display names */
 } co_result;
 
+/* The seen classes' own directions at `task`: u_c = (μ_c − μ)/‖μ_c − μ‖ in the classifier
+ * space, classes most training rows first (ties by id); ok[k] = 0 where the direction is 0 (one
+ * class only). Shared by the collapse and the ridge lens (gs_lens.h). */
+typedef struct {
+    int n;
+    long D;
+    int *cls;
+    long *rows;
+    unsigned char *head, *ok;
+    double *u;              /* n × D, row k = class cls[k]'s unit direction */
+} co_dirs;
+int co_class_dirs(const en_problem *p, const unsigned char *is_head, int task, co_dirs *out);
+void co_dirs_free(co_dirs *d);
+
 /* From two Gram matrices (D×D, without τ; g_aug may be NULL) of task `task` (1-based). */
 int co_compute_g(const gm_mat *g_ref, const gm_mat *g_aug, const en_problem *p, const unsigned char *is_head,
                  int task, double tau, co_result *out);

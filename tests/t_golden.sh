@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 export GSRSCOPE_ASSETS="$PWD/assets"
 dir=tests/golden
-FIGS="accuracy spectrum stable-rank dashboard tau-sweep erank-cond class-acc eig-ratio theorem claims collapse"
+FIGS="accuracy spectrum stable-rank dashboard tau-sweep erank-cond class-acc eig-ratio theorem claims collapse ridge-lens"
 ALL11=slda,fecam,ncm,klda,air,gacl,gacl+gsr,ranpac,ranpac+gsr,anacp,anacp+gsr
 
 

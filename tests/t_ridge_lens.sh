@@ -44,4 +44,39 @@ PY
     then while read -r l; do ok "$name: $l"; done < "$tmp/ref.txt"
     else cp "$tmp/ref.txt" "$tmp/err"; bad "$name: NumPy disagrees"; fi
 done
+# export --figure ridge-lens: the filter factors of each method's G and each class's share of its
+# direction u (mean row minus the mean of all rows, normalized) on the eigen-directions with
+# λᵢ > τ, against NumPy's eigh of G.npy and the saved rows (pixel sample, teaching preset)
+if "$G" export --sample pixels --preset teaching --methods gacl,gsr,gacl+oversample --figure ridge-lens --quiet \
+        -o "$tmp/lens.svg" --data "$tmp/lens.csv" 2> "$tmp/err"; then
+    if "$PY" - "$tmp/pixels" "$tmp/lens.csv" > "$tmp/ref.txt" 2>&1 <<'PY'
+import csv, json, os, sys
+import numpy as np
+d, path = sys.argv[1:3]
+tau = json.load(open(os.path.join(d, "params.json")))["tau"]
+X = np.load(d + "/rows.npy"); y = np.load(d + "/rows_labels.npy")
+mu = X.mean(axis=0)
+classes = sorted(set(y.tolist()), key=lambda c: (-int((y == c).sum()), c))
+U = np.array([(X[y == c].mean(axis=0) - mu) / np.linalg.norm(X[y == c].mean(axis=0) - mu) for c in classes])
+got = {}
+for r in csv.DictReader(open(path)):
+    got.setdefault((r["chart"].split(":")[1].strip(), r["series"]), {})[int(float(r["x"]))] = float(r["y"])
+bad = 0
+for m, name in (("gacl", "GACL"), ("gsr", "GSR"), ("gacl+oversample", "GACL+OVERSAMPLE")):
+    lam, V = np.linalg.eigh(np.load(os.path.join(d, m, "G.npy")))
+    lam, V = np.clip(lam[::-1], 0, None), V[:, ::-1]
+    phi = lam / (lam + tau)
+    above = ((U @ V[:, lam > tau]) ** 2).sum(axis=1)
+    f = got[("filter factors", name)]; a = got[("class directions above τ", name)]
+    e1 = max(abs(f[i + 1] - phi[i]) for i in range(len(phi)))
+    e2 = max(abs(a[k + 1] - above[k]) for k in range(len(classes)))
+    good = len(f) == len(phi) and len(a) == len(classes) and e1 < 1e-8 and e2 < 1e-8
+    print(("ok" if good else "FAIL"), f"{m}: {len(phi)} filter factors (max diff {e1:.1e}), "
+          f"{len(classes)} classes' share above τ (max diff {e2:.1e}; tail median {np.median(above[3:]):.3f})")
+    bad += not good
+sys.exit(1 if bad else 0)
+PY
+    then while read -r l; do ok "ridge-lens figure: $l"; done < "$tmp/ref.txt"
+    else cp "$tmp/ref.txt" "$tmp/err"; bad "ridge-lens figure: NumPy disagrees"; fi
+else bad "export --figure ridge-lens"; fi
 finish

@@ -1,7 +1,7 @@
 #!/bin/sh
 # t_tui_views.sh — the lower-left panel's views in the real TUI (tmux, private socket):
 # `v` cycles Stable rank → τ sweep → Theorem 1 → Effective rank & condition → Per-class accuracy
-# → Eigenvalue ratio → Stable rank; the Theorem 1 panel shows the bound; the τ-sweep panel
+# → Eigenvalue ratio → Claims → Collapse → Ridge lens → Stable rank; the Theorem 1 panel shows the bound; the τ-sweep panel
 # shows its charts after "computing…"; a task change recomputes (never the old task's numbers);
 # the Effective rank view gets the spectrum at every task; m / M pick the shown pair
 # (--methods gacl,gsr,air): titles follow, M wraps, Theorem 1 says when GACL is not shown.
@@ -37,6 +37,9 @@ T send-keys -t tui v
 if wait_for '─ Claims' 5; then ok "v: Claims"; else bad "v: claims" "$(screen)"; fi
 T send-keys -t tui v
 if wait_for '─ Collapse' 5; then ok "v: Collapse"; else bad "v: collapse" "$(screen)"; fi
+T send-keys -t tui v
+if wait_for '─ Ridge lens' 5 && wait_for 'df\(τ\) +head>τ +tail>τ' 30 && wait_for 'GSR +[0-9.]+ +[0-9.]+ +[0-9.]+' 5; then
+    ok "v: Ridge lens (df, head and tail above τ per method)"; else bad "v: ridge lens" "$(screen)"; fi
 T send-keys -t tui v
 if wait_for '─ Stable rank  \(v: next view\)' 5; then ok "v wraps to Stable rank"; else bad "v wraps" "$(screen)"; fi
 T send-keys -t tui '?'

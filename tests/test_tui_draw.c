@@ -582,6 +582,54 @@ int main(void)
         }
         en_results_free(&rs);
     }
+    /* the ridge lens at every size from the smallest: the table's header, each method's row with
+     * its df whole, and the explanation whole to its last word (word-wrapped, never cut) */
+    {
+        static const int sizes[][2] = {{TUI_MIN_COLS, TUI_MIN_ROWS}, {80, 24}, {120, 40}};
+        static const char *keys[3] = {"gacl", "gacl+oversample", "gsr"};
+        static const double dfs[3] = {21.3, 126.8, 110.8};
+        en_results rl;
+        make_results(&rl, 5, 5, 0.0);
+        tui_extra ex;
+        memset(&ex, 0, sizeof ex);
+        ex.task = 2; ex.view = TV_LENS; ex.m0 = 0; ex.m1 = 1; ex.have_lens = 1;
+        rl_result *L = &ex.lens;
+        L->n = 3; L->D = 400; L->ncls = 4; L->task = 2;
+        for (int k = 0; k < 3; k++) {
+            snprintf(L->key[k], sizeof L->key[k], "%s", keys[k]);
+            L->tau[k] = 10;
+            L->df[k] = dfs[k];
+            L->lam[k] = malloc(400 * sizeof(double));
+            L->phi[k] = malloc(400 * sizeof(double));
+            for (int i = 0; i < 400; i++) {
+                L->lam[k][i] = pow(10, 3 - 5.0 * i / 400) * (k ? 6 : 1);
+                L->phi[k][i] = L->lam[k][i] / (L->lam[k][i] + 10);
+            }
+            L->head_above[k] = 0.99; L->tail_above[k] = k ? 0.98 : 0.52; L->tail_acc[k] = k ? 39.2 : 0.0;
+        }
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+            int W = sizes[i][0], H = sizes[i][1];
+            view_defaults(&v, &rl, &p);
+            v.lower = TV_LENS;
+            v.ex = &ex;
+            cv_init(&cv, W, H, CV_BRAILLE);
+            tui_draw(&cv, &v);
+            const char *d = dump(&cv);
+            int rows_ok = 1;
+            for (int k = 0; k < 3; k++) {
+                char want[16];
+                snprintf(want, sizeof want, "%.1f", dfs[k]);
+                rows_ok &= strstr(d, want) != NULL;
+            }
+            CHECK(strstr(d, "Ridge lens") && strstr(d, "df(τ)  head>τ tail>τ tail%") && rows_ok &&
+                      strstr(d, "GSR") && strstr(d, "0.52") && strstr(d, "39.2") &&
+                      (strstr(d, "shrinks it away.") || (W < 80 && strstr(d, "? explains these numbers"))),
+                  "%dx%d: the ridge lens table and its explanation whole", W, H);
+            cv_free(&cv);
+        }
+        rl_free(L);
+        en_results_free(&rl);
+    }
     /* two close spectra (GSR 1.5 × GACL, 400 eigenvalues over four decades) on short panels: their
      * lines share cells, and each keeps its markers visible (a later line drew over the earlier
      * series' markers: GACL's ○ vanished at 80×24) */

@@ -346,8 +346,8 @@ int main(void)
         for (int t = 0; t < res->T; t++) done &= res->m[m].snaps[t].state == EN_DONE;
     CHECK(done, "every task of the newest generation done");
     /* the views the worker computes, at task 3 */
-    static const int views[4] = {TV_TAU, TV_THEOREM, TV_CLAIMS, TV_COLLAPSE};
-    for (int i = 0; i < 4; i++) {
+    static const int views[5] = {TV_TAU, TV_THEOREM, TV_CLAIMS, TV_COLLAPSE, TV_LENS};
+    for (int i = 0; i < 5; i++) {
         tw_set_view(&w, views[i]);
         tw_request(&w, &o3, 3, 3);
         int got = wait_extra(3, 3, views[i], 300);
@@ -357,6 +357,9 @@ int main(void)
         if (views[i] == TV_THEOREM) CHECK(ex->have_th && ex->th.sr_before > 0, "Theorem 1 numbers");
         if (views[i] == TV_CLAIMS) CHECK(ex->have_th && ex->nts == 1, "claims: Theorem 1 and GACL's τ sweep");
         if (views[i] == TV_COLLAPSE) CHECK(ex->have_co && ex->co.n > 0 && ex->co.task == 3, "collapse: %d classes", ex->co.n);
+        if (views[i] == TV_LENS)
+            CHECK(ex->have_lens && ex->lens.n >= 2 && ex->lens.task == 3 && ex->lens.ncls > 0 && ex->lens.df[0] > 0,
+                  "ridge lens: %d methods, %d classes", ex->lens.n, ex->lens.ncls);
     }
     /* a task change while a view computes: the result is for the new task only */
     tw_set_view(&w, TV_CLAIMS);

@@ -27,27 +27,22 @@ static double energy(const gm_mat *G, const double *u, double *tmp, double tau)
     return cblas_ddot((int)D, u, 1, tmp, 1) + tau;
 }
 
-int co_compute_g(const gm_mat *g_ref, const gm_mat *g_aug, const en_problem *p, const unsigned char *is_head,
-                 int task, double tau, co_result *out)
+int co_class_dirs(const en_problem *p, const unsigned char *is_head, int task, co_dirs *out)
 {
     memset(out, 0, sizeof *out);
-    if (!g_ref || !p || task < 1 || task > p->T || g_ref->rows != p->D || g_ref->cols != p->D ||
-        (g_aug && (g_aug->rows != p->D || g_aug->cols != p->D)))
-        return gs_error(GS_EINPUT, "collapse: Gram matrices and rows do not match");
+    if (!p || task < 1 || task > p->T) return gs_error(GS_EINPUT, "class directions: task %d not in the stream", task);
     long D = p->D, nrow = p->task_row_start[task];
     int C = p->C;
-    double *mu = gs_calloc((size_t)C * (size_t)D, sizeof(double), "collapse means");
-    double *all = gs_calloc((size_t)D, sizeof(double), "collapse means");
-    double *u = gs_malloc((size_t)D, sizeof(double), "collapse direction");
-    double *tmp = gs_malloc((size_t)D, sizeof(double), "collapse direction");
-    long *cnt = gs_calloc((size_t)C, sizeof(long), "collapse counts");
-    out->cls = gs_malloc((size_t)C, sizeof(int), "collapse");
-    out->rows = gs_malloc((size_t)C, sizeof(long), "collapse");
-    out->head = gs_malloc((size_t)C, 1, "collapse");
-    out->e_ref = gs_malloc((size_t)C, sizeof(double), "collapse");
-    out->e_aug = gs_malloc((size_t)C, sizeof(double), "collapse");
+    double *mu = gs_calloc((size_t)C * (size_t)D, sizeof(double), "class means");
+    double *all = gs_calloc((size_t)D, sizeof(double), "class means");
+    long *cnt = gs_calloc((size_t)C, sizeof(long), "class counts");
+    out->cls = gs_malloc((size_t)C, sizeof(int), "class directions");
+    out->rows = gs_malloc((size_t)C, sizeof(long), "class directions");
+    out->head = gs_malloc((size_t)C, 1, "class directions");
+    out->ok = gs_malloc((size_t)C, 1, "class directions");
+    out->u = gs_malloc((size_t)C * (size_t)D, sizeof(double), "class directions");
     int st = GS_OK;
-    if (!mu || !all || !u || !tmp || !cnt || !out->cls || !out->rows || !out->head || !out->e_ref || !out->e_aug) {
+    if (!mu || !all || !cnt || !out->cls || !out->rows || !out->head || !out->ok || !out->u) {
         st = GS_ENOMEM;
         goto done;
     }
@@ -77,25 +72,72 @@ int co_compute_g(const gm_mat *g_ref, const gm_mat *g_aug, const en_problem *p, 
     }
     for (int k = 0; k < n; k++) {
         int c = out->cls[k];
-        double *m = mu + (size_t)c * D;
+        double *m = mu + (size_t)c * D, *u = out->u + (size_t)k * D;
         for (long j = 0; j < D; j++) u[j] = m[j] / (double)cnt[c] - all[j];
         double nu = cblas_dnrm2((int)D, u, 1);
         out->rows[k] = cnt[c];
         out->head[k] = is_head ? is_head[c] : 0;
-        if (!(nu > 0)) { out->e_ref[k] = out->e_aug[k] = NAN; continue; } /* one class only: no own direction */
-        cblas_dscal((int)D, 1.0 / nu, u, 1);
-        out->e_ref[k] = energy(g_ref, u, tmp, tau);
-        out->e_aug[k] = g_aug ? energy(g_aug, u, tmp, tau) : NAN;
+        out->ok[k] = nu > 0; /* one class only: no own direction */
+        if (nu > 0) cblas_dscal((int)D, 1.0 / nu, u, 1);
     }
     out->n = n;
-    out->tau = tau;
-    out->task = task;
+    out->D = D;
 done:
     free(mu);
     free(all);
-    free(u);
-    free(tmp);
     free(cnt);
+    if (st != GS_OK) co_dirs_free(out);
+    return st;
+}
+
+void co_dirs_free(co_dirs *d)
+{
+    if (!d) return;
+    free(d->cls);
+    free(d->rows);
+    free(d->head);
+    free(d->ok);
+    free(d->u);
+    memset(d, 0, sizeof *d);
+}
+
+int co_compute_g(const gm_mat *g_ref, const gm_mat *g_aug, const en_problem *p, const unsigned char *is_head,
+                 int task, double tau, co_result *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!g_ref || !p || task < 1 || task > p->T || g_ref->rows != p->D || g_ref->cols != p->D ||
+        (g_aug && (g_aug->rows != p->D || g_aug->cols != p->D)))
+        return gs_error(GS_EINPUT, "collapse: Gram matrices and rows do not match");
+    co_dirs d;
+    int st = co_class_dirs(p, is_head, task, &d);
+    if (st != GS_OK) return st;
+    long D = p->D;
+    int C = p->C;
+    double *tmp = gs_malloc((size_t)D, sizeof(double), "collapse direction");
+    out->cls = gs_malloc((size_t)C, sizeof(int), "collapse");
+    out->rows = gs_malloc((size_t)C, sizeof(long), "collapse");
+    out->head = gs_malloc((size_t)C, 1, "collapse");
+    out->e_ref = gs_malloc((size_t)C, sizeof(double), "collapse");
+    out->e_aug = gs_malloc((size_t)C, sizeof(double), "collapse");
+    if (!tmp || !out->cls || !out->rows || !out->head || !out->e_ref || !out->e_aug) {
+        st = GS_ENOMEM;
+        goto done;
+    }
+    for (int k = 0; k < d.n; k++) {
+        const double *u = d.u + (size_t)k * D;
+        out->cls[k] = d.cls[k];
+        out->rows[k] = d.rows[k];
+        out->head[k] = d.head[k];
+        if (!d.ok[k]) { out->e_ref[k] = out->e_aug[k] = NAN; continue; }
+        out->e_ref[k] = energy(g_ref, u, tmp, tau);
+        out->e_aug[k] = g_aug ? energy(g_aug, u, tmp, tau) : NAN;
+    }
+    out->n = d.n;
+    out->tau = tau;
+    out->task = task;
+done:
+    free(tmp);
+    co_dirs_free(&d);
     if (st != GS_OK) co_free(out);
     return st;
 }

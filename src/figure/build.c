@@ -3,6 +3,7 @@
 #include "fig_int.h"
 #include "gs_claims.h"
 #include "gs_collapse.h"
+#include "gs_lens.h"
 #include "gs_spectral.h"
 
 #include <math.h>
@@ -249,6 +250,24 @@ static int collapse_chart(charts *cs, const fig_request *req, int task)
     return st;
 }
 
+/* The ridge lens: GACL (the reference), its +oversample run when there is one, the other method. */
+static int lens_charts(charts *cs, const fig_request *req, int task)
+{
+    int ref, aug, ms[RL_MAX];
+    teach_pair(req, &ref, &aug);
+    if (!req->eng || !req->prob) return gs_error(GS_EINPUT, "ridge-lens figure: needs the engine (export computes it)");
+    int n = rl_pick(req->r, ref, aug, ms);
+    rl_result l;
+    int st = rl_compute(req->eng, req->prob, ms, n, task, &l);
+    if (st != GS_OK) return st;
+    if ((st = ch_build_lens_filter(&cs->ex[0], &l)) == GS_OK) {
+        cs->nex = 1;
+        if ((st = ch_build_lens_classes(&cs->ex[1], &l)) == GS_OK) cs->nex = 2;
+    }
+    rl_free(&l);
+    return st;
+}
+
 int fig_charts_build(charts *cs, const fig_request *req, int fig, int task)
 {
     memset(cs, 0, sizeof *cs);
@@ -289,6 +308,7 @@ int fig_charts_build(charts *cs, const fig_request *req, int fig, int task)
     if (fig == FIG_THEOREM && (st = theorem_charts(cs, req, task))) goto fail;
     if (fig == FIG_CLAIMS && (st = claims_report(cs, req, task))) goto fail;
     if (fig == FIG_COLLAPSE && (st = collapse_chart(cs, req, task))) goto fail;
+    if (fig == FIG_RIDGE_LENS && (st = lens_charts(cs, req, task))) goto fail;
     return GS_OK;
 fail:
     fig_charts_free(cs);

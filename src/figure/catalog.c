@@ -8,7 +8,7 @@
 /* In the order of fig_kind (fig_int.h). */
 static const char *const figure_names[] = {"accuracy", "spectrum", "stable-rank", "dashboard",
                                            "tau-sweep", "erank-cond", "class-acc", "eig-ratio", "theorem",
-                                           "claims", "collapse"};
+                                           "claims", "collapse", "ridge-lens"};
 
 int fig_id(const char *figure)
 {
@@ -25,7 +25,7 @@ int fig_known(const char *figure)
 const char *fig_list(void)
 {
     return "accuracy, spectrum, stable-rank, dashboard, tau-sweep, erank-cond, class-acc, eig-ratio, theorem, "
-           "claims, collapse";
+           "claims, collapse, ridge-lens";
 }
 
 /* The figures that draw a mean over seeds (export --seeds): quantities of a run over tasks or τ.
@@ -50,6 +50,7 @@ static double figure_aspect(int fig, double w_in)
     case FIG_TAU_SWEEP: return 1.15;
     case FIG_ERANK_COND: return 0.55;
     case FIG_CLAIMS: return 2.45; /* twelve claims, each two to four lines at 3.5 in */
+    case FIG_RIDGE_LENS: return 1.30; /* the filter factors above, the classes below */
     default: return 0.72;
     }
 }

@@ -190,6 +190,20 @@ void fig_draw(fz *z, const fig_request *req, int fig, const charts *cs, int task
         fig_draw_panel(z, &two[1]);
         break;
     }
+    case FIG_RIDGE_LENS: {
+        /* the filter factors above, each class's share above τ below */
+        double h1 = (body.h - 8.0) * 0.5;
+        panel a, b;
+        fig_panel_init(&a, &cs->ex[0], -1, NULL);
+        fig_layout_row(z, &a, 1, (box){body.x, body.y, body.w, h1}, 0, 0);
+        fig_draw_panel(z, &a);
+        if (cs->nex > 1) {
+            fig_panel_init(&b, &cs->ex[1], -1, NULL);
+            fig_layout_row(z, &b, 1, (box){body.x, body.y + h1 + 8.0, body.w, body.h - h1 - 8.0}, 0, 0);
+            fig_draw_panel(z, &b);
+        }
+        break;
+    }
     case FIG_CLASS_ACC:
     case FIG_EIG_RATIO:
     case FIG_THEOREM:

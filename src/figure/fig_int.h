@@ -40,7 +40,8 @@
 
 /* The figures, in the order of catalog.c's names. */
 enum { FIG_ACCURACY, FIG_SPECTRUM, FIG_STABLE_RANK, FIG_DASHBOARD, FIG_TAU_SWEEP, FIG_ERANK_COND,
-       FIG_CLASS_ACC, FIG_EIG_RATIO, FIG_THEOREM, FIG_CLAIMS, FIG_COLLAPSE, FIG_COUNT };
+       FIG_CLASS_ACC, FIG_EIG_RATIO, FIG_THEOREM, FIG_CLAIMS, FIG_COLLAPSE, FIG_RIDGE_LENS,
+       FIG_COUNT };
 
 /* The index of a known figure's name, -1 for an unknown one (catalog.c). */
 int fig_id(const char *figure);

@@ -9,7 +9,7 @@
 
 #include "gs_common.h"
 
-static const char *const VIEWS[] = {"stable", "tau", "theorem", "erank", "class", "ratio", "claims", "collapse"};
+static const char *const VIEWS[] = {"stable", "tau", "theorem", "erank", "class", "ratio", "claims", "collapse", "lens"};
 
 const char *const *tr_view_names(int *n)
 {

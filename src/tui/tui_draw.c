@@ -418,6 +418,53 @@ static void claims_text(cv_canvas *cv, int x, int y, int w, int h, const tui_ext
     cv_free(&sc);
 }
 
+/* The ridge lens: the filter factors λᵢ/(λᵢ+τ) per eigen-direction (left) and, per method, df(τ),
+ * the medians of the head's and the tail's class directions above τ and the accuracies (right);
+ * the explanation word-wrapped under the table, never cut. */
+static void lens_view(cv_canvas *cv, int x, int y, int w, int h, const tui_extra *ex, const tui_view *v)
+{
+    const rl_result *l = &ex->lens;
+    enum { TW = 37 };
+    int tw = w >= TW + CV_CHART_MIN_W + 8 ? TW : w - 1, cw = w - tw - 1;
+    if (cw >= CV_CHART_MIN_W + 8) {
+        ch_chart c;
+        if (ch_build_lens_filter(&c, l) == GS_OK) {
+            c.note[0] = 0; /* df is in the table */
+            c.x.label[0] = 0;
+            snprintf(c.y.label, sizeof c.y.label, "λ/(λ+τ)");
+            draw_built(cv, x, y, cw, h, &c, v);
+            ch_free(&c);
+        }
+    } else cw = -1;
+    int tx = x + cw + 1, row = y;
+    char b[160];
+    snprintf(b, sizeof b, "task %d · τ = %.3g · %ld directions", l->task, l->n ? l->tau[0] : NAN, l->D);
+    cv_text(cv, tx, row++, b, tw, FG, CV_DIM);
+    static const char *cols[4] = {"df(τ)", "head>τ", "tail>τ", "tail%"};
+    for (int k = 0; k < 4; k++) cv_text(cv, tx + 8 + 7 * k, row, cols[k], 7, FG, CV_BOLD);
+    row++;
+    for (int i = 0; i < l->n && row < y + h; i++, row++) {
+        char nm[32];
+        ch_display_name(l->key[i], nm, sizeof nm);
+        uint32_t rgb;
+        ch_method_style(l->key[i], !strcmp(l->key[i], "gacl") ? 0 : !strcmp(l->key[i], "gsr") ? 1 : 2 + i, &rgb, NULL,
+                        NULL, NULL);
+        if (!v->color) rgb = FG;
+        cv_text(cv, tx, row, nm, 7, rgb, CV_BOLD);
+        double val[4] = {l->df[i], l->head_above[i], l->tail_above[i], l->tail_acc[i]};
+        for (int k = 0; k < 4; k++) {
+            if (!isfinite(val[k])) snprintf(b, sizeof b, "—");
+            else snprintf(b, sizeof b, k == 0 || k == 3 ? "%.1f" : "%.2f", val[k]);
+            cv_text(cv, tx + 8 + 7 * k, row, b, 6, rgb, 0);
+        }
+    }
+    static const char why[] = "df(τ) = Σ λ/(λ+τ): directions the ridge keeps. >τ: median share of a class's "
+                              "direction where λ > τ; below τ the ridge shrinks it away.";
+    /* the explanation whole, or where it does not fit a pointer to the help's */
+    const char *say = wrap_text(cv, 0, 0, tw, -1, why, 0) <= y + h - row ? why : "? explains these numbers";
+    if (row < y + h) wrap_text(cv, tx, row, tw, y + h - row, say, CV_DIM);
+}
+
 /* The lower-left panel: the view chosen with `v`. */
 static void lower_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
 {
@@ -473,6 +520,11 @@ static void lower_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
         }
         if (v->lower == TV_CLAIMS) {
             claims_text(cv, x, y, w, h, ex, v);
+            return;
+        }
+        if (v->lower == TV_LENS) {
+            if (!ex->have_lens) wrap_text(cv, x + 1, y + 1, w - 2, h - 1, "no ridge lens data", CV_DIM);
+            else lens_view(cv, x, y, w, h, ex, v);
             return;
         }
         if (v->lower == TV_COLLAPSE) {

@@ -11,6 +11,7 @@
 #include "gs_claims.h"
 #include "gs_collapse.h"
 #include "gs_engine.h"
+#include "gs_lens.h"
 #include "gs_opts.h"
 #include "gs_pipeline.h"
 #include "gs_preset.h"
@@ -29,6 +30,7 @@ typedef enum {
     TV_RATIO,      /* λ̃ᵢ/λᵢ at the task */
     TV_CLAIMS,     /* the paper's claims against this data (worker: Theorem 1, τ sweep of GACL) */
     TV_COLLAPSE,   /* energy of G+τI along each class's direction (worker: co_compute) */
+    TV_LENS,       /* the ridge lens: filter factors, df(τ), class directions above τ (worker: rl_compute) */
     TV_COUNT
 } tui_lower_view;
 /* Panel title of a view ("Stable rank", "τ sweep", ...). */
@@ -59,6 +61,8 @@ typedef struct {
     char th_error[256];         /* TV_CLAIMS: why Theorem 1 is missing ("" when computed) */
     mc_rows mech;               /* TV_CLAIMS: spread and mass of the augmenting method's rows */
     int have_mech;
+    rl_result lens;             /* TV_LENS */
+    int have_lens;
 } tui_extra;
 /* The reference (plain ridge: "gacl" when shown, else m0) and the compared method of the shown
  * pair; *aug = -1 when there is no second method. */

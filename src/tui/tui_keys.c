@@ -29,7 +29,7 @@ static const tui_key KEYS[] = {
     {TA_EXPORT_FRAMES, {'E', 0}, "E", "export the current view's frames: a PDF with one page per task up to the current one, each drawing the tasks up to its own (gsrscope-VIEW-frames-NNN.pdf)", NULL},
     {TA_SAVE, {'s', 0}, "s", "save the session (parameters, protocol, data paths)", "save"},
     {TA_PRESET, {'P', 0}, "P", "cycle the presets that fit the data shown (paper defaults, teaching demo; one that changes the data or the protocol, such as reference, is for --preset)", "preset"},
-    {TA_VIEW, {'v', 0}, "v", "next lower view: stable rank, τ sweep, Theorem 1, erank & κ, per class, λ ratio, claims, collapse", "view"},
+    {TA_VIEW, {'v', 0}, "v", "next lower view: stable rank, τ sweep, Theorem 1, erank & κ, per class, λ ratio, claims, collapse, ridge lens", "view"},
     {TA_SCROLL_DOWN, {KEY_NPAGE, 0}, "PgDn", "scroll the claims view down (PgUp: up)", NULL},
     {TA_SCROLL_UP, {KEY_PPAGE, 0}, "PgUp", "scroll the claims view up", NULL},
     {TA_METHOD0, {'m', 0}, "m", "cycle the first shown method among --methods (never the second one)", NULL},
@@ -90,6 +90,10 @@ static const char *const GLOSSARY[] = {
     "Collapse per seen class: the energy uᵀ(G+τI)u along the class's own direction u (its "
     "mean, centred on the mean of all rows seen) against its training rows; the τ line is "
     "the floor ridge gives every direction.",
+    "Ridge lens the filter factor λᵢ/(λᵢ+τ) of each eigen-direction of G: how much of it W = "
+    "(G+τI)⁻¹Q keeps (½ at λ = τ). df(τ) = Σ λᵢ/(λᵢ+τ), the directions kept. head>τ, tail>τ: the "
+    "median share of a class's direction (as in Collapse) on eigen-directions with λ > τ; a tail "
+    "class below τ is shrunk away whatever its rows say.",
 };
 
 int tui_help_lines(char (*lines)[TUI_HELP_LEN], int max)

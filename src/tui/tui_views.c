@@ -5,13 +5,16 @@ static const char *const VIEW_TITLES[TV_COUNT] = {
     "Stable rank", "τ sweep — accuracy and stable rank vs τ", "Theorem 1",
     "Effective rank & condition", "Per-class accuracy (classes by training rows)",
     "Eigenvalue ratio λ(GSR)/λ(GACL)", "Claims — the paper against this data",
-    "Collapse — energy of G+τI along each class's direction"};
+    "Collapse — energy of G+τI along each class's direction",
+    "Ridge lens — what W = (G+τI)⁻¹Q keeps"};
 
 static const char *const VIEW_SHORT[TV_COUNT] = {"Stable rank", "τ sweep", "Theorem 1", "erank & κ",
-                                                  "Per-class acc.", "λ ratio", "Claims", "Collapse"};
+                                                  "Per-class acc.", "λ ratio", "Claims", "Collapse",
+                                                  "Ridge lens"};
 
 static const char *const VIEW_FIGURE[TV_COUNT] = {"dashboard", "tau-sweep", "theorem", "erank-cond",
-                                                   "class-acc", "eig-ratio", "claims", "collapse"};
+                                                   "class-acc", "eig-ratio", "claims", "collapse",
+                                                   "ridge-lens"};
 
 const char *tui_view_figure(int view) { return view >= 0 && view < TV_COUNT ? VIEW_FIGURE[view] : "dashboard"; }
 
@@ -24,7 +27,7 @@ const char *tui_view_title(int view)
 
 int tui_view_needs_worker(int view)
 {
-    return view == TV_TAU || view == TV_THEOREM || view == TV_CLAIMS || view == TV_COLLAPSE;
+    return view == TV_TAU || view == TV_THEOREM || view == TV_CLAIMS || view == TV_COLLAPSE || view == TV_LENS;
 }
 
-int tui_view_wide(int view) { return view == TV_CLAIMS || view == TV_COLLAPSE; }
+int tui_view_wide(int view) { return view == TV_CLAIMS || view == TV_COLLAPSE || view == TV_LENS; }

@@ -192,6 +192,8 @@ void tui_extra_free(tui_extra *x)
     x->nts = 0;
     co_free(&x->co);
     x->have_co = 0;
+    rl_free(&x->lens);
+    x->have_lens = 0;
 }
 
 static int valid_m(const en_results *r, int m) { return m >= 0 && m < r->n_methods; }
@@ -299,6 +301,18 @@ static int extra_collapse(tui_worker *w, int task, tui_extra *x)
     return rc;
 }
 
+/* The ridge lens: the reference, its +oversample run when the results hold one, the other method. */
+static int extra_lens(tui_worker *w, int task, tui_extra *x)
+{
+    const en_results *r = en_get_results(w->ctx->eng);
+    int ref, aug, ms[RL_MAX];
+    tui_ref_aug(r, x->m0, x->m1, &ref, &aug);
+    int n = rl_pick(r, ref, aug, ms);
+    int rc = rl_compute(w->ctx->eng, &w->ctx->prob, ms, n, task, &x->lens);
+    if (rc == GS_OK) x->have_lens = 1;
+    return rc;
+}
+
 /* Compute what `view` needs at `task` and publish it (not on cancel). */
 static void do_extra(tui_worker *w, uint64_t gen, int task, int view, int m0, int m1, const op_params *pp)
 {
@@ -313,6 +327,7 @@ static void do_extra(tui_worker *w, uint64_t gen, int task, int view, int m0, in
     int rc = view == TV_TAU       ? extra_tau(w, task, x)
              : view == TV_CLAIMS  ? extra_claims(w, task, pp, x)
              : view == TV_COLLAPSE ? extra_collapse(w, task, x)
+             : view == TV_LENS     ? extra_lens(w, task, x)
                                    : extra_theorem(w, task, pp, x);
     if (rc == GS_ECANCEL) { tui_extra_free(x); free(x); return; }
     x->st = rc;

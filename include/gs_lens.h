@@ -1,0 +1,54 @@
+/* gs_lens.h — the ridge lens: what the ridge W = (G + τI)⁻¹Q keeps, per eigen-direction and per
+ * class (prefix rl_).
+ *
+ * For each method (up to RL_MAX: the reference, its +oversample run, the augmenting method) at
+ * task t: the eigenvalues λᵢ of its G (descending, without τ), the filter factors
+ * φᵢ = λᵢ/(λᵢ + τ) (τ the method's own, en_method_tau) and df(τ) = Σ φᵢ; and for each class seen,
+ * with u_c the unit vector along its mean row minus the mean of all rows seen (as gs_collapse.h),
+ * the share of u_c on the eigen-directions the ridge keeps, those with λᵢ > τ (φᵢ > ½):
+ * above_c = Σ_{λᵢ > τ} (vᵢᵀu_c)², and the energy relative to τ, u_cᵀGu_c / τ. A class whose
+ * direction lies below τ is shrunk by the ridge towards zero whatever its rows say.
+ * Cost per method: one D×D eigendecomposition and one (classes × D × D) product.
+ * Ownership: rl_result owns its arrays; rl_free releases them.
+ */
+#ifndef GS_LENS_H
+#define GS_LENS_H
+
+#include "gs_engine.h"
+
+#define RL_MAX 3
+
+typedef struct {
+    int n;                      /* methods */
+    char key[RL_MAX][48];       /* method names ("gacl", "gacl+oversample", "gsr") */
+    int method[RL_MAX];         /* indices into the results */
+    double tau[RL_MAX];         /* the τ each method's ridge uses */
+    long D;
+    double *lam[RL_MAX];        /* D eigenvalues of G, descending (values below 0 set to 0) */
+    double *phi[RL_MAX];        /* D filter factors */
+    double df[RL_MAX];          /* Σ φᵢ */
+    long kept[RL_MAX];          /* directions with λᵢ > τ */
+    int ncls;                   /* classes seen */
+    int *cls;                   /* class ids, most training rows first (ties by id) */
+    long *rows;                 /* their real training rows up to the task */
+    unsigned char *head;        /* 1 for head classes */
+    double *above[RL_MAX];      /* per class: Σ_{λᵢ>τ} (vᵢᵀu)² (NaN: no own direction) */
+    double *energy[RL_MAX];     /* per class: uᵀGu / τ */
+    double head_above[RL_MAX], tail_above[RL_MAX]; /* medians over head / tail classes (NaN: none) */
+    double tail_energy[RL_MAX]; /* median uᵀGu/τ over the tail classes */
+    double acc[RL_MAX], head_acc[RL_MAX], tail_acc[RL_MAX]; /* the methods' accuracies at the task */
+    int task;
+} rl_result;
+
+/* From the methods' Gram matrices G[k] (D×D, without τ) with τ tau[k] at `task`. */
+int rl_compute_g(const gm_mat *const *G, const double *tau, int n, const en_problem *p, const unsigned char *is_head,
+                 int task, rl_result *out);
+/* For methods (indices in the engine's results, ridge methods only; others are skipped) at
+ * `task`. GS_OK, GS_EINPUT (no ridge method / task not kept), GS_ENOMEM, GS_ERUN. */
+int rl_compute(en_engine *e, const en_problem *p, const int *methods, int n, int task, rl_result *out);
+/* The methods a lens shows for a shown pair: the reference (gacl when shown), its +oversample run
+ * when the results hold one, then the other method; returns their count (0..RL_MAX). */
+int rl_pick(const en_results *r, int ref, int aug, int *out);
+void rl_free(rl_result *l);
+
+#endif
