@@ -6,7 +6,7 @@
  * its TUI label, step and scale, its tuning range, the subcommands it applies to, the part of the
  * replay a change invalidates (EN_DEP_* bits; 0 = the stream and problem), and its --help line.
  * opts.c (parsing, op_defaults, op_validate), usage.c (--help), session.c (what a session
- * saves), tui/tui_params.c (the panel, steps and ranges), cli/tune.c (the search ranges),
+ * saves), tui/tui_params.c (the panel, steps and ranges), analysis/tuning.c (the search ranges),
  * cli/sweep.c (which names keep the problem) and engine/method_uses.c read it.
  *
  * Adding a parameter: a field in op_params (or op_protocol, op_data), one row in

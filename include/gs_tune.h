@@ -1,22 +1,17 @@
-/* gs_tune.h — choosing hyperparameters on the validation rows only (prefix tn_).
- *
- *   gsrscope tune --val-frac F --methods a,b --param tau[,beta,alpha_base,xi]
- *                 [--objective acc|tail|balanced] [--seeds 1,2,3] [--format table|csv|json] [data, protocol options]
+/* gs_tune.h — one parameter of one method chosen on the validation rows only (prefix tn_;
+ * src/analysis/tuning.c). Read by `gsrscope tune` (src/cli/tune.c) and the TUI's `t`.
  *
  * The objective is read from the validation rows after the last task: acc = sample-weighted
  * accuracy, tail = mean per-class accuracy of the tail classes, balanced = the mean of the head
  * and tail per-class accuracies. Test rows are predicted by the engine as always but never read
- * to choose. Search, per method and one parameter at a time in the order given (coordinate-wise,
- * one pass; the others held at their current values): a coarse grid over the parameter's range
- * (τ and ξ on a log scale), then a golden-section refinement between the grid neighbours of the
- * best grid point; the best point evaluated wins (ties: the first evaluated). Parameters a method
- * does not use are left alone and reported as such. Each evaluation is an en_update of an engine
- * that keeps every task's Gram matrices, so a τ or β change re-solves from cached Grams and an
+ * to choose. The search: a coarse grid over the parameter's range (τ and ξ on a log scale), then
+ * a golden-section refinement between the grid neighbours of the best grid point; the best point
+ * evaluated wins (ties: the first evaluated). Each evaluation is an en_update of an engine that
+ * keeps every task's Gram matrices, so a τ or β change re-solves from cached Grams and an
  * α_base/ξ change regenerates only the synthetic rows; an evaluation stops once the last task is
- * reported (with the Grams cached the engine computes that task first).
- * With --seeds every seed has its own stream, split, problem and engine (gs_pipeline.h
- * pl_open_seeds), every point is evaluated on all of them and the choice maximizes the mean
- * objective; the numbers are printed as mean ± sample std over the seeds.
+ * reported (with the Grams cached the engine computes that task first). Over several engines
+ * (one per seed, each with its own stream, split and problem) the search maximizes the mean
+ * objective.
  * Ownership: tn_search writes into caller-provided structs; nothing to free.
  */
 #ifndef GS_TUNE_H
@@ -24,7 +19,6 @@
 
 #include "gs_engine.h"
 #include "gs_opts.h"
-#include "gs_pipeline.h"
 
 #define TN_GOLDEN_STEPS 10
 
@@ -50,13 +44,5 @@ double tn_objective(const en_results *r, int m, op_objective obj);
 int tn_search(en_engine *const *e, const uint64_t *seeds, int ne, int m, op_params *q, const tn_space *sp,
               op_objective obj, const volatile int *cancel, double *best, int *evals);
 
-/* RanPAC's λ on the validation rows: if c's problem has validation rows and o->methods holds a
- * ranpac method, the first one is run alone (its engine replaces c->eng for the while; cfg is
- * c's engine configuration, rebuilt after) and λ is the τ of the τ-sweep grid 1e-4 .. 1e5 (four
- * points a decade, one eigendecomposition at the last task) with the highest validation accuracy
- * after the last task (the first of equals). *lambda = 0 when nothing was chosen (no split, no
- * ranpac); *val its validation accuracy. GS_OK or an error. */
-int tn_ranpac_lambda(pl_ctx *c, const op_opts *o, const en_config *cfg, const volatile int *cancel,
-                     double *lambda, double *val);
 
 #endif

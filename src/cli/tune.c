@@ -1,168 +1,34 @@
-/* cli/tune.c — `gsrscope tune`: hyperparameters chosen on the validation rows (see gs_tune.h). */
+/* cli/tune.c — `gsrscope tune`: hyperparameters chosen on the validation rows, per method, with
+ * the search of gs_tune.h; the table, CSV or JSON of the choices (gs_cli.h).
+ *
+ *   gsrscope tune --val-frac F --methods a,b --param tau[,beta,alpha_base,xi]
+ *                 [--objective acc|tail|balanced] [--seeds 1,2,3] [--format table|csv|json] [data, protocol options]
+ *
+ * The objective is read from the validation rows after the last task: acc = sample-weighted
+ * accuracy, tail = mean per-class accuracy of the tail classes, balanced = the mean of the head
+ * and tail per-class accuracies. Test rows are predicted by the engine as always but never read
+ * to choose. Search, per method and one parameter at a time in the order given (coordinate-wise,
+ * one pass; the others held at their current values): a coarse grid over the parameter's range
+ * (τ and ξ on a log scale), then a golden-section refinement between the grid neighbours of the
+ * best grid point; the best point evaluated wins (ties: the first evaluated). Parameters a method
+ * does not use are left alone and reported as such. Each evaluation is an en_update of an engine
+ * that keeps every task's Gram matrices, so a τ or β change re-solves from cached Grams and an
+ * α_base/ξ change regenerates only the synthetic rows; an evaluation stops once the last task is
+ * reported (with the Grams cached the engine computes that task first).
+ * With --seeds every seed has its own stream, split, problem and engine (gs_pipeline.h
+ * pl_open_seeds), every point is evaluated on all of them and the choice maximizes the mean
+ * objective; the numbers are printed as mean ± sample std over the seeds.
+ */
 #include "cli_int.h"
 #include "gs_tune.h"
 #include "gs_common.h"
 #include "gs_pipeline.h"
-#include "gs_tausweep.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* The ranges are the parameter table's tuning columns (gs_params.h): τ over nine decades as in
- * the reference configurations (1e-2 .. 1e4 are all in use); β from none to four times the
- * paper's weight; α_base over (0, 1]; ξ from "α_c ≈ 1 for every class" to "α_c ≈ α_base from a
- * handful of rows". */
-const tn_space *tn_space_find(const char *name)
-{
-    const pa_param *r = pa_find(name);
-    return r && r->tune_grid > 1 && pa_params_off(r) >= 0 ? r : NULL;
-}
-
-double tn_get(const op_params *q, const tn_space *sp) { return pa_get_params(q, sp); }
-void tn_set(op_params *q, const tn_space *sp, double v) { pa_put_params(q, sp, v); }
-
-double tn_objective(const en_results *r, int m, op_objective obj)
-{
-    const en_snap *s = &r->m[m].snaps[r->T - 1];
-    if (s->state != EN_DONE) return NAN;
-    switch (obj) {
-    case OP_OBJ_TAIL: return s->val_tail_acc;
-    case OP_OBJ_BALANCED: return 0.5 * (s->val_head_acc + s->val_tail_acc);
-    default: return s->val_acc;
-    }
-}
-
-/* The search variable u (log10 for log-scale parameters) and back. */
-static double to_value(const tn_space *sp, double u) { return sp->tune_log ? pow(10.0, u) : u; }
-
-typedef struct {
-    en_engine *const *e;     /* one engine per seed; the objective is their mean */
-    const uint64_t *seeds;   /* each engine's seed, or NULL: q's */
-    int ne, cur;             /* cur: the engine being updated (for the progress callback) */
-    int m;
-    op_params *q;
-    const tn_space *sp;
-    op_objective obj;
-    const volatile int *cancel;
-    double best_u, best_f;
-    int have_best, evals;
-    volatile int stop;       /* set once the last task is reported (or on an outside cancel) */
-} tn_ctx;
-
-/* The outside cancel flag, set by another thread (the TUI's worker): read atomically, as the
- * engine reads its own flags. */
-static int cancelled(const tn_ctx *c) { return c->cancel && __atomic_load_n(c->cancel, __ATOMIC_RELAXED); }
-
-/* Progress of an evaluation: the objective needs the last task only, so the update stops once
- * that task is reported. With every Gram cached (a τ or β change) the engine computes the task
- * asked for first, so an evaluation solves and predicts one task instead of all of them; with new
- * rows (α_base, ξ) it builds every task's rows and Grams, then solves the task asked for first. */
-static void stop_after_last(double frac, const char *what, void *user)
-{
-    (void)frac; (void)what;
-    tn_ctx *c = user;
-    const en_results *r = en_get_results(c->e[c->cur]);
-    if (r->m[c->m].snaps[r->T - 1].state == EN_DONE || cancelled(c))
-        __atomic_store_n(&c->stop, 1, __ATOMIC_RELAXED); /* the engine reads it with __atomic_load_n */
-}
-
-/* Objective at u: the mean over the engines (seeds); NaN at any seed counts as worst. Remembers
- * the best point evaluated. */
-static int eval_at(tn_ctx *c, double u, double *f)
-{
-    op_params q = *c->q;
-    tn_set(&q, c->sp, to_value(c->sp, u));
-    double sum = 0;
-    for (c->cur = 0; c->cur < c->ne; c->cur++) {
-        en_engine *e = c->e[c->cur];
-        if (c->seeds) q.seed = c->seeds[c->cur];
-        __atomic_store_n(&c->stop, 0, __ATOMIC_RELAXED);
-        int rc = en_update(e, &q, en_get_results(e)->T, &c->stop, stop_after_last, c);
-        if (rc == GS_ECANCEL && !cancelled(c)) rc = GS_OK;
-        if (rc) return rc;
-        sum += tn_objective(en_get_results(e), c->m, c->obj);
-    }
-    c->evals++;
-    double v = sum / c->ne;
-    *f = isnan(v) ? -INFINITY : v;
-    if (!c->have_best || *f > c->best_f) { c->best_f = *f; c->best_u = u; c->have_best = 1; }
-    return GS_OK;
-}
-
-int tn_search(en_engine *const *e, const uint64_t *seeds, int ne, int m, op_params *q, const tn_space *sp,
-              op_objective obj, const volatile int *cancel, double *best, int *evals)
-{
-    tn_ctx c = {e, seeds, ne, 0, m, q, sp, obj, cancel, 0, -INFINITY, 0, 0, 0};
-    double ulo = sp->tune_log ? log10(sp->tune_lo) : sp->tune_lo, uhi = sp->tune_log ? log10(sp->tune_hi) : sp->tune_hi;
-    double step = (uhi - ulo) / (sp->tune_grid - 1), f;
-    int rc, ibest = 0;
-    for (int i = 0; i < sp->tune_grid; i++) {
-        double prev = c.best_f;
-        if ((rc = eval_at(&c, ulo + i * step, &f))) return rc;
-        if (i == 0 || c.best_f > prev) ibest = i;
-    }
-    /* golden section between the best grid point's neighbours (maximizing) */
-    const double g = 0.5 * (sqrt(5.0) - 1);
-    double a = ulo + (ibest > 0 ? ibest - 1 : 0) * step;
-    double b = ulo + (ibest < sp->tune_grid - 1 ? ibest + 1 : sp->tune_grid - 1) * step;
-    double x1 = b - g * (b - a), x2 = a + g * (b - a), f1, f2;
-    if ((rc = eval_at(&c, x1, &f1)) || (rc = eval_at(&c, x2, &f2))) return rc;
-    for (int k = 0; k < TN_GOLDEN_STEPS; k++) {
-        if (f1 >= f2) { /* the maximum is in [a, x2] */
-            b = x2; x2 = x1; f2 = f1;
-            x1 = b - g * (b - a);
-            if ((rc = eval_at(&c, x1, &f1))) return rc;
-        } else {
-            a = x1; x1 = x2; f1 = f2;
-            x2 = a + g * (b - a);
-            if ((rc = eval_at(&c, x2, &f2))) return rc;
-        }
-    }
-    tn_set(q, sp, to_value(sp, c.best_u));
-    *best = c.best_f;
-    *evals = c.evals;
-    return GS_OK;
-}
-
-int tn_ranpac_lambda(pl_ctx *c, const op_opts *o, const en_config *cfg, const volatile int *cancel,
-                     double *lambda, double *val)
-{
-    *lambda = 0;
-    *val = NAN;
-    const char *name = NULL;
-    for (int m = 0; m < o->n_methods && !name; m++)
-        if (!strncmp(o->methods[m], "ranpac", 6) && (o->methods[m][6] == '\0' || o->methods[m][6] == '+'))
-            name = o->methods[m];
-    if (!name || c->prob.val_h.rows == 0) return GS_OK;
-    en_config one = *cfg;
-    one.methods = &name;
-    one.n_methods = 1;
-    one.collect_aug = 0;
-    op_params q = o->params;
-    q.ranpac_lambda = 0; /* the search is over τ itself */
-    enum { NG = 37 };
-    double taus[NG];
-    ts_log_grid(1e-4, 1e5, NG, taus);
-    en_destroy(c->eng); /* one engine at a time: ranpac's M×M matrices are large */
-    c->eng = NULL;
-    int rc = en_create(&c->eng, &c->prob, &one);
-    if (!rc) rc = en_update(c->eng, &q, c->prob.T, cancel, NULL, NULL);
-    ts_curve cv;
-    memset(&cv, 0, sizeof cv);
-    if (!rc) rc = ts_compute(c->eng, &c->prob, 0, c->prob.T, taus, NG, &cv, cancel);
-    if (!rc && cv.best_by_val && cv.best >= 0) {
-        *lambda = taus[cv.best];
-        *val = cv.val_acc[cv.best];
-    }
-    ts_free(&cv);
-    en_destroy(c->eng);
-    c->eng = NULL;
-    int rc2 = en_create(&c->eng, &c->prob, cfg);
-    return rc ? rc : rc2;
-}
 
 /* ---- the command -------------------------------------------------------------------------- */
 

@@ -13,7 +13,7 @@ static const en_learner L_GACL = {
 
 /* RanPAC: a Gaussian random ReLU projection to M dimensions (--projection draws it; M = --expand
  * when given, else 10000), then the same ridge. The reference picks λ on held-out training rows:
- * `run --val-frac` chooses it so (tn_ranpac_lambda, gs_tune.h) into params->ranpac_lambda;
+ * `run --val-frac` chooses it so (cli/run.c, ranpac_lambda) into params->ranpac_lambda;
  * without a validation split τ is used as given. */
 static double ranpac_tau(en_mctx *m, int t, double tau)
 {
