@@ -22,7 +22,7 @@
 #include "gs_mat.h"
 #include "gs_data.h"
 #include "gs_stream.h"
-#include "gs_opts.h"
+#include "gs_params.h"
 
 /* ---- the prepared problem ------------------------------------------------------------ */
 typedef struct {

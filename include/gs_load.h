@@ -21,7 +21,7 @@
 #define GS_LOAD_H
 
 #include "gs_data.h"
-#include "gs_opts.h"
+#include "gs_params.h"
 
 typedef void (*ld_warn_fn)(const char *msg, void *user);
 

@@ -23,47 +23,6 @@
 
 /* markdown and latex: `table` only */
 typedef enum { OP_FMT_TABLE, OP_FMT_CSV, OP_FMT_JSON, OP_FMT_MARKDOWN, OP_FMT_LATEX } op_format;
-typedef enum { OP_PROFILE_STEP, OP_PROFILE_EXP, OP_PROFILE_NONE } op_profile;
-typedef enum { OP_ORDER_SHUFFLED, OP_ORDER_ORDERED } op_order;
-/* AUTO (default): FINAL when the exact spectrum is cheap (D ≤ EN_SPECTRUM_AUTO_MAX), else exact
- * spectra only where asked (en_ensure_spectrum: figures, --save-state, the TUI's views). */
-typedef enum { OP_SPECTRUM_FINAL, OP_SPECTRUM_ALL, OP_SPECTRUM_AUTO } op_spectrum;
-typedef enum { OP_OBJ_ACC, OP_OBJ_TAIL, OP_OBJ_BALANCED } op_objective;
-
-/* The long-tailed protocol (gsrscope(7), STREAM). */
-typedef struct {
-    int tasks;           /* clamped to C; defaults and ranges: the parameter table */
-    op_profile profile;  /* step, exp, or none: keep the pool as it is */
-    double head_frac;
-    long tail_shots;
-    long head_shots;     /* 0 = all rows */
-    double rho;          /* 0 = unset; step: tail = floor(Nmax/rho); exp: 100 */
-    op_order order;
-    double val_frac;     /* [0, 1): per-class held-out fraction of the kept training rows, 0 = none */
-} op_protocol;
-
-/* The arithmetic of the ridge learners (--precision, run only): double everywhere, single (rows,
- * Gram matrices, Cholesky and predictions in float), or auto: single from the run's D ≥
- * EN_SINGLE_MIN_D (gs_engine.h), else double. Zero is double: the library's default. */
-enum { OP_PREC_DOUBLE = 0, OP_PREC_SINGLE = 1, OP_PREC_AUTO = 2 };
-
-/* How random projections (--expand, ranpac) are drawn. */
-enum { OP_PROJ_GAUSSIAN = 0, OP_PROJ_UNIFORM = 1 };
-
-/* Where the data comes from. */
-typedef struct {
-    int synthetic;
-    const char *sample;  /* --sample: "pixels" or "mobilenetv2" (static strings), NULL = pixels */
-    const char *data_dir;
-    const char *idx_dir;
-    const char *train_features, *train_labels, *test_features, *test_labels;
-    int label_col;       /* CSV label column, -1 = last */
-    int no_normalize;
-    long expand;         /* 0 = none, else D */
-    int projection;      /* OP_PROJ_GAUSSIAN (default: N(0,1) entries) or OP_PROJ_UNIFORM */
-    int precision;       /* OP_PREC_*: auto for run (the default there), double for the others */
-    double max_memory;   /* bytes, 0 = what the machine has */
-} op_data;
 
 /* Where a value came from: "preset teaching", "session FILE" or "command line". */
 #define OP_MAX_ORIGINS 48
@@ -73,7 +32,6 @@ typedef struct {
     char from[96];
 } op_origin;
 
-#define OP_MAX_METHODS 16
 #define OP_MIN_DPI 72          /* export: smallest --dpi */
 #define OP_MIN_WIDTH_IN 3.0    /* export: narrowest --width-in */
 enum { OP_SIZE_NONE = 0, OP_SIZE_COLUMN, OP_SIZE_PAGE, OP_SIZE_SLIDE }; /* export --size */

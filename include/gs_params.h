@@ -9,6 +9,10 @@
  * saves), tui/tui_params.c (the panel, steps and ranges), analysis/tuning.c (the search ranges),
  * cli/sweep.c (which names keep the problem) and engine/method_uses.c read it.
  *
+ * The structs the rows' fields live in are here too (op_params, op_protocol, op_data, and the
+ * spectrum and objective choices), below the option parser (gs_opts.h), so that the engine, the
+ * stream and the loaders read their parameters without depending on the parser.
+ *
  * Adding a parameter: a field in op_params (or op_protocol, op_data), one row in
  * src/config/params.c, and its line in man/gsrscope.1 (tests/test_params.c checks the line).
  * The table is data: pa_table_mut() exposes it to the tests, which change one row at run
@@ -76,6 +80,51 @@ typedef struct {
     double fecam_alpha;  /* fecam: shrinkage α₁ (times the mean variance) */
     double fecam_tukey;  /* fecam: Tukey power β (1 = none) */
 } op_params;
+
+typedef enum { OP_PROFILE_STEP, OP_PROFILE_EXP, OP_PROFILE_NONE } op_profile;
+typedef enum { OP_ORDER_SHUFFLED, OP_ORDER_ORDERED } op_order;
+/* AUTO (default): FINAL when the exact spectrum is cheap (D ≤ EN_SPECTRUM_AUTO_MAX), else exact
+ * spectra only where asked (en_ensure_spectrum: figures, --save-state, the TUI's views). */
+typedef enum { OP_SPECTRUM_FINAL, OP_SPECTRUM_ALL, OP_SPECTRUM_AUTO } op_spectrum;
+typedef enum { OP_OBJ_ACC, OP_OBJ_TAIL, OP_OBJ_BALANCED } op_objective;
+
+/* The long-tailed protocol (gsrscope(7), STREAM). */
+typedef struct {
+    int tasks;           /* clamped to C; defaults and ranges: the parameter table */
+    op_profile profile;  /* step, exp, or none: keep the pool as it is */
+    double head_frac;
+    long tail_shots;
+    long head_shots;     /* 0 = all rows */
+    double rho;          /* 0 = unset; step: tail = floor(Nmax/rho); exp: 100 */
+    op_order order;
+    double val_frac;     /* [0, 1): per-class held-out fraction of the kept training rows, 0 = none */
+} op_protocol;
+
+/* The arithmetic of the ridge learners (--precision, run only): double everywhere, single (rows,
+ * Gram matrices, Cholesky and predictions in float), or auto: single from the run's D ≥
+ * EN_SINGLE_MIN_D (gs_engine.h), else double. Zero is double: the library's default. */
+enum { OP_PREC_DOUBLE = 0, OP_PREC_SINGLE = 1, OP_PREC_AUTO = 2 };
+
+/* How random projections (--expand, ranpac) are drawn. */
+enum { OP_PROJ_GAUSSIAN = 0, OP_PROJ_UNIFORM = 1 };
+
+/* Where the data comes from. */
+typedef struct {
+    int synthetic;
+    const char *sample;  /* --sample: "pixels" or "mobilenetv2" (static strings), NULL = pixels */
+    const char *data_dir;
+    const char *idx_dir;
+    const char *train_features, *train_labels, *test_features, *test_labels;
+    int label_col;       /* CSV label column, -1 = last */
+    int no_normalize;
+    long expand;         /* 0 = none, else D */
+    int projection;      /* OP_PROJ_GAUSSIAN (default: N(0,1) entries) or OP_PROJ_UNIFORM */
+    int precision;       /* OP_PREC_*: auto for run (the default there), double for the others */
+    double max_memory;   /* bytes, 0 = what the machine has */
+} op_data;
+
+/* Methods one run (one engine) holds at most (--methods). */
+#define OP_MAX_METHODS 16
 
 typedef enum { PA_DBL, PA_LONG, PA_INT, PA_SEED, PA_ENUM } pa_kind;
 /* The TUI's step: none (not in the panel), additive (step), or multiplicative over the round

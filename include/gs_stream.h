@@ -19,7 +19,7 @@
 
 #include <stdint.h>
 #include "gs_data.h"
-#include "gs_opts.h"
+#include "gs_params.h"
 
 typedef struct {
     int T;                 /* tasks */

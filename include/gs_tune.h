@@ -18,7 +18,7 @@
 #define GS_TUNE_H
 
 #include "gs_engine.h"
-#include "gs_opts.h"
+#include "gs_params.h"
 
 #define TN_GOLDEN_STEPS 10
 

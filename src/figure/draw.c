@@ -1,5 +1,6 @@
 /* figure/draw.c — a whole figure laid out on the page: legend, panels per figure, captions, the
- * claims as paragraphs (fig_int.h). */
+ * claims as paragraphs; and the page drawn into an image (fig_image: the PNG and GIF sinks)
+ * (fig_int.h). */
 #include "fig_int.h"
 #include "gs_claims.h"
 
@@ -259,4 +260,37 @@ void fig_draw_page(fz *z, const fig_request *req, int fig, const charts *cs, int
     cairo_scale(z->cr, pg->scale, pg->scale);
     fig_draw(z, req, fig, cs, task, pg->W / pg->scale, pg->H / pg->scale);
     cairo_restore(z->cr);
+}
+
+int fig_image(const fig_request *req, int fig, const fig_frame *f, const fig_page *pg, double dpi,
+              const char *path, cairo_surface_t **out)
+{
+    double W = pg->W, H = pg->H;
+    int wpx = (int)lround(W / 72.0 * dpi), hpx = (int)lround(H / 72.0 * dpi);
+    *out = NULL;
+    if (wpx < 1 || hpx < 1 || wpx > 32767 || hpx > 32767 || (double)wpx * hpx > 1.5e8)
+        return gs_error(GS_EINPUT, "%s: the image would be %d×%d pixels; lower --dpi or --width-in",
+                        path, wpx, hpx);
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, wpx, hpx);
+    if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(s);
+        return gs_error(GS_ENOMEM, "%s: cannot allocate a %d×%d image", path, wpx, hpx);
+    }
+    fz z;
+    if (fig_begin(&z, s) != 0) {
+        fig_end(&z);
+        cairo_surface_destroy(s);
+        return gs_error(GS_ENOMEM, "%s: cannot start drawing", path);
+    }
+    cairo_scale(z.cr, wpx / W, hpx / H);
+    fig_draw_page(&z, req, fig, &f->cs, f->task, pg);
+    cairo_status_t cs_st = cairo_status(z.cr);
+    fig_end(&z);
+    cairo_surface_flush(s);
+    if (cs_st != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(s);
+        return gs_error(GS_ERUN, "%s: drawing failed: %s", path, cairo_status_to_string(cs_st));
+    }
+    *out = s;
+    return GS_OK;
 }

@@ -154,7 +154,7 @@ int fig_frames_build(const fig_request *req, const char *figure, int fig, int ta
 void fig_frames_free(fig_frame *f, int n);
 /* Frame k of n's file: PATH itself when n = 1, else PATH-01.ext, ... (two digits at least). */
 int fig_frame_path(const char *path, int k, int n, char *out, size_t size);
-/* The frame drawn into a new ARGB32 image of the page at dpi (caller destroys it). */
+/* The frame drawn into a new ARGB32 image of the page at dpi (caller destroys it; draw.c). */
 int fig_image(const fig_request *req, int fig, const fig_frame *f, const fig_page *pg, double dpi,
               const char *path, cairo_surface_t **out);
 /* An animated GIF of the frames, frame_ms each (the last one 3×), one palette for all (gif.c). */
