@@ -176,6 +176,11 @@ void pa_put(void *opts, const pa_param *r, double v);
 long pa_params_off(const pa_param *r);
 double pa_get_params(const op_params *p, const pa_param *r);
 void pa_put_params(op_params *p, const pa_param *r, double v);
+/* 1 when `tune` searches the row: it has a tuning grid (tune_grid > 1) and lives in op_params. */
+int pa_tunable(const pa_param *r);
+/* The row's tuning grid as --help and the man page write it: "tau 1e-4..1e5 (10 points, log
+ * scale)", "beta 0..4 (9 points)". */
+void pa_tune_text(const pa_param *r, char *buf, size_t cap);
 /* 1 when v is in the row's valid range. */
 int pa_in_range(const pa_param *r, double v);
 /* The range as text: "(0, 1]", "[0, 1e12]", "≥ 0", "0 (unset) or ≥ 1", "≥ 0 or 'all'". */

@@ -26,7 +26,7 @@ static const command COMMANDS[] = {
     {"run", cli_run, 0, "[OPTIONS]", "headless replay, per-task results on stdout"},
     {"export", cli_export, 0, "[OPTIONS] --figure NAME -o FILE", "figure as .png, .svg, .pdf or .gif"},
     {"sweep", cli_sweep, CLI_STOP_AT_ONCE, "[OPTIONS] --param NAME=v1,v2,... [--seeds 1,2,3]", "grid of runs, mean ± std over seeds"},
-    {"tune", cli_tune, 0, "--val-frac F --param tau[,beta,alpha_base,xi] [--objective acc|tail|balanced] [--seeds 1,2,3]",
+    {"tune", cli_tune, 0, "--val-frac F --param NAME,... [--objective acc|tail|balanced] [--seeds 1,2,3]",
      "choose parameters on validation rows, per method"},
     {"synth", cli_synth, 0, "--out DIR", "write the synthetic set as .npy files"},
     {"table", cli_table, CLI_STOP_AT_ONCE, "[OPTIONS] --methods a,b,... [--seeds 1,2,3]", "Table 1: methods × data sources"},

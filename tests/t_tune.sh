@@ -29,7 +29,7 @@ expect2() { # PATTERN ARGS...
 }
 expect2 "tune: needs a validation split" tune --methods gacl --param tau
 expect2 "tune: give the parameters" tune --val-frac 0.2 --methods gacl
-expect2 "--param: tune searches tau, beta, alpha_base and xi, not 'rho'" tune --val-frac 0.2 --param tau,rho
+expect2 "--param: tune searches alpha_base, xi, beta and tau, not 'rho'" tune --val-frac 0.2 --param tau,rho
 expect2 "tune: gacl uses none of --param beta" tune --val-frac 0.2 --methods gacl --param beta
 expect2 '--objective: not an option of `run` (it applies to: tune)' run --objective tail
 expect2 "--objective: unknown value" tune --val-frac 0.2 --param tau --objective best

@@ -67,6 +67,57 @@ static void man_of(const char *man, const char *name, char *out, size_t cap)
     out[o] = 0;
 }
 
+/* The text between `from` and `to` in s (both must be there), troff escapes read as the page
+ * shows them (\- as -, \(em as —, fonts dropped), lines joined with spaces. */
+static void section_of(const char *s, const char *from, const char *to, char *out, size_t cap)
+{
+    out[0] = 0;
+    const char *p = s ? strstr(s, from) : NULL, *e = p ? strstr(p, to) : NULL;
+    if (!e) return;
+    size_t o = 0;
+    for (; p < e && o + 4 < cap;) {
+        if (!strncmp(p, "\\-", 2)) { out[o++] = '-'; p += 2; }
+        else if (!strncmp(p, "\\(em", 4)) { memcpy(out + o, "—", 3); o += 3; p += 4; }
+        else if (!strncmp(p, "\\f", 2) && p + 2 < e) p += 3;
+        else if (*p == '\n') { out[o++] = ' '; p++; while (*p == ' ') p++; }
+        else out[o++] = *p++;
+    }
+    out[o] = 0;
+}
+
+static int count_of(const char *s, const char *w)
+{
+    int n = 0;
+    for (const char *p = strstr(s, w); p; p = strstr(p + 1, w)) n++;
+    return n;
+}
+
+/* tune's parameters: --help's `--param` under "Tune:" and the man page's TUNE OPTIONS (the
+ * grids and the --param entry) name the rows tune searches, each with the row's grid, and no
+ * other. */
+static void check_tune_lists(const char *man, const char *why)
+{
+    char h[1024], m[4096], t[96];
+    section_of(op_usage(), "\nTune:\n", "\n  --objective", h, sizeof h);
+    section_of(man, "\n.SH TUNE OPTIONS", "\n.BI \\-\\-objective", m, sizeof m);
+    CHECK(h[0] && (m[0] || !man), "%s: tune's --help and man sections found", why);
+    int n = 0;
+    for (int i = 0; i < pa_count(); i++) {
+        const pa_param *r = &pa_table()[i];
+        if (!pa_tunable(r)) continue;
+        n++;
+        pa_tune_text(r, t, sizeof t);
+        CHECK(strstr(h, t) != NULL, "%s: --help lists '%s': '%s'", why, t, h);
+        if (man) {
+            const char *entry = strstr(m, ".BI --param");
+            CHECK(strstr(m, t) != NULL && entry && strstr(entry, pa_key(r)), "%s: the man page's TUNE OPTIONS give '%s' and list %s under --param",
+                  why, t, pa_key(r));
+        }
+    }
+    CHECK(count_of(h, " points") == n, "%s: --help lists %d grids, the table has %d tunable rows: '%s'", why, count_of(h, " points"), n, h);
+    if (man) CHECK(count_of(m, " points") == n, "%s: the man page lists %d grids, the table has %d tunable rows", why, count_of(m, " points"), n);
+}
+
 static void test_rows(void)
 {
     op_opts *o = malloc(sizeof *o);
@@ -132,6 +183,7 @@ static void test_rows(void)
         if (r->dep == EN_DEP_ALPHA || r->dep == EN_DEP_XI || r->dep == EN_DEP_BETA)
             CHECK(en_method_uses("gsr", r->name) && !en_method_uses("gacl", r->name), "%s: gsr uses it, gacl not", r->name);
     }
+    check_tune_lists(man, "the table as built");
     free(man);
     free(o);
 }
@@ -206,6 +258,8 @@ static void test_change_a_row(void)
     CHECK(tui_param_step(&p, tp, +1) && p.tau == 50 && !tui_param_step(&p, tp, +1), "the TUI's step stops at the new end (%g)", p.tau);
     const tn_space *sp = tn_space_find("tau");
     CHECK(sp && sp->tune_lo == 1e-2 && sp->tune_hi == 20 && sp->tune_grid == 4, "tune's range follows");
+    check_tune_lists(NULL, "tau's grid changed");
+    CHECK(strstr(op_usage(), "tau 1e-2..20 (4 points, log scale)") != NULL, "tune's --help line follows tau's grid");
     /* a different TUI step: additive 0.5 */
     tau->scale = PA_STEP_ADD;
     tau->step = 0.5;
@@ -219,6 +273,8 @@ static void test_change_a_row(void)
     beta->label = NULL;
     beta->tune_grid = 0;
     CHECK(tui_param_count() == n - 1 && tui_param_find("beta") < 0 && !tn_space_find("beta"), "β out of the panel and of tune");
+    check_tune_lists(NULL, "beta untunable");
+    CHECK(!strstr(op_usage(), "beta 0..4"), "β out of tune's --help line");
     *beta = bsaved;
     /* a different default */
     pa_param *xi = (pa_param *)pa_find("xi"), xsaved = *xi;

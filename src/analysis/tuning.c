@@ -13,7 +13,7 @@
 const tn_space *tn_space_find(const char *name)
 {
     const pa_param *r = pa_find(name);
-    return r && r->tune_grid > 1 && pa_params_off(r) >= 0 ? r : NULL;
+    return r && pa_tunable(r) ? r : NULL;
 }
 
 double tn_get(const op_params *q, const tn_space *sp) { return pa_get_params(q, sp); }

@@ -65,7 +65,18 @@ static int parse_params(const char *list, const tn_space **sp, int *n)
     *n = 0;
     for (char *p = buf, *tok; (tok = strsep(&p, ","));) {
         const tn_space *s = tn_space_find(tok);
-        if (!s) return gs_error(GS_EINPUT, "--param: tune searches tau, beta, alpha_base and xi, not '%s'", tok);
+        if (!s) {
+            char names[160] = "";
+            int n = 0, k = 0;
+            for (int i = 0; i < pa_count(); i++) n += pa_tunable(&pa_table()[i]);
+            for (int i = 0; i < pa_count(); i++) /* "a, b and c": the table's tunable rows */
+                if (pa_tunable(&pa_table()[i])) {
+                    size_t L = strlen(names);
+                    snprintf(names + L, sizeof names - L, "%s%s", k == 0 ? "" : k == n - 1 ? " and " : ", ", pa_key(&pa_table()[i]));
+                    k++;
+                }
+            return gs_error(GS_EINPUT, "--param: tune searches %s, not '%s'", names, tok);
+        }
         for (int k = 0; k < *n; k++)
             if (sp[k] == s) return gs_error(GS_EINPUT, "--param: '%s' given twice", tok);
         sp[(*n)++] = s;

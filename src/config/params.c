@@ -179,6 +179,27 @@ long pa_params_off(const pa_param *r)
     return r->off >= base && r->off < base + sizeof(op_params) ? (long)(r->off - base) : -1;
 }
 
+/* On a log scale a power of ten is written 1eK ("1e-4..1e5"), else as pa_num_text. */
+static void tune_num_text(const pa_param *r, double v, char *buf, size_t cap)
+{
+    if (r->tune_log && v > 0) {
+        int k = (int)lround(log10(v));
+        snprintf(buf, cap, "1e%d", k);
+        if (k != 0 && strtod(buf, NULL) == v) return;
+    }
+    pa_num_text(v, buf, cap);
+}
+
+int pa_tunable(const pa_param *r) { return r->tune_grid > 1 && pa_params_off(r) >= 0; }
+
+void pa_tune_text(const pa_param *r, char *buf, size_t cap)
+{
+    char lo[32], hi[32];
+    tune_num_text(r, r->tune_lo, lo, sizeof lo);
+    tune_num_text(r, r->tune_hi, hi, sizeof hi);
+    snprintf(buf, cap, "%s %s..%s (%d points%s)", pa_key(r), lo, hi, r->tune_grid, r->tune_log ? ", log scale" : "");
+}
+
 double pa_get_params(const op_params *p, const pa_param *r)
 {
     long o = pa_params_off(r);

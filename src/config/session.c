@@ -143,12 +143,6 @@ static int apply(op_opts *o, ss_store *store, const char *base, const char *name
         if (f) op_note(o, name, v);
         return GS_OK;
     }
-    if (!strcmp(name, "projection")) {
-        if (strcmp(v, "gaussian") && strcmp(v, "uniform"))
-            return gs_error(GS_EINPUT, "projection must be gaussian or uniform, got '%s'", v);
-        o->data.projection = !strcmp(v, "uniform") ? OP_PROJ_UNIFORM : OP_PROJ_GAUSSIAN;
-        return GS_OK;
-    }
     if (!strcmp(name, "label_col")) {
         char *end;
         errno = 0;

@@ -69,8 +69,9 @@ static const char TAIL[] =
 "Sweep:\n"
 "  --param NAME=v1,v2,...   grid over a parameter (repeatable)\n"
 "  --seeds 1,2,3            seeds to average over (mean ± std; sweep, tune and table)\n"
-"Tune:\n"
-"  --param tau,beta,...     parameters to search (tau, beta, alpha_base, xi), in this order\n"
+"Tune:\n";
+/* after tune's --param line, made from the table's tuning columns */
+static const char TAIL2[] =
 "  --objective acc|tail|balanced   validation accuracy, tail accuracy, or their head/tail mean\n"
 "                           after the last task (default acc); needs --val-frac\n""  --seeds 1,2,3            choose on the mean validation objective over the seeds (each its\n"
 "                           own split and stream); numbers as mean ± std\n"
@@ -134,6 +135,27 @@ static void section(pa_section sec, char *buf, size_t cap, size_t *len)
         if (pa_table()[i].section == sec) row_lines(&pa_table()[i], buf, cap, len);
 }
 
+/* tune's --param: the rows with a tuning grid and their grids, wrapped at 100 columns. */
+static void tune_param(char *buf, size_t cap, size_t *len)
+{
+    char line[128] = "  --param NAME,...         parameters to search, in the order given:";
+    for (int i = 0, first = 1; i < pa_count(); i++) {
+        const pa_param *r = &pa_table()[i];
+        if (!pa_tunable(r)) continue;
+        char t[96];
+        pa_tune_text(r, t, sizeof t);
+        if (strlen(line) + 2 + strlen(t) > 100) {
+            add(buf, cap, len, "%s,%s", line, "\n");
+            snprintf(line, sizeof line, "%27s%s", "", t);
+        } else {
+            size_t L = strlen(line);
+            snprintf(line + L, sizeof line - L, "%s%s", first ? " " : ", ", t);
+        }
+        first = 0;
+    }
+    add(buf, cap, len, "%s%s", line, "\n");
+}
+
 /* Built at each call from the table (the tests change a row and read the help again). */
 const char *op_usage(void)
 {
@@ -146,5 +168,7 @@ const char *op_usage(void)
     add(buf, sizeof buf, &len, "%s%s", METHODS, "");
     section(PA_SEC_METHODS, buf, sizeof buf, &len);
     add(buf, sizeof buf, &len, "%s%s", TAIL, "");
+    tune_param(buf, sizeof buf, &len);
+    add(buf, sizeof buf, &len, "%s%s", TAIL2, "");
     return buf;
 }
