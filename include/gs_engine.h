@@ -159,6 +159,8 @@ typedef struct {
     double val_acc, val_head_acc, val_tail_acc; /* the same three on the validation rows (NaN
                                                  * without --val-frac) */
     double stable_rank, cond, erank, lambda_max, lambda_min; /* of G+τI; erank NaN unless EN_SPECTRUM */
+    double tau;            /* the τ its ridge used (the learner's own τ_eff, as en_method_tau); 0 for a
+                            * learner without G and while pending */
     double df;             /* the ridge's effective degrees of freedom Σ λᵢ/(λᵢ+τ) over the eigenvalues
                             * λᵢ of G (sp_ridge_df); NaN unless EN_SPECTRUM */
     double lmax_err, lmin_err; /* error bounds of the Lanczos estimates (0 when exact) */

@@ -79,4 +79,29 @@ PY
     then while read -r l; do ok "ridge-lens figure: $l"; done < "$tmp/ref.txt"
     else cp "$tmp/ref.txt" "$tmp/err"; bad "ridge-lens figure: NumPy disagrees"; fi
 else bad "export --figure ridge-lens"; fi
+# the spectrum's τ line: drawn at G + τI's 2τ, where G's eigenvalue equals τ; the GACL and GSR
+# eigenvalues above it are NumPy's count of λᵢ(G) > τ (the directions the ridge keeps over half)
+if "$G" export --sample pixels --preset teaching --figure spectrum --quiet -o "$tmp/spec.svg" --data "$tmp/spec.csv" 2> "$tmp/err"; then
+    if "$PY" - "$tmp/pixels" "$tmp/spec.csv" > "$tmp/ref.txt" 2>&1 <<'PY'
+import csv, json, os, sys
+import numpy as np
+d, path = sys.argv[1:3]
+tau = json.load(open(os.path.join(d, "params.json")))["tau"]
+ser = {}
+for r in csv.DictReader(open(path)):
+    ser.setdefault(r["series"], []).append(float(r["y"]))
+line = ser.get("λ(G) = τ", [])
+bad = 0
+for m, name in (("gacl", "GACL"), ("gsr", "GSR")):
+    lam = np.linalg.eigvalsh(np.load(os.path.join(d, m, "G.npy")))
+    want = int((lam > tau).sum())
+    got = sum(1 for v in ser[name] if line and v > line[0])
+    good = len(line) == 2 and all(abs(v - 2 * tau) < 1e-12 * tau for v in line) and got == want
+    print(("ok" if good else "FAIL"), f"{m}: line at {line[:1]} (2τ = {2 * tau}), {got} eigenvalues above it, NumPy λ(G) > τ: {want}")
+    bad += not good
+sys.exit(1 if bad else 0)
+PY
+    then while read -r l; do ok "spectrum τ line: $l"; done < "$tmp/ref.txt"
+    else cp "$tmp/ref.txt" "$tmp/err"; bad "spectrum τ line: NumPy disagrees"; fi
+else bad "export --figure spectrum"; fi
 finish

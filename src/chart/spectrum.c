@@ -81,6 +81,33 @@ int ch_build_spectrum(ch_chart *c, const en_results *r, const en_results *baseli
     }
     long D = 2;
     for (int i = 0; i < nm; i++) if (r->m[ms[i]].D > D) D = r->m[ms[i]].D;
+    /* where G's eigenvalue equals τ (G + τI's at 2τ): directions below the line are shrunk by the
+     * ridge to less than half (the ridge lens's cut); one line per τ of the ridge spectra shown */
+    double taus[2];
+    int ntau = 0;
+    for (int i = 0; live && i < nm; i++) {
+        const en_snap *sn = ch_spectrum_snap(r, ms[i], task);
+        if (!sn || !r->m[ms[i]].ridge || !(sn->tau > 0) || !isfinite(sn->tau)) continue;
+        if (ntau == 1 && taus[0] == sn->tau) continue;
+        taus[ntau++] = sn->tau;
+    }
+    for (int k = 0; k < ntau; k++) {
+        ch_series *s = ch_add_series(c, 2, "tau", 2, -1, 0, CH_KIND_NONE, "");
+        if (!s) { ch_free(c); return GS_ENOMEM; }
+        s->x[0] = 1;
+        s->x[1] = (double)D;
+        s->y[0] = s->y[1] = 2 * taus[k];
+        s->rgb = 0x7f7f7f;
+        s->dash = CH_DASH_DOTTED;
+        s->marker = CH_MARK_NONE;
+        s->letter = 0;
+        s->width_pt = 0.8;
+        if (ntau > 1) snprintf(s->name, sizeof s->name, "λ(G) = τ = %.3g", taus[k]);
+        else snprintf(s->name, sizeof s->name, "λ(G) = τ");
+        snprintf(s->method_name, sizeof s->method_name, "λ=τ");
+        hi = fmax(hi, 2 * taus[k]);
+        lo = fmin(lo, 2 * taus[k]);
+    }
     ch_axis_integer(&c->x, 1, (double)D, 6, 0);
     c->x.lo = 1;
     c->x.hi = (double)D;

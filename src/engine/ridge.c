@@ -182,6 +182,7 @@ void en_fill_spectral(en_engine *e, mstate *ms, en_snap *sn, int t, double tau)
     sn->flags &= ~(unsigned)(EN_SPECTRUM | EN_LMAX_EST | EN_LMIN_EST | EN_NO_GRAM | EN_SINGLE | EN_FALLBACK);
     if (ms->p->single) sn->flags |= EN_SINGLE | (ms->fallback ? EN_FALLBACK : 0);
     double lmax = ms->lmax[t], lmin = ms->lmin[t];
+    sn->tau = tau;
     sn->lambda_max = lmax + tau;
     sn->lambda_min = lmin + tau;
     sn->lmax_err = ms->lmaxe[t];

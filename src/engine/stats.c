@@ -50,6 +50,7 @@ static int eval_custom(en_engine *e, mstate *ms, en_snap *sn, int t)
     long n = p->test_task_end[t];
     sn->flags = EN_NO_GRAM;
     sn->stable_rank = sn->cond = sn->erank = sn->lambda_max = sn->lambda_min = sn->df = NAN;
+    sn->tau = 0;
     free(sn->eig);
     sn->eig = NULL;
     int rc = ms->L->predict(&ms->lctx, t, p->test_h.v, n, ms->pred); /* its spectrum: on request */
