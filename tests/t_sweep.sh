@@ -17,6 +17,15 @@ awk -F, 'NR>1 { if (NF != 19) exit 1; for (i = 4; i <= NF; i++) if ($i == "" || 
     && ok || bad "csv rows malformed"
 awk -F, 'NR==2 && $1==10 && $2==0.01 && $3==2' "$T/s.csv" | grep -q . && ok || bad "csv first point is rho=10 tau=0.01"
 
+# progress (stderr not a terminal): one line per grid point × seed, counted 1..8 in order
+# (the data's warnings aside); nothing under --quiet
+grep -v '^gsrscope: warning:' "$T/err" >"$T/prog"
+awk '{ if ($0 !~ "^gsrscope: sweep " NR "/8 rho=(10|50) tau=(0.01|1) seed=[12] done \\([0-9.]+ s(; about [0-9.]+ (s|min|h) left)?\\)$") exit 1 }
+     END { exit NR != 8 }' "$T/prog" && ok || bad "sweep progress lines: $(cat "$T/prog")"
+[ "$(sort -u "$T/prog" | sed 's/ done.*//; s/^gsrscope: sweep [0-9]*\/8 //' | sort -u | wc -l)" -eq 8 ] && ok || bad "sweep progress: each unit once"
+"$G" sweep --param rho=10,50 --seeds 1,2 --methods ncm --format csv --quiet >/dev/null 2>"$T/err"
+[ $? -eq 0 ] && ! grep -v '^gsrscope: warning:' "$T/err" | grep -q . && ok || bad "sweep --quiet printed progress: $(cat "$T/err")"
+
 "$G" sweep --param tau=0.01,1,100 --methods gacl,gsr --format json >"$T/s.json" 2>"$T/err"
 [ $? -eq 0 ] && ok || bad "json sweep: $(cat "$T/err")"
 python3 - "$T/s.json" <<'PY' && ok || bad "json does not parse or has the wrong shape"

@@ -96,6 +96,35 @@ assert d["val_frac"] == 0.25 and all(type(r["val_tail"]["mean"]) in (int, float)
     && grep -q "multicolumn{5}" "$tmp/v.latex" && grep -q "v.tail" "$tmp/v.table" && ok "validation columns in every format" \
     || bad "validation columns missing in some format"
 
+# progress: stderr not a terminal, one line per method × seed × source as it finishes, counted
+# 1..N in order, each unit once (the data's warnings aside); nothing under --quiet; on a terminal (script's pty) one line
+# rewritten in place (carriage returns, no finished-unit lines)
+"$G" table --data "$S" --data "$tmp/copy" --methods gacl,ncm --seeds 1,2 --format csv >"$tmp/p.csv" 2>"$tmp/p.err"
+"$PY" - "$tmp/p.err" "$S" "$tmp/copy" <<'PY' && ok "progress: one line per method x seed x source, counted in order" || bad "progress lines (not a terminal)"
+import re, sys
+lines = [l for l in open(sys.argv[1]).read().splitlines() if not l.startswith("gsrscope: warning:")]
+assert len(lines) == 8, lines
+seen = set()
+for k, l in enumerate(lines, 1):
+    m = re.fullmatch(r"gsrscope: table (\d+)/8 (\w+) \((.+), seed (\d+)\) done \([0-9.]+ s(; about [0-9.]+ (s|min|h) left)?\)", l)
+    assert m and int(m.group(1)) == k, l
+    assert (k == 8) == (m.group(5) is None), l   # the time left on every line but the last
+    seen.add((m.group(2), m.group(3), m.group(4)))
+assert len(seen) == 8 and {u[0] for u in seen} == {"gacl", "ncm"} and {u[2] for u in seen} == {"1", "2"}, seen
+assert len({u[1] for u in seen}) == 2, seen
+PY
+"$G" table --data "$S" --methods gacl,ncm --seeds 1,2 --format csv --quiet >"$tmp/q.csv" 2>"$tmp/err"
+if [ $? -eq 0 ] && ! grep -v "^gsrscope: warning:" "$tmp/err" | grep -q . && [ "$(wc -l <"$tmp/q.csv")" -eq 3 ]; then
+    ok "progress: nothing under --quiet (its warnings only)"
+else bad "table --quiet wrote on stderr"; fi
+if command -v script >/dev/null 2>&1; then
+    script -qec "\"$G\" table --data $S --methods gacl,ncm --seeds 1,2 --format csv >/dev/null" /dev/null >"$tmp/tty" 2>&1
+    if grep -q "$(printf '\r')table 4/4 done" "$tmp/tty" && ! grep -q "^gsrscope: table" "$tmp/tty"; then
+        ok "progress on a terminal: one line rewritten in place"; else bad "progress on a terminal"; fi
+    script -qec "\"$G\" table --data $S --methods gacl,ncm --seeds 1,2 --format csv --quiet >/dev/null" /dev/null >"$tmp/tty" 2>&1
+    if ! grep -q "table" "$tmp/tty"; then ok "progress on a terminal: nothing under --quiet"; else bad "tty --quiet"; fi
+fi
+
 "$G" table --data "$S" --data "$S" --methods gacl >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ] && one_line "--data .*given twice" && ok "same source twice: exit 2" || bad "same source twice"
 "$G" run --format latex >"$tmp/out" 2>"$tmp/err"

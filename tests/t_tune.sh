@@ -150,6 +150,15 @@ then ok "run --seed k at the chosen values prints tune's per-seed numbers"; else
 "$G" tune --data "$S" --val-frac 0.2 --methods gacl --param tau --seeds 1,2 >"$tmp/st.txt" 2>"$tmp/err" \
     && grep -q '^seeds 1,2: ' "$tmp/st.txt" && grep -q '^gacl .* ± ' "$tmp/st.txt" && ok "tune --seeds table: mean ± std" \
     || bad "tune --seeds table"
+# progress (stderr not a terminal): one line per method, tuned over every seed; none under --quiet
+"$G" tune --data "$S" --val-frac 0.2 --methods gacl,gsr --param tau --seeds 1,2 >"$tmp/pt.txt" 2>"$tmp/err"
+grep -v '^gsrscope: warning:' "$tmp/err" >"$tmp/prog"
+if [ "$(wc -l <"$tmp/prog")" -eq 2 ] && head -n 1 "$tmp/prog" | grep -qE '^gsrscope: tune 1/2 gacl done \([0-9.]+ s; about [0-9.]+ (s|min|h) left\)$' &&
+   tail -n 1 "$tmp/prog" | grep -qE '^gsrscope: tune 2/2 gsr done \([0-9.]+ s\)$'; then
+    ok "tune progress: one line per method"; else bad "tune progress lines"; fi
+"$G" tune --data "$S" --val-frac 0.2 --methods gacl --param tau --quiet >/dev/null 2>"$tmp/err"
+if [ $? -eq 0 ] && ! grep -v '^gsrscope: warning:' "$tmp/err" | grep -q .; then ok "tune --quiet: no progress"
+else bad "tune --quiet printed progress"; fi
 
 # The README's tuning example: the command after "$ " in the block after the marker, rerun.
 awk '/<!-- tune-example -->/ {f=1; next} f && /^```/ {n++; if (n == 2) exit; next} f && n == 1' README.md >"$tmp/readme"

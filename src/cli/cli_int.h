@@ -27,4 +27,35 @@ void cli_config_for(const op_opts *o, en_config *cfg, int keep);
  * number of such methods. Failed tasks are shown as gaps / empty fields, never as numbers. */
 int cli_report_failed(const en_results *r);
 
+/* The progress of table, sweep, tune and export (cli/progress.c, prefix pg_).
+ * A command of several units of work (table: a method at a seed; sweep: a grid point at a seed;
+ * tune: a method; export: a seed's run) says how far it is: on a terminal one line rewritten in
+ * place (units done, the unit at work, the fraction of its tasks, the time left), otherwise one
+ * line per finished unit (a log keeps them all), and nothing under --quiet. The time left is the
+ * mean time of the finished units times the units left. */
+typedef struct {
+    const char *cmd;     /* "table", "sweep", ... */
+    int tty, quiet;
+    long done, total;
+    double t0, last;     /* start; last redraw of the terminal line */
+    int shown;           /* a terminal line is on screen */
+} pg_state;
+
+/* Start: `total` units of `cmd`; stderr a terminal or not; quiet: say nothing. */
+void pg_init(pg_state *p, const char *cmd, long total, int quiet);
+/* The unit `what` at work, `frac` of it done (terminal only; at most ten redraws a second). */
+void pg_work(pg_state *p, const char *what, double frac);
+/* The unit `what` finished: the terminal line moves on, or one line "gsrscope: CMD k/N WHAT done
+ * (S s; about T left)". */
+void pg_done(pg_state *p, const char *what);
+/* Clear the terminal line before other output on stderr (a warning, the end). */
+void pg_clear(pg_state *p);
+/* The engine's progress callback (en_progress_fn) for a pg_state whose unit name is `what`:
+ * user points at a pg_unit. */
+typedef struct {
+    pg_state *p;
+    const char *what;
+} pg_unit;
+void pg_engine_cb(double fraction, const char *what, void *user);
+
 #endif

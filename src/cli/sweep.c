@@ -9,8 +9,8 @@
  * The grid is the Cartesian product of the --param lists (the last one varies fastest), run for
  * every seed of --seeds (default: --seed). One pipeline is reused while only method parameters
  * change (τ and β re-solve from cached Grams); protocol changes rebuild the stream, a new seed
- * rebuilds stream and problem (the data are loaded once). Progress goes to stderr when it is a
- * terminal (not with --quiet). Output: per grid point and method, A_last, A_avg, and head and
+ * rebuilds stream and problem (the data are loaded once). Progress goes to stderr (pg_*: a line
+ * on a terminal, a line per grid point and seed otherwise; not with --quiet). Output: per grid point and method, A_last, A_avg, and head and
  * tail accuracy at the last task, as mean ± sample std over the seeds (std blank with 1 seed).
  * Exit status: 0, 1 if some run had a failed task (its numbers are left out), 2 on bad usage.
  */
@@ -24,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define SW_MAX_VALUES 256
 #define SW_NSTAT 7 /* A_last, A_avg, head, tail (last task); with a validation split the same
@@ -131,6 +130,8 @@ int cli_sweep(op_opts *o)
     pl_ctx c;
     int open = 0;
     op_opts cur;
+    pg_state pg; /* a unit: a grid point at a seed (every method in one engine) */
+    pg_init(&pg, "sweep", 0, 1); /* silent until the grid is known */
     memset(&c, 0, sizeof c);
     for (int i = 0; i < o->n_sweep; i++) {
         if ((rc = parse_axis(o->sweep_params[i], &ax[na], o))) goto out;
@@ -151,9 +152,9 @@ int cli_sweep(op_opts *o)
     res = gs_malloc((size_t)npts * ns * nm * SW_NSTAT, sizeof(double), "sweep results");
     if (!res) { rc = GS_ENOMEM; goto out; }
     for (size_t i = 0; i < (size_t)npts * ns * nm * SW_NSTAT; i++) res[i] = NAN;
-    int tty = isatty(2) && !o->quiet, failed_runs = 0, nstat = SW_NTEST;
+    int failed_runs = 0, nstat = SW_NTEST;
     char data_name[128] = "";
-    long total = npts * ns, done = 0;
+    pg_init(&pg, "sweep", npts * ns, o->quiet);
     for (int s = 0; s < ns; s++)
         for (long pt = 0; pt < npts; pt++) {
             op_opts w = *o;
@@ -167,10 +168,10 @@ int cli_sweep(op_opts *o)
                 size_t l = strlen(label);
                 snprintf(label + l, sizeof label - l, "%s%.40s=%.40s", i ? " " : "", ax[i].name, ax[i].val[idx[i]]);
             }
-            if (tty) {
-                fprintf(stderr, "\rsweep %ld/%ld  %s seed=%llu\033[K", done + 1, total, label, (unsigned long long)seeds[s]);
-                fflush(stderr);
-            }
+            char unit[1100];
+            snprintf(unit, sizeof unit, "%s seed=%llu", label, (unsigned long long)seeds[s]);
+            pg_unit pu = {&pg, unit};
+            pg_work(&pg, unit, 0);
             en_config cfg;
             memset(&cfg, 0, sizeof cfg);
             cfg.methods = (const char **)w.methods;
@@ -191,7 +192,7 @@ int cli_sweep(op_opts *o)
                 if (c.prob.val_h.rows > 0) nstat = SW_NSTAT;
             }
             cur = w;
-            rc = en_update(c.eng, &w.params, 1, NULL, NULL, NULL);
+            rc = en_update(c.eng, &w.params, 1, NULL, pg_engine_cb, &pu);
             if (rc) goto out;
             const en_results *r = en_get_results(c.eng);
             int bad = 0;
@@ -209,16 +210,17 @@ int cli_sweep(op_opts *o)
                 if (bad && !o->quiet) {
                     for (int t = 0; t < r->T; t++)
                         if (r->m[m].snaps[t].state == EN_FAILED) {
-                            fprintf(stderr, "%sgsrscope: %s (%s seed=%llu)\n", tty ? "\r\033[K" : "", r->m[m].snaps[t].error,
-                                    label, (unsigned long long)seeds[s]);
+                            pg_clear(&pg);
+                            fprintf(stderr, "gsrscope: %s (%s seed=%llu)\n", r->m[m].snaps[t].error, label,
+                                    (unsigned long long)seeds[s]);
                             break;
                         }
                 }
             }
             failed_runs += bad;
-            done++;
+            pg_done(&pg, unit);
         }
-    if (tty) fputs("\r\033[K", stderr);
+    pg_clear(&pg);
 
     /* ---- output ---- */
     FILE *f = stdout;
@@ -358,6 +360,7 @@ int cli_sweep(op_opts *o)
     if (fflush(f) != 0 || ferror(f)) { rc = gs_error(GS_ERUN, "standard output: write failed"); goto out; }
     if (failed_runs) rc = gs_error(GS_ERUN, "%d run%s had failed tasks (left out of the means)", failed_runs, failed_runs == 1 ? "" : "s");
 out:
+    pg_clear(&pg);
     if (open) pl_free(&c);
     for (int i = 0; i < na; i++) free(ax[i].buf);
     free(res);

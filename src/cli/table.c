@@ -8,7 +8,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* The columns of a source's group: test A_last and A_avg, then (with a validation split) the
  * validation accuracy, head and tail accuracy after the last task. */
@@ -454,21 +453,20 @@ static int plan_groups(const pl_ctx *c, const op_opts *o, double budget, tb_grou
     return ng;
 }
 
+/* The progress of a table (progress.h): a unit is a method at a seed (of a source); the engine
+ * of a group of methods reports its tasks under the group's label. */
 typedef struct {
-    int tty;
-    long done, total;  /* methods run so far, in all */
+    pg_state pg;
     const char *source;
     uint64_t seed;
-    int group, n_groups;
+    char label[256];   /* the engine at work: "SOURCE seed S: m1,m2" */
 } tb_progress;
 
 static void progress_cb(double fraction, const char *what, void *user)
 {
+    (void)what;
     tb_progress *pr = user;
-    if (!pr->tty) return;
-    fprintf(stderr, "\rtable %ld/%ld  %s seed=%llu  engine %d/%d %3.0f%%  %s\033[K", pr->done, pr->total, pr->source,
-            (unsigned long long)pr->seed, pr->group + 1, pr->n_groups, 100 * fraction, what ? what : "");
-    fflush(stderr);
+    pg_work(&pr->pg, pr->label, fraction);
 }
 
 /* Run the n methods idx[] in one engine on c's problem: out[TB_OUT·k ..] get method idx[k]'s A_last,
@@ -481,6 +479,9 @@ static int run_engine(pl_ctx *c, const op_opts *w, const int *idx, int n, tb_pro
 {
     const char *names[OP_MAX_METHODS];
     for (int k = 0; k < n; k++) names[k] = w->methods[idx[k]];
+    int len = snprintf(pr->label, sizeof pr->label, "%s seed %llu:", pr->source, (unsigned long long)pr->seed);
+    for (int k = 0; k < n && len > 0 && (size_t)len < sizeof pr->label; k++)
+        len += snprintf(pr->label + len, sizeof pr->label - (size_t)len, "%s%s", k ? "," : " ", names[k]);
     en_config cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.methods = names;
@@ -538,7 +539,9 @@ int cli_table(op_opts *o)
     if (!v || !names || !np || (o->proto.val_frac > 0 && !val)) { free(v); free(val); free(names); free(np); rc = GS_ENOMEM; goto done; }
     /* the memory the engines of a seed may use at once: --max-memory, else half of what is available */
     double budget = o->data.max_memory > 0 ? pl_have(o) : pl_have(o) / 2;
-    tb_progress pr = {.tty = isatty(2) && !o->quiet, .total = (long)ns * nk * nm};
+    tb_progress pr;
+    memset(&pr, 0, sizeof pr);
+    pg_init(&pr.pg, "table", (long)ns * nk * nm, o->quiet);
     for (int s = 0; s < ns && !rc; s++) {
         op_opts w;
         one_source(o, s, &w);
@@ -560,12 +563,10 @@ int cli_table(op_opts *o)
             int ng = plan_groups(&c, &w, budget, g);
             pr.source = names[s];
             pr.seed = seeds[k];
-            pr.n_groups = ng;
             for (int q = 0; q < ng && !rc; q++) {
                 double res[TB_OUT * OP_MAX_METHODS];
                 char why[OP_MAX_METHODS][256];
                 int redo[OP_MAX_METHODS];
-                pr.group = q;
                 int grc = run_engine(&c, &w, g[q].m, g[q].n, &pr, res, why, redo);
                 if (grc && g[q].n == 1) { rc = grc; break; } /* refused by the memory estimate, as `run` is */
                 for (int j = 0; j < g[q].n && !rc; j++) {
@@ -576,16 +577,19 @@ int cli_table(op_opts *o)
                     if (val) memcpy(val + (((size_t)s * nm + m) * nk + k) * 3, x + 2, 3 * sizeof(double));
                     if (why[j][0]) {
                         failed++;
-                        fprintf(stderr, "%sgsrscope: %s (%s, seed %llu): %s\n", pr.tty ? "\r\033[K" : "", o->methods[m],
-                                names[s], (unsigned long long)seeds[k], why[j]);
+                        pg_clear(&pr.pg);
+                        fprintf(stderr, "gsrscope: %s (%s, seed %llu): %s\n", o->methods[m], names[s],
+                                (unsigned long long)seeds[k], why[j]);
                     }
-                    pr.done++;
+                    char unit[256];
+                    snprintf(unit, sizeof unit, "%s (%s, seed %llu)", o->methods[m], names[s], (unsigned long long)seeds[k]);
+                    pg_done(&pr.pg, unit);
                 }
             }
         }
         if (open) pl_free(&c);
     }
-    if (pr.tty) fputs("\r\033[K", stderr);
+    pg_clear(&pr.pg);
     if (!rc) {
         for (int s = 0; s < ns; s++) np[s] = names[s];
         tb_table t = {.n_methods = nm, .n_sources = ns, .n_seeds = nk, .methods = (const char *const *)o->methods,

@@ -28,7 +28,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* ---- the command -------------------------------------------------------------------------- */
 
@@ -308,6 +307,8 @@ int cli_tune(op_opts *o)
     tn_row *rows = gs_calloc(OP_MAX_METHODS, sizeof *rows, "tune");
     pl_ctx *c = gs_calloc(TN_MAX_SEEDS, sizeof *c, "tune");
     int open = 0;
+    pg_state pg; /* a unit: a method, tuned over every seed */
+    pg_init(&pg, "tune", nm, o->quiet);
     if (!rows || !c) { rc = GS_ENOMEM; goto out; }
     if (rc) goto out;
     if (o->seeds && (rc = op_parse_seeds(o->seeds, seeds, TN_MAX_SEEDS, &ns))) goto out;
@@ -318,7 +319,6 @@ int cli_tune(op_opts *o)
             { rc = gs_error(GS_EINPUT, "--methods: unknown method '%s' (known: %s)", o->methods[m], en_method_list()); goto out; }
         if (!any) { rc = gs_error(GS_EINPUT, "tune: %s uses none of --param %s", o->methods[m], o->tune_params); goto out; }
     }
-    int tty = isatty(2) && !o->quiet;
     for (int m = 0; m < nm; m++) {
         en_config cfg;
         memset(&cfg, 0, sizeof cfg);
@@ -327,7 +327,7 @@ int cli_tune(op_opts *o)
         cfg.spectrum = OP_SPECTRUM_FINAL;
         cfg.keep_task_grams = 1;
         rows[m].name = o->methods[m];
-        if (tty) fprintf(stderr, "\rtune %s (%d/%d)\033[K", o->methods[m], m + 1, nm);
+        pg_work(&pg, o->methods[m], 0);
         if (!open) {
             rc = pl_open_seeds(c, ns, seeds, o, &cfg, NULL, NULL);
             if (rc == GS_EINPUT && strstr(gs_last_error(), "needs about")) {
@@ -354,8 +354,9 @@ int cli_tune(op_opts *o)
         tn_seeds S = {ns, seeds, c};
         if ((rc = tune_method(&S, o, sp, np, NULL, &rows[m]))) goto out;
         failed += rows[m].failed;
+        pg_done(&pg, o->methods[m]);
     }
-    if (tty) fputs("\r\033[K", stderr);
+    pg_clear(&pg);
     tn_seeds S = {ns, seeds, c};
     if (o->format == OP_FMT_CSV) write_csv(stdout, &S, rows, nm, sp, np);
     else if (o->format == OP_FMT_JSON) write_json(stdout, o, &S, rows, nm, sp, np);
@@ -363,6 +364,7 @@ int cli_tune(op_opts *o)
     if (fflush(stdout) != 0 || ferror(stdout)) rc = gs_error(GS_ERUN, "standard output: write failed");
     else if (failed) rc = gs_error(GS_ERUN, "%d method%s failed at the chosen values (see the table)", failed, failed == 1 ? "" : "s");
 out:
+    pg_clear(&pg);
     if (open) pl_free_seeds(c, ns);
     free(rows);
     free(c);
