@@ -81,5 +81,15 @@ GS_FAIL_WRITE=ENOSPC "$GSRSCOPE" export $FAST --figure stable-rank -o "$T/keep.p
 check '[ $rc -eq 1 ] && [ "$(cat "$T/keep.png")" = old ] && [ "$(ls -A "$T" | wc -l)" = "$n0" ]' \
     "failing disk: exit 1, old file untouched, no temp file ($rc: $(cat "$T/err"))"
 
+# progress (stderr not a terminal): one line per seed's run before the "wrote" line; none with --quiet
+"$GSRSCOPE" export $FAST --seeds 1,2 --figure accuracy -o "$T/seeds.png" 2>"$T/err"; rc=$?
+grep -v '^gsrscope: warning:' "$T/err" >"$T/prog"
+check '[ $rc -eq 0 ] && [ "$(wc -l <"$T/prog")" -eq 3 ] &&
+       sed -n 1p "$T/prog" | grep -qE "^gsrscope: export 1/2 seed 1 done \([0-9.]+ s; about [0-9.]+ (s|min|h) left\)$" &&
+       sed -n 2p "$T/prog" | grep -qE "^gsrscope: export 2/2 seed 2 done \([0-9.]+ s\)$" &&
+       sed -n 3p "$T/prog" | grep -q "^gsrscope: wrote "' "export --seeds 1,2 progress lines ($rc: $(cat "$T/err"))"
+"$GSRSCOPE" export $FAST --seeds 1,2 --figure accuracy -o "$T/seeds.png" --quiet 2>"$T/err"; rc=$?
+check '[ $rc -eq 0 ] && ! grep -v "^gsrscope: warning:" "$T/err" | grep -q .' "export --quiet printed progress ($(cat "$T/err"))"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

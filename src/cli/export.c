@@ -14,15 +14,20 @@
 
 /* One run of export: the update to `task`, the exact spectrum there and, for the erank-cond
  * figure, at every task (the effective rank needs it); of the two methods the figure shows (the
- * first two of --methods: req.m0, req.m1 in cli_export) only. */
-static int export_compute(pl_ctx *c, const op_opts *o, const op_params *q, int task)
+ * first two of --methods: req.m0, req.m1 in cli_export) only; a unit of the progress pg. */
+static int export_compute(pl_ctx *c, const op_opts *o, const op_params *q, int task, pg_state *pg)
 {
     unsigned shown = en_method_bit(0) | en_method_bit(1);
-    int rc = en_update(c->eng, q, task, &cli_cancel, NULL, NULL);
+    char unit[48];
+    snprintf(unit, sizeof unit, "seed %llu", (unsigned long long)q->seed);
+    pg_unit pu = {pg, unit};
+    pg_work(pg, unit, 0);
+    int rc = en_update(c->eng, q, task, &cli_cancel, pg_engine_cb, &pu);
     if (!rc) rc = en_ensure_spectrum(c->eng, task, shown, &cli_cancel);
     /* frames: each shows the spectrum at its own task */
     if (o->figure && (!strcmp(o->figure, "erank-cond") || o->frames))
         for (int t = 1; !rc && t <= c->prob.T; t++) rc = en_ensure_spectrum(c->eng, t, shown, &cli_cancel);
+    if (!rc) pg_done(pg, unit);
     return rc;
 }
 
@@ -61,11 +66,13 @@ int cli_export(op_opts *o)
         pl_free(&c);
         return cli_fail(rc);
     }
+    pg_state pg; /* a unit: a seed's run (the figure is drawn after the last) */
+    pg_init(&pg, "export", ns ? ns : 1, o->quiet);
     for (int s = 0; !rc && s < ns; s++) {
         op_opts w = *o;
         w.params.seed = seeds[s];
         if (s > 0 || seeds[0] != o->params.seed) rc = pl_reseed(&c, &w, &cfg);
-        if (!rc) rc = export_compute(&c, o, &w.params, task);
+        if (!rc) rc = export_compute(&c, o, &w.params, task, &pg);
         if (!rc && tau_fig) {
             const en_results *r = en_get_results(c.eng);
             int n = 0;
@@ -78,7 +85,8 @@ int cli_export(op_opts *o)
         if (!rc && (rc = en_results_copy(runs[nruns], en_get_results(c.eng)))) { free(runs[nruns]); runs[nruns] = NULL; }
         if (!rc) nruns++;
     }
-    if (!rc && ns == 0) rc = export_compute(&c, o, &o->params, task);
+    if (!rc && ns == 0) rc = export_compute(&c, o, &o->params, task, &pg);
+    pg_clear(&pg);
     if (!rc) {
         const en_results *r = nruns ? runs[0] : en_get_results(c.eng);
         fig_request req = {0};
