@@ -85,9 +85,43 @@ static inline int fz_idx(const uint8_t *d, size_t n)
     return 0;
 }
 
+/* One array of an archive, opened: read as a run reads it, whole (1-D) or row by row in reverse
+ * (2-D; with scan, the rows' zero scan too), every value finite. An array larger than
+ * FZ_MAX_BYTES is skipped (*read = 0). Closes s; GS_OK or the refusal. */
+static inline int fz_read_src(ld_src *s, int scan, int *read)
+{
+    const npy_array *a = ld_src_info(s);
+    fz_assert(a->ndim == 1 || a->ndim == 2);
+    fz_assert(a->shape[0] >= 0 && a->shape[1] >= 0 && a->data == NULL);
+    size_t cnt = (size_t)a->shape[0] * (size_t)a->shape[1];
+    int st = GS_OK;
+    *read = !(cnt * 8 > FZ_MAX_BYTES || (uint64_t)a->shape[0] * 8 > FZ_MAX_BYTES);
+    if (*read && a->ndim == 1) {
+        void *buf = malloc(cnt * a->itemsize + 1);
+        fz_assert(buf != NULL);
+        st = ld_src_read_all(s, buf);
+        free(buf);
+    } else if (*read) {
+        long r = a->shape[0];
+        long *idx = malloc(sizeof(long) * (size_t)(r + 1));
+        double *out = malloc(sizeof(double) * (cnt + 1));
+        fz_assert(idx && out);
+        for (long k = 0; k < r; k++) idx[k] = r - 1 - k;
+        st = ld_src_rows(s, idx, r, out);
+        for (size_t k = 0; st == GS_OK && k < cnt; k++) fz_assert(isfinite(out[k]));
+        free(idx);
+        free(out);
+        long nz, first;
+        if (!st && scan) st = ld_src_scan(s, &nz, &first);
+        if (!st && scan) fz_assert(nz >= 0 && nz <= r && (nz == 0) == (first < 0) && first < r);
+    }
+    ld_src_close(s);
+    return st;
+}
+
 /* An .npz archive: each of the four arrays a run reads, by name (a missing one is skipped); an
- * array whose header is accepted is then read whole (labels) or row by row in reverse (features),
- * up to FZ_MAX_BYTES. Accepted when at least one array reads cleanly. */
+ * accepted array is read by fz_read_src. Accepted when at least one array reads cleanly and none
+ * is refused. */
 static inline int fz_npz(const uint8_t *d, size_t n)
 {
     static const char *const member[4] = {"train_features.npy", "train_labels.npy", "test_features.npy",
@@ -96,77 +130,32 @@ static inline int fz_npz(const uint8_t *d, size_t n)
     for (int m = 0; m < 4; m++) {
         ld_src *s;
         gs_clear_error();
-        int st = ld_src_open_npz_mem("fuzz.npz", d, n, member[m], 1, &s);
-        if (st) { fz_refused(st, "fuzz.npz"); refused = 1; continue; }
-        if (!s) continue;
-        const npy_array *a = ld_src_info(s);
-        fz_assert(a->ndim == 1 || a->ndim == 2);
-        fz_assert(a->shape[0] >= 0 && a->shape[1] >= 0 && a->data == NULL);
-        size_t cnt = (size_t)a->shape[0] * (size_t)a->shape[1];
-        if (cnt * 8 > FZ_MAX_BYTES || (uint64_t)a->shape[0] * 8 > FZ_MAX_BYTES) { ld_src_close(s); continue; }
-        if (a->ndim == 1) {
-            void *buf = malloc(cnt * a->itemsize + 1);
-            fz_assert(buf != NULL);
-            st = ld_src_read_all(s, buf);
-            free(buf);
-        } else {
-            long r = a->shape[0];
-            long *idx = malloc(sizeof(long) * (size_t)(r + 1));
-            double *out = malloc(sizeof(double) * (cnt + 1));
-            fz_assert(idx && out);
-            for (long k = 0; k < r; k++) idx[k] = r - 1 - k;
-            st = ld_src_rows(s, idx, r, out);
-            for (size_t k = 0; st == GS_OK && k < cnt; k++) fz_assert(isfinite(out[k]));
-            free(idx);
-            free(out);
-        }
-        ld_src_close(s);
+        int st = ld_src_open_npz_mem("fuzz.npz", d, n, member[m], 1, &s), read = 0;
+        if (!st && s) st = fz_read_src(s, 0, &read);
+        else if (!st) continue;
         if (st) { fz_refused(st, "fuzz.npz"); refused = 1; }
-        else accepted = 1;
+        else if (read) accepted = 1;
     }
     return !accepted || refused;
 }
 
 /* A torch.save (.pt) archive: the tensor each of the four roles would take (a lone tensor, or the
  * dict key named after the role), its pickle interpreted without running anything; an accepted
- * tensor is read whole (1-D) or row by row in reverse (2-D), up to FZ_MAX_BYTES. Accepted when at
- * least one tensor reads cleanly and none is refused. */
+ * tensor is read by fz_read_src (with the zero scan). Accepted when at least one tensor reads
+ * cleanly and none is refused. */
 static inline int fz_pt(const uint8_t *d, size_t n)
 {
     int accepted = 0, refused = 0;
     for (int m = 0; m < 4; m++) {
         ld_src *s;
         gs_clear_error();
-        int st = ld_src_open_pt_mem("fuzz.pt", d, n, NULL, m, &s);
-        if (st) { fz_refused(st, "fuzz.pt"); refused = 1; continue; }
-        fz_assert(s != NULL);
-        const npy_array *a = ld_src_info(s);
-        fz_assert(a->ndim == 1 || a->ndim == 2);
-        fz_assert(a->shape[0] >= 0 && a->shape[1] >= 0 && a->data == NULL);
-        size_t cnt = (size_t)a->shape[0] * (size_t)a->shape[1];
-        if (cnt * 8 > FZ_MAX_BYTES || (uint64_t)a->shape[0] * 8 > FZ_MAX_BYTES) { ld_src_close(s); continue; }
-        if (a->ndim == 1) {
-            void *buf = malloc(cnt * a->itemsize + 1);
-            fz_assert(buf != NULL);
-            st = ld_src_read_all(s, buf);
-            free(buf);
-        } else {
-            long r = a->shape[0];
-            long *idx = malloc(sizeof(long) * (size_t)(r + 1));
-            double *out = malloc(sizeof(double) * (cnt + 1));
-            fz_assert(idx && out);
-            for (long k = 0; k < r; k++) idx[k] = r - 1 - k;
-            st = ld_src_rows(s, idx, r, out);
-            for (size_t k = 0; st == GS_OK && k < cnt; k++) fz_assert(isfinite(out[k]));
-            free(idx);
-            free(out);
-            long nz, first;
-            if (!st) st = ld_src_scan(s, &nz, &first);
-            if (!st) fz_assert(nz >= 0 && nz <= r && (nz == 0) == (first < 0) && first < r);
+        int st = ld_src_open_pt_mem("fuzz.pt", d, n, NULL, m, &s), read = 0;
+        if (!st) {
+            fz_assert(s != NULL);
+            st = fz_read_src(s, 1, &read);
         }
-        ld_src_close(s);
         if (st) { fz_refused(st, "fuzz.pt"); refused = 1; }
-        else accepted = 1;
+        else if (read) accepted = 1;
     }
     return !accepted || refused;
 }

@@ -50,6 +50,9 @@ double en_weight_beta(const op_params *params);
  * count (--pairs all: N(N−1) ordered pairs i ≠ j; random: N; literal: N², i = j included) capped
  * at --max-aug (none with --max-aug all); 0 under 2 rows. */
 long en_aug_budget(const op_params *params, long N);
+/* The rows interclass and oversample give class c: 0 for a head class under --augment tail, 0
+ * for a class of fewer than two rows (counted as skipped: en_emit_skip), else en_aug_budget. */
+long en_aug_class_budget(const en_mctx *m, int c, en_emitter *em);
 
 /* The augmenter table (src/augmenters/gsr.c), NULL-terminated; lookup by name (NULL if unknown). */
 extern const en_augmenter *const en_augmenters[];

@@ -181,6 +181,15 @@ long en_aug_budget(const op_params *q, long N)
     return q->max_aug == OP_MAX_AUG_ALL || n < q->max_aug ? n : q->max_aug;
 }
 
+long en_aug_class_budget(const en_mctx *m, int c, en_emitter *em)
+{
+    const st_stream *st = m->p->st;
+    long N = st->class_kept[c];
+    if (m->params->augment == OP_AUG_TAIL && st->is_head[c]) return 0;
+    if (N < 2) { en_emit_skip(em, 1, 0); return 0; }
+    return en_aug_budget(m->params, N);
+}
+
 #define GSR_DEPS (EN_DEP_ALPHA | EN_DEP_XI | EN_DEP_PAIRS | EN_DEP_MAXAUG | EN_DEP_AUGMENT)
 
 static const en_augmenter A_GSR = {

@@ -26,14 +26,11 @@ static int inter_class(en_mctx *m, int t, int c, en_emitter *em)
     const en_problem *p = m->p;
     const st_stream *st = p->st;
     const op_params *q = m->params;
-    long N = st->class_kept[c];
-    if (q->augment == OP_AUG_TAIL && st->is_head[c]) return GS_OK;
-    if (N < 2) { en_emit_skip(em, 1, 0); return GS_OK; }
+    long N = st->class_kept[c], K = en_aug_class_budget(m, c, em);
     long first = st->class_row_start[c];
     long R = p->task_row_start[t + 1]; /* rows of tasks 0..t: a prefix */
     long others = R - N;
-    if (others <= 0 || q->max_aug == 0) return GS_OK;
-    long K = en_aug_budget(q, N);
+    if (K == 0 || others <= 0) return GS_OK;
     double alpha = q->alpha_base + (1.0 - q->alpha_base) * exp(-q->xi * (double)N);
     long d = p->d;
     double *zt = gs_malloc((size_t)d, sizeof(double), "interclass row");

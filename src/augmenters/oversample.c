@@ -18,11 +18,7 @@ static int oversample_class(en_mctx *m, int c, en_emitter *em)
 {
     const en_problem *p = m->p;
     const st_stream *st = p->st;
-    const op_params *q = m->params;
-    long N = st->class_kept[c];
-    if (q->augment == OP_AUG_TAIL && st->is_head[c]) return GS_OK;
-    if (N < 2) { en_emit_skip(em, 1, 0); return GS_OK; }
-    long K = en_aug_budget(q, N);
+    long N = st->class_kept[c], K = en_aug_class_budget(m, c, em);
     long first = st->class_row_start[c];
     int mix = en_emit_mix_ok(em);
     for (long k = 0; k < K; k++) {

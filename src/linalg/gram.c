@@ -22,32 +22,16 @@ void ssytd2_(const char *uplo, const int *n, float *a, const int *lda, float *d,
 void dsytd2_(const char *uplo, const int *n, double *a, const int *lda, double *d, double *e, double *tau, int *info,
              size_t uplo_len);
 
-#define R double
-#define K(name) name##_d
-#define FL(name) d##name##_
-#define BL(name) cblas_d##name
-#define LP(name) LAPACKE_d##name##_work
-#define EL(m) ((m)->v)
+#define GT_P d      /* the BLAS and LAPACK prefix */
+#define GT_R double /* the element type */
+#define GT_EL v     /* gm_mat's elements of that type */
+#define GT_SUF d    /* the kernels' suffix: symmetrize_d */
 #include "gram_tmpl.h"
-#undef R
-#undef K
-#undef BL
-#undef LP
-#undef EL
-#undef FL
-#define R float
-#define K(name) name##_f
-#define FL(name) s##name##_
-#define BL(name) cblas_s##name
-#define LP(name) LAPACKE_s##name##_work
-#define EL(m) ((m)->f)
+#define GT_P s
+#define GT_R float
+#define GT_EL f
+#define GT_SUF f
 #include "gram_tmpl.h"
-#undef R
-#undef K
-#undef BL
-#undef LP
-#undef EL
-#undef FL
 
 static void *elems(const gm_mat *m) { return m->f ? (void *)m->f : (void *)m->v; }
 

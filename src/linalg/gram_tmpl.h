@@ -1,7 +1,18 @@
 /* linalg/gram_tmpl.h — the precision-dependent kernels of the ridge core, written once and compiled
- * for double and for float by gram.c (which defines R, K, BL, LP before each inclusion; no other
- * file includes this one). R: the element type; K(name): the function's name with its suffix;
- * BL(name), LP(name): the CBLAS / LAPACKE routine of that precision; EL(m): m's elements. */
+ * for double and for float by gram.c (no other file includes this one), which defines before each
+ * inclusion GT_P (the BLAS prefix, d or s), GT_R (the element type), GT_EL (gm_mat's field of
+ * that type) and GT_SUF (the kernels' suffix). From them: R the element type; K(name) the
+ * function's name with its suffix (name_d, name_f); FL(name), BL(name), LP(name) the Fortran
+ * LAPACK, CBLAS and LAPACKE routine of that precision; EL(m) m's elements. All of them are
+ * undefined at the end. */
+#define GT_CAT_(a, b) a##b
+#define GT_CAT(a, b) GT_CAT_(a, b)
+#define R GT_R
+#define K(name) GT_CAT(name##_, GT_SUF)
+#define FL(name) GT_CAT(GT_CAT(GT_P, name), _)
+#define BL(name) GT_CAT(cblas_, GT_CAT(GT_P, name))
+#define LP(name) GT_CAT(GT_CAT(LAPACKE_, GT_CAT(GT_P, name)), _work)
+#define EL(m) ((m)->GT_EL)
 
 /* Lower triangle := upper triangle of the n×n matrix v, in 64×64 tiles (the column walk of a plain
  * loop misses the cache at every element for n in the hundreds). */
@@ -141,3 +152,16 @@ static int K(tri_solve)(const R *q, long n, const R *d, const R *e, double tau, 
     free(dd);
     return info ? -1 : 0;
 }
+
+#undef R
+#undef K
+#undef FL
+#undef BL
+#undef LP
+#undef EL
+#undef GT_CAT
+#undef GT_CAT_
+#undef GT_P
+#undef GT_R
+#undef GT_EL
+#undef GT_SUF
