@@ -21,7 +21,8 @@ typedef enum { CV_BRAILLE = 0, CV_BLOCK = 1, CV_ASCII = 2 } cv_glyphs;
 
 #define CV_RGB_DEFAULT 0xFFFFFFFFu /* terminal default color */
 
-enum { CV_BOLD = 1, CV_DIM = 2, CV_REVERSE = 4, CV_UNDERLINE = 8 };
+enum { CV_BOLD = 1, CV_DIM = 2, CV_REVERSE = 4, CV_UNDERLINE = 8,
+       CV_UNDER = 16 /* cv_dot only: a reference line (τ) adds its dots but leaves a drawn cell its colour */ };
 
 typedef struct {
     wchar_t ch;          /* glyph; L' ' when empty */

@@ -2,7 +2,9 @@
  *
  * Format (UTF-8, one "key: value" per line; '#' starts a comment line; blank lines ignored):
  *     title: The story on the bundled sample        (once, before the first step)
- *     data: bundled | synthetic                     (optional: the data the tour was written for)
+ *     data: bundled | mobilenetv2 | synthetic       (optional: the data the tour was written for;
+ *                                                    mobilenetv2: the bundled MobileNetV2 sample,
+ *                                                    which the tour opens when no data is given)
  *     step: Ridge alone                             (starts a step; its title)
  *     preset: teaching                              (optional: a preset, applied first)
  *     set: tau=10 beta=10                           (optional: parameters, NAME=VALUE, as --param)
@@ -38,7 +40,7 @@ typedef struct {
 
 typedef struct {
     char title[128];
-    char data[32];              /* "bundled", "synthetic" or "" */
+    char data[32];              /* "bundled", "mobilenetv2", "synthetic" or "" */
     int n;
     tr_step *steps;
 } tr_tour;

@@ -6,10 +6,25 @@
 PY=/usr/bin/python3
 "$G" run --quiet --format json --preset teaching >"$tmp/teach.json" 2>"$tmp/err" || bad "run --preset teaching"
 "$G" run --quiet --format json --synthetic >"$tmp/syn.json" 2>"$tmp/err" || bad "run --synthetic"
-$PY - "$tmp/teach.json" "$tmp/syn.json" README.md man/gsrscope.1 man/gsrscope.7 <<'PYEOF'
-import json, re, sys
-teach, syn = (json.load(open(p)) for p in sys.argv[1:3])
-docs = {p: re.sub(r"\s+", " ", re.sub(r"\\f[BIRP]|\\\(\*[a-z]|\\", "", open(p).read())) for p in sys.argv[3:]}
+# the headline: `make run`'s data with the mass (copies) between GACL and GSR; where GSR loses
+"$G" run --quiet --format json --sample mobilenetv2 --preset teaching --methods gacl,gacl+oversample,gsr \
+    >"$tmp/mt.json" 2>"$tmp/err" || bad "run --sample mobilenetv2 --preset teaching"
+"$G" run --quiet --format json --sample pixels --methods gacl,gacl+oversample,gsr >"$tmp/pd.json" 2>"$tmp/err" \
+    || bad "run --sample pixels"
+"$G" export --quiet --sample pixels --methods gacl,gsr --figure ridge-lens -o "$tmp/pl.svg" --data "$tmp/pl.csv" \
+    2>"$tmp/err" || bad "export --figure ridge-lens"
+"$G" export --quiet --preset teaching --figure ridge-lens -o "$tmp/tl.svg" --data "$tmp/tl.csv" \
+    2>"$tmp/err" || bad "export --preset teaching --figure ridge-lens"
+$PY - "$tmp/teach.json" "$tmp/syn.json" "$tmp/mt.json" "$tmp/pd.json" "$tmp/pl.csv" "$tmp/tl.csv" README.md man/gsrscope.1 man/gsrscope.7 <<'PYEOF'
+import csv, json, re, statistics, sys
+teach, syn, mt, pd = (json.load(open(p)) for p in sys.argv[1:5])
+def read_lens(path):
+    out = {}
+    for r in csv.DictReader(open(path)):
+        if "above" in r["chart"]: out.setdefault(r["series"], []).append(float(r["y"]))
+    return out
+lens, tlens = read_lens(sys.argv[5]), read_lens(sys.argv[6])
+docs = {p: re.sub(r"\s+", " ", re.sub(r"\\f[BIRP]|\\\(\*[a-z]|\\", "", open(p).read())) for p in sys.argv[7:]}
 passed = failed = 0
 def check(ok, what):
     global passed, failed
@@ -35,6 +50,44 @@ for path in ("README.md", "man/gsrscope.1"):
     check(same(st, gs["tasks"][-1]["tail_acc"]) and same(sh, gs["tasks"][-1]["head_acc"]) and same(sl, gs["a_last"]),
           f"{path}: GSR tail {st} %, head {sh} %, A_last {sl} %")
 
+# The headline: mass and geometry on `make run`'s data, the stable rank falling, df(τ) rising.
+pat = (r"the tail at the last task goes from ([0-9.]+) % with GACL to ([0-9.]+) % with β-weighted copies .* "
+       r"and to ([0-9.]+) % with GSR .* the stable rank falls from ([0-9.]+) to ([0-9.]+) and the directions the ridge "
+       r"keeps, df\(τ\) = Σ λᵢ/\(λᵢ\+τ\), rise from ([0-9.]+) to ([0-9.]+) \(copies\) and ([0-9.]+) \(GSR\)")
+m = re.search(pat, docs["README.md"])
+check(m is not None, "README's headline quotes the mass/geometry split")
+if m:
+    g, o, r = (method(mt, n)["tasks"][-1] for n in ("gacl", "gacl+oversample", "gsr"))
+    q = m.groups()
+    check(same(q[0], g["tail_acc"]) and same(q[1], o["tail_acc"]) and same(q[2], r["tail_acc"]),
+          f"headline: tail {q[0]} → {q[1]} (copies) → {q[2]} % (GSR)")
+    check(same(q[3], g["stable_rank"]) and same(q[4], r["stable_rank"]) and r["stable_rank"] < g["stable_rank"],
+          f"headline: stable rank {q[3]} → {q[4]} (falls)")
+    check(same(q[5], g["df"]) and same(q[6], o["df"]) and same(q[7], r["df"]), f"headline: df {q[5]} → {q[6]}, {q[7]}")
+# Where GSR loses (pixels, paper defaults), and why: GACL's tail directions already above τ, copies lose too.
+m = re.search(r"on the pixels it does not \(([0-9.]+) → ([0-9.]+) %\): .*a median share of ([0-9.]+) above τ in the "
+              r"ridge lens\), so extra rows have nothing to lift, and copies of the real rows lose as much \(([0-9.]+) %\)",
+              docs["README.md"])
+check(m is not None, "README says why GSR loses on the pixels at the paper's defaults")
+if m:
+    a, b, share, c = m.groups()
+    check(same(a, method(pd, "gacl")["a_last"]) and same(b, method(pd, "gsr")["a_last"]) and
+          same(c, method(pd, "gacl+oversample")["a_last"]), f"pixels: A_last {a} → {b} (GSR), {c} (copies)")
+    check(same(share, statistics.median(lens["GACL"][3:])), f"pixels: GACL's tail classes' median share above τ {share}")
+# The teaching demo's ridge lens (pixels, teaching preset): df(τ) and the tail's median share above τ.
+m = re.search(r"GACL's ridge keeps df\(τ\) = ([0-9.]+) directions and GSR's ([0-9.]+), and the median tail class has "
+              r"([0-9.]+) of its direction above τ with GACL against ([0-9.]+) with GSR", docs["README.md"])
+check(m is not None, "README's teaching demo quotes the ridge lens")
+if m:
+    a, b, c, d = m.groups()
+    nh = 3  # the sample's three head classes come first in the lens (most training rows)
+    check(same(a, method(teach, "gacl")["tasks"][-1]["df"]) and same(b, method(teach, "gsr")["tasks"][-1]["df"]),
+          f"teaching: df {a} (GACL), {b} (GSR)")
+    check(same(c, statistics.median(tlens["GACL"][nh:])) and same(d, statistics.median(tlens["GSR"][nh:])),
+          f"teaching: tail share above τ {c} (GACL), {d} (GSR)")
+    check("(it falls with GSR here too)" in docs["README.md"] and
+          method(teach, "gsr")["tasks"][-1]["stable_rank"] < method(teach, "gacl")["tasks"][-1]["stable_rank"],
+          "teaching: the stable rank falls with GSR, as README says")
 # Paper scale, README: "GACL's tail accuracy is about 19 % and GSR's about 75 %".
 m = re.search(r"GACL's tail accuracy is about ([0-9]+) % and GSR's about ([0-9]+) %", docs["README.md"])
 check(m is not None, "README quotes the --synthetic tail accuracies")

@@ -20,8 +20,8 @@ numbers() { screen | grep -oE '│ (GACL|GSR) +[0-9—….~e ]+' ; }
 # ---- 1. the dashboard --------------------------------------------------------------------
 ENVX=""
 start
-if wait_for 'Accuracy' 20 && wait_for 'Eigenspectrum' 5 && wait_for 'Stable rank' 5 && wait_for 'Parameters' 5; then
-    ok "panels appear with their titles"
+if wait_for 'Accuracy' 20 && wait_for 'Eigenspectrum' 5 && wait_for 'Ridge lens' 5 && wait_for 'Parameters' 5; then
+    ok "panels appear with their titles (the ridge lens first)"
 else bad "panels appear" "$(screen)"; fi
 if wait_gone 'computing' 30; then ok "computation finishes (no computing mark)"; else bad "computation finishes" "$(screen)"; fi
 if screen | grep -q 'Task 1/10'; then ok "status shows Task 1/10"; else bad "Task 1/10" "$(screen)"; fi
@@ -82,12 +82,12 @@ T send-keys -t tui s
 if wait_file "$TMPD/gsrscope.session" 5 && grep -q '^tau=0.5$' "$TMPD/gsrscope.session"; then
     ok "s saves the session"; else bad "session save" "$(cat "$TMPD/gsrscope.session" 2>&1)"; fi
 T send-keys -t tui e
-if wait_file "$TMPD/gsrscope-dashboard-001.png" 30 && wait_for 'exported' 30 &&
-   [ "$(od -An -c -N4 "$TMPD/gsrscope-dashboard-001.png" | tr -d ' ')" = '211PNG' ]; then
-    ok "e exports gsrscope-dashboard-001.png"; else bad "export" "$(screen | head -n 2; ls -la "$TMPD")"; fi
+if wait_file "$TMPD/gsrscope-ridge-lens-001.png" 30 && wait_for 'exported' 30 &&
+   [ "$(od -An -c -N4 "$TMPD/gsrscope-ridge-lens-001.png" | tr -d ' ')" = '211PNG' ]; then
+    ok "e exports the first view, the ridge lens: gsrscope-ridge-lens-001.png"; else bad "export" "$(screen | head -n 2; ls -la "$TMPD")"; fi
 T send-keys -t tui e
-if wait_file "$TMPD/gsrscope-dashboard-002.png" 30; then ok "a second export does not overwrite the first"; else bad "export 002" "$(ls "$TMPD")"; fi
-wait_for 'exported gsrscope-dashboard-002.png' 30 # its message would replace the preset's
+if wait_file "$TMPD/gsrscope-ridge-lens-002.png" 30; then ok "a second export does not overwrite the first"; else bad "export 002" "$(ls "$TMPD")"; fi
+wait_for 'exported gsrscope-ridge-lens-002.png' 30 # its message would replace the preset's
 T send-keys -t tui P
 if wait_for 'preset paper' 5 && wait_for '│▸τ +0.01 ' 5; then ok "P applies the paper preset"; else bad "preset" "$(screen)"; fi
 T send-keys -t tui q

@@ -78,20 +78,20 @@ for size in 80x24 160x50; do
     else bad "$size: P cycles ($seen)" "$(screen)"; fi
     T send-keys -t tui u u u u
 
-    # ---- collapse view: the x axis's label ----
-    T send-keys -t tui v v v v v v v
+    # ---- collapse view: the x axis's label (eight views on from the first, the ridge lens) ----
+    T send-keys -t tui v v v v v v v v
     if wait_for '─ Collapse' 5 && wait_for 'uᵀ\(G\+τI\)u along' 60 && wait_for 'classes by training rows \(most first\)' 5; then
         ok "$size: collapse view labels its x axis"; else bad "$size: collapse x label" "$(screen)"; fi
 
     # ---- claims: revisited with nothing changed, shown at once ----
     T send-keys -t tui End
-    T send-keys -t tui v v v v v v v
+    T send-keys -t tui v v v v v v v v
     if wait_for '─ Claims' 5 && wait_for 'task 10: GSR against GACL' 90; then ok "$size: claims at task 10"
     else bad "$size: claims" "$(screen)"; fi
     T send-keys -t tui v
     wait_for '─ Collapse' 5
     wait_for 'uᵀ\(G\+τI\)u along' 60
-    T send-keys -t tui v v v v v v v
+    T send-keys -t tui v v v v v v v v
     sleep 0.4
     s=$(screen)
     if printf '%s\n' "$s" | grep -q 'task 10: GSR against GACL' && ! printf '%s\n' "$s" | grep -q 'computing… (task'; then
@@ -115,7 +115,7 @@ for size in 80x24 160x50; do
     T send-keys -t tui n n n '?' P + v Space
     sleep 0.5
     T resize-window -t tui -x "$W" -y "$H"
-    if wait_for 'Task 1/10' 5 && wait_for '─ Stable rank' 5; then ok "$size: keys pressed while too small did nothing"
+    if wait_for 'Task 1/10' 5 && wait_for '─ Ridge lens' 5; then ok "$size: keys pressed while too small did nothing"
     else bad "$size: keys while too small" "$(screen)"; fi
     s=$(screen)
     if printf '%s\n' "$s" | grep -qE 'Help —|preset (paper|teaching|reference)|playing|α_base = '; then bad "$size: a key pressed while too small acted" "$s"

@@ -20,7 +20,8 @@ quit() {
 }
 
 start --methods slda,gacl
-if wait_for '─ Stable rank  \(v: next view\)' 20 && wait_for 'GACL +[0-9]' 20; then ok "slda,gacl: starts"; else bad "slda,gacl start" "$(screen)"; fi
+T send-keys -t tui v
+if wait_for '─ Stable rank.*\(v: next view\)' 20 && wait_for 'GACL +[0-9]' 20; then ok "slda,gacl: starts"; else bad "slda,gacl start" "$(screen)"; fi
 T send-keys -t tui f
 if wait_gone 'hidden \(f\)' 5; then ok "f shows the future"; else bad "f" "$(screen)"; fi
 sleep 0.5
@@ -35,7 +36,8 @@ quit slda,gacl
 
 # NCM has no matrix of its own: the spectrum panel says so too, once
 start --methods ncm,gacl
-if wait_for '─ Stable rank  \(v: next view\)' 20 && wait_for 'GACL +[0-9]' 20; then ok "ncm,gacl: starts"; else bad "ncm,gacl start" "$(screen)"; fi
+T send-keys -t tui v
+if wait_for '─ Stable rank.*\(v: next view\)' 20 && wait_for 'GACL +[0-9]' 20; then ok "ncm,gacl: starts"; else bad "ncm,gacl start" "$(screen)"; fi
 T send-keys -t tui f
 wait_gone 'hidden \(f\)' 5
 sleep 0.5

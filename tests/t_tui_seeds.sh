@@ -60,7 +60,8 @@ if [ -n "$want" ] && [ "$want" = "$got" ]; then ok "mean rows = NumPy mean of ru
 else bad "mean rows differ" "want: $want
 got:  $got"; fi
 if screen | grep -q 'mean ± std over 3 seeds'; then ok "accuracy chart: mean ± std over 3 seeds"; else bad "chart note" "$(screen)"; fi
-if screen | grep -q '─ Stable rank · mean of 3 seeds'; then ok "Stable rank view titled as the mean of 3 seeds"; else bad "stable rank title" "$(screen)"; fi
+T send-keys -t tui v
+if wait_for '─ Stable rank · mean of 3 seeds' 5; then ok "Stable rank view titled as the mean of 3 seeds"; else bad "stable rank title" "$(screen)"; fi
 
 # e: the dashboard of the mean over the seeds, the same bytes as `export --seeds 1,2,3` run from
 # the same folder (the PNG records where the data came from)

@@ -19,6 +19,9 @@ for size in 80x24 120x40; do
         "cd '$TMPD/$size' && env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=tmux-256color '$GSRSCOPE' --preset teaching; echo \$? > '$TMPD/rc'; sleep 30"
     if wait_for 'Task 1/10' 20 && wait_gone 'computing' 60 && wait_for 'GSR +100' 20; then ok "$size: dashboard at task 1"
     else bad "$size: dashboard" "$(screen)"; fi
+    # the screen opens on the ridge lens; the task-axis charts below are the stable rank's (v)
+    T send-keys -t tui v
+    wait_for '─ Stable rank' 5
     out=$(future none-right)
     n=$(printf '%s\n' "$out" | sed -n 's/^\([0-9]*\) charts checked$/\1/p')
     if [ $? -eq 0 ] && [ "${n:-0}" -ge 4 ] && ! printf '%s\n' "$out" | grep -q 'right of the mark'; then
@@ -78,7 +81,7 @@ for data in bundled synthetic; do
     wait_for 'Task 1/10' 60 && wait_gone 'computing' 180
     T send-keys -t tui End
     wait_for 'Task 10/10' 5 && wait_gone 'computing' 180
-    T send-keys -t tui v v v v v v
+    T send-keys -t tui v v v v v v v
     if wait_for '─ Claims' 5 && wait_for '│ (✔|✗) dilemma' 240; then
         n=$(claims_rows)
         if [ "$n" -ge 6 ] && ! screen | grep -qE '│ \? '; then ok "$data: every claim row has ✔ or ✗ and its numbers ($n rows)"

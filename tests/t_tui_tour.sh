@@ -1,6 +1,6 @@
 #!/bin/sh
 # t_tui_tour.sh — guided tours and colour themes in the real TUI (tmux, private socket): `--tour` plays
-# assets/tours/bundled.tour, n advances the steps (title, text, task and view follow), p goes
+# assets/tours/bundled.tour (on the MobileNetV2 sample it opens, make run's data), n advances the steps (title, text, task and view follow), p goes
 # back, Esc leaves; the synthetic tour needs --synthetic; a missing or broken tour file is a
 # clear error (exit 2) before the terminal is touched. Skips when tmux or $GSRSCOPE is missing.
 TUI_TEST=tour
@@ -13,17 +13,18 @@ start() {
         "cd '$TMPD' && env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=tmux-256color '$GSRSCOPE' $* 2>err; echo \$? > rc; sleep 30"
 }
 start --tour
-if wait_for 'Tour bundled · step 1/10: Ten tasks, two learners' 20 && wait_for 'preset: teaching' 5; then
-    ok "--tour plays the bundled tour: step 1/10 with the teaching preset"; else bad "tour start" "$(screen; cat "$TMPD/err")"; fi
+if wait_for 'Tour bundled · step 1/10: Ten tasks, two learners' 20 && wait_for 'preset: teaching' 5 &&
+   wait_for 'data: fashion-mnist mobilenetv2' 5; then
+    ok "--tour plays the bundled tour on the MobileNetV2 sample (make run's data): step 1/10 with the teaching preset"; else bad "tour start" "$(screen; cat "$TMPD/err")"; fi
 T send-keys -t tui n
-if wait_for 'step 2/10: The first task' 5 && wait_for 'Task 1/10' 5; then ok "n: step 2"; else bad "n: step 2" "$(screen)"; fi
+if wait_for 'step 2/10: The tail arrives' 5 && wait_for 'Task 3/10' 5; then ok "n: step 2 moves to task 3"; else bad "n: step 2" "$(screen)"; fi
 T send-keys -t tui n
-if wait_for 'step 3/10: The tail arrives' 5 && wait_for 'Task 3/10' 5; then ok "n: step 3 moves to task 3"; else bad "n: step 3" "$(screen)"; fi
+if wait_for 'step 3/10: The end of the stream' 5 && wait_for 'Task 10/10' 5; then ok "n: step 3 at the last task"; else bad "n: step 3" "$(screen)"; fi
 T send-keys -t tui n n n n
 if wait_for 'step 7/10: Collapse, class by class' 5 && wait_for 'Task 10/10' 5 && wait_for '─ Collapse' 5; then
     ok "n n n n: step 7 at the last task with the collapse view"; else bad "step 7" "$(screen)"; fi
 T send-keys -t tui p
-if wait_for 'step 6/10: Stable rank, over the tasks' 5 && wait_for '─ Stable rank' 5; then ok "p: back to step 6 and its view"
+if wait_for "step 6/10: Stable rank, the paper's measure" 5 && wait_for '─ Stable rank' 5; then ok "p: back to step 6 and its view"
 else bad "p" "$(screen)"; fi
 T send-keys -t tui n n n n
 if wait_for 'step 10/10: Your turn' 5 && wait_for '│[▸ ]τ +0.01 ' 10; then ok "step 10 sets τ back to 0.01"
@@ -46,6 +47,9 @@ T send-keys -t tui q
 wait_file "$TMPD/rc" 10
 
 # errors: before the terminal is set up, one line, exit 2
+"$GSRSCOPE" --sample pixels --tour > "$TMPD/o" 2>&1 < /dev/null; rc=$?
+if [ $rc -eq 2 ] && grep -q 'written for the bundled MobileNetV2 sample: run gsrscope --sample mobilenetv2 --tour bundled' "$TMPD/o"; then
+    ok "the bundled tour on the pixel sample: exit 2, says what to run"; else bad "tour on pixels ($rc)" "$(cat "$TMPD/o")"; fi
 "$GSRSCOPE" --tour synthetic > "$TMPD/o" 2>&1 < /dev/null; rc=$?
 if [ $rc -eq 2 ] && grep -q 'written for the synthetic data: run gsrscope --synthetic --tour synthetic' "$TMPD/o"; then
     ok "the synthetic tour on the bundled data: exit 2, says what to run"; else bad "tour data mismatch ($rc)" "$(cat "$TMPD/o")"; fi

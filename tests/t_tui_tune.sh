@@ -37,7 +37,7 @@ else bad "t: τ not $want" "$(screen)"; fi
 if wait_for "▸τ +$want" 10; then ok "t: the value is applied"; else bad "t: value not in the panel" "$(screen | grep 'τ')"; fi
 T send-keys -t tui u
 if wait_for '▸τ +0\.01 ' 10; then ok "u undoes the tuned value"; else bad "u after t" "$(screen | grep 'τ')"; fi
-T send-keys -t tui v
+T send-keys -t tui v v
 if wait_for 'best τ by validation' 60; then ok "τ sweep: best τ by validation"; else bad "τ sweep note" "$(screen)"; fi
 T send-keys -t tui '?'
 if wait_for 'tune the selected parameter on the validation rows' 5; then ok "help lists t"; else bad "help lists t" "$(screen)"; fi

@@ -1,7 +1,7 @@
 #!/bin/sh
 # t_tui_views.sh — the lower-left panel's views in the real TUI (tmux, private socket):
-# `v` cycles Stable rank → τ sweep → Theorem 1 → Effective rank & condition → Per-class accuracy
-# → Eigenvalue ratio → Claims → Collapse → Ridge lens → Stable rank; the Theorem 1 panel shows the bound; the τ-sweep panel
+# the screen starts on the Ridge lens; `v` cycles Stable rank (the paper's measure) → τ sweep → Theorem 1 → Effective rank & condition → Per-class accuracy
+# → Eigenvalue ratio → Claims → Collapse → Ridge lens; the Theorem 1 panel shows the bound; the τ-sweep panel
 # shows its charts after "computing…"; a task change recomputes (never the old task's numbers);
 # the Effective rank view gets the spectrum at every task; m / M pick the shown pair
 # (--methods gacl,gsr,air): titles follow, M wraps, Theorem 1 says when GACL is not shown.
@@ -12,7 +12,11 @@ TUI_TEST=views
 T new-session -d -s tui -x 120 -y 40 \
     "cd '$TMPD' && env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=tmux-256color '$GSRSCOPE'; echo \$? > '$TMPD/rc'; sleep 30"
 
-if wait_for '─ Stable rank  \(v: next view\)' 20; then ok "starts on the Stable rank view"; else bad "Stable rank view" "$(screen)"; fi
+if wait_for '─ Ridge lens' 20 && wait_for 'df\(τ\) +head>τ +tail>τ' 30 && wait_for 'GSR +[0-9.]+ +[—0-9.]+ +[0-9.]+' 5; then
+    ok "starts on the Ridge lens view (df, head and tail above τ per method)"; else bad "Ridge lens view" "$(screen)"; fi
+T send-keys -t tui v
+if wait_for '─ Stable rank \(paper.s measure' 5; then
+    ok "v: Stable rank, labelled as the paper's measure"; else bad "v: Stable rank" "$(screen)"; fi
 T send-keys -t tui v
 if wait_for '─ τ sweep' 5; then ok "v: τ sweep"; else bad "v: τ sweep" "$(screen)"; fi
 if wait_for 'best τ' 30 && wait_for 'stable rank of G\+τI' 5; then ok "τ sweep charts appear (accuracy and stable rank vs τ)"; else bad "τ sweep charts" "$(screen)"; fi
@@ -38,10 +42,7 @@ if wait_for '─ Claims' 5; then ok "v: Claims"; else bad "v: claims" "$(screen)
 T send-keys -t tui v
 if wait_for '─ Collapse' 5; then ok "v: Collapse"; else bad "v: collapse" "$(screen)"; fi
 T send-keys -t tui v
-if wait_for '─ Ridge lens' 5 && wait_for 'df\(τ\) +head>τ +tail>τ' 30 && wait_for 'GSR +[0-9.]+ +[0-9.]+ +[0-9.]+' 5; then
-    ok "v: Ridge lens (df, head and tail above τ per method)"; else bad "v: ridge lens" "$(screen)"; fi
-T send-keys -t tui v
-if wait_for '─ Stable rank  \(v: next view\)' 5; then ok "v wraps to Stable rank"; else bad "v wraps" "$(screen)"; fi
+if wait_for '─ Ridge lens' 5; then ok "v wraps to the Ridge lens"; else bad "v wraps" "$(screen)"; fi
 T send-keys -t tui '?'
 if wait_for 'next lower view' 5; then ok "help lists v"; else bad "help lists v" "$(screen)"; fi
 T send-keys -t tui x q
@@ -63,7 +64,7 @@ T send-keys -t tui M
 if wait_for '─ Accuracy \(%\) — GACL vs GSR ' 5; then ok "M again wraps to GSR (never GACL twice)"; else bad "M wraps" "$(screen)"; fi
 T send-keys -t tui m
 if wait_for '─ Accuracy \(%\) — AIR vs GSR ' 5; then ok "m: first method AIR"; else bad "m: AIR" "$(screen)"; fi
-T send-keys -t tui v v
+T send-keys -t tui v v v
 if wait_for '─ Theorem 1' 5 && wait_for 'show GACL' 30 && wait_for 'keys m / M' 5; then
     ok "Theorem 1 without GACL shown says so"; else bad "Theorem 1 pair message" "$(screen)"; fi
 T send-keys -t tui m

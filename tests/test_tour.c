@@ -57,7 +57,7 @@ int main(void)
     CHECK(refused("step: s\ncolour: red\ntext: a\ntext: b\n", "line 2: unknown key \"colour\""), "unknown key");
     CHECK(refused("text: a\n", "line 1: \"text:\" before the first step"), "text before a step");
     CHECK(refused("step: s\njust words\n", "line 2: expected \"key: value\""), "no colon");
-    CHECK(refused("data: mars\n", "data: expected bundled or synthetic"), "bad data");
+    CHECK(refused("data: mars\n", "data: expected bundled, mobilenetv2 or synthetic"), "bad data");
     CHECK(refused("step: s\npanel: left\ntext: a\ntext: b\n", "panel: expected"), "bad panel");
     CHECK(tr_load("/nonexistent/x.tour", &t) == GS_EINPUT && strstr(gs_last_error(), "/nonexistent/x.tour: cannot open"),
           "missing file named");

@@ -99,10 +99,15 @@ void cv_dot(cv_canvas *cv, const cv_rect *clip, int px, int py, uint32_t rgb, un
     if (clip && (cx < clip->x0 || cx >= clip->x1 || cy < clip->y0 || cy >= clip->y1)) return;
     cv_cell *c = cv_at(cv, cx, cy);
     if (!c) return;
+    int taken = c->dots != 0;
     c->dots |= (unsigned char)cv_dot_bit(cv->glyphs, px % sx, py % sy);
+    if ((attr & CV_UNDER) && taken) { /* a curve's cell keeps the curve's colour and glyph */
+        if (cv->glyphs != CV_ASCII) c->ch = cv_mask_glyph(cv->glyphs, c->dots);
+        return;
+    }
     c->ch = cv->glyphs == CV_ASCII ? ascii : cv_mask_glyph(cv->glyphs, c->dots);
     c->rgb = rgb;
-    c->attr = attr;
+    c->attr = attr & (unsigned char)~CV_UNDER;
 }
 
 int cv_pen_step(cv_pen *p)
@@ -628,7 +633,8 @@ int cv_draw_chart(cv_canvas *cv, int x, int y, int w, int h, const ch_chart *c,
 
     /* series: ghosts first, then the others (pass 0, 1); then every series' markers (pass 2, 3):
      * a later series' line never covers an earlier one's markers, so two curves sharing cells
-     * (close spectra on a short panel) still show both */
+     * (close spectra on a short panel) still show both. A reference line (no method's: τ) adds
+     * its dots under the curves: a cell a curve drew keeps the curve's colour (CV_UNDER) */
     int mixed = mixed_kinds(c, o), nth = 0;
     for (int pass = 0; pass < 4; pass++) {
         int marks = pass >= 2;
@@ -637,7 +643,7 @@ int cv_draw_chart(cv_canvas *cv, int x, int y, int w, int h, const ch_chart *c,
             const ch_series *s = &c->series[i];
             if ((pass % 2 == 0) != (s->ghost != 0) || !drawn(s, o)) continue;
             uint32_t rgb = o->color ? s->rgb : CV_RGB_DEFAULT;
-            unsigned char attr = s->ghost ? CV_DIM : 0;
+            unsigned char attr = (unsigned char)((s->ghost ? CV_DIM : 0) | (s->method < 0 ? CV_UNDER : 0));
             wchar_t glyph = cv_series_glyph(s, cv->glyphs);
             cv_pen pen = {s->ghost ? CH_DASH_DOTTED : s->dash, 0};
             int have_prev = 0, ppx = 0, ppy = 0, nvalid = 0;

@@ -63,8 +63,9 @@ int tr_parse(const char *text, const char *path, tr_tour *t)
         tr_step *cur = t->n ? &t->steps[t->n - 1] : NULL;
         if (!strcmp(key, "title") && !cur) snprintf(t->title, sizeof t->title, "%s", val);
         else if (!strcmp(key, "data") && !cur) {
-            if (strcmp(val, "bundled") && strcmp(val, "synthetic")) {
-                st = gs_error(GS_EINPUT, "%s: line %d: data: expected bundled or synthetic, got \"%s\"", path, line, val);
+            if (strcmp(val, "bundled") && strcmp(val, "mobilenetv2") && strcmp(val, "synthetic")) {
+                st = gs_error(GS_EINPUT, "%s: line %d: data: expected bundled, mobilenetv2 or synthetic, got \"%s\"", path,
+                              line, val);
                 break;
             }
             snprintf(t->data, sizeof t->data, "%s", val);

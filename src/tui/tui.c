@@ -662,8 +662,9 @@ static void free_results(en_results **r)
 }
 
 /* --tour [NAME]: find and parse the tour before anything else (a bad tour is exit 2 without
- * touching the terminal); the synthetic tour needs --synthetic, the bundled one the bundled data. */
-static int load_tour(const op_opts *o, tr_tour *t, char *name_out, size_t n)
+ * touching the terminal); the synthetic tour needs --synthetic, the bundled one the bundled data,
+ * and a tour for the MobileNetV2 sample opens it when no data is given (the data `make run` opens). */
+static int load_tour(op_opts *o, tr_tour *t, char *name_out, size_t n)
 {
     int plain = !o->data.synthetic && !o->data.data_dir && !o->data.idx_dir && !o->data.train_features;
     const char *name = *o->tour ? o->tour : o->data.synthetic ? "synthetic" : "bundled";
@@ -671,6 +672,14 @@ static int load_tour(const op_opts *o, tr_tour *t, char *name_out, size_t n)
     int st;
     if ((st = tui_asset_find("tours", name, ".tour", path, sizeof path)) != GS_OK || (st = tr_load(path, t)) != GS_OK)
         return st;
+    int mnv2 = !strcmp(t->data, "mobilenetv2");
+    if (mnv2 && plain && !o->data.sample) o->data.sample = "mobilenetv2";
+    if (mnv2 && (!plain || strcmp(o->data.sample, "mobilenetv2"))) {
+        st = gs_error(GS_EINPUT, "%s: this tour is written for the bundled MobileNetV2 sample: run gsrscope --sample "
+                      "mobilenetv2 --tour %s", path, name);
+        tr_free(t);
+        return st;
+    }
     if ((!strcmp(t->data, "synthetic") && !o->data.synthetic) || (!strcmp(t->data, "bundled") && !plain)) {
         st = gs_error(GS_EINPUT, "%s: this tour is written for the %s data: run gsrscope%s --tour %s", path, t->data,
                       !strcmp(t->data, "synthetic") ? " --synthetic" : "", name);
@@ -766,6 +775,10 @@ int tui_main(op_opts *o)
         return gs_exit_code(st);
     }
     u.w = &w;
+    /* the screen leads with what lifts the tail (the ridge lens); the stable rank, the paper's
+     * measure, is one v away */
+    u.view = TV_LENS;
+    tw_set_view(&w, u.view);
     tw_request(&w, &u.opts, u.gen, u.task);
     if (u.tour.n > 0) tour_show(&u, 1);
 

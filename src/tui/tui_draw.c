@@ -441,7 +441,8 @@ static void lens_view(cv_canvas *cv, int x, int y, int w, int h, const tui_extra
     snprintf(b, sizeof b, "task %d · τ = %.3g · %ld directions", l->task, l->n ? l->tau[0] : NAN, l->D);
     cv_text(cv, tx, row++, b, tw, FG, CV_DIM);
     static const char *cols[4] = {"df(τ)", "head>τ", "tail>τ", "tail%"};
-    for (int k = 0; k < 4; k++) cv_text(cv, tx + 8 + 7 * k, row, cols[k], 7, FG, CV_BOLD);
+    int ncol = tw >= 8 + 7 * 4 ? 4 : 3; /* narrow: without the tail accuracy (the parameters show it) */
+    for (int k = 0; k < ncol; k++) cv_text(cv, tx + 8 + 7 * k, row, cols[k], 7, FG, CV_BOLD);
     row++;
     for (int i = 0; i < l->n && row < y + h; i++, row++) {
         char nm[32];
@@ -452,7 +453,7 @@ static void lens_view(cv_canvas *cv, int x, int y, int w, int h, const tui_extra
         if (!v->color) rgb = FG;
         cv_text(cv, tx, row, nm, 7, rgb, CV_BOLD);
         double val[4] = {l->df[i], l->head_above[i], l->tail_above[i], l->tail_acc[i]};
-        for (int k = 0; k < 4; k++) {
+        for (int k = 0; k < ncol; k++) {
             if (!isfinite(val[k])) snprintf(b, sizeof b, "—");
             else snprintf(b, sizeof b, k == 0 || k == 3 ? "%.1f" : "%.2f", val[k]);
             cv_text(cv, tx + 8 + 7 * k, row, b, 6, rgb, 0);
@@ -493,7 +494,17 @@ static void lower_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
     snprintf(title, sizeof title, "%s  (v: next view)", shorter);
     const char *titles[3] = {title, shorter, tui_view_short(v->lower)};
     if (v->lower == TV_STABLE) {
-        chart_panel(cv, rc, titles, 3, 2, v);
+        /* the paper's measure, and (without --expand, where the mixes stay in their rows' span)
+         * why GSR cannot raise it: as long a title as fits */
+        char t1[320], t1b[300], t2[240], t2b[220];
+        int ex = v->r && v->r->expand > 0;
+        snprintf(t1b, sizeof t1b, "%s (paper's measure%s)", shorter,
+                 ex ? "" : "; GSR cannot raise it: its rows stay in their class's span");
+        snprintf(t1, sizeof t1, "%s  (v: next view)", t1b);
+        snprintf(t2b, sizeof t2b, "%s (paper's measure)", shorter);
+        snprintf(t2, sizeof t2, "%s  (v: next view)", t2b);
+        const char *st[7] = {t1, t1b, t2, t2b, title, shorter, tui_view_short(v->lower)};
+        chart_panel(cv, rc, st, 7, 2, v);
         return;
     }
     box_fit(cv, rc, titles, 3);

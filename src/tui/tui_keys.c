@@ -29,7 +29,7 @@ static const tui_key KEYS[] = {
     {TA_EXPORT_FRAMES, {'E', 0}, "E", "export the current view's frames: a PDF with one page per task up to the current one, each drawing the tasks up to its own (gsrscope-VIEW-frames-NNN.pdf)", NULL},
     {TA_SAVE, {'s', 0}, "s", "save the session (parameters, protocol, data paths)", "save"},
     {TA_PRESET, {'P', 0}, "P", "cycle the presets that fit the data shown (paper defaults, teaching demo; one that changes the data or the protocol, such as reference, is for --preset)", "preset"},
-    {TA_VIEW, {'v', 0}, "v", "next lower view: stable rank, τ sweep, Theorem 1, erank & κ, per class, λ ratio, claims, collapse, ridge lens", "view"},
+    {TA_VIEW, {'v', 0}, "v", "next lower view: ridge lens (the first), stable rank (the paper's measure), τ sweep, Theorem 1, erank & κ, per class, λ ratio, claims, collapse", "view"},
     {TA_SCROLL_DOWN, {KEY_NPAGE, 0}, "PgDn", "scroll the claims view down (PgUp: up)", NULL},
     {TA_SCROLL_UP, {KEY_PPAGE, 0}, "PgUp", "scroll the claims view up", NULL},
     {TA_METHOD0, {'m', 0}, "m", "cycle the first shown method among --methods (never the second one)", NULL},
@@ -64,7 +64,9 @@ static const char *const GLOSSARY[] = {
     "head     mean per-class accuracy (%) over the seen head classes (those kept whole); tail: "
     "the same over the seen tail classes (a few rows each).",
     "srank    stable rank of G+τI: Σλᵢ²/λ₁² = ‖G+τI‖²_F / λ_max². Near 1: one direction (the shared "
-    "mean of the rows) dominates the spectrum; it counts directions of energy comparable to the largest.",
+    "mean of the rows) dominates the spectrum; it counts directions of energy comparable to the largest. "
+    "The paper's measure: GSR cannot raise it (its mixes stay in their class's span and pull towards "
+    "the class mean); what lifts the tail is the ridge lens's share above τ.",
     "erank    effective rank (Roy & Vetterli): exp(−Σ pᵢ log pᵢ) with pᵢ = λᵢ/Σλ; needs every "
     "eigenvalue, so it is shown only where the exact spectrum is computed.",
     "κ        condition number λ_max/λ_min of G+τI; large κ: the solve amplifies noise along the "

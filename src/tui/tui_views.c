@@ -30,4 +30,4 @@ int tui_view_needs_worker(int view)
     return view == TV_TAU || view == TV_THEOREM || view == TV_CLAIMS || view == TV_COLLAPSE || view == TV_LENS;
 }
 
-int tui_view_wide(int view) { return view == TV_CLAIMS || view == TV_COLLAPSE || view == TV_LENS; }
+int tui_view_wide(int view) { return view == TV_CLAIMS || view == TV_COLLAPSE; }

@@ -306,6 +306,11 @@ static int extra_lens(tui_worker *w, int task, tui_extra *x)
 {
     const en_results *r = en_get_results(w->ctx->eng);
     int ref, aug, ms[RL_MAX];
+    /* every eigenvector of G per method: where the engine keeps even the eigenvalues for request
+     * (large D), the view says how to get it instead of holding the worker for minutes */
+    if (r->spectra_on_request)
+        return gs_error(GS_EINPUT, "ridge lens: not computed at D = %ld (every eigenvector of G, costly): "
+                        "export --figure ridge-lens draws it, or start with --spectrum all", r->D);
     tui_ref_aug(r, x->m0, x->m1, &ref, &aug);
     int n = rl_pick(r, ref, aug, ms);
     int rc = rl_compute(w->ctx->eng, &w->ctx->prob, ms, n, task, &x->lens);
