@@ -329,8 +329,11 @@ static void test_no_gram_views(void)
           has_note(&c, "NCM: no Gram matrix") && !has_note(&c, "pending"),
           "spectrum chart of ncm and slda: slda's curve, its matrix on the axis, ncm said to have none (note \"%s\")", c.note);
     ch_free(&c);
-    CHECK(ch_build_spectrum(&c, r, NULL, 0, 2, T) == GS_OK && c.nseries == 2 && has_note(&c, r->m[0].spectrum_of) &&
-          !strstr(c.y.label, "G+"), "spectrum chart of slda and gacl: both curves, the note names slda's matrix (\"%s\")", c.note);
+    /* both curves, and GACL's τ line (at 2τ, where G's eigenvalue equals τ; SLDA has no τ) */
+    CHECK(ch_build_spectrum(&c, r, NULL, 0, 2, T) == GS_OK && c.nseries == 3 && c.series[0].method >= 0 &&
+              c.series[1].method >= 0 && c.series[2].method < 0 && c.series[2].y[0] == 2 * r->m[2].snaps[T - 1].tau &&
+              r->m[2].snaps[T - 1].tau == o.params.tau && has_note(&c, r->m[0].spectrum_of) && !strstr(c.y.label, "G+"),
+          "spectrum chart of slda and gacl: both curves and GACL's τ line, the note names slda's matrix (\"%s\")", c.note);
     ch_free(&c);
     CHECK(ch_build_spectrum(&c, r, NULL, 1, -1, T) == GS_OK && c.nseries == 0 && has_note(&c, "NCM: no Gram matrix") &&
           !has_note(&c, "pending"), "spectrum chart of ncm alone: says it has none (\"%s\")", c.note);
