@@ -55,4 +55,29 @@ need() { sed -n 's/.*needs about \([0-9.]*\) \([KMG]\)iB.*/\1 \2/p' "$tmp/err"; 
 if ! "$G" run --synthetic --methods gacl,ranpac --max-memory 2G > /dev/null 2> "$tmp/err" && one_line "this run needs about"; then
     ok "ranpac (M = 10000) refused in 2 GiB: needs $(need)"
 else bad "ranpac's memory estimate"; fi
+
+# --spectrum auto follows each method's own matrix: ranpac's 10,000-d map on the 784-d pixels is
+# above 2048, so the last task's exact spectrum is computed only while the dual's N×N kernel is
+# small (rows seen, real and synthetic, <= 2048: ranpac) and not for ranpac+gsr (4,975 rows),
+# whose λ_max stays a Lanczos estimate without erank or df; --spectrum final computes both
+spec_rule() { # $1: json; $2: 1 when every method must be exact
+    "$PY" - "$1" "$2" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1])); final = sys.argv[2] == "1"
+seen = 0
+for m in d["methods"]:
+    t = m["tasks"][-1]
+    n = t["rows_seen"] + t["aug_rows"]
+    exact = final or n <= 2048
+    assert (not t["estimated"]["lambda_max"]) == exact, (m["name"], n, t["estimated"])
+    assert (t["erank"] is not None) == exact and (t["df"] is not None) == exact, (m["name"], n, t["erank"], t["df"])
+    seen |= 1 << exact
+assert final or seen == 3, "the check needs a method on each side of 2048"
+PYEOF
+}
+"$G" run --sample pixels --methods ranpac,ranpac+gsr --format json --quiet > "$tmp/sp.json" 2> "$tmp/err" &&
+    spec_rule "$tmp/sp.json" 0 2> "$tmp/err" && ok "--spectrum auto: ranpac's last spectrum exact at N <= 2048 rows in the dual, an estimate above" \
+    || bad "--spectrum auto by the method's own matrix"
+"$G" run --sample pixels --methods ranpac+gsr --spectrum final --format json --quiet > "$tmp/sf.json" 2> "$tmp/err" &&
+    spec_rule "$tmp/sf.json" 1 2> "$tmp/err" && ok "--spectrum final: ranpac+gsr's last spectrum exact" || bad "--spectrum final with ranpac+gsr"
 finish

@@ -320,9 +320,14 @@ int en_job_solve(en_engine *e, mstate *ms, en_snap *sn, int t, const op_params *
     const en_problem *p = ms->p;
     /* Exact spectrum: every task (--spectrum all), the last task, and the task the user is
      * looking at (so an interactive view fills in without waiting for the whole stream); the
-     * last and the looked-at task only while that is cheap (e->spectrum_default). */
+     * last and the looked-at task only while that is cheap (e->spectrum_default), and under
+     * --spectrum auto only for a method whose own matrix is: D, or N rows in the dual (RanPAC's
+     * 10,000-d map at the run's D = 768 and 15,350 rows: its dsyevd was 40 % of the run; a view
+     * that shows it asks, en_ensure_spectrum). */
+    long dim = en_dual_mode(e, ms, t) ? gram_rows(e, ms, t) : p->D;
+    int cheap = e->cfg.spectrum != OP_SPECTRUM_AUTO || dim <= EN_SPECTRUM_AUTO_MAX;
     int want_spec = e->cfg.spectrum == OP_SPECTRUM_ALL ||
-                    (e->spectrum_default && (t == p->T - 1 || (e->keep && t == e->focus_task)));
+                    (e->spectrum_default && cheap && (t == p->T - 1 || (e->keep && t == e->focus_task)));
     int rc = en_ensure_stats(e, ms, t, want_spec); /* G_t is in ms->A: the J_ASM job before */
     if (rc) return rc;
     double tau = en_tau_for(e, ms, t, q->tau);
