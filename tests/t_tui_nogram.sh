@@ -3,7 +3,8 @@
 # private socket): with the future shown (f), the Stable rank and the Effective rank & condition
 # views say "SLDA: no Gram matrix" exactly once on the screen (the panel's own row; the charts'
 # notes never repeat it), and NCM (no spectrum of its own either) is named once per panel of
-# G + τI's numbers. Skips (0 passed, 0 failed) only when tmux or $GSRSCOPE is missing.
+# G + τI's numbers; with ncm,slda a change of τ (which neither reads) is refused with a message
+# in the panel. Skips (0 passed, 0 failed) only when tmux or $GSRSCOPE is missing.
 TUI_TEST=nogram
 . "$(dirname "$0")/tui_lib.sh"
 
@@ -45,6 +46,15 @@ a=$(count 'NCM: no Gram matrix, no spectrum'); n=$(count 'NCM: no Gram matrix')
 if [ "$a" = 1 ] && [ "$n" = 2 ]; then ok "ncm,gacl: once in the spectrum panel, once in the Stable rank panel"
 else bad "ncm,gacl: $a spectrum notes, $n in all" "$(screen)"; fi
 quit ncm,gacl
+
+# τ acts on neither stats learner: + on τ says so in the panel and changes nothing
+start --methods ncm,slda
+if wait_for 'NCM' 20; then ok "ncm,slda: starts"; else bad "ncm,slda start" "$(screen)"; fi
+sleep 1
+T send-keys -t tui Down Down Down +
+if wait_for 'τ does not act on ncm, slda: not changed' 5; then ok "+ on τ with ncm,slda: the panel says τ does not act"
+else bad "τ with ncm,slda" "$(screen)"; fi
+quit ncm,slda
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

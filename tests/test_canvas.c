@@ -397,6 +397,14 @@ static void test_params(void)
     p.tau = 3e-3;
     tui_param_step(&p, TAU, +1);
     CHECK(p.tau == 5e-3, "τ between round values: up to the next one (0.003 → 0.005)");
+    /* which parameters act on the run's methods: the panel refuses a change that acts on none */
+    const char *const anacp[] = {"anacp", "anacp+gsr"}, *const solo[] = {"anacp"}, *const mix[] = {"anacp", "gacl"};
+    CHECK(!tui_param_acts(TAU, anacp, 2) && tui_param_acts(BETA, anacp, 2) && tui_param_acts(XI, anacp, 2) &&
+          tui_param_acts(ALPHA, anacp, 2) && tui_param_acts(SEED, anacp, 2),
+          "anacp, anacp+gsr: τ acts on neither (AnaCP's ridge is fixed); β, ξ, α_base (GSR's) and the seed act");
+    CHECK(!tui_param_acts(TAU, solo, 1) && !tui_param_acts(BETA, solo, 1) && !tui_param_acts(XI, solo, 1) &&
+          tui_param_acts(SEED, solo, 1), "anacp alone: only the seed acts");
+    CHECK(tui_param_acts(TAU, mix, 2), "anacp with gacl: τ acts (gacl's ridge)");
     p.beta = 10;
     tui_param_step(&p, BETA, +1);
     CHECK(p.beta == 20, "β 10 → 20 (not 10.1)");

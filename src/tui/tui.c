@@ -268,6 +268,22 @@ static void free_seed_runs(ui *u)
     u->nseed_runs = 0;
 }
 
+/* Parameter p reads none of the run's methods (τ with AnaCP, whose ridge is fixed): say so in the
+ * panel's message line and return 1; the value stays, nothing is recomputed. */
+static int param_idle(ui *u, tui_param p)
+{
+    if (tui_param_acts(p, (const char *const *)u->opts.methods, u->opts.n_methods)) return 0;
+    char list[160] = "";
+    for (int m = 0, k = 0; m < u->opts.n_methods; m++) {
+        size_t L = strlen(list);
+        snprintf(list + L, sizeof list - L, "%s%s", k++ ? ", " : "", u->opts.methods[m]);
+    }
+    char b[240];
+    snprintf(b, sizeof b, "%s does not act on %s: not changed, nothing to recompute", tui_param_label(p), list);
+    message(u, 1, "%s", b);
+    return 1;
+}
+
 static void params_changed(ui *u)
 {
     u->gen++;
@@ -287,6 +303,7 @@ static void editor_apply(ui *u)
 {
     op_opts tmp = u->opts;
     tui_param p = (tui_param)u->sel;
+    if (param_idle(u, p)) { u->editing = 0; return; }
     if (op_set(&tmp, tui_param_name(p), u->edit) != GS_OK) { /* the row's range (gs_params.h) */
         message(u, 1, "%s", gs_last_error());
         return;
@@ -551,7 +568,7 @@ static int dispatch(ui *u, int ch, double now)
     case TA_UP: u->sel = (u->sel + tui_param_count() - 1) % tui_param_count(); break;
     case TA_DOWN: u->sel = (u->sel + 1) % tui_param_count(); break;
     case TA_INC: case TA_DEC: {
-        if (seed_locked(u)) break;
+        if (seed_locked(u) || param_idle(u, (tui_param)u->sel)) break;
         op_opts tmp = u->opts;
         if (tui_param_step(&tmp.params, (tui_param)u->sel, a == TA_INC ? 1 : -1)) {
             push_undo(u);

@@ -2,6 +2,7 @@
  * have a TUI label, in table order; their steps, ranges and formatting come from the row
  * (gs_tui.h). Pure; no curses. */
 #include "gs_tui.h"
+#include "gs_engine.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -62,4 +63,13 @@ int tui_param_ratio(tui_param p)
 {
     const pa_param *r = tui_param_row(p);
     return r && r->scale == PA_STEP_125;
+}
+
+int tui_param_acts(tui_param p, const char *const *methods, int n)
+{
+    const pa_param *r = tui_param_row(p);
+    if (!r || !r->dep) return 1;
+    for (int m = 0; m < n; m++)
+        if (en_method_uses(methods[m], r->name)) return 1;
+    return 0;
 }
