@@ -1,6 +1,7 @@
 /* tui/tui_draw.c — compose one TUI frame into a cell canvas (pure: no curses, no threads).
  * Panels: status bar, Accuracy, Eigenspectrum, Stable rank, Parameters, hint bar; overlays:
- * help (from the key table) and the value editor; the "need at least WxH" screen. */
+ * help (from the key table) and the value editor; the "need at least WxH" screen. The
+ * worker's text views (Theorem 1, claims, ridge lens) and word wrapping: tui_text.c. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,8 +86,6 @@ int tui_cycle_method(int cur, int other, int n)
     return cur;
 }
 
-static int wrap_text(cv_canvas *cv, int x, int y, int w, int h, const char *text, unsigned char attr);
-
 /* For the panels of G + τI's numbers (own: the spectrum panel, where a learner without G shows
  * its own matrix when it has one): when no shown method has them, write why over the whole
  * panel and return -1; when one of them has none, write it on the panel's last rows, word-wrapped
@@ -97,13 +96,13 @@ static int no_spectrum_note(cv_canvas *cv, int x, int y, int w, int h, const tui
     int ns, k = ch_no_gram_names(v->r, v->m0, v->m1, own, names, sizeof names, &ns);
     if (!k) return 0;
     snprintf(b, sizeof b, "%s: no Gram matrix%s", names, own ? ", no spectrum" : "");
-    int nr = wrap_text(cv, 0, 0, w - 2, -1, b, 0);
+    int nr = tui_wrap_text(cv, 0, 0, w - 2, -1, b, 0);
     if (nr > h) nr = h;
     if (k == ns) {
-        wrap_text(cv, x + 1, y + (h - nr) / 2, w - 2, nr, b, CV_DIM);
+        tui_wrap_text(cv, x + 1, y + (h - nr) / 2, w - 2, nr, b, CV_DIM);
         return -1;
     }
-    wrap_text(cv, x + 1, y + h - nr, w - 2, nr, b, CV_DIM);
+    tui_wrap_text(cv, x + 1, y + h - nr, w - 2, nr, b, CV_DIM);
     return nr;
 }
 
@@ -121,7 +120,7 @@ static void draw_built_o(cv_canvas *cv, int x, int y, int w, int h, ch_chart *c,
     cv_draw_chart(cv, x, y, w, h, c, o ? o : &def);
 }
 
-static void draw_built(cv_canvas *cv, int x, int y, int w, int h, ch_chart *c, const tui_view *v)
+void tui_draw_built(cv_canvas *cv, int x, int y, int w, int h, ch_chart *c, const tui_view *v)
 {
     draw_built_o(cv, x, y, w, h, c, v, NULL);
 }
@@ -213,7 +212,7 @@ static void multiples(cv_canvas *cv, int x, int y, int w, int h, ch_chart *c, co
     int lw = 4, pw = (w - lw) / nk;
     if (pw < 8) {
         /* too narrow: one chart with the letters of all kinds */
-        draw_built(cv, x, y, w, h, c, v);
+        tui_draw_built(cv, x, y, w, h, c, v);
         return;
     }
     for (int k = 0; k < nk; k++) {
@@ -272,7 +271,7 @@ static void chart_panel(cv_canvas *cv, const tui_rect *rc, const char *const *ti
         st = which == 0 ? ch_add_seed_bands(&c, v->seed_runs, v->nseed_runs)
                         : ch_add_seed_bands_of(&c, v->seed_runs, v->nseed_runs, CH_BAND_STABLE_RANK);
     if (st != GS_OK) {
-        wrap_text(cv, x + 1, y + 1, w - 2, h - 1, gs_last_error(), CV_DIM);
+        tui_wrap_text(cv, x + 1, y + 1, w - 2, h - 1, gs_last_error(), CV_DIM);
         ch_free(&c);
         return;
     }
@@ -282,188 +281,8 @@ static void chart_panel(cv_canvas *cv, const tui_rect *rc, const char *const *ti
         int tw = cv_text_width(cv, titles[tk]);
         accuracy_multiples(cv, x, y, w, h, &c, v, rc, tw < rc->w - 6 ? tw : rc->w - 6);
     } else
-        draw_built(cv, x, y, w, h, &c, v);
+        tui_draw_built(cv, x, y, w, h, &c, v);
     ch_free(&c);
-}
-
-/* Word-wrapped text from (x, y) in w cells and at most h rows (messages in panels); a word
- * longer than the line is split. Returns the rows used (with h < 0: rows needed, nothing drawn). */
-static int wrap_text(cv_canvas *cv, int x, int y, int w, int h, const char *text, unsigned char attr)
-{
-    char line[1024] = "", cand[1024];
-    int row = 0, measure = h < 0;
-    const char *p = text;
-    if (w < 1) return 0;
-    while (*p && (measure || row < h)) {
-        while (*p == ' ') p++;
-        const char *e = p;
-        while (*e && *e != ' ') e++;
-        if (e == p) break;
-        snprintf(cand, sizeof cand, "%s%s%.*s", line, line[0] ? " " : "", (int)(e - p), p);
-        if (cv_text_width(cv, cand) > w) {
-            if (line[0]) {
-                if (!measure) cv_text(cv, x, y + row, line, w, FG, attr);
-                row++;
-                line[0] = 0;
-                continue; /* the word starts the next line */
-            }
-            /* one word wider than the line: cut it at w cells (whole UTF-8 sequences) */
-            int cells = 0;
-            const char *q = p;
-            while (q < e && cells < w) {
-                q++;
-                while (q < e && (*(const unsigned char *)q & 0xC0) == 0x80) q++;
-                cells++;
-            }
-            snprintf(line, sizeof line, "%.*s", (int)(q - p), p);
-            if (!measure) cv_text(cv, x, y + row, line, w, FG, attr);
-            row++;
-            line[0] = 0;
-            p = q;
-            continue;
-        }
-        snprintf(line, sizeof line, "%s", cand);
-        p = e;
-    }
-    if (line[0] && (measure || row < h)) {
-        if (!measure) cv_text(cv, x, y + row, line, w, FG, attr);
-        row++;
-    }
-    return row;
-}
-
-/* Numbers for the Theorem 1 panel: 4 significant digits, compact exponents. */
-static void th_num(double v, char *b, int n)
-{
-    if (!isfinite(v)) snprintf(b, (size_t)n, "—");
-    else if (v != 0 && (fabs(v) >= 1e5 || fabs(v) < 1e-3)) snprintf(b, (size_t)n, "%.3e", v);
-    else snprintf(b, (size_t)n, "%.4g", v);
-}
-
-static void theorem_text(cv_canvas *cv, int x, int y, int w, int h, const tui_extra *ex, const tui_view *v)
-{
-    const sp_theorem *t = &ex->th;
-    char nm[32], l[8][200], a[8][32];
-    ch_display_name(ex->th_method, nm, sizeof nm);
-    th_num(t->eps, a[0], 32); th_num(t->eta, a[1], 32); th_num(t->mbar, a[2], 32); th_num(t->m, a[3], 32);
-    snprintf(l[0], 200, "%s vs GACL · task %d · r = %d head classes · D = %ld · τ = %.4g", nm, ex->task,
-             t->r, ex->D, ex->tau);
-    snprintf(l[1], 200, "ε = %s   η = %s   mbar = %s   m = %s", a[0], a[1], a[2], a[3]);
-    th_num(t->S_tau, a[0], 32); th_num(t->Lambda_plus, a[1], 32);
-    snprintf(l[2], 200, "S_τ = ‖G+τI‖²_F = %s   Λ₊ = %s", a[0], a[1]);
-    th_num(t->sr_before, a[0], 32); th_num(t->bound, a[1], 32); th_num(t->sr_after, a[2], 32);
-    snprintf(l[3], 200, "sr(G+τI) = %s   bound = %s   sr(G+Δ+τI) = %s", a[0], a[1], a[2]);
-    snprintf(l[4], 200, "bound ≤ actual: %s", t->bound_holds ? "yes" : "NO");
-    th_num(t->lhs, a[0], 32); th_num(t->rhs, a[1], 32);
-    snprintf(l[5], 200, "strict condition (eq. 12): (D−r)m² = %s %s %s: %s", a[0],
-             t->strict_condition ? ">" : "≤", a[1], t->strict_condition ? "holds" : "does not hold");
-    snprintf(l[6], 200, "sr change: %+.4g (%s the stable rank)", t->sr_after - t->sr_before,
-             t->sr_after > t->sr_before ? "raises" : "does not raise");
-    int row = y;
-    for (int i = 0; i < 7 && row < y + h; i++) {
-        unsigned char at = i == 4 || i == 5 ? CV_BOLD : 0;
-        row += wrap_text(cv, x + 1, row, w - 2, y + h - row, l[i], at);
-    }
-    (void)v;
-}
-
-/* The claims view: each claim with ✔ / ✗ / ? and its numbers on one line (wrapped), the reason
- * indented under it; scrolled with PgUp / PgDn when it does not fit. */
-static void claims_text(cv_canvas *cv, int x, int y, int w, int h, const tui_extra *ex, const tui_view *v)
-{
-    int ref, aug;
-    tui_ref_aug(v->r, v->m0, v->m1, &ref, &aug);
-    cl_input in = {v->r, ref, aug, v->task, ex->have_th ? &ex->th : NULL, ex->nts > 0 ? &ex->ts[0] : NULL,
-                   ex->have_mech ? &ex->mech : NULL, cl_find_oversample(v->r, ref)};
-    cl_report rep;
-    if (cl_claims(&in, &rep) != GS_OK) {
-        wrap_text(cv, x + 1, y + 1, w - 2, h - 1, gs_last_error(), CV_DIM);
-        return;
-    }
-    if (!ex->have_th && ex->th_error[0]) {
-        snprintf(rep.row[CL_THEOREM].reason, sizeof rep.row[CL_THEOREM].reason, "%.230s", ex->th_error);
-    }
-    /* lay the rows out on a scratch canvas of the panel's width, then copy the visible part */
-    cv_canvas sc;
-    if (cv_init(&sc, w, 200, cv->glyphs) != GS_OK) return;
-    int row = 0;
-    char head[400];
-    snprintf(head, sizeof head, "task %d: %s against %s; ✔ the numbers support the claim, ✗ they do not", v->task,
-             rep.aug, rep.ref);
-    row += wrap_text(&sc, 1, row, w - 2, 200 - row, head, CV_DIM);
-    for (int i = 0; i < rep.n && row < 190; i++) {
-        const cl_row *c = &rep.row[i];
-        char l1[600];
-        snprintf(l1, sizeof l1, "%s %s%s%s", cl_mark(c->verdict), c->claim, c->numbers[0] ? ": " : "", c->numbers);
-        row += wrap_text(&sc, 1, row, w - 2, 200 - row, l1, c->verdict == CL_UNKNOWN ? CV_DIM : CV_BOLD);
-        row += wrap_text(&sc, 4, row, w - 5, 200 - row, c->reason, 0);
-    }
-    int top = v->scroll, shown = h;
-    if (row > h) {
-        shown = h - 1;
-        if (top > row - shown) top = row - shown;
-    } else top = 0;
-    if (top < 0) top = 0;
-    for (int r = 0; r < shown && top + r < row; r++)
-        for (int c = 0; c < w; c++) {
-            const cv_cell *src = cv_cat(&sc, c, top + r);
-            cv_cell *dst = cv_at(cv, x + c, y + r);
-            if (src && dst) *dst = *src;
-        }
-    if (row > h) {
-        char more[96];
-        snprintf(more, sizeof more, "rows %d–%d of %d · PgUp PgDn scroll", top + 1, top + shown, row);
-        cv_text(cv, x + 1, y + h - 1, more, w - 2, FG, CV_DIM);
-    }
-    cv_free(&sc);
-}
-
-/* The ridge lens: the filter factors λᵢ/(λᵢ+τ) per eigen-direction (left) and, per method, df(τ),
- * the medians of the head's and the tail's class directions above τ and the accuracies (right);
- * the explanation word-wrapped under the table, never cut. */
-static void lens_view(cv_canvas *cv, int x, int y, int w, int h, const tui_extra *ex, const tui_view *v)
-{
-    const rl_result *l = &ex->lens;
-    enum { TW = 37 };
-    int tw = w >= TW + CV_CHART_MIN_W + 8 ? TW : w - 1, cw = w - tw - 1;
-    if (cw >= CV_CHART_MIN_W + 8) {
-        ch_chart c;
-        if (ch_build_lens_filter(&c, l) == GS_OK) {
-            c.note[0] = 0; /* df is in the table */
-            c.x.label[0] = 0;
-            snprintf(c.y.label, sizeof c.y.label, "λ/(λ+τ)");
-            draw_built(cv, x, y, cw, h, &c, v);
-            ch_free(&c);
-        }
-    } else cw = -1;
-    int tx = x + cw + 1, row = y;
-    char b[160];
-    snprintf(b, sizeof b, "task %d · τ = %.3g · %ld directions", l->task, l->n ? l->tau[0] : NAN, l->D);
-    cv_text(cv, tx, row++, b, tw, FG, CV_DIM);
-    static const char *cols[4] = {"df(τ)", "head>τ", "tail>τ", "tail%"};
-    int ncol = tw >= 8 + 7 * 4 ? 4 : 3; /* narrow: without the tail accuracy (the parameters show it) */
-    for (int k = 0; k < ncol; k++) cv_text(cv, tx + 8 + 7 * k, row, cols[k], 7, FG, CV_BOLD);
-    row++;
-    for (int i = 0; i < l->n && row < y + h; i++, row++) {
-        char nm[32];
-        ch_display_name(l->key[i], nm, sizeof nm);
-        uint32_t rgb;
-        ch_method_style(l->key[i], !strcmp(l->key[i], "gacl") ? 0 : !strcmp(l->key[i], "gsr") ? 1 : 2 + i, &rgb, NULL,
-                        NULL, NULL);
-        if (!v->color) rgb = FG;
-        cv_text(cv, tx, row, nm, 7, rgb, CV_BOLD);
-        double val[4] = {l->df[i], l->head_above[i], l->tail_above[i], l->tail_acc[i]};
-        for (int k = 0; k < ncol; k++) {
-            if (!isfinite(val[k])) snprintf(b, sizeof b, "—");
-            else snprintf(b, sizeof b, k == 0 || k == 3 ? "%.1f" : "%.2f", val[k]);
-            cv_text(cv, tx + 8 + 7 * k, row, b, 6, rgb, 0);
-        }
-    }
-    static const char why[] = "df(τ) = Σ λ/(λ+τ): directions the ridge keeps. >τ: median share of a class's "
-                              "direction where λ > τ; below τ the ridge shrinks it away.";
-    /* the explanation whole, or where it does not fit a pointer to the help's */
-    const char *say = wrap_text(cv, 0, 0, tw, -1, why, 0) <= y + h - row ? why : "? explains these numbers";
-    if (row < y + h) wrap_text(cv, tx, row, tw, y + h - row, say, CV_DIM);
 }
 
 /* The lower-left panel: the view chosen with `v`. */
@@ -522,26 +341,26 @@ static void lower_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
             return;
         }
         if (ex->st != GS_OK) {
-            wrap_text(cv, x + 1, y + 1, w - 2, h - 1, ex->error, CV_DIM);
+            tui_wrap_text(cv, x + 1, y + 1, w - 2, h - 1, ex->error, CV_DIM);
             return;
         }
         if (v->lower == TV_THEOREM) {
-            theorem_text(cv, x, y, w, h, ex, v);
+            tui_theorem_text(cv, x, y, w, h, ex, v);
             return;
         }
         if (v->lower == TV_CLAIMS) {
-            claims_text(cv, x, y, w, h, ex, v);
+            tui_claims_text(cv, x, y, w, h, ex, v);
             return;
         }
         if (v->lower == TV_LENS) {
-            if (!ex->have_lens) wrap_text(cv, x + 1, y + 1, w - 2, h - 1, "no ridge lens data", CV_DIM);
-            else lens_view(cv, x, y, w, h, ex, v);
+            if (!ex->have_lens) tui_wrap_text(cv, x + 1, y + 1, w - 2, h - 1, "no ridge lens data", CV_DIM);
+            else tui_lens_view(cv, x, y, w, h, ex, v);
             return;
         }
         if (v->lower == TV_COLLAPSE) {
             ch_chart c;
             if (!ex->have_co || ch_build_collapse(&c, &ex->co) != GS_OK) {
-                wrap_text(cv, x + 1, y + 1, w - 2, h - 1, ex->have_co ? gs_last_error() : "no collapse data", CV_DIM);
+                tui_wrap_text(cv, x + 1, y + 1, w - 2, h - 1, ex->have_co ? gs_last_error() : "no collapse data", CV_DIM);
                 return;
             }
             /* the x axis's label on its own row under the tick labels (it rarely fits beside
@@ -551,17 +370,17 @@ static void lower_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
             memcpy(xl, c.x.label, sizeof xl);
             c.note[0] = 0;
             c.x.label[0] = 0;
-            int xr = wrap_text(cv, 0, 0, w - 2, -1, xl, 0), nr = wrap_text(cv, 0, 0, w - 2, -1, note, 0);
+            int xr = tui_wrap_text(cv, 0, 0, w - 2, -1, xl, 0), nr = tui_wrap_text(cv, 0, 0, w - 2, -1, note, 0);
             int lab = xr > 0 && h - xr >= CV_CHART_MIN_H + 2 ? xr : 0;
             int nrow = nr > 0 && h - lab - nr >= CV_CHART_MIN_H + 2 ? nr : 0, hc = h - lab - nrow;
             if (!lab) snprintf(c.x.label, sizeof c.x.label, "%s", xl); /* no row to spare: beside the ticks */
             else if (lab == 1) {
                 int xw = cv_text_width(cv, xl);
                 cv_text(cv, x + w - 1 - xw, y + hc, xl, xw, FG, CV_DIM);
-            } else wrap_text(cv, x + 1, y + hc, w - 2, lab, xl, CV_DIM);
-            if (nrow) wrap_text(cv, x + 1, y + hc + lab, w - 2, nrow, note, CV_DIM);
+            } else tui_wrap_text(cv, x + 1, y + hc, w - 2, lab, xl, CV_DIM);
+            if (nrow) tui_wrap_text(cv, x + 1, y + hc + lab, w - 2, nrow, note, CV_DIM);
             if (!nrow) snprintf(c.note, sizeof c.note, "%s", note); /* no row: the chart's own place */
-            draw_built(cv, x, y, w, hc, &c, v);
+            tui_draw_built(cv, x, y, w, hc, &c, v);
             ch_free(&c);
             return;
         }
@@ -577,17 +396,17 @@ static void lower_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
             char note[sizeof a.note];
             memcpy(note, a.note, sizeof note);
             a.note[0] = 0;
-            int nr = wrap_text(cv, 0, 0, w - 2, -1, note, 0);
+            int nr = tui_wrap_text(cv, 0, 0, w - 2, -1, note, 0);
             if (nr > 0 && h - nr >= CV_CHART_MIN_H + 2) {
                 hc = h - nr;
-                wrap_text(cv, x + 1, y + hc, w - 2, nr, note, CV_DIM);
+                tui_wrap_text(cv, x + 1, y + hc, w - 2, nr, note, CV_DIM);
             }
             multiples(cv, x, y, wl, hc, &a, v, NULL, 0, k3 + 3 - nk, nk);
             ch_free(&a);
         }
         if (wl < w &&
             ch_build_tau_sweep(&b, &ex->ts[0], ex->nts > 1 ? &ex->ts[1] : NULL, ex->tau, CH_TS_STABLE_RANK) == GS_OK) {
-            draw_built(cv, x + wl + 1, y + 1, w - wl - 1, hc - 1, &b, v);
+            tui_draw_built(cv, x + wl + 1, y + 1, w - wl - 1, hc - 1, &b, v);
             ch_free(&b);
         }
         return;
@@ -597,9 +416,9 @@ static void lower_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
         if (k < 0) return;
         if (k > 0 && v->lower == TV_RATIO) {
             static const char why[] = "the ratio needs two ridge methods (keys m / M)";
-            int room = h - k, nr = wrap_text(cv, 0, 0, w - 2, -1, why, 0), top = (room - nr) / 2;
+            int room = h - k, nr = tui_wrap_text(cv, 0, 0, w - 2, -1, why, 0), top = (room - nr) / 2;
             if (top < 0) top = 0;
-            wrap_text(cv, x + 1, y + top, w - 2, room - top, why, CV_DIM);
+            tui_wrap_text(cv, x + 1, y + top, w - 2, room - top, why, CV_DIM);
             return;
         }
         h -= k;
@@ -615,15 +434,15 @@ static void lower_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
         n = 1;
     }
     if (n == 0) {
-        wrap_text(cv, x + 1, y + 1, w - 2, h - 1, gs_last_error(), CV_DIM);
+        tui_wrap_text(cv, x + 1, y + 1, w - 2, h - 1, gs_last_error(), CV_DIM);
         return;
     }
     if (v->lower == TV_ERANK)
         for (int i = 0; i < n; i++) hide_future(&c[i], v, i == 0 ? Y_LINEAR : Y_LOG);
-    if (n == 1) draw_built(cv, x, y, w, h, &c[0], v);
+    if (n == 1) tui_draw_built(cv, x, y, w, h, &c[0], v);
     else {
-        draw_built(cv, x, y, w / 2, h, &c[0], v);
-        draw_built(cv, x + w / 2 + 1, y, w - w / 2 - 1, h, &c[1], v);
+        tui_draw_built(cv, x, y, w / 2, h, &c[0], v);
+        tui_draw_built(cv, x + w / 2 + 1, y, w - w / 2 - 1, h, &c[1], v);
     }
     for (int i = 0; i < n; i++) ch_free(&c[i]);
 }
@@ -815,7 +634,7 @@ static int message_rows(const cv_canvas *cv, const tui_view *v, int w)
     if (!v->message || !*v->message) return 0;
     char b[600];
     snprintf(b, sizeof b, " %s", v->message);
-    return wrap_text((cv_canvas *)cv, 0, 0, w - 2, -1, b, 0);
+    return tui_wrap_text((cv_canvas *)cv, 0, 0, w - 2, -1, b, 0);
 }
 
 static void message_area(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
@@ -824,7 +643,7 @@ static void message_area(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
     if (!v->message || !*v->message) return;
     char b[600];
     snprintf(b, sizeof b, "%s%s", v->message_error ? "✗ " : "", v->message);
-    wrap_text(cv, rc->x + 1, rc->y, rc->w - 2, rc->h, b, v->message_error ? CV_BOLD : 0);
+    tui_wrap_text(cv, rc->x + 1, rc->y, rc->w - 2, rc->h, b, v->message_error ? CV_BOLD : 0);
 }
 
 static int hint_item(cv_canvas *cv, int x, int y, const char *key, const char *label)
@@ -973,17 +792,17 @@ static void tour_overlay(cv_canvas *cv, const tui_layout *l, const tui_view *v)
              s->title);
     snprintf(foot, sizeof foot, "n next step · p back · Esc leaves the tour%s",
              pr.w > 0 ? " · the highlighted panel is the one to look at" : "");
-    int rows = wrap_text(cv, 0, 0, inner, -1, title, 0) + wrap_text(cv, 0, 0, inner, -1, foot, 0);
-    for (int i = 0; i < s->ntext; i++) rows += wrap_text(cv, 0, 0, inner, -1, s->text[i], 0);
+    int rows = tui_wrap_text(cv, 0, 0, inner, -1, title, 0) + tui_wrap_text(cv, 0, 0, inner, -1, foot, 0);
+    for (int i = 0; i < s->ntext; i++) rows += tui_wrap_text(cv, 0, 0, inner, -1, s->text[i], 0);
     int h = rows + 2, body_top = l->accuracy.y, body_bot = l->message.y;
     if (h > body_bot - body_top) h = body_bot - body_top;
     int x = (cv->w - w) / 2, y = top_half ? body_bot - h : body_top;
     cv_fill(cv, x, y, w, h, L' ', FG, 0);
     cv_box(cv, x, y, w, h, NULL, FG, CV_BOLD);
     int r = y + 1, end = y + h - 1;
-    r += wrap_text(cv, x + 2, r, inner, end - r, title, CV_BOLD);
-    for (int i = 0; i < s->ntext && r < end; i++) r += wrap_text(cv, x + 2, r, inner, end - r, s->text[i], 0);
-    if (r < end) wrap_text(cv, x + 2, r, inner, end - r, foot, CV_DIM);
+    r += tui_wrap_text(cv, x + 2, r, inner, end - r, title, CV_BOLD);
+    for (int i = 0; i < s->ntext && r < end; i++) r += tui_wrap_text(cv, x + 2, r, inner, end - r, s->text[i], 0);
+    if (r < end) tui_wrap_text(cv, x + 2, r, inner, end - r, foot, CV_DIM);
 }
 
 void tui_draw(cv_canvas *cv, const tui_view *v)

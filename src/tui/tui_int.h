@@ -125,6 +125,18 @@ void tui_draw(cv_canvas *cv, const tui_view *v);
 int tui_help_rows(const cv_canvas *cv, int w, char (*out)[TUI_HELP_LEN], int max);
 /* Numbers of one method at one task for the parameters panel, e.g. "81.2" or "…" (pending). */
 void tui_fmt_pct(const en_snap *s, double v, char *buf, int n);
+/* Rasterize a built chart into (x, y, w, h), its ticks thinned for the cell grid. */
+void tui_draw_built(cv_canvas *cv, int x, int y, int w, int h, ch_chart *c, const tui_view *v);
+
+/* ---- the worker's text views (tui_text.c) ---- */
+/* Word-wrapped text from (x, y) in w cells and at most h rows; a word longer than the line is
+ * split. Returns the rows used (with h < 0: the rows needed, nothing drawn). */
+int tui_wrap_text(cv_canvas *cv, int x, int y, int w, int h, const char *text, unsigned char attr);
+/* The lower panel's text views in (x, y, w, h) from the worker's extra results: Theorem 1's
+ * numbers, the claims and their verdicts (scrolled by v->scroll), the ridge lens. */
+void tui_theorem_text(cv_canvas *cv, int x, int y, int w, int h, const tui_extra *ex, const tui_view *v);
+void tui_claims_text(cv_canvas *cv, int x, int y, int w, int h, const tui_extra *ex, const tui_view *v);
+void tui_lens_view(cv_canvas *cv, int x, int y, int w, int h, const tui_extra *ex, const tui_view *v);
 
 /* ---- presets (tui_preset.c) ---- */
 /* Does preset p apply to the TUI's run o (it leaves the data and the protocol as they are)? 1 and

@@ -1,0 +1,194 @@
+/* tui/tui_text.c — the worker's text views, drawn into a cell canvas (pure: no curses, no
+ * threads): Theorem 1's numbers, the claims with their verdicts, the ridge lens (its table of
+ * df(τ) and the shares above τ beside the filter-factor chart), and the word wrapping every panel
+ * uses for its messages (tui_int.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gs_chart.h"
+#include "gs_common.h"
+#include "tui_int.h"
+
+#define FG CV_RGB_DEFAULT
+
+/* Word-wrapped text from (x, y) in w cells and at most h rows (messages in panels); a word
+ * longer than the line is split. Returns the rows used (with h < 0: rows needed, nothing drawn). */
+int tui_wrap_text(cv_canvas *cv, int x, int y, int w, int h, const char *text, unsigned char attr)
+{
+    char line[1024] = "", cand[1024];
+    int row = 0, measure = h < 0;
+    const char *p = text;
+    if (w < 1) return 0;
+    while (*p && (measure || row < h)) {
+        while (*p == ' ') p++;
+        const char *e = p;
+        while (*e && *e != ' ') e++;
+        if (e == p) break;
+        snprintf(cand, sizeof cand, "%s%s%.*s", line, line[0] ? " " : "", (int)(e - p), p);
+        if (cv_text_width(cv, cand) > w) {
+            if (line[0]) {
+                if (!measure) cv_text(cv, x, y + row, line, w, FG, attr);
+                row++;
+                line[0] = 0;
+                continue; /* the word starts the next line */
+            }
+            /* one word wider than the line: cut it at w cells (whole UTF-8 sequences) */
+            int cells = 0;
+            const char *q = p;
+            while (q < e && cells < w) {
+                q++;
+                while (q < e && (*(const unsigned char *)q & 0xC0) == 0x80) q++;
+                cells++;
+            }
+            snprintf(line, sizeof line, "%.*s", (int)(q - p), p);
+            if (!measure) cv_text(cv, x, y + row, line, w, FG, attr);
+            row++;
+            line[0] = 0;
+            p = q;
+            continue;
+        }
+        snprintf(line, sizeof line, "%s", cand);
+        p = e;
+    }
+    if (line[0] && (measure || row < h)) {
+        if (!measure) cv_text(cv, x, y + row, line, w, FG, attr);
+        row++;
+    }
+    return row;
+}
+
+/* Numbers for the Theorem 1 panel: 4 significant digits, compact exponents. */
+static void th_num(double v, char *b, int n)
+{
+    if (!isfinite(v)) snprintf(b, (size_t)n, "—");
+    else if (v != 0 && (fabs(v) >= 1e5 || fabs(v) < 1e-3)) snprintf(b, (size_t)n, "%.3e", v);
+    else snprintf(b, (size_t)n, "%.4g", v);
+}
+
+void tui_theorem_text(cv_canvas *cv, int x, int y, int w, int h, const tui_extra *ex, const tui_view *v)
+{
+    const sp_theorem *t = &ex->th;
+    char nm[32], l[8][200], a[8][32];
+    ch_display_name(ex->th_method, nm, sizeof nm);
+    th_num(t->eps, a[0], 32); th_num(t->eta, a[1], 32); th_num(t->mbar, a[2], 32); th_num(t->m, a[3], 32);
+    snprintf(l[0], 200, "%s vs GACL · task %d · r = %d head classes · D = %ld · τ = %.4g", nm, ex->task,
+             t->r, ex->D, ex->tau);
+    snprintf(l[1], 200, "ε = %s   η = %s   mbar = %s   m = %s", a[0], a[1], a[2], a[3]);
+    th_num(t->S_tau, a[0], 32); th_num(t->Lambda_plus, a[1], 32);
+    snprintf(l[2], 200, "S_τ = ‖G+τI‖²_F = %s   Λ₊ = %s", a[0], a[1]);
+    th_num(t->sr_before, a[0], 32); th_num(t->bound, a[1], 32); th_num(t->sr_after, a[2], 32);
+    snprintf(l[3], 200, "sr(G+τI) = %s   bound = %s   sr(G+Δ+τI) = %s", a[0], a[1], a[2]);
+    snprintf(l[4], 200, "bound ≤ actual: %s", t->bound_holds ? "yes" : "NO");
+    th_num(t->lhs, a[0], 32); th_num(t->rhs, a[1], 32);
+    snprintf(l[5], 200, "strict condition (eq. 12): (D−r)m² = %s %s %s: %s", a[0],
+             t->strict_condition ? ">" : "≤", a[1], t->strict_condition ? "holds" : "does not hold");
+    snprintf(l[6], 200, "sr change: %+.4g (%s the stable rank)", t->sr_after - t->sr_before,
+             t->sr_after > t->sr_before ? "raises" : "does not raise");
+    int row = y;
+    for (int i = 0; i < 7 && row < y + h; i++) {
+        unsigned char at = i == 4 || i == 5 ? CV_BOLD : 0;
+        row += tui_wrap_text(cv, x + 1, row, w - 2, y + h - row, l[i], at);
+    }
+    (void)v;
+}
+
+/* The claims view: each claim with ✔ / ✗ / ? and its numbers on one line (wrapped), the reason
+ * indented under it; scrolled with PgUp / PgDn when it does not fit. */
+void tui_claims_text(cv_canvas *cv, int x, int y, int w, int h, const tui_extra *ex, const tui_view *v)
+{
+    int ref, aug;
+    tui_ref_aug(v->r, v->m0, v->m1, &ref, &aug);
+    cl_input in = {v->r, ref, aug, v->task, ex->have_th ? &ex->th : NULL, ex->nts > 0 ? &ex->ts[0] : NULL,
+                   ex->have_mech ? &ex->mech : NULL, cl_find_oversample(v->r, ref)};
+    cl_report rep;
+    if (cl_claims(&in, &rep) != GS_OK) {
+        tui_wrap_text(cv, x + 1, y + 1, w - 2, h - 1, gs_last_error(), CV_DIM);
+        return;
+    }
+    if (!ex->have_th && ex->th_error[0]) {
+        snprintf(rep.row[CL_THEOREM].reason, sizeof rep.row[CL_THEOREM].reason, "%.230s", ex->th_error);
+    }
+    /* lay the rows out on a scratch canvas of the panel's width, then copy the visible part */
+    cv_canvas sc;
+    if (cv_init(&sc, w, 200, cv->glyphs) != GS_OK) return;
+    int row = 0;
+    char head[400];
+    snprintf(head, sizeof head, "task %d: %s against %s; ✔ the numbers support the claim, ✗ they do not", v->task,
+             rep.aug, rep.ref);
+    row += tui_wrap_text(&sc, 1, row, w - 2, 200 - row, head, CV_DIM);
+    for (int i = 0; i < rep.n && row < 190; i++) {
+        const cl_row *c = &rep.row[i];
+        char l1[600];
+        snprintf(l1, sizeof l1, "%s %s%s%s", cl_mark(c->verdict), c->claim, c->numbers[0] ? ": " : "", c->numbers);
+        row += tui_wrap_text(&sc, 1, row, w - 2, 200 - row, l1, c->verdict == CL_UNKNOWN ? CV_DIM : CV_BOLD);
+        row += tui_wrap_text(&sc, 4, row, w - 5, 200 - row, c->reason, 0);
+    }
+    int top = v->scroll, shown = h;
+    if (row > h) {
+        shown = h - 1;
+        if (top > row - shown) top = row - shown;
+    } else top = 0;
+    if (top < 0) top = 0;
+    for (int r = 0; r < shown && top + r < row; r++)
+        for (int c = 0; c < w; c++) {
+            const cv_cell *src = cv_cat(&sc, c, top + r);
+            cv_cell *dst = cv_at(cv, x + c, y + r);
+            if (src && dst) *dst = *src;
+        }
+    if (row > h) {
+        char more[96];
+        snprintf(more, sizeof more, "rows %d–%d of %d · PgUp PgDn scroll", top + 1, top + shown, row);
+        cv_text(cv, x + 1, y + h - 1, more, w - 2, FG, CV_DIM);
+    }
+    cv_free(&sc);
+}
+
+/* The ridge lens: the filter factors λᵢ/(λᵢ+τ) per eigen-direction (left) and, per method, df(τ),
+ * the medians of the head's and the tail's class directions above τ and the accuracies (right);
+ * the explanation word-wrapped under the table, never cut. */
+void tui_lens_view(cv_canvas *cv, int x, int y, int w, int h, const tui_extra *ex, const tui_view *v)
+{
+    const rl_result *l = &ex->lens;
+    enum { TW = 37 };
+    int tw = w >= TW + CV_CHART_MIN_W + 8 ? TW : w - 1, cw = w - tw - 1;
+    if (cw >= CV_CHART_MIN_W + 8) {
+        ch_chart c;
+        if (ch_build_lens_filter(&c, l) == GS_OK) {
+            c.note[0] = 0; /* df is in the table */
+            c.x.label[0] = 0;
+            snprintf(c.y.label, sizeof c.y.label, "λ/(λ+τ)");
+            tui_draw_built(cv, x, y, cw, h, &c, v);
+            ch_free(&c);
+        }
+    } else cw = -1;
+    int tx = x + cw + 1, row = y;
+    char b[160];
+    snprintf(b, sizeof b, "task %d · τ = %.3g · %ld directions", l->task, l->n ? l->tau[0] : NAN, l->D);
+    cv_text(cv, tx, row++, b, tw, FG, CV_DIM);
+    static const char *cols[4] = {"df(τ)", "head>τ", "tail>τ", "tail%"};
+    int ncol = tw >= 8 + 7 * 4 ? 4 : 3; /* narrow: without the tail accuracy (the parameters show it) */
+    for (int k = 0; k < ncol; k++) cv_text(cv, tx + 8 + 7 * k, row, cols[k], 7, FG, CV_BOLD);
+    row++;
+    for (int i = 0; i < l->n && row < y + h; i++, row++) {
+        char nm[32];
+        ch_display_name(l->key[i], nm, sizeof nm);
+        uint32_t rgb;
+        ch_method_style(l->key[i], !strcmp(l->key[i], "gacl") ? 0 : !strcmp(l->key[i], "gsr") ? 1 : 2 + i, &rgb, NULL,
+                        NULL, NULL);
+        if (!v->color) rgb = FG;
+        cv_text(cv, tx, row, nm, 7, rgb, CV_BOLD);
+        double val[4] = {l->df[i], l->head_above[i], l->tail_above[i], l->tail_acc[i]};
+        for (int k = 0; k < ncol; k++) {
+            if (!isfinite(val[k])) snprintf(b, sizeof b, "—");
+            else snprintf(b, sizeof b, k == 0 || k == 3 ? "%.1f" : "%.2f", val[k]);
+            cv_text(cv, tx + 8 + 7 * k, row, b, 6, rgb, 0);
+        }
+    }
+    static const char why[] = "df(τ) = Σ λ/(λ+τ): directions the ridge keeps. >τ: median share of a class's "
+                              "direction where λ > τ; below τ the ridge shrinks it away.";
+    /* the explanation whole, or where it does not fit a pointer to the help's */
+    const char *say = tui_wrap_text(cv, 0, 0, tw, -1, why, 0) <= y + h - row ? why : "? explains these numbers";
+    if (row < y + h) tui_wrap_text(cv, tx, row, tw, y + h - row, say, CV_DIM);
+}
