@@ -4,7 +4,7 @@
 # gain) as `run --theorem --format json` reports them, against NumPy on the same run's
 # --save-state (tests/mech_ref.py), and each verdict recomputed from the NumPy numbers: on
 # --synthetic, the MobileNetV2 sample at the teaching preset and the pixel sample at the teaching
-# preset. The text form of --theorem carries the same rows; the JSON parses.
+# and the reference presets. The text form of --theorem carries the same rows; the JSON parses.
 . "$(dirname "$0")/lib.sh"
 export GSRSCOPE_ASSETS="$PWD/assets"
 PY=/usr/bin/python3
@@ -23,6 +23,12 @@ one() { # name, run arguments...
 one synthetic --synthetic
 one mnv2_teaching --sample mobilenetv2 --preset teaching
 one pixels_teaching --sample pixels --preset teaching
+# the reference configuration (a 5,000-d random ReLU expansion, β = 1, τ = 1e4): about 2 minutes
+# and 600 MB of saved Grams, so only in the plain suite (the sanitizers' runs would take 20)
+if [ -z "${GS_SANITIZED:-}${GS_VALGRIND:-}" ]; then
+    one pixels_reference --sample pixels --preset reference
+    rm -rf "$tmp/pixels_reference"
+else echo "# pixels --preset reference: in the plain suite only"; fi
 # the text form: every why row with a mark
 "$G" run --sample mobilenetv2 --preset teaching --methods $M --theorem > "$tmp/t.txt" 2> "$tmp/err"
 n=$(grep -cE '^  (✔|✗|\?) ' "$tmp/t.txt")
