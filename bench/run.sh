@@ -55,8 +55,8 @@ PYEOF
 }
 median_of() { echo "$@" | tr ' ' '\n' | grep . | sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 ratio() { "$PY" -c "import sys; print('%.2f' % (float(sys.argv[1]) / float(sys.argv[2])))" "$1" "$2"; }
-# the precision a run's CSV reports: its last column with --precision single, else double
-precision_of() { awk -F, 'NR == 1 {c = ($NF == "precision")} NR > 1 && c {n[$NF]++} END {if (!c) print "double"; else {s = ""; for (k in n) s = s (s ? "+" : "") k; print s}}' "$1"; }
+# the precision a run's CSV reports: its `precision` column (found by name; there with --precision single or from D = 2048), else double
+precision_of() { awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) if ($i == "precision") c = i} NR > 1 && c {n[$c]++} END {if (!c) print "double"; else {s = ""; for (k in n) s = s (s ? "+" : "") k; print s}}' "$1"; }
 peak_mb() { /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -1 | awk '{printf "%.1f", $1 / 1024}'; }
 
 # The state both programs compute from: gsrscope's rows, test rows and GSR's augmented rows.
