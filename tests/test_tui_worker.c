@@ -44,6 +44,22 @@ static void drain(void)
     }
 }
 
+/* Until the worker's message says an export is written (1) or reports an error (0), at most
+ * 300 s; the last message in msg. */
+static int wait_exported(char *msg, size_t n)
+{
+    double t0 = gs_now();
+    while (gs_now() - t0 < 300) {
+        drain();
+        int busy, err = 0;
+        double prog;
+        if (!tw_status(&w, &busy, &prog, msg, n, &err)) continue;
+        if (strstr(msg, "exported")) return 1;
+        if (err) return 0;
+    }
+    return 0;
+}
+
 /* Until the worker is idle with results of generation gen (at most `secs` seconds). */
 static int settle(uint64_t gen, double secs)
 {
@@ -413,17 +429,8 @@ int main(void)
     char path[64];
     snprintf(path, sizeof path, "/tmp/gs_test_tui_worker_%ld.png", (long)getpid());
     tw_export(&w, path, "dashboard", res);
-    t0 = gs_now();
     char msg[512] = "";
-    int exported = 0;
-    while (!exported && gs_now() - t0 < 300) {
-        drain();
-        int busy, err = 0;
-        double prog;
-        if (!tw_status(&w, &busy, &prog, msg, sizeof msg, &err)) continue;
-        if (strstr(msg, "exported")) exported = 1;
-        else if (err) break;
-    }
+    int exported = wait_exported(msg, sizeof msg);
     size_t n = 0;
     unsigned char *png = tap_slurp(path, &n);
     CHECK(exported && png && n > 8 && png[1] == 'P' && png[2] == 'N' && png[3] == 'G', "export written (%zu bytes): %s", n, msg);
@@ -432,16 +439,7 @@ int main(void)
     /* key E: the frames of the view up to the shown task (2): a PDF of two pages */
     snprintf(path, sizeof path, "/tmp/gs_test_tui_worker_%ld.pdf", (long)getpid());
     tw_export_frames(&w, path, "dashboard", NULL);
-    t0 = gs_now();
-    exported = 0;
-    while (!exported && gs_now() - t0 < 300) {
-        drain();
-        int busy, err = 0;
-        double prog;
-        if (!tw_status(&w, &busy, &prog, msg, sizeof msg, &err)) continue;
-        if (strstr(msg, "exported")) exported = 1;
-        else if (err) break;
-    }
+    exported = wait_exported(msg, sizeof msg);
     unsigned char *pdf = tap_slurp(path, &n);
     int pages = 0;
     for (size_t i = 0; pdf && i + 11 < n; i++) /* "/Type /Page" of a page, not of the "/Pages" tree */

@@ -135,6 +135,15 @@ void ch_task_axis(ch_chart *c, int T)
     snprintf(c->x.label, sizeof c->x.label, "task");
 }
 
+void ch_class_axis(ch_chart *c, int n, int nhead)
+{
+    ch_axis_integer(&c->x, 1, n > 1 ? n : 2, 8, 0);
+    c->x.lo = 0.5;
+    c->x.hi = (n > 1 ? n : 1) + 0.5;
+    snprintf(c->x.label, sizeof c->x.label, "classes by training rows (most first)");
+    c->mark_x = nhead > 0 && nhead < n ? nhead + 0.5 : NAN;
+}
+
 int ch_hide_after(ch_chart *c, int task)
 {
     if (!c->task_x) return 0;

@@ -29,6 +29,9 @@ int ch_clamp_task(const en_results *r, int task);
 void ch_pending_note(ch_chart *c, const en_results *r, const int *ms, int nm);
 /* The x axis of a chart over tasks 1..T (half a task of room each side). */
 void ch_task_axis(ch_chart *c, int T);
+/* The x axis of a chart over n classes ordered by training rows (half a class of room each side),
+ * marked between the nhead head classes and the tail when both are there. */
+void ch_class_axis(ch_chart *c, int n, int nhead);
 /* The valid ones of m0, m1 into ms; their count. */
 int ch_collect_methods(const en_results *r, int m0, int m1, int *ms);
 /* Style slots for the shown methods ms[0..nm) (gacl → 0, gsr → 1, the others what is free), and

@@ -48,13 +48,9 @@ int ch_build_class_acc(ch_chart *c, const en_results *r, int m0, int m1, int tas
     }
     int nhead = 0;
     for (int k = 0; k < n; k++) nhead += r->is_head && r->is_head[ord[k]];
-    ch_axis_integer(&c->x, 1, n > 1 ? n : 2, 8, 0);
-    c->x.lo = 0.5;
-    c->x.hi = (n > 1 ? n : 1) + 0.5;
-    snprintf(c->x.label, sizeof c->x.label, "classes by training rows (most first)");
+    ch_class_axis(c, n, nhead);
     ch_axis_linear(&c->y, 0, 100, 6, 1);
     snprintf(c->y.label, sizeof c->y.label, "accuracy (%%)");
-    c->mark_x = nhead > 0 && nhead < n ? nhead + 0.5 : NAN;
     if (pending) snprintf(c->note, sizeof c->note, "task %d pending", task);
     else snprintf(c->note, sizeof c->note, "task %d: %d head, %d tail classes", task, nhead, n - nhead);
     free(ord);

@@ -44,17 +44,13 @@ int ch_build_collapse(ch_chart *c, const co_result *co)
         snprintf(s->name, sizeof s->name, "\u03c4 = %.3g (ridge floor)", co->tau);
         snprintf(s->method_name, sizeof s->method_name, "\u03c4");
     }
-    ch_axis_integer(&c->x, 1, co->n > 1 ? co->n : 2, 8, 0);
-    c->x.lo = 0.5;
-    c->x.hi = (co->n > 1 ? co->n : 1) + 0.5;
-    snprintf(c->x.label, sizeof c->x.label, "classes by training rows (most first)");
+    ch_class_axis(c, co->n, nhead);
     ch_axis_auto_y(c, 1);
     if (c->y.scale != CH_LOG10) {
         double lo = c->y.lo > 0 ? c->y.lo : co->tau > 0 ? co->tau : 1, hi = c->y.hi > lo ? c->y.hi : lo * 10;
         ch_axis_log10(&c->y, lo, hi, 8);
     }
     snprintf(c->y.label, sizeof c->y.label, "u\u1d40(G+\u03c4I)u along each class's direction");
-    c->mark_x = nhead > 0 && nhead < co->n ? nhead + 0.5 : NAN;
     /* the tail's median energy in units of τ, for each method */
     double med[2] = {NAN, NAN};
     int nt = co->n - nhead;

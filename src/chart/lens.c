@@ -72,13 +72,9 @@ int ch_build_lens_classes(ch_chart *c, const rl_result *l)
             s->y[k] = l->above[i][k];
         }
     }
-    ch_axis_integer(&c->x, 1, n > 1 ? n : 2, 8, 0);
-    c->x.lo = 0.5;
-    c->x.hi = (n > 1 ? n : 1) + 0.5;
-    snprintf(c->x.label, sizeof c->x.label, "classes by training rows (most first)");
+    ch_class_axis(c, n, nhead);
     ch_axis_linear(&c->y, 0, 1, 3, 1);
     snprintf(c->y.label, sizeof c->y.label, "share above \u03c4");
-    c->mark_x = nhead > 0 && nhead < n ? nhead + 0.5 : NAN;
     if (nhead < n) {
         int len = snprintf(c->note, sizeof c->note, "task %d: tail median", l->task);
         for (int i = 0; i < l->n && len > 0 && len < (int)sizeof c->note; i++) {
