@@ -1,5 +1,5 @@
 /* cli/cli.c — what every subcommand shares: the error ending, signals, the outputs hook, the
- * progress line and the failed-task report (gs_cli.h, cli_int.h). */
+ * failed-task report (gs_cli.h, cli_int.h). */
 #include "cli_int.h"
 #include "gs_common.h"
 #include "gs_figure.h"
@@ -44,17 +44,6 @@ void cli_warn(const char *msg, void *user)
 {
     (void)user;
     fprintf(stderr, "gsrscope: warning: %s\n", msg);
-}
-
-void cli_progress(double frac, const char *what, void *user)
-{
-    cli_progress_state *ps = user;
-    if (!ps->tty) return;
-    double now = gs_now();
-    if (now - ps->last < 0.1 && frac < 1) return;
-    ps->last = now;
-    fprintf(stderr, "\r%3.0f%% %-16s", 100 * frac, what);
-    if (frac >= 1) fputs("\r                        \r", stderr);
 }
 
 void cli_config_for(const op_opts *o, en_config *cfg, int keep)

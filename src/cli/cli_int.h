@@ -16,10 +16,6 @@ int cli_interrupted(void);
 /* The warning callback of pl_open: "gsrscope: warning: MSG" on stderr. */
 void cli_warn(const char *msg, void *user);
 
-/* The progress line on stderr when it is a terminal (run). */
-typedef struct { int tty; double last; } cli_progress_state;
-void cli_progress(double frac, const char *what, void *user);
-
 /* The engine configuration of run (keep = 0) and export (keep = 1: every task's Grams). */
 void cli_config_for(const op_opts *o, en_config *cfg, int keep);
 
@@ -27,7 +23,7 @@ void cli_config_for(const op_opts *o, en_config *cfg, int keep);
  * number of such methods. Failed tasks are shown as gaps / empty fields, never as numbers. */
 int cli_report_failed(const en_results *r);
 
-/* The progress of table, sweep, tune and export (cli/progress.c, prefix pg_).
+/* The progress of run, table, sweep, tune and export (cli/progress.c, prefix pg_).
  * A command of several units of work (table: a method at a seed; sweep: a grid point at a seed;
  * tune: a method; export: a seed's run) says how far it is: on a terminal one line rewritten in
  * place (units done, the unit at work, the fraction of its tasks, the time left), otherwise one
@@ -50,8 +46,8 @@ void pg_work(pg_state *p, const char *what, double frac);
 void pg_done(pg_state *p, const char *what);
 /* Clear the terminal line before other output on stderr (a warning, the end). */
 void pg_clear(pg_state *p);
-/* The engine's progress callback (en_progress_fn) for a pg_state whose unit name is `what`:
- * user points at a pg_unit. */
+/* The engine's progress callback (en_progress_fn) for a pg_state whose unit name is `what`
+ * (NULL: the engine's own words, e.g. the task at work): user points at a pg_unit. */
 typedef struct {
     pg_state *p;
     const char *what;

@@ -1,4 +1,4 @@
-/* cli/progress.c — the progress line of table, sweep, tune and export on stderr (cli_int.h). */
+/* cli/progress.c — the progress line of run, table, sweep, tune and export on stderr (cli_int.h). */
 #include "cli_int.h"
 #include "gs_common.h"
 
@@ -69,7 +69,6 @@ void pg_clear(pg_state *p)
 
 void pg_engine_cb(double fraction, const char *what, void *user)
 {
-    (void)what;
     pg_unit *u = user;
-    pg_work(u->p, u->what, fraction);
+    pg_work(u->p, u->what ? u->what : what, fraction);
 }

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* RanPAC's λ on the validation rows: if c's problem has validation rows and o->methods holds a
  * ranpac method, the first one is run alone (its engine replaces c->eng for the while; cfg is
@@ -74,8 +73,11 @@ int cli_run(op_opts *o)
         if (!o->quiet)
             fprintf(stderr, "gsrscope: ranpac: λ = %g chosen on the validation rows (validation accuracy %.2f %%)\n", lam, lval);
     }
-    cli_progress_state ps = {isatty(2) && !o->quiet, 0};
-    rc = en_update(c.eng, &o->params, 1, &cli_cancel, cli_progress, &ps);
+    pg_state pg; /* one unit: the terminal line only (no "done" line, as run prints its results) */
+    pg_init(&pg, "run", 1, o->quiet);
+    pg_unit unit = {&pg, NULL};
+    rc = en_update(c.eng, &o->params, 1, &cli_cancel, pg_engine_cb, &unit);
+    pg_clear(&pg);
     if (rc == GS_ECANCEL) { pl_free(&c); return cli_interrupted(); }
     if (rc) { pl_free(&c); return cli_fail(rc); }
     const en_results *r = en_get_results(c.eng);
