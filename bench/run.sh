@@ -108,6 +108,9 @@ echo "bench: spectrum_all $spa s ratio $(ratio "$np_compute" "$spa") (vs warm Nu
 
 # Interactive engine (keep_task_grams = 1, as the TUI): τ and GSR parameter changes.
 "$BE" "$REPS" --interactive-only -- --synthetic | grep '^bench:'
+# Playback at 1 task/s in the τ-sweep view (tmux): the rate holds while each task's sweep
+# computes in the background and is drawn when ready (playback.sh).
+sh "$HERE/playback.sh" "$GS"
 
 echo "bench: peak_rss_end_to_end $(peak_mb "$GS" run --synthetic --quiet --format csv) MB"
 echo "bench: peak_rss_spectrum_all $(peak_mb "$GS" run --synthetic --quiet --format csv --spectrum all) MB"

@@ -4,7 +4,8 @@
 # → Eigenvalue ratio → Claims → Collapse → Ridge lens; the Theorem 1 panel shows the bound; the τ-sweep panel
 # shows its charts after "computing…"; a task change recomputes (never the old task's numbers);
 # the Effective rank view gets the spectrum at every task; m / M pick the shown pair
-# (--methods gacl,gsr,air): titles follow, M wraps, Theorem 1 says when GACL is not shown.
+# (--methods gacl,gsr,air): titles follow, M wraps, Theorem 1 says when GACL is not shown;
+# playing faster than the τ sweep computes, the steps go on and the last finished sweep is drawn.
 # Skips (0 passed, 0 failed) only when tmux or $GSRSCOPE is missing.
 TUI_TEST=views
 . "$(dirname "$0")/tui_lib.sh"
@@ -43,6 +44,21 @@ T send-keys -t tui v
 if wait_for '─ Collapse' 5; then ok "v: Collapse"; else bad "v: collapse" "$(screen)"; fi
 T send-keys -t tui v
 if wait_for '─ Ridge lens' 5; then ok "v wraps to the Ridge lens"; else bad "v wraps" "$(screen)"; fi
+# playback in the τ sweep: the steps do not wait for the sweep, which is drawn when ready for
+# its own task and labelled so; paused, only the shown task's sweep (no timing: the label can
+# only appear when the shown task has moved past a sweep still computing)
+T send-keys -t tui v v
+if wait_for '─ τ sweep' 5 && wait_for 'best τ' 30; then ok "back on the τ sweep"; else bad "back on the τ sweep" "$(screen)"; fi
+T send-keys -t tui ']' ']' ']' ']' ' '
+if wait_for 'playing 8 tasks/s' 5 && wait_for 'drawn for task [0-9]+ while playing; task [0-9]+.s is next' 60; then
+    ok "playing: the task moves on while the τ sweep computes; the last one finished is drawn, labelled"
+else bad "playing past a computing τ sweep" "$(screen)"; fi
+T send-keys -t tui ' '
+if wait_for 'paused' 5 && wait_gone 'drawn for task' 30 && wait_for 'best τ' 30; then
+    shown=$(screen | head -1 | sed -n 's/.*Task \([0-9]*\)\/.*/\1/p')
+    if screen | grep -q "task $shown; best τ"; then ok "paused: the τ sweep of the shown task ($shown)"
+    else bad "paused: sweep of the shown task $shown" "$(screen)"; fi
+else bad "paused: the sweep of the shown task" "$(screen)"; fi
 T send-keys -t tui '?'
 if wait_for 'next lower view' 5; then ok "help lists v"; else bad "help lists v" "$(screen)"; fi
 T send-keys -t tui x q

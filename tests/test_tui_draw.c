@@ -411,6 +411,19 @@ int main(void)
         tui_draw(&cv, &v);
         s = dump(&cv);
         CHECK(strstr(s, "THEOREM-MSG") != NULL, "same pair's result shown");
+        /* an earlier task's result: paused, not shown; playing, shown and labelled with its task */
+        ex.task = v.task - 1;
+        tui_draw(&cv, &v);
+        s = dump(&cv);
+        CHECK(!strstr(s, "THEOREM-MSG") && strstr(s, "computing… (task"), "paused: an earlier task's result not shown");
+        v.playing = 1;
+        tui_draw(&cv, &v);
+        s = dump(&cv);
+        char lab[96];
+        snprintf(lab, sizeof lab, "drawn for task %d while playing; task %d's is next", v.task - 1, v.task);
+        CHECK(strstr(s, "THEOREM-MSG") && strstr(s, lab), "playing: the last finished task's result, labelled");
+        v.playing = 0;
+        ex.task = v.task;
         cv_free(&cv);
         en_results_free(&r3);
     }

@@ -382,6 +382,43 @@ int main(void)
     tw_request(&w, &o3, 3, 1);
     tw_request(&w, &o3, 3, 2);
     CHECK(wait_extra(3, 2, TV_CLAIMS, 300), "claims recomputed for task 2");
+    /* playing: the next tasks do not stop a view's running computation; it is published for its
+     * own task (drawn when ready), then the task shown by then is computed, the ones passed
+     * meanwhile skipped. (No timing: the requests follow the computation's start at once.) */
+    {
+        if (ex) { tui_extra_free(ex); free(ex); ex = NULL; }
+        tw_set_view(&w, TV_TAU);
+        tw_set_playing(&w, 1);
+        pthread_mutex_lock(&w.mu);
+        int r0 = w.ex_runs;
+        pthread_mutex_unlock(&w.mu);
+        tw_request(&w, &o3, 3, 1);
+        int started = 0;
+        double tp = gs_now();
+        while (!started && gs_now() - tp < 300) {
+            pthread_mutex_lock(&w.mu);
+            started = w.ex_runs > r0;
+            pthread_mutex_unlock(&w.mu);
+        }
+        tw_request(&w, &o3, 3, 3); /* two ticks while task 1's sweep computes */
+        tw_request(&w, &o3, 3, 2);
+        int seen[4] = {0, 0, 0, 0}, order_ok = 1;
+        while (!seen[2] && gs_now() - tp < 300) {
+            tui_extra *x = tw_take_extra(&w);
+            if (!x) continue;
+            if (x->view == TV_TAU && x->gen == 3 && x->task >= 1 && x->task <= 3 && x->st == GS_OK) {
+                if (x->task == 2 && !seen[1]) order_ok = 0;
+                seen[x->task]++;
+            }
+            tui_extra_free(x);
+            free(x);
+        }
+        CHECK(started, "playing: the τ sweep of task 1 started");
+        CHECK(seen[1] == 1 && order_ok, "playing: task 1's sweep finished and published before task 2's (%d)", seen[1]);
+        CHECK(seen[2] == 1 && seen[3] == 0, "playing: then the task shown by now (2: %d), task 3 passed over (%d)",
+              seen[2], seen[3]);
+        tw_set_playing(&w, 0);
+    }
     /* back on a view whose inputs (generation, task, pair) did not change: not computed again
      * (the UI keeps each view's result); the next view that did change computes once */
     {

@@ -225,9 +225,10 @@ static void draw(ui *u, cv_canvas *cv, int busy, double progress)
         v.seed_runs = runs;
         v.nseed_runs = u->nseeds;
     }
-    /* only numbers of exactly these parameters, task, view and pair: never stale ones */
+    /* only numbers of exactly these parameters, view and pair, never stale ones; of this task,
+     * or while playing of the last task whose computation finished (the view says which) */
     const tui_extra *x = u->view >= 0 && u->view < TV_COUNT ? u->ex[u->view] : NULL;
-    v.ex = x && x->gen == u->gen && x->task == u->task && x->m0 == u->m0 && x->m1 == u->m1 ? x : NULL;
+    v.ex = x && x->gen == u->gen && (x->task == u->task || u->playing) && x->m0 == u->m0 && x->m1 == u->m1 ? x : NULL;
     tui_draw(cv, &v);
     erase();
     blit(u, cv);
@@ -558,6 +559,7 @@ static int dispatch(ui *u, int ch, double now)
     case TA_PLAY:
         u->playing = !u->playing;
         u->next_tick = now + 1.0 / SPEEDS[u->speed];
+        tw_set_playing(u->w, u->playing);
         break;
     case TA_SLOWER: if (u->speed > 0) u->speed--; break;
     case TA_FASTER: if (u->speed < NSPEEDS - 1) u->speed++; break;

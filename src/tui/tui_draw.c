@@ -334,11 +334,21 @@ static void lower_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
     }
     if (tui_view_needs_worker(v->lower)) {
         const tui_extra *ex = v->ex;
-        if (!ex || ex->task != v->task || ex->view != v->lower || ex->m0 != v->m0 || ex->m1 != v->m1) {
+        if (!ex || (ex->task != v->task && (!v->playing || h <= 3)) || ex->view != v->lower || ex->m0 != v->m0 ||
+            ex->m1 != v->m1) {
             char b[64];
             snprintf(b, sizeof b, "computing… (task %d)", v->task);
             cv_text(cv, x + 1, y + h / 2, b, w - 2, FG, CV_DIM);
             return;
+        }
+        if (ex->task != v->task) {
+            /* playing faster than this view computes: the last task it finished, said so on
+             * the first row; the task shown by now comes next */
+            char b[128];
+            snprintf(b, sizeof b, "▶ drawn for task %d while playing; task %d's is next", ex->task, v->task);
+            cv_text(cv, x + 1, y, b, w - 2, FG, CV_BOLD);
+            y++;
+            h--;
         }
         if (ex->st != GS_OK) {
             tui_wrap_text(cv, x + 1, y + 1, w - 2, h - 1, ex->error, CV_DIM);

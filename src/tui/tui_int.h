@@ -195,6 +195,8 @@ typedef struct {
     volatile int cancel;
     int req_view;               /* tui_lower_view the UI shows */
     volatile int ex_cancel;     /* stop the running view computation (task/view/gen changed) */
+    int playing;                /* under mu: playback runs; a task change then lets the running
+                                 * view computation finish (drawn when ready), never cancels it */
     /* published, under mu */
     en_results *pub;            /* newest copy not yet taken by the UI (owned) */
     tui_extra *pub_ex[TV_COUNT]; /* each view's newest computation not yet taken (owned) */
@@ -257,6 +259,12 @@ void tw_export_frames(tui_worker *w, const char *path, const char *figure, const
 void tw_set_view(tui_worker *w, int view);
 /* The shown pair of methods (indices into the results; m1 may be -1). */
 void tw_set_pair(tui_worker *w, int m0, int m1);
+/* Playback on (1) or off (0). While it plays, the shown task moves on at the rate shown and a
+ * view's computation that is slower than that rate is not stopped by the next task: it finishes
+ * and is published for its own task (the UI draws it labelled as such), then the worker takes up
+ * the task shown by then, skipping the ones passed meanwhile. Off: a task change stops it, as any
+ * other change does. */
+void tw_set_playing(tui_worker *w, int on);
 /* Tune parameter `param` (tui_param, not the seed) of method m on the validation rows, from the
  * current parameters (the objective: validation accuracy after the last task, as `tune`; with
  * --seeds its mean over the seeds, as `tune --seeds`). */

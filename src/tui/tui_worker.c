@@ -656,7 +656,10 @@ void tw_request(tui_worker *w, const op_opts *o, uint64_t gen, int task)
         flag_set(&w->sp_cancel, 1);
         flag_set(&w->fa_cancel, 1);
     }
-    if (task != w->req_task) { flag_set(&w->ex_cancel, 1); flag_set(&w->fa_cancel, 1); }
+    if (task != w->req_task) {
+        if (!w->playing) flag_set(&w->ex_cancel, 1); /* playing: finished, drawn when ready */
+        flag_set(&w->fa_cancel, 1);
+    }
     w->req_task = task;
     pthread_cond_signal(&w->cv);
     pthread_mutex_unlock(&w->mu);
@@ -711,6 +714,13 @@ void tw_set_pair(tui_worker *w, int m0, int m1)
     w->req_m0 = m0;
     w->req_m1 = m1;
     pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+}
+
+void tw_set_playing(tui_worker *w, int on)
+{
+    pthread_mutex_lock(&w->mu);
+    w->playing = !!on;
     pthread_mutex_unlock(&w->mu);
 }
 
