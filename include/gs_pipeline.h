@@ -29,6 +29,10 @@ int pl_reseed(pl_ctx *c, const op_opts *o, const en_config *cfg);
 /* Replace the engine by one for cfg's methods on the same data, stream and problem (the memory
  * estimate checked first, as pl_open does). */
 int pl_engine(pl_ctx *c, const op_opts *o, const en_config *cfg);
+/* The same check, then an engine of cfg's methods on c's problem into *e, owned by the caller
+ * (en_destroy before c is freed): several engines may share one problem at once, each on its
+ * own thread (the problem is only read). */
+int pl_engine_new(const pl_ctx *c, const op_opts *o, const en_config *cfg, en_engine **e);
 /* The memory estimate (bytes) of cfg's methods on c's data and stream (en_estimate_bytes), and the
  * memory a run may use: --max-memory, else what the machine has available. */
 double pl_need(const pl_ctx *c, const op_opts *o, const en_config *cfg);

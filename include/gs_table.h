@@ -11,10 +11,12 @@
  * means as printed (two decimals): markdown **…** and <u>…</u>, LaTeX \textbf and \underline
  * (booktabs rules, ready to paste), the plain table marks them * and _, csv and json give the
  * rank (1, 2 or empty/null). The data of a source are loaded once, its stream and problem built
- * once per seed; the methods of a seed are packed into engines (each method where it adds least
- * to the memory estimate, so methods sharing a feature space share its rows and base Gram) whose
- * estimate stays within --max-memory, or half the available memory without it; the engines run
- * one after another. A method's values are those it has alone (no state is shared between
+ * once per seed; methods sharing a feature space share an engine (its rows and base Gram), the
+ * others get one each; on two or more cores two engines run at once (the largest estimates
+ * first, each engine with one worker) while the estimates of the running engines and the open
+ * seeds' problems stay within --max-memory, or half the available memory without it (one
+ * larger than that runs alone); GS_THREADS=1 runs them one after another. The values do not
+ * depend on the schedule. A method's values are those it has alone (no state is shared between
  * methods beyond what the engine shares exactly); when a failing job stops an engine, the methods
  * it left unfinished run again alone, so only a method's own failure counts.
  * A method that fails at some task leaves its cell empty ("—"), the reason goes to stderr and

@@ -1,9 +1,10 @@
 #!/bin/sh
-# t_table_engines.sh — `gsrscope table` runs the methods of a seed together in as few engines as
-# the memory budget allows (sharing feature spaces and base Grams): every cell must equal what
-# `run --methods X` prints for that method alone (A_last, A_avg to 1e-7), with every learner
-# family present (ridge with and without an augmenter, ranpac's own space, the stats learners),
-# both in one engine and split over several by a small --max-memory. Prints "N passed, N failed".
+# t_table_engines.sh — `gsrscope table` runs the methods of a seed that share a feature space in
+# one engine (sharing its rows and base Gram), the others in engines of their own, two at once
+# within the memory budget: every cell must equal what `run --methods X` prints for that method
+# alone (A_last, A_avg to 1e-7), with every learner family present (ridge with and without an
+# augmenter, ranpac's own space, the stats learners), with the default budget and with a small
+# --max-memory. Prints "N passed, N failed".
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
 M="gacl,gacl+gsr,air,ranpac,ranpac+gsr,ncm,slda,klda,fecam+gsr,anacp,anacp+gsr"
@@ -13,7 +14,7 @@ for m in $(echo "$M" | tr , ' '); do
         "$G" run $OPT --methods "$m" --seed $s --format json >"$tmp/run_${m}_$s.json" 2>"$tmp/err" || bad "run $m seed $s"
     done
 done
-"$G" table $OPT --methods "$M" --seeds 1,2 --format json >"$tmp/one.json" 2>"$tmp/err" && ok "table, one engine a seed" \
+"$G" table $OPT --methods "$M" --seeds 1,2 --format json >"$tmp/one.json" 2>"$tmp/err" && ok "table, default budget" \
     || bad "table"
 # the estimate (klda and anacp count their defaults) fits no two of klda, anacp, anacp+gsr in 2 GiB
 "$G" table $OPT --methods "$M" --seeds 1,2 --max-memory 2G --format json >"$tmp/split.json" 2>"$tmp/err" \

@@ -6,8 +6,10 @@
 #include "gs_pipeline.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The columns of a source's group: test A_last and A_avg, then (with a validation split) the
  * validation accuracy, head and tail accuracy after the last task. */
@@ -431,21 +433,26 @@ static double group_need(const pl_ctx *c, const op_opts *o, const tb_group *g, i
     memset(&cfg, 0, sizeof cfg);
     cfg.methods = names;
     cfg.n_methods = n;
+    cfg.spectrum = OP_SPECTRUM_AUTO; /* as run_engine's */
     return pl_need(c, o, &cfg);
 }
 
-/* Pack the methods into groups (see gs_table.h): each method joins the group where it adds the
- * least to the estimate (a group that already holds its feature space: its rows and base Gram are
- * not counted again) among those that stay within the budget, else starts a new group. */
+/* Pack the methods into groups (see gs_table.h): a method joins the group where it adds the least
+ * to the estimate among those that hold its feature space (it adds less there than its own part
+ * alone: its rows and base Gram are not counted again) and stay within the budget, else it
+ * starts a group of its own. Methods that share nothing run in engines of their own, which the scheduler below runs
+ * side by side (a group of unrelated methods would only add their peaks together). */
 static int plan_groups(const pl_ctx *c, const op_opts *o, double budget, tb_group *g)
 {
     int ng = 0;
+    tb_group none = {.n = 0};
+    double base = group_need(c, o, &none, -1); /* the process and the problem, in every engine */
     for (int m = 0; m < o->n_methods; m++) {
         int best = -1;
-        double best_add = 0;
+        double best_add = 0, own = group_need(c, o, &none, m) - base;
         for (int k = 0; k < ng; k++) {
             double now = group_need(c, o, &g[k], -1), with = group_need(c, o, &g[k], m);
-            if (with <= budget && (best < 0 || with - now < best_add)) { best = k; best_add = with - now; }
+            if (with <= budget && with - now < own && (best < 0 || with - now < best_add)) { best = k; best_add = with - now; }
         }
         if (best < 0) { best = ng++; g[best].n = 0; }
         g[best].m[g[best].n++] = m;
@@ -453,12 +460,45 @@ static int plan_groups(const pl_ctx *c, const op_opts *o, double budget, tb_grou
     return ng;
 }
 
-/* The progress of a table (progress.h): a unit is a method at a seed (of a source); the engine
+/* ---- the schedule --------------------------------------------------------------------------- */
+
+/* One engine's work: group g of seed k of the source at work, its memory estimate. */
+typedef struct {
+    int k;
+    tb_group g;
+    double need;
+    int state;          /* 0 waiting, 1 running, 2 done */
+} tb_unit;
+
+/* The engines of a source, run by `jobs` threads (two on two or more cores), each engine then
+ * with one worker: a unit starts when the estimates of the running units, plus the problems of
+ * the seeds still open, stay within the budget (or when nothing else runs: then alone, as
+ * `run` would, checked against the memory it may use). Every number an engine computes is the
+ * same whichever engine runs beside it (engines share only the problem, which they read). */
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    const op_opts *o;
+    pl_ctx *c;              /* nk contexts: seed k's stream and problem */
+    op_opts *w;             /* nk options: the source alone, seed k */
+    double *base;           /* nk: the estimate of seed k's problem alone (counted while open) */
+    int *left;              /* nk: units of seed k not finished */
+    tb_unit *u;
+    int nu, nm, nk, s, threads;
+    const char *source;
+    const uint64_t *seeds;
+    double budget, used;    /* the estimates counted now: running units and open problems */
+    double peak_need;       /* the largest `used` seen (GS_TABLE_NEED: what the tests compare) */
+    int running, stop, rc, failed;
+    char err[512];
+    double *v, *val;
+    pg_state pg;
+} tb_sched;
+
+/* The progress of one engine (progress.h): a unit is a method at a seed (of a source); the engine
  * of a group of methods reports its tasks under the group's label. */
 typedef struct {
-    pg_state pg;
-    const char *source;
-    uint64_t seed;
+    tb_sched *sc;
     char label[256];   /* the engine at work: "SOURCE seed S: m1,m2" */
 } tb_progress;
 
@@ -466,7 +506,9 @@ static void progress_cb(double fraction, const char *what, void *user)
 {
     (void)what;
     tb_progress *pr = user;
-    pg_work(&pr->pg, pr->label, fraction);
+    pthread_mutex_lock(&pr->sc->mu);
+    pg_work(&pr->sc->pg, pr->label, fraction);
+    pthread_mutex_unlock(&pr->sc->mu);
 }
 
 /* Run the n methods idx[] in one engine on c's problem: out[TB_OUT·k ..] get method idx[k]'s A_last,
@@ -474,28 +516,32 @@ static void progress_cb(double fraction, const char *what, void *user)
  * whole engine after the tasks before it: the methods it left unfinished get redo[k] = 1 (the
  * caller runs them again alone, so that only a method's own failure counts). Returns GS_OK, or the
  * error of creating the engine (the memory estimate refused it). */
-static int run_engine(pl_ctx *c, const op_opts *w, const int *idx, int n, tb_progress *pr, double *out,
-                      char (*why)[256], int *redo)
+static int run_engine(const pl_ctx *c, const op_opts *w, const int *idx, int n, int threads, tb_progress *pr,
+                      double *out, char (*why)[256], int *redo)
 {
     const char *names[OP_MAX_METHODS];
     for (int k = 0; k < n; k++) names[k] = w->methods[idx[k]];
-    int len = snprintf(pr->label, sizeof pr->label, "%s seed %llu:", pr->source, (unsigned long long)pr->seed);
+    int len = snprintf(pr->label, sizeof pr->label, "%s seed %llu:", pr->sc->source, (unsigned long long)w->params.seed);
     for (int k = 0; k < n && len > 0 && (size_t)len < sizeof pr->label; k++)
         len += snprintf(pr->label + len, sizeof pr->label - (size_t)len, "%s%s", k ? "," : " ", names[k]);
     en_config cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.methods = names;
     cfg.n_methods = n;
-    cfg.spectrum = OP_SPECTRUM_FINAL;
+    cfg.threads = threads;
+    /* the table shows accuracies only: an exact spectrum where it is cheap (as `run` does), none
+     * of RanPAC's 10,000-d Gram (a dsyevd and a D×D copy per method and seed, for nothing) */
+    cfg.spectrum = OP_SPECTRUM_AUTO;
     for (int k = 0; k < n; k++) {
         for (int j = 0; j < TB_OUT; j++) out[TB_OUT * k + j] = NAN;
         why[k][0] = '\0';
         redo[k] = 0;
     }
-    int rc = pl_engine(c, w, &cfg);
+    en_engine *eng;
+    int rc = pl_engine_new(c, w, &cfg, &eng);
     if (rc) return rc;
-    int urc = en_update(c->eng, &w->params, 1, NULL, progress_cb, pr);
-    const en_results *r = en_get_results(c->eng);
+    int urc = en_update(eng, &w->params, 1, NULL, progress_cb, pr);
+    const en_results *r = en_get_results(eng);
     for (int k = 0; k < n; k++) {
         int complete = 1;
         for (int t = 0; t < r->T && !why[k][0]; t++) {
@@ -511,16 +557,158 @@ static int run_engine(pl_ctx *c, const op_opts *w, const int *idx, int n, tb_pro
         else if (n == 1) snprintf(why[k], sizeof why[k], "%s", urc ? gs_last_error() : "not finished");
         else redo[k] = 1;
     }
-    en_destroy(c->eng);
-    c->eng = NULL;
+    en_destroy(eng);
     gs_clear_error();
+    return GS_OK;
+}
+
+/* Run unit u (its methods rerun alone where a failing job left them unfinished) and keep its
+ * values; the unit lines and failures go to stderr under the lock. GS_OK or the error that
+ * stops the table (a method alone refused by the memory estimate, as `run` is). */
+static int run_unit(tb_sched *sc, tb_progress *pr, const tb_unit *u)
+{
+    int k = u->k, n = u->g.n, nm = sc->nm, nk = sc->nk, s = sc->s;
+    double res[TB_OUT * OP_MAX_METHODS];
+    char why[OP_MAX_METHODS][256];
+    int redo[OP_MAX_METHODS];
+    const pl_ctx *c = &sc->c[k];
+    const op_opts *w = &sc->w[k];
+    int grc = run_engine(c, w, u->g.m, n, sc->threads, pr, res, why, redo);
+    if (grc && n == 1) return grc;
+    for (int j = 0; j < n; j++) {
+        int m = u->g.m[j];
+        double *x = res + TB_OUT * j;
+        int rc;
+        if ((grc || redo[j]) && (rc = run_engine(c, w, &m, 1, sc->threads, pr, x, why + j, redo + j))) return rc;
+        pthread_mutex_lock(&sc->mu);
+        memcpy(sc->v + (((size_t)s * nm + m) * nk + k) * 2, x, 2 * sizeof(double));
+        if (sc->val) memcpy(sc->val + (((size_t)s * nm + m) * nk + k) * 3, x + 2, 3 * sizeof(double));
+        if (why[j][0]) {
+            sc->failed++;
+            pg_clear(&sc->pg);
+            fprintf(stderr, "gsrscope: %s (%s, seed %llu): %s\n", sc->o->methods[m], sc->source,
+                    (unsigned long long)sc->seeds[k], why[j]);
+        }
+        char unit[256];
+        snprintf(unit, sizeof unit, "%s (%s, seed %llu)", sc->o->methods[m], sc->source, (unsigned long long)sc->seeds[k]);
+        pg_done(&sc->pg, unit);
+        pthread_mutex_unlock(&sc->mu);
+    }
+    return GS_OK;
+}
+
+/* Seed k's units are all done: its stream and problem go (the data stay: the first context
+ * owns them and the others borrow them), and so does their count in the budget. Under the lock. */
+static void release_seed(tb_sched *sc, int k)
+{
+    pl_ctx *c = &sc->c[k];
+    if (c->have_prob) en_problem_free(&c->prob);
+    if (c->have_stream) st_free(&c->st);
+    c->have_prob = c->have_stream = 0;
+    sc->used -= sc->base[k];
+}
+
+static void *runner(void *arg)
+{
+    tb_sched *sc = arg;
+    tb_progress pr = {.sc = sc};
+    pthread_mutex_lock(&sc->mu);
+    for (;;) {
+        int pick = -1, waiting = 0;
+        for (int i = 0; i < sc->nu; i++) {
+            if (sc->u[i].state) continue;
+            waiting++;
+            if (sc->running == 0 || sc->used + sc->u[i].need <= sc->budget) { pick = i; break; }
+        }
+        if (sc->stop || !waiting) break;
+        if (pick < 0) { pthread_cond_wait(&sc->cv, &sc->mu); continue; }
+        tb_unit *u = &sc->u[pick];
+        u->state = 1;
+        sc->running++;
+        sc->used += u->need;
+        if (sc->used > sc->peak_need) sc->peak_need = sc->used;
+        pthread_mutex_unlock(&sc->mu);
+        int rc = run_unit(sc, &pr, u);
+        const char *msg = rc ? gs_last_error() : "";
+        pthread_mutex_lock(&sc->mu);
+        u->state = 2;
+        sc->running--;
+        sc->used -= u->need;
+        if (--sc->left[u->k] == 0) release_seed(sc, u->k);
+        if (rc && !sc->rc) { sc->rc = rc; snprintf(sc->err, sizeof sc->err, "%s", msg); sc->stop = 1; }
+        pthread_cond_broadcast(&sc->cv);
+    }
+    pthread_mutex_unlock(&sc->mu);
+    return NULL;
+}
+
+/* The threads that run a table's engines: two on two or more cores (GS_THREADS=1: one). */
+static int table_jobs(void)
+{
+    const char *env = getenv("GS_THREADS");
+    if (env && *env && atoi(env) == 1) return 1;
+    return sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1;
+}
+
+/* Unit order: the largest estimate first (they are the longest: RanPAC's and AnaCP's), so the
+ * small ones fill in beside them and at the end; ties by seed, then by first method. */
+static int unit_cmp(const void *a, const void *b)
+{
+    const tb_unit *x = a, *y = b;
+    if (x->need != y->need) return x->need < y->need ? 1 : -1;
+    if (x->k != y->k) return x->k - y->k;
+    return x->g.m[0] - y->g.m[0];
+}
+
+/* The seeds of source s: open every seed's stream and problem (the data once), plan each seed's
+ * engines, run them (sc->jobs threads), release. */
+static int run_source(tb_sched *sc, const op_opts *o, int s, char *name, size_t nname)
+{
+    int nk = sc->nk, rc;
+    op_opts w0;
+    one_source(o, s, &w0);
+    en_config none;
+    memset(&none, 0, sizeof none);
+    none.spectrum = OP_SPECTRUM_AUTO;
+    if ((rc = pl_open_seeds(sc->c, nk, sc->seeds, &w0, &none, cli_warn, NULL))) return rc;
+    snprintf(name, nname, "%s", sc->c[0].prob.data_name);
+    sc->source = name;
+    sc->s = s;
+    sc->nu = 0;
+    sc->used = 0;
+    for (int k = 0; k < nk; k++) {
+        sc->w[k] = w0;
+        sc->w[k].params.seed = sc->seeds[k];
+        sc->base[k] = pl_need(&sc->c[k], &sc->w[k], &none);
+        sc->used += sc->base[k];
+        tb_group g[OP_MAX_METHODS];
+        int ng = plan_groups(&sc->c[k], &sc->w[k], sc->budget, g);
+        sc->left[k] = ng;
+        for (int q = 0; q < ng; q++)
+            sc->u[sc->nu++] = (tb_unit){.k = k, .g = g[q], .need = group_need(&sc->c[k], &sc->w[k], &g[q], -1)};
+    }
+    if (sc->used > sc->peak_need) sc->peak_need = sc->used;
+    qsort(sc->u, (size_t)sc->nu, sizeof *sc->u, unit_cmp);
+    sc->running = sc->stop = 0;
+    int jobs = sc->nu > 1 ? table_jobs() : 1;
+    sc->threads = jobs > 1 ? 1 : 0;
+    /* OpenBLAS at one thread for the whole schedule (each engine's update runs so anyway): the
+     * count is global, and an engine ending must not raise it under the other */
+    int nb = gs_blas_serial_begin();
+    pthread_t th;
+    int started = jobs > 1 && pthread_create(&th, NULL, runner, sc) == 0;
+    runner(sc);
+    if (started) pthread_join(th, NULL);
+    gs_blas_serial_end(nb);
+    pl_free_seeds(sc->c, nk);
+    if (sc->rc) return gs_error(sc->rc, "%s", sc->err);
     return GS_OK;
 }
 
 int cli_table(op_opts *o)
 {
     uint64_t seeds[CLI_MAX_SEEDS];
-    int nk = 0, rc = GS_OK, failed = 0;
+    int nk = 0, rc = GS_OK;
     if (o->seeds) { if ((rc = op_parse_seeds(o->seeds, seeds, CLI_MAX_SEEDS, &nk))) goto done; }
     else { seeds[0] = o->params.seed; nk = 1; }
     int nm = o->n_methods;
@@ -532,73 +720,50 @@ int cli_table(op_opts *o)
     int nfiles = !!o->data.train_features;
     int ns = o->n_sources + nfiles;
     if (ns == 0) ns = 1; /* the default source (the bundled sample) */
+    tb_sched sc;
+    memset(&sc, 0, sizeof sc);
     double *v = gs_malloc((size_t)ns * nm * nk * 2, sizeof(double), "table");
     double *val = o->proto.val_frac > 0 ? gs_malloc((size_t)ns * nm * nk * 3, sizeof(double), "table") : NULL;
     char (*names)[128] = gs_calloc((size_t)ns, sizeof *names, "table");
     const char **np = gs_calloc((size_t)ns, sizeof *np, "table");
-    if (!v || !names || !np || (o->proto.val_frac > 0 && !val)) { free(v); free(val); free(names); free(np); rc = GS_ENOMEM; goto done; }
-    /* the memory the engines of a seed may use at once: --max-memory, else half of what is available */
-    double budget = o->data.max_memory > 0 ? pl_have(o) : pl_have(o) / 2;
-    tb_progress pr;
-    memset(&pr, 0, sizeof pr);
-    pg_init(&pr.pg, "table", (long)ns * nk * nm, o->quiet);
-    for (int s = 0; s < ns && !rc; s++) {
-        op_opts w;
-        one_source(o, s, &w);
-        pl_ctx c;
-        int open = 0;
-        en_config none;
-        memset(&none, 0, sizeof none);
-        for (int k = 0; k < nk && !rc; k++) {
-            w.params.seed = seeds[k];
-            /* the data once per source; the stream and problem once per seed; engines per group */
-            if (!open) {
-                if ((rc = pl_open(&c, &w, &none, cli_warn, NULL))) break;
-                open = 1;
-                snprintf(names[s], sizeof names[s], "%s", c.prob.data_name);
-            } else if ((rc = pl_reseed(&c, &w, &none))) {
-                break;
-            }
-            tb_group g[OP_MAX_METHODS];
-            int ng = plan_groups(&c, &w, budget, g);
-            pr.source = names[s];
-            pr.seed = seeds[k];
-            for (int q = 0; q < ng && !rc; q++) {
-                double res[TB_OUT * OP_MAX_METHODS];
-                char why[OP_MAX_METHODS][256];
-                int redo[OP_MAX_METHODS];
-                int grc = run_engine(&c, &w, g[q].m, g[q].n, &pr, res, why, redo);
-                if (grc && g[q].n == 1) { rc = grc; break; } /* refused by the memory estimate, as `run` is */
-                for (int j = 0; j < g[q].n && !rc; j++) {
-                    int m = g[q].m[j];
-                    double *x = res + TB_OUT * j;
-                    if ((grc || redo[j]) && (rc = run_engine(&c, &w, &m, 1, &pr, x, why + j, redo + j))) break;
-                    memcpy(v + (((size_t)s * nm + m) * nk + k) * 2, x, 2 * sizeof(double));
-                    if (val) memcpy(val + (((size_t)s * nm + m) * nk + k) * 3, x + 2, 3 * sizeof(double));
-                    if (why[j][0]) {
-                        failed++;
-                        pg_clear(&pr.pg);
-                        fprintf(stderr, "gsrscope: %s (%s, seed %llu): %s\n", o->methods[m], names[s],
-                                (unsigned long long)seeds[k], why[j]);
-                    }
-                    char unit[256];
-                    snprintf(unit, sizeof unit, "%s (%s, seed %llu)", o->methods[m], names[s], (unsigned long long)seeds[k]);
-                    pg_done(&pr.pg, unit);
-                }
-            }
-        }
-        if (open) pl_free(&c);
+    sc.c = gs_calloc((size_t)nk, sizeof *sc.c, "table");
+    sc.w = gs_calloc((size_t)nk, sizeof *sc.w, "table");
+    sc.base = gs_calloc((size_t)nk, sizeof *sc.base, "table");
+    sc.left = gs_calloc((size_t)nk, sizeof *sc.left, "table");
+    sc.u = gs_calloc((size_t)nk * (nm ? nm : 1), sizeof *sc.u, "table");
+    if (!v || !names || !np || (o->proto.val_frac > 0 && !val) || !sc.c || !sc.w || !sc.base || !sc.left || !sc.u) {
+        rc = GS_ENOMEM;
+        goto out;
     }
-    pg_clear(&pr.pg);
+    /* the memory the engines may use at once: --max-memory, else half of what is available */
+    sc.budget = o->data.max_memory > 0 ? pl_have(o) : pl_have(o) / 2;
+    sc.o = o;
+    sc.nm = nm;
+    sc.nk = nk;
+    sc.seeds = seeds;
+    sc.v = v;
+    sc.val = val;
+    pthread_mutex_init(&sc.mu, NULL);
+    pthread_cond_init(&sc.cv, NULL);
+    pg_init(&sc.pg, "table", (long)ns * nk * nm, o->quiet);
+    for (int s = 0; s < ns && !rc; s++) rc = run_source(&sc, o, s, names[s], sizeof names[s]);
+    pg_clear(&sc.pg);
+    pthread_cond_destroy(&sc.cv);
+    pthread_mutex_destroy(&sc.mu);
+    /* for the tests: the largest sum of estimates the schedule allowed at once (bytes) */
+    if (getenv("GS_TABLE_NEED")) fprintf(stderr, "gsrscope: table estimate at most %.0f bytes at once\n", sc.peak_need);
     if (!rc) {
         for (int s = 0; s < ns; s++) np[s] = names[s];
         tb_table t = {.n_methods = nm, .n_sources = ns, .n_seeds = nk, .methods = (const char *const *)o->methods,
                       .sources = np, .seeds = seeds, .v = v, .val = val, .val_frac = o->proto.val_frac};
         rc = tb_write(stdout, o->format, &t);
-        if (!rc && failed)
-            rc = gs_error(GS_ERUN, "%d run%s failed (left out of the means; reasons above)", failed, failed == 1 ? "" : "s");
+        if (!rc && sc.failed)
+            rc = gs_error(GS_ERUN, "%d run%s failed (left out of the means; reasons above)", sc.failed,
+                          sc.failed == 1 ? "" : "s");
     }
+out:
     free(v); free(val); free(names); free(np);
+    free(sc.c); free(sc.w); free(sc.base); free(sc.left); free(sc.u);
 done:
     return rc ? cli_fail(rc) : 0;
 }

@@ -166,7 +166,8 @@ static double ridge_bytes(const en_size *z, const en_learner *L, const en_augmen
 }
 
 /* The exact spectrum's transient copy of G_t + τI for dsyevd (two in single precision: the double
- * copy of the float matrix, then LAPACK's), as many at once as the engine runs methods (two). */
+ * copy of the float matrix, then LAPACK's), as many at once as the engine runs methods (two);
+ * copy[i]: method i's (0 when it gets no exact spectrum). */
 static double spectrum_bytes(const en_size *z, const double *copy, int n)
 {
     if (z->spectrum == OP_SPECTRUM_AUTO && (z->expand > 0 ? z->expand : z->d) > EN_SPECTRUM_AUTO_MAX) return 0;
@@ -213,7 +214,16 @@ double en_estimate_bytes(const en_size *z, const char *const *methods, int n_met
                 sp[k].based = 1;
             }
             b += ridge_bytes(z, L, A, &sp[k], slots, base);
-            copy[nc++] = 8.0 * Dd * Dd * (sp[k].single ? 2 : 1);
+            /* under --spectrum auto a method's own matrix above EN_SPECTRUM_AUTO_MAX gets no exact
+             * spectrum (ridge.c, en_job_solve), unless it is the dual's N × N kernel of at most
+             * that many rows at the last task (N: every real row and every augmented row) */
+            double dim = Dd;
+            if (z->spectrum == OP_SPECTRUM_AUTO && D > EN_SPECTRUM_AUTO_MAX) {
+                double N = n;
+                for (int t = 0; A && t < z->T; t++) N += aug_rows(z, t);
+                dim = N <= EN_SPECTRUM_AUTO_MAX ? N : 0;
+            }
+            copy[nc++] = 8.0 * dim * dim * (sp[k].single ? 2 : 1);
         } else {
             if (L->bytes) b += L->bytes(z, D);
             if (A) b += 8.0 * aug_max(z) * (double)D + 512.0 * 8.0 * (double)D; /* a task's synthetic rows */

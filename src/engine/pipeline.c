@@ -159,6 +159,13 @@ int pl_engine(pl_ctx *c, const op_opts *o, const en_config *cfg)
     return rc ? rc : en_create(&c->eng, &c->prob, cfg);
 }
 
+int pl_engine_new(const pl_ctx *c, const op_opts *o, const en_config *cfg, en_engine **e)
+{
+    *e = NULL;
+    int rc = check_memory(c, o, cfg, 1);
+    return rc ? rc : en_create(e, &c->prob, cfg);
+}
+
 void pl_free(pl_ctx *c)
 {
     en_destroy(c->eng);
