@@ -274,6 +274,21 @@ int en_tau_factor_wanted(const en_engine *e);
  * resumes there on the next call while G_t is unchanged (a τ change keeps it; α_base, ξ, β and
  * another task replace it). */
 int en_prepare_tau(en_engine *e, int task, const volatile int *cancel);
+/* An interactive engine keeps every task's per-task matrices (B_t, and E_t or an own base per
+ * method: T of each) while they take at most this many bytes (en_gram_budget: the environment
+ * variable GS_GRAM_BUDGET_MB overrides it, tests); beyond, when every method is a ridge learner,
+ * it keeps two of each (bounded memory): the chain's current task, computed in place as in a batch
+ * run, and a copy of the task the user looks at (first_task of en_update, en_prepare_tau's task).
+ * Any other task's are recomputed from the rows when asked, and an update solves the user's task
+ * first, then recomputes the others' rows: the same numbers bit for bit, later. */
+#define EN_GRAM_BUDGET (1024.0 * 1024 * 1024)
+double en_gram_budget(void);
+/* 1 when engines of these methods with keep_task_grams keep two slots instead of T (as above):
+ * slot_bytes = the bytes of one task's per-task matrices. */
+int en_gram_rolls(int all_ridge, int T, double slot_bytes);
+/* Per-task matrices the engine holds of each kind: T (every task kept), 2 (bounded memory, as
+ * above) or 1 (a batch run). */
+int en_task_slots(const en_engine *e);
 /* Largest D whose exact spectrum --spectrum auto computes without being asked: LAPACK dsyevd
  * costs about D³ (measured on one core: 1 s at D = 2048, 16 s at D = 5000). */
 #define EN_SPECTRUM_AUTO_MAX 2048

@@ -4,7 +4,9 @@
  * to the primal); after the first update and after a τ change, a β change and an α_base change:
  * every task's W (rel 1e-9), accuracies, λ_max, stable rank and λ_min; and the dual's numbers
  * with one thread and two, bit for bit; an α_base change looking at a middle task (solved before
- * the earlier tasks) against a fresh sequential run, bit for bit, also after a cancel. */
+ * the earlier tasks) against a fresh sequential run, bit for bit, also after a cancel; and an
+ * engine with bounded memory (two tasks' Grams kept, the others recomputed from the rows) against
+ * one keeping every task's, bit for bit, through retunes. */
 #include "tap.h"
 #include "problem.h"
 #include "gs_common.h"
@@ -152,6 +154,74 @@ static void reordered(const tp_problem *tp, op_params q, const char *what)
     en_destroy(d2); en_destroy(d1); en_destroy(dc); en_destroy(f);
 }
 
+/* the engine with GS_GRAM_BUDGET_MB as given (NULL: unset) */
+static en_engine *make_budget(const en_problem *p, const char *budget_mb, int threads)
+{
+    if (budget_mb) setenv("GS_GRAM_BUDGET_MB", budget_mb, 1); else unsetenv("GS_GRAM_BUDGET_MB");
+    en_engine *e = make(p, 1, threads);
+    unsetenv("GS_GRAM_BUDGET_MB");
+    return e;
+}
+
+/* G_t and Q_t (en_gram) of task t of every method equal bit for bit in a and b */
+static int same_gram(en_engine *a, en_engine *b, int t)
+{
+    int same = 1;
+    for (int m = 0; m < NM; m++) {
+        const gm_mat *Ga, *Qa, *Gb, *Qb;
+        gm_mat ga = {0}, qa = {0};
+        int rc = en_gram(a, m, t, &Ga, &Qa);
+        if (!rc) rc = gm_copy(&ga, Ga, "test") | gm_copy(&qa, Qa, "test");
+        if (!rc) rc = en_gram(b, m, t, &Gb, &Qb);
+        same &= !rc && !memcmp(ga.v, Gb->v, (size_t)ga.rows * (size_t)ga.cols * sizeof(double)) &&
+                !memcmp(qa.v, Qb->v, (size_t)qa.rows * (size_t)qa.cols * sizeof(double));
+        gm_free(&ga); gm_free(&qa);
+    }
+    return same;
+}
+
+/* Bounded memory (GS_GRAM_BUDGET_MB=0: two task slots, the other tasks' Grams recomputed from the
+ * rows when asked) against the same engine keeping every task's (T slots): after each retune
+ * looking at a middle task (τ, β, α_base, ξ, then τ looking at the last task and at the first),
+ * every snapshot and every task's W bit for bit, and G_t of a task neither holds (recomputed) and
+ * of the looked-at task; an update cancelled once the looked-at task is reported, then completed,
+ * ends the same; two workers and one. */
+static void rolling(const tp_problem *tp, op_params q, const char *what)
+{
+    int T = tp->prob.T, mid = T / 2 + 1;
+    en_engine *r2 = make_budget(&tp->prob, "0", 2), *r1 = make_budget(&tp->prob, "0", 1),
+              *k = make_budget(&tp->prob, NULL, 2);
+    CHECK(en_task_slots(r2) == 2 && en_task_slots(r1) == 2 && en_task_slots(k) == T,
+          "%s: task slots kept %d and %d (budget 0), %d (default budget), of %d tasks", what, en_task_slots(r2),
+          en_task_slots(r1), en_task_slots(k), T);
+    const char *step[6] = {"first update", "τ", "β", "α_base", "ξ", "τ, the last task shown"};
+    for (int s = 0; s < 8; s++) {
+        int first = s < 6 ? mid : s == 6 ? T : 1;
+        if (s == 1 || s >= 6) q.tau *= 1.7;
+        if (s == 2) q.beta = 0.7;
+        if (s == 3) q.alpha_base = 0.5;
+        if (s == 4) q.xi = 2e-2;
+        int rc = en_update(k, &q, first, NULL, NULL, NULL) | en_update(r1, &q, first, NULL, NULL, NULL);
+        if (s == 3) { /* cancelled once the looked-at task is reported, then completed */
+            int cancel = 0;
+            int rcc = en_update(r2, &q, first, &cancel, cancel_after_first, &cancel);
+            CHECK(rcc == GS_ECANCEL, "%s, bounded: the cancelled update says so", what);
+        }
+        rc |= en_update(r2, &q, first, NULL, NULL, NULL);
+        CHECK(rc == GS_OK, "%s: updates: %s", what, gs_last_error());
+        const char *name = s < 6 ? step[s] : s == 6 ? "τ, the last task shown" : "τ, the first task shown";
+        CHECK(same_results(en_get_results(r2), en_get_results(k)) && same_results(en_get_results(r1), en_get_results(k)),
+              "%s, bounded memory, after the %s: every snapshot = every task's Grams kept, bit for bit", what, name);
+        CHECK(same_gram(r2, k, 2) && same_gram(r2, k, first) && same_gram(r1, k, T - 1),
+              "%s, bounded memory, after the %s: G_t and Q_t of tasks 2, %d, %d recomputed = kept, bit for bit", what,
+              name, first, T - 1);
+        if (s == 0 || s == 3 || s == 7)
+            CHECK(same_w(r2, k) && same_w(r1, k), "%s, bounded memory, after the %s: every task's W, bit for bit", what,
+                  name);
+    }
+    en_destroy(r2); en_destroy(r1); en_destroy(k);
+}
+
 static void run(int max_aug, int keep)
 {
     tp_problem tp;
@@ -177,6 +247,7 @@ static void run(int max_aug, int keep)
         compare(d, p, keep, w2);
     }
     if (keep) reordered(&tp, q, what);
+    if (keep) rolling(&tp, defaults(max_aug), what);
     en_destroy(d); en_destroy(p); en_destroy(d1);
     tp_free(&tp);
 }

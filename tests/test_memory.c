@@ -6,9 +6,11 @@
  * buffers, stats learners (slda's scatter, ncm, klda at a given --klda-dim), a ridge method whose
  * every task is in the dual (the bundled sample with --expand above its row count, single and
  * double precision, with class weights: air), and one that switches from the dual to the primal
- * (--expand 1500 on the synthetic set), with ranpac's own space beside the run's. Not a timing:
+ * (--expand 1500 on the synthetic set), with ranpac's own space beside the run's; and the TUI's engine
+ * (keep_task_grams: check_interactive) keeping every task's Grams or two tasks' (bounded). Not a timing:
  * the peak is a count of pages. */
 #include "gs_common.h"
+#include "gs_engine.h"
 #include "gs_opts.h"
 #include "gs_pipeline.h"
 #include "support/tap.h"
@@ -24,6 +26,10 @@
 #define LO 0.85
 #define HI 1.30
 #define MAXARG 24
+/* The interactive engine's estimate counts what a task factored in double (EN_FALLBACK) would
+ * add, for the dual's rows and for the primal, and every task's slot, touched or not (the dual's
+ * tasks leave theirs untouched): above the peak of a run where no task falls back. */
+#define HI_INTERACTIVE 1.5
 
 /* The estimate of `run ARGS` as main makes it (batch: no task Grams kept). */
 static double estimate(int argc, char **argv)
@@ -82,6 +88,81 @@ static void check(const char *bin, const char *line)
           got / 1048576, got > 0 ? est / got : 0.0, LO, HI);
 }
 
+/* The TUI's engine (keep_task_grams) in a child process: the first update showing task 1, the
+ * shown task's τ factor, then as the user retunes looking at the last task: τ, α_base, β, and a
+ * spectrum asked for a middle task (its Gram recomputed from the rows when the engine keeps two
+ * tasks' matrices). Exit status 0, 3 when the engine keeps a number of task slots other than
+ * `slots`, 1 on an error. */
+static int interactive_child(int argc, char **argv, int slots)
+{
+    op_opts o;
+    if (op_parse(&o, argc, argv) != GS_OK) return 1;
+    en_config cfg = {0};
+    cfg.methods = (const char **)o.methods;
+    cfg.n_methods = o.n_methods;
+    cfg.spectrum = o.spectrum;
+    cfg.keep_task_grams = 1;
+    pl_ctx c;
+    if (pl_open(&c, &o, &cfg, NULL, NULL) != GS_OK) return 1;
+    int T = c.prob.T, rc = en_task_slots(c.eng) == slots ? 0 : 3;
+    op_params q = o.params;
+    if (en_update(c.eng, &q, 1, NULL, NULL, NULL) || en_prepare_tau(c.eng, T, NULL)) rc = 1;
+    q.tau *= 2;
+    if (!rc && en_update(c.eng, &q, T, NULL, NULL, NULL)) rc = 1;
+    q.alpha_base *= 0.8;
+    if (!rc && (en_update(c.eng, &q, T, NULL, NULL, NULL) || en_prepare_tau(c.eng, T, NULL))) rc = 1;
+    q.beta *= 0.5;
+    if (!rc && en_update(c.eng, &q, T, NULL, NULL, NULL)) rc = 1;
+    if (!rc && en_ensure_spectrum(c.eng, T / 2, EN_METHODS_ALL, NULL)) rc = 1;
+    pl_free(&c);
+    return rc;
+}
+
+/* The estimate pl_need makes for the interactive engine of `run ARGS` against the peak of that
+ * engine at work (interactive_child): never below the peak (the TUI checks it before it opens),
+ * at most HI_INTERACTIVE above. budget_mb: GS_GRAM_BUDGET_MB for both (NULL: unset), slots: the task slots
+ * the engine must keep. */
+static void check_interactive(const char *line, const char *budget_mb, int slots)
+{
+    char buf[512], *argv[MAXARG];
+    int argc = 0;
+    snprintf(buf, sizeof buf, "gsrscope run %s", line);
+    for (char *s = strtok(buf, " "); s && argc < MAXARG - 2; s = strtok(NULL, " ")) argv[argc++] = s;
+    argv[argc] = NULL;
+    if (budget_mb) setenv("GS_GRAM_BUDGET_MB", budget_mb, 1); else unsetenv("GS_GRAM_BUDGET_MB");
+    op_opts o;
+    double est = -1, got = -1;
+    if (op_parse(&o, argc, argv) == GS_OK) {
+        en_config cfg = {0}, none;
+        cfg.methods = (const char **)o.methods;
+        cfg.n_methods = o.n_methods;
+        cfg.spectrum = o.spectrum;
+        cfg.keep_task_grams = 1;
+        none = cfg;
+        none.n_methods = 0;
+        pl_ctx c;
+        if (pl_open(&c, &o, &none, NULL, NULL) == GS_OK) { est = pl_need(&c, &o, &cfg); pl_free(&c); }
+    }
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        setenv("OPENBLAS_NUM_THREADS", "1", 1);
+        _exit(interactive_child(argc, argv, slots));
+    }
+    int status = 0;
+    struct rusage ru;
+    if (pid > 0 && wait4(pid, &status, 0, &ru) == pid && WIFEXITED(status)) {
+        if (WEXITSTATUS(status) == 0) got = (double)ru.ru_maxrss * 1024.0;
+        CHECK(WEXITSTATUS(status) != 3, "interactive %s: the engine keeps %d task slots", line, slots);
+    }
+    unsetenv("GS_GRAM_BUDGET_MB");
+    printf("# interactive %s (GS_GRAM_BUDGET_MB %s): estimate %.0f MiB, peak %.0f MiB, ratio %.3f\n", line,
+           budget_mb ? budget_mb : "unset", est / 1048576, got / 1048576, got > 0 ? est / got : 0.0);
+    CHECK(est > 0 && got > 0 && est >= got && est <= HI_INTERACTIVE * got,
+          "interactive %s: estimate %.0f MiB, measured peak %.0f MiB (ratio %.3f, band [1, %.2f])", line, est / 1048576,
+          got / 1048576, got > 0 ? est / got : 0.0, HI_INTERACTIVE);
+}
+
 int main(void)
 {
     const char *bin = getenv("GSRSCOPE") ? getenv("GSRSCOPE") : "build/gsrscope";
@@ -99,5 +180,9 @@ int main(void)
     check(bin, "--expand 2500 --methods gacl+gsr");
     check(bin, "--expand 2500 --methods gacl+gsr,air --precision double");
     check(bin, "--synthetic --expand 1500 --methods gacl+gsr,ranpac --tasks 5");
+    /* the TUI's engine: every task's Grams kept, then two (bounded memory, forced by the budget),
+     * both at a D with the τ factor and the dual's first tasks */
+    check_interactive("--synthetic --expand 2100 --methods gacl,gsr --max-aug 300", NULL, 10);
+    check_interactive("--synthetic --expand 2100 --methods gacl,gsr --max-aug 300", "0", 2);
     return tap_done();
 }

@@ -103,7 +103,7 @@ static int emit_row(en_emitter *em, const double *h, const float *hf, int c, dou
 /* --save-state: the augmenter's row x (row space, d values) as emitted, with its own weight ω. */
 static int collect_x(en_emitter *em, const double *x, int c, double omega)
 {
-    if (!em->e->cfg.collect_aug || em->base) return GS_OK;
+    if (!em->e->cfg.collect_aug || em->base || em->ms->again) return GS_OK;
     return en_rowbuf_push(&em->ms->collect, x, NULL, em->ms->p->d, c, omega, 1);
 }
 
@@ -410,12 +410,12 @@ static int emitter_close(en_emitter *em, int rc)
 }
 
 /* Start task t's slot of a cumulative pair (M, QM): zero at task 0, else a copy of task t-1's
- * when every task is kept (one slot otherwise: it already holds task t-1). */
+ * when every task is kept (one slot otherwise, or the rolling slot: it already holds task t-1). */
 static void slot_begin(en_engine *e, gm_mat *M, gm_mat *QM, int t)
 {
     int s = en_slot(e, t);
     if (t == 0) { gr_zero(&M[s]); gr_zero(&QM[s]); }
-    else if (e->keep) { gr_copy(&M[s], &M[t - 1]); gr_copy(&QM[s], &QM[t - 1]); }
+    else if (e->keep && !e->roll) { gr_copy(&M[s], &M[t - 1]); gr_copy(&QM[s], &QM[t - 1]); }
 }
 
 /* The own base Gram of a learner with class weights: task t's real rows, row i weighted cw[y_i]
@@ -442,7 +442,7 @@ static int own_base_rows(en_engine *e, mstate *ms, int t)
 
 int en_extra_rows(en_engine *e, mstate *ms, int t, en_rowbuf *keep)
 {
-    if (t == 0) { ms->collect.n = 0; ms->collect.X.rows = 0; }
+    if (t == 0 && !ms->again) { ms->collect.n = 0; ms->collect.X.rows = 0; }
     int rc = GS_OK;
     /* rows kept (for the dual): neither E nor the own base is accumulated */
     if (ms->cw && !keep && (rc = own_base_rows(e, ms, t))) return rc;

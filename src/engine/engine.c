@@ -6,7 +6,12 @@
  * Caches (interactive mode, keep_task_grams): B_t (real rows), E_t per augmenting method, the
  * τ-independent statistics of G_t (‖G‖_F², tr G, Lanczos extremes, exact eigenvalues when
  * computed). A τ change re-solves from these; an α_base/ξ change rebuilds only E of the methods
- * that depend on them; a β change only recombines G = B + βE.
+ * that depend on them; a β change only recombines G = B + βE. When every task's B_t and E_t would
+ * take more than en_gram_budget() (GACL and GSR at D = 5000: 2 GB), two of each are kept instead
+ * (e->roll): the chain's current task in slot 0, computed in place as a batch run does, and the
+ * task the user looks at copied in slot 1; that task is solved first, the others' rows are
+ * recomputed after it (plan.c en_run_rolling), and a task asked for later (en_gram, a spectrum,
+ * the τ factor) is recomputed from the rows then (en_resident).
  */
 #include "engine_int.h"
 #include "gs_common.h"
@@ -117,10 +122,85 @@ static int mstate_init(en_engine *e, mstate *ms, const char *name)
     if ((rc = gr_alloc(&ms->A, D, p->single, "work matrix")) || (rc = gm_alloc(&ms->Qw, C, D, "work matrix")) ||
         (rc = gm_alloc(&ms->Wt, C, D, "work matrix")) || (p->single && (rc = gm_alloc_f(&ms->Wf, C, D, "work matrix"))))
         return rc;
-    if (ms->aug_def && (rc = alloc_slots(&ms->E, &ms->QE, e->nslots, D, C, p->single))) return rc;
-    if (ms->L->class_weight) {
-        if ((rc = alloc_slots(&ms->OB, &ms->OQB, e->nslots, D, C, p->single))) return rc;
-        if (!(ms->cw = gs_malloc((size_t)C, sizeof(double), "engine"))) return GS_ENOMEM;
+    if (ms->L->class_weight && !(ms->cw = gs_malloc((size_t)C, sizeof(double), "engine"))) return GS_ENOMEM;
+    return GS_OK;
+}
+
+/* A method's per-task matrices (E with an augmenter, OB with class weights): e->nslots of each. */
+static int mstate_slots(en_engine *e, mstate *ms)
+{
+    long D = ms->p->D;
+    int C = e->p->C, rc;
+    if (!en_is_ridge(ms)) return GS_OK;
+    if (ms->aug_def && (rc = alloc_slots(&ms->E, &ms->QE, e->nslots, D, C, ms->p->single))) return rc;
+    if (ms->L->class_weight && (rc = alloc_slots(&ms->OB, &ms->OQB, e->nslots, D, C, ms->p->single))) return rc;
+    return GS_OK;
+}
+
+int en_task_slots(const en_engine *e) { return e->nslots; }
+
+double en_gram_budget(void)
+{
+    const char *v = getenv("GS_GRAM_BUDGET_MB");
+    if (v && *v) return atof(v) * 1024.0 * 1024.0;
+    return EN_GRAM_BUDGET;
+}
+
+int en_gram_rolls(int all_ridge, int T, double slot_bytes)
+{
+    return all_ridge && T > 2 && (double)T * slot_bytes > en_gram_budget();
+}
+
+/* The bytes of one task's per-task matrices (D×D in the space's precision: each space's shared
+ * base, each method's E and OB), to choose between T slots and two (en_gram_rolls). */
+static double task_slot_bytes(const en_engine *e, int *all_ridge)
+{
+    double b = 0;
+    int based[EN_MAX_SPACES] = {0};
+    *all_ridge = 1;
+    for (int m = 0; m < e->nm; m++) {
+        const mstate *ms = &e->ms[m];
+        double D = (double)ms->p->D, g = (ms->p->single ? 4.0 : 8.0) * D * D;
+        if (!en_is_ridge(ms)) { *all_ridge = 0; continue; }
+        if (en_shares_base(ms) && !based[ms->space]) { based[ms->space] = 1; b += g; }
+        if (ms->aug_def) b += g;
+        if (ms->L->class_weight) b += g;
+    }
+    return b;
+}
+
+void en_pin_copy(en_engine *e, int t, int base, const mstate *only)
+{
+    if (!e->roll) return;
+    e->pin_task = t;
+    if (base || !only) {
+        for (int k = 0; k < e->nsp; k++)
+            if (e->sp[k].B) { gr_copy(&e->sp[k].B[1], &e->sp[k].B[0]); gr_copy(&e->sp[k].QB[1], &e->sp[k].QB[0]); }
+        e->pin_base = t;
+    }
+    for (int m = 0; m < e->nm; m++) {
+        mstate *ms = &e->ms[m];
+        if (base || (only && only != ms)) continue;
+        if (ms->E) { gr_copy(&ms->E[1], &ms->E[0]); gr_copy(&ms->QE[1], &ms->QE[0]); }
+        if (ms->OB) { gr_copy(&ms->OB[1], &ms->OB[0]); gr_copy(&ms->OQB[1], &ms->OQB[0]); }
+    }
+}
+
+int en_resident(en_engine *e, int t, int pin, const volatile int *cancel)
+{
+    if (!e->roll || !e->have_cur) return GS_OK;
+    if (t == e->pin_task && e->pin_valid) return GS_OK;
+    if (t != e->roll_task) {
+        int from = e->roll_task >= 0 && e->roll_task < t ? e->roll_task + 1 : 0;
+        e->roll_task = -1;
+        int rc = en_run_rows(e, from, t, cancel);
+        if (rc) return rc;
+        e->roll_task = t;
+    }
+    if (pin) {
+        e->pin_valid = 0;
+        en_pin_copy(e, t, 0, NULL);
+        e->pin_valid = 1;
     }
     return GS_OK;
 }
@@ -147,15 +227,22 @@ int en_create(en_engine **out, const en_problem *p, const en_config *cfg)
     e->keep = cfg->keep_task_grams;
     int T = p->T, C = p->C;
     long D = p->D;
-    e->nslots = e->keep ? T : 1;
     int rc = GS_ENOMEM;
+    e->roll_task = e->pin_task = e->pin_base = -1;
     e->ms = gs_calloc((size_t)e->nm, sizeof(mstate), "engine");
     if (!e->ms) goto fail;
     e->workers = engine_workers(cfg);
     e->spectrum_default = cfg->spectrum != OP_SPECTRUM_AUTO || p->D <= EN_SPECTRUM_AUTO_MAX;
+    for (int m = 0; m < e->nm; m++)
+        if ((rc = mstate_init(e, &e->ms[m], e->names[m]))) goto fail;
+    /* T slots of per-task matrices, or two when they would take more than the budget (roll) */
+    int all_ridge;
+    double slot_bytes = task_slot_bytes(e, &all_ridge);
+    e->roll = e->keep && en_gram_rolls(all_ridge, T, slot_bytes);
+    e->nslots = e->roll ? 2 : e->keep ? T : 1;
     for (int m = 0; m < e->nm; m++) {
         mstate *ms = &e->ms[m];
-        if ((rc = mstate_init(e, ms, e->names[m]))) goto fail;
+        if ((rc = mstate_slots(e, ms))) goto fail;
         en_space *sp = &e->sp[ms->space];
         if (en_shares_base(ms) && !sp->B && (rc = alloc_slots(&sp->B, &sp->QB, e->nslots, sp->pm.D, C, sp->pm.single)))
             goto fail;
@@ -258,6 +345,7 @@ int en_update(en_engine *e, const op_params *q, int first_task, const volatile i
         int extra_dirty = first_time || !e->keep || deps_changed(deps, &ms->xparams, q) ||
                           (!en_is_ridge(ms) && w != ms->weight);
         if (extra_dirty) { ms->extra_valid = 0; ms->fit_valid = 0; class_weights(ms, p->C); }
+        ms->rows_new = extra_dirty;
         ms->lctx.keep_draws = e->cfg.collect_aug;
         if (extra_dirty || w != ms->weight || !e->keep)
             for (int t = 0; t < T; t++) ms->stats_valid[t] = 0;
@@ -265,7 +353,10 @@ int en_update(en_engine *e, const op_params *q, int first_task, const volatile i
         ms->dirty = first_time || extra_dirty || solve_params_changed(ms, &prev, q) || w != en_method_weight(ms, &prev) ||
                     deps_changed(deps, &prev, q) || !e->keep;
         for (int t = 0; t < T; t++) if (e->res.m[m].snaps[t].state != EN_DONE) ms->dirty = 1;
-        if (ms->dirty && ms->L->last_model_only) ms->extra_valid = ms->fit_valid = 0; /* refit from task 0 */
+        if (ms->dirty && ms->L->last_model_only) { /* refit from task 0 */
+            ms->extra_valid = ms->fit_valid = 0;
+            ms->rows_new = 1;
+        }
         if (ms->dirty) {
             any = 1;
             for (int t = 0; t < T; t++) e->res.m[m].snaps[t].state = ms->stage[t].state = EN_PENDING;
@@ -277,6 +368,28 @@ int en_update(en_engine *e, const op_params *q, int first_task, const volatile i
     e->have_cur = 1;
     e->res.params = *q;
     if (!any) return GS_OK;
+    int ft0 = first_task >= 1 && first_task <= T ? first_task - 1 : 0;
+    if (e->roll) {
+        /* the user's task from its pinned copy when its rows are unchanged (the copy, or slot 0,
+         * holds them); then every other task, its rows recomputed in place */
+        int rows_valid = e->base_valid == T;
+        for (int m = 0; m < e->nm; m++)
+            if (en_has_slots(&e->ms[m]) && e->ms[m].extra_valid < T) rows_valid = 0;
+        if (rows_valid && !(e->pin_task == ft0 && e->pin_valid) && e->roll_task == ft0) {
+            en_pin_copy(e, ft0, 0, NULL);
+            e->pin_valid = 1;
+        }
+        int pin_ok = rows_valid && e->pin_task == ft0 && e->pin_valid;
+        e->focus_task = ft0;
+        int rc = en_run_rolling(e, q, pin_ok, cancel, progress, user);
+        for (int m = 0; m < e->nm; m++) e->ms[m].rows_new = 0;
+        if (rc) return rc;
+        for (int m = 0; m < e->nm; m++) {
+            en_finish_method(&e->res.m[m], T);
+            e->ms[m].dirty = 0;
+        }
+        return GS_OK;
+    }
 
     /* Order: when every Gram is cached, the user's task first; otherwise 1..T. */
     int cached = e->base_valid == T;
@@ -296,6 +409,7 @@ int en_update(en_engine *e, const op_params *q, int first_task, const volatile i
     for (int m = 0; m < e->nm; m++)
         if (e->ms[m].dirty && !en_is_ridge(&e->ms[m])) ahead = -1;
     int rc = en_run_tasks(e, q, order, no, ahead, cancel, progress, user);
+    for (int m = 0; m < e->nm; m++) e->ms[m].rows_new = 0;
     free(order);
     if (rc) return rc;
     for (int m = 0; m < e->nm; m++) {
@@ -320,7 +434,11 @@ int en_prepare_tau(en_engine *e, int task, const volatile int *cancel)
         if (!en_is_ridge(ms) || sn->state != EN_DONE || !ms->stats_valid[t] || en_dual_mode(e, ms, t)) continue;
         if (en_tri_usable(e, ms, t) && ms->eigG[t]) continue;
         gm_mat *G;
-        int spectrum = 0, rc = en_tri_begin(ms, t, &G);
+        /* the task the user looks at: its matrices pinned (recomputed from the rows if need be)
+         * before a reduction starts from them */
+        int spectrum = 0, rc = en_resident(e, t, 1, cancel);
+        if (rc) return rc;
+        rc = en_tri_begin(ms, t, &G);
         if (!rc && G) en_assemble(e, ms, t, &e->cur, G); /* a new task: its G_t to reduce */
         if (!rc) rc = en_tri_factor(ms, cancel, &spectrum);
         /* the spectrum as soon as T is there (Q, if stopped, is formed on the next call) */
@@ -353,8 +471,10 @@ int en_ensure_spectrum(en_engine *e, int task, unsigned methods, const volatile 
         }
         if (!en_is_ridge(ms) || sn->state != EN_DONE || ms->eigG[t]) continue;
         if (cancel && __atomic_load_n(cancel, __ATOMIC_RELAXED)) return GS_ECANCEL; /* set by another thread */
+        int rc = en_resident(e, t, 0, cancel);
+        if (rc) return rc;
         en_assemble(e, ms, t, &e->cur, &ms->A);
-        int rc = en_ensure_stats(e, ms, t, 1);
+        rc = en_ensure_stats(e, ms, t, 1);
         if (rc) return rc;
         en_fill_spectral(e, ms, sn, t, en_tau_for(e, ms, t, e->cur.tau));
     }
@@ -371,7 +491,7 @@ static int ridge_method(en_engine *e, int m, int task, int *t)
     if (*t < 0 || *t >= e->p->T) return gs_error(GS_EINPUT, "task %d out of range", task);
     if (!e->keep && *t != e->p->T - 1) return gs_error(GS_EINPUT, "task %d is not kept (only the last task)", task);
     if (!e->have_cur || e->base_valid <= *t) return gs_error(GS_EINPUT, "task %d is not computed yet", task);
-    return GS_OK;
+    return en_resident(e, *t, 0, NULL);
 }
 
 int en_gram(en_engine *e, int m, int task, const gm_mat **G, const gm_mat **Q)

@@ -141,6 +141,9 @@ struct mstate {
     int a_stale;             /* A does not hold this task's G_t (its assembly was skipped for en_tri) */
     int used_tri;            /* the last en_solve_seen solved from ms->tri */
     int solve_failed;        /* this task's solve failed: reason in why */
+    int rows_new;            /* this update computes new rows for it (its statistics go stale) */
+    int again;               /* the rows being computed were computed before, the same (bounded
+                              * memory): not collected again (collect_aug) */
     char why[160];
 };
 
@@ -150,6 +153,16 @@ struct en_engine {
     const char *names[OP_MAX_METHODS]; /* = name_buf: the engine's copies of cfg->methods */
     char name_buf[OP_MAX_METHODS][48];
     int nm, nslots, keep;
+    /* Bounded interactive memory (roll, see en_create): the per-task matrices (B, E, OB and
+     * their right-hand sides) of one task at a time: slot 0 holds the chain's task roll_task,
+     * computed in place as in a batch run, slot 1 a copy of task pin_task's (the task the user
+     * looks at); any other task's is recomputed from the rows when asked (en_resident). */
+    int roll;
+    int roll_task;           /* task in slot 0, -1: none (unknown after a stopped update) */
+    int pin_task, pin_valid; /* task copied in slot 1 (by the jobs of task pin_task), and whether
+                              * the copy holds the current rows */
+    int pin_base;            /* task whose base Grams (B, QB: real rows only, no parameter) are in
+                              * slot 1, -1: none */
     mstate *ms;
     en_space sp[EN_MAX_SPACES];
     int nsp;
@@ -165,7 +178,15 @@ struct en_engine {
     int focus_task;          /* 0-based task of the current en_update's first_task */
 };
 
-static inline int en_slot(const en_engine *e, int t) { return e->keep ? t : 0; }
+/* en_slot: the slot a job writes task t's rows into (in place in slot 0 when the chain rolls);
+ * en_slot_read: the slot task t's matrices are read from (slot 1 for the pinned task). */
+static inline int en_slot(const en_engine *e, int t) { return e->keep && !e->roll ? t : 0; }
+static inline int en_slot_read(const en_engine *e, int t)
+{
+    return e->roll ? (t == e->pin_task ? 1 : 0) : en_slot(e, t);
+}
+/* A method whose rows feed per-task matrices of its own (E with an augmenter, OB with class weights). */
+static inline int en_has_slots(const mstate *ms) { return ms->E || ms->OB; }
 static inline int en_is_ridge(const mstate *ms) { return ms->L->family == EN_RIDGE; }
 /* The learner uses the shared base Gram (ridge, no class weights). */
 static inline int en_shares_base(const mstate *ms) { return en_is_ridge(ms) && !ms->L->class_weight; }
@@ -189,6 +210,17 @@ int en_predict_val(en_engine *e, mstate *ms, en_snap *sn, int t);
  * (in plan order) with its message on the calling thread. */
 int en_run_tasks(en_engine *e, const op_params *q, const int *order, int no, int ahead, const volatile int *cancel,
                  en_progress_fn progress, void *user);
+/* plan.c, bounded memory (e->roll): an update's plan (the user's task e->focus_task first: from
+ * its pinned copy when pin_ok, else after the rows of the tasks before it; then the others,
+ * their rows recomputed in place), and the rows alone of tasks from..to (en_resident). */
+int en_run_rolling(en_engine *e, const op_params *q, int pin_ok, const volatile int *cancel, en_progress_fn progress,
+                   void *user);
+int en_run_rows(en_engine *e, int from, int to, const volatile int *cancel);
+/* engine.c: task t's per-task matrices readable (en_slot_read) outside an update, recomputed from
+ * the rows when not held; pin: also copied into the pinned slot. GS_OK, GS_ECANCEL, GS_ENOMEM. */
+int en_resident(en_engine *e, int t, int pin, const volatile int *cancel);
+/* The pinned slot := slot 0 (every per-task matrix), for task t. */
+void en_pin_copy(en_engine *e, int t, int base, const mstate *only);
 
 /* stats.c: en_job_custom fits task t if not yet (a stats learner's CUSTOM job) and evaluates it
  * into sn; en_own_spectrum the learner's own spectrum at task t into sn, when it has one and
@@ -248,6 +280,9 @@ int en_dual_mode(const en_engine *e, const mstate *ms, int t);
 int en_dual_keeps(const en_engine *e, const mstate *ms, int t);
 en_rowbuf *en_dual_rows_open(en_engine *e, mstate *ms, int t);
 int en_dual_rows_close(en_engine *e, mstate *ms, int t);
+/* Task t's kept rows computed again (bounded memory): they are still kept, the kernel holds them;
+ * on the switch to the primal, E and OB zeroed for the PAIRS jobs to rebuild them. GS_OK. */
+int en_dual_rows_again(en_engine *e, mstate *ms, int t);
 int en_dual_pairs(en_engine *e, mstate *ms, int t, int part);
 int en_dual_task_end(en_engine *e, mstate *ms, int t, int kept);
 int en_solve_dual(en_engine *e, mstate *ms, int t, double tau, char *why, size_t nwhy);

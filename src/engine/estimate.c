@@ -179,14 +179,51 @@ static double spectrum_bytes(const en_size *z, const double *copy, int n)
     return a + b;
 }
 
+/* The bytes of one task's per-task matrices (each space's base, each method's E and OB) and
+ * whether every method is a ridge learner: the engine's choice between T slots and two
+ * (en_gram_rolls; engine.c task_slot_bytes, from the spaces as below). */
+static double task_slot_bytes(const en_size *z, const char *const *methods, int n_methods, int *all_ridge)
+{
+    est_space sp[EN_MAX_SPACES + 1];
+    int ns = 1;
+    double b = 0;
+    sp[0].relu = z->expand > 0;
+    sp[0].D = z->expand > 0 ? z->expand : z->d;
+    sp[0].single = single_for(z, sp[0].D);
+    sp[0].based = 0;
+    *all_ridge = 1;
+    for (int m = 0; m < n_methods && m < OP_MAX_METHODS; m++) {
+        const en_learner *L;
+        const en_augmenter *A;
+        if (en_method_parse(methods[m], &L, &A)) continue;
+        int relu, k;
+        long D = space_dim(L, z, &relu);
+        for (k = 0; k < ns && !(sp[k].D == D && sp[k].relu == relu); k++) {}
+        if (k == ns) {
+            if (ns == EN_MAX_SPACES + 1) continue;
+            sp[ns++] = (est_space){D, relu, relu ? sp[0].single : 0, 0};
+        }
+        if (L->family != EN_RIDGE) { *all_ridge = 0; continue; }
+        double g = (sp[k].single ? 4.0 : 8.0) * (double)D * (double)D;
+        if (!L->class_weight && !sp[k].based) { sp[k].based = 1; b += g; }
+        if (A) b += g;
+        if (L->class_weight) b += g;
+    }
+    return b;
+}
+
 double en_estimate_bytes(const en_size *z, const char *const *methods, int n_methods)
 {
-    double slots = z->keep_task_grams ? z->T : 1, n = (double)z->n_rows, d = (double)z->d;
+    int all_ridge;
+    double slot_bytes = task_slot_bytes(z, methods, n_methods, &all_ridge);
+    double slots = !z->keep_task_grams ? 1 : en_gram_rolls(all_ridge, z->T, slot_bytes) ? 2 : z->T;
+    double n = (double)z->n_rows, d = (double)z->d;
     double b = EST_PROCESS + 8.0 * d * (n + (double)z->n_test + (double)z->n_val);
     b += 8.0 * (double)z->n_test * (double)z->C; /* scores */
     est_space sp[EN_MAX_SPACES + 1];
     double copy[OP_MAX_METHODS];
     int ns = 1, nc = 0;
+    double tri = 0;
     sp[0].relu = z->expand > 0;
     sp[0].D = z->expand > 0 ? z->expand : z->d;
     sp[0].single = single_for(z, sp[0].D);
@@ -224,10 +261,13 @@ double en_estimate_bytes(const en_size *z, const char *const *methods, int n_met
                 dim = N <= EN_SPECTRUM_AUTO_MAX ? N : 0;
             }
             copy[nc++] = 8.0 * dim * dim * (sp[k].single ? 2 : 1);
+            /* an interactive engine's τ factor of the shown task (ridge_tri.c): Q per method, and
+             * G_t's reflectors of the method whose Q is being formed */
+            if (z->keep_task_grams && D >= EN_TAU_FACTOR_MIN_D) { b += g * Dd * Dd; tri = fmax(tri, g * Dd * Dd); }
         } else {
             if (L->bytes) b += L->bytes(z, D);
             if (A) b += 8.0 * aug_max(z) * (double)D + 512.0 * 8.0 * (double)D; /* a task's synthetic rows */
         }
     }
-    return b + spectrum_bytes(z, copy, nc);
+    return b + tri + spectrum_bytes(z, copy, nc);
 }

@@ -48,6 +48,7 @@ enum { JS_WAIT, JS_RUN, JS_DONE };
 
 typedef struct {
     int kind, m, t, pos, dep[JOB_DEPS], ndep, state, rc; /* pos: the task's place in the plan */
+    int again;    /* EXTRA: rows computed before with the same parameters (bounded memory) */
     int after_lo; /* REPORT: also every job in [after_lo, itself) */
     double seconds;
     char err[256];
@@ -63,6 +64,10 @@ typedef struct {
     int cancelled;
     const volatile int *cancel;
     int *done_count, total;       /* progress over the update */
+    int pin;                      /* bounded memory: the task whose BASE and XEND copy slot 0 into
+                                   * the pinned slot (-1: none) */
+    int replay;                   /* bounded memory: every method with per-task matrices has its
+                                   * rows planned (the chain is recomputed in place) */
     en_progress_fn progress;
     void *user;
     pthread_mutex_t mu;
@@ -73,11 +78,15 @@ typedef struct {
  * while the method is in the dual up to task t-1 (en_dual_keeps; the buffer from
  * en_dual_rows_open, then its kernel panel or the switch prepared by en_dual_rows_close), else
  * folded into E by the emitter. */
-static int job_extra(en_engine *e, mstate *ms, int t)
+static int job_extra(en_engine *e, mstate *ms, int t, int again)
 {
     en_rowbuf *keep = NULL;
+    /* rows the dual keeps are still there when computed again: at most E rebuilt from them */
+    if (again && en_dual_keeps(e, ms, t)) return en_dual_rows_again(e, ms, t);
     if (en_dual_keeps(e, ms, t) && !(keep = en_dual_rows_open(e, ms, t))) return GS_ENOMEM;
+    ms->again = again;
     int rc = en_extra_rows(e, ms, t, keep);
+    ms->again = 0;
     return !rc && keep ? en_dual_rows_close(e, ms, t) : rc;
 }
 
@@ -93,9 +102,10 @@ static int run_job(en_plan *pl, en_job *j)
     case J_BASE:
         for (int k = 0; k < e->nsp; k++)
             if (e->sp[k].B) en_base_task(e, &e->sp[k], t);
-        e->base_valid = t + 1;
+        if (e->base_valid < t + 1) e->base_valid = t + 1; /* a recomputed chain: valid beyond */
+        if (t == pl->pin) en_pin_copy(e, t, 1, NULL);
         break;
-    case J_EXTRA: rc = job_extra(e, ms, t); break;
+    case J_EXTRA: rc = job_extra(e, ms, t, j->again); break;
     case J_EXP0: case J_EXP1: rc = en_extra_expand(e, ms, t, j->kind == J_EXP1); break;
     case J_PAIRS0: case J_PAIRS1:
         en_pair_flush_part(&ms->em, j->kind == J_PAIRS1);
@@ -105,8 +115,9 @@ static int run_job(en_plan *pl, en_job *j)
         en_extra_end(e, ms, t);
         /* rows kept for the dual of a task solved in the primal (the switch): E's lower triangle */
         if ((rc = en_dual_task_end(e, ms, t, en_dual_keeps(e, ms, t)))) break;
-        ms->extra_valid = t + 1;
-        ms->stats_valid[t] = 0;
+        if (ms->extra_valid < t + 1) ms->extra_valid = t + 1;
+        if (ms->rows_new) ms->stats_valid[t] = 0; /* not for rows recomputed as they were */
+        if (t == pl->pin) en_pin_copy(e, t, 0, ms);
         break;
     case J_ASM: en_assemble(e, ms, t, pl->q, &ms->A); break;
     case J_SOLVE: rc = en_job_solve(e, ms, sn, t, pl->q); break;
@@ -239,6 +250,7 @@ typedef struct {
     int prev_use[OP_MAX_METHODS][4];
     int base_valid, extra_valid[OP_MAX_METHODS];
     int ahead;                    /* plan_tasks' ahead (-1: none) */
+    int again;                    /* rows planned now were computed before (bounded memory) */
     int *xend;                    /* T × nm: XEND(t, m) in this plan, or -1 */
     int *base;                    /* T: BASE(t) in this plan, or -1 */
 } plan_state;
@@ -251,9 +263,10 @@ static void plan_rows(en_plan *pl, plan_state *s, int t)
     for (int m = 0; m < nm; m++) {
         mstate *ms = &e->ms[m];
         int jx = -1;
-        if (!ms->dirty) continue;
+        if (!ms->dirty && !(pl->replay && en_has_slots(ms))) continue;
         if ((ms->aug_def || ms->cw) && s->extra_valid[m] <= t) {
             int jr = add_job(pl, J_EXTRA, m, t);
+            pl->job[jr].again = s->again;
             add_dep(pl, jr, s->prev_xend[m]);
             add_dep(pl, jr, s->prev_asm[m]);
             add_dep(pl, jr, s->prev_custom[m]); /* a stats learner's rows of t-1 are fitted */
@@ -269,7 +282,7 @@ static void plan_rows(en_plan *pl, plan_state *s, int t)
             s->prev_xend[m] = s->xend[t * nm + m] = jx;
             s->extra_valid[m] = t + 1;
         }
-        if (!en_is_ridge(ms)) {
+        if (!en_is_ridge(ms) && ms->dirty) {
             int jc = add_job(pl, J_CUSTOM, m, t);
             add_dep(pl, jc, s->prev_custom[m]);
             add_dep(pl, jc, jx);
@@ -328,24 +341,47 @@ static void plan_solves(en_plan *pl, plan_state *s, int t, int first)
  * tasks after it. Its numbers do not depend on the order: each task's solve reads only its own
  * slots (and the dual's factor, built through the task boundaries in order: en_solve_dual).
  * GS_OK or GS_ENOMEM. */
-static int plan_tasks(en_plan *pl, const int *order, int no, int ahead)
+static int plan_begin(en_plan *pl, plan_state *s, int ahead)
 {
     en_engine *e = pl->e;
     int nm = e->nm, T = e->p->T;
-    plan_state s;
-    s.prev_base = s.prev_report = -1;
+    s->prev_base = s->prev_report = -1;
     for (int m = 0; m < nm; m++) {
-        s.prev_solve[m] = s.prev_asm[m] = s.prev_xend[m] = s.prev_custom[m] = -1;
-        for (int k = 0; k < 4; k++) s.prev_use[m][k] = -1;
-        s.extra_valid[m] = e->ms[m].extra_valid;
+        s->prev_solve[m] = s->prev_asm[m] = s->prev_xend[m] = s->prev_custom[m] = -1;
+        for (int k = 0; k < 4; k++) s->prev_use[m][k] = -1;
+        s->extra_valid[m] = e->ms[m].extra_valid;
     }
-    s.base_valid = e->base_valid;
-    s.ahead = ahead;
-    s.xend = gs_malloc((size_t)T * (size_t)(nm + 1), sizeof(int), "engine jobs");
-    if (!s.xend) return GS_ENOMEM;
-    s.base = s.xend + (size_t)T * nm;
-    for (int k = 0; k < T * (nm + 1); k++) s.xend[k] = -1;
+    s->base_valid = e->base_valid;
+    s->ahead = ahead;
+    s->again = 0;
+    s->xend = gs_malloc((size_t)T * (size_t)(nm + 1), sizeof(int), "engine jobs");
+    if (!s->xend) return GS_ENOMEM;
+    s->base = s->xend + (size_t)T * nm;
+    for (int k = 0; k < T * (nm + 1); k++) s->xend[k] = -1;
     pl->npos = 0;
+    return GS_OK;
+}
+
+/* Bounded memory: the rows of every task from `from` on are recomputed in place (slot 0), the
+ * base's and those of every method with per-task matrices; ahead = from - 1 makes the first
+ * EXTRA wait for every solve planned before (a dual task's solve reads its panel, which EXTRA
+ * replaces, and the kernel, which task 0's rows reset). */
+static void plan_restart(en_plan *pl, plan_state *s, int from, int again)
+{
+    s->again = again;
+    en_engine *e = pl->e;
+    s->base_valid = from;
+    for (int m = 0; m < e->nm; m++)
+        if (en_has_slots(&e->ms[m])) s->extra_valid[m] = from;
+    s->ahead = from - 1;
+}
+
+static int plan_tasks(en_plan *pl, const int *order, int no, int ahead)
+{
+    en_engine *e = pl->e;
+    int T = e->p->T;
+    plan_state s;
+    if (plan_begin(pl, &s, ahead)) return GS_ENOMEM;
     if (ahead < 0) {
         for (int k = 0; k < no; k++, pl->npos++) {
             int first = pl->nj;
@@ -371,19 +407,119 @@ static int plan_tasks(en_plan *pl, const int *order, int no, int ahead)
 
 /* Run the tasks order[0..no-1] with e->workers threads. Returns GS_OK, GS_ECANCEL, or the first
  * failing job's status (in plan order) with its message on the calling thread. */
+/* The plan's frame; its jobs room for `segments` task segments. */
+static int plan_init(en_plan *pl, en_engine *e, const op_params *q, int segments, const volatile int *cancel,
+                     en_progress_fn progress, void *user, int *done)
+{
+    memset(pl, 0, sizeof *pl);
+    pl->e = e; pl->q = q; pl->cancel = cancel; pl->progress = progress; pl->user = user;
+    pl->stop_pos = INT_MAX;
+    pl->pin = -1;
+    *done = 0;
+    pl->done_count = done;
+    pl->total = e->p->T * e->nm;
+    pl->job = gs_calloc((size_t)segments * JOBS_PER_TASK, sizeof(en_job), "engine jobs");
+    return pl->job ? GS_OK : GS_ENOMEM;
+}
+
+static int plan_run(en_plan *pl);
+
 int en_run_tasks(en_engine *e, const op_params *q, const int *order, int no, int ahead, const volatile int *cancel,
                      en_progress_fn progress, void *user)
 {
     en_plan pl;
-    memset(&pl, 0, sizeof pl);
-    pl.e = e; pl.q = q; pl.cancel = cancel; pl.progress = progress; pl.user = user;
-    pl.stop_pos = INT_MAX;
-    int done = 0;
-    pl.done_count = &done;
-    pl.total = e->p->T * e->nm;
-    pl.job = gs_calloc((size_t)no * JOBS_PER_TASK, sizeof(en_job), "engine jobs");
-    if (!pl.job) return GS_ENOMEM;
+    int done;
+    if (plan_init(&pl, e, q, no, cancel, progress, user, &done)) return GS_ENOMEM;
     if (plan_tasks(&pl, order, no, ahead)) { free(pl.job); return GS_ENOMEM; }
+    return plan_run(&pl);
+}
+
+/* Bounded memory (e->roll; see en_update): with the user's task ft pinned and its rows unchanged
+ * (pin_ok), its solves first from the pinned slot, then every task's rows from task 0 in place
+ * with the solves of the others; else the rows of tasks 0..ft (ft's copied into the pinned slot
+ * by its jobs), ft's solves, the tasks after it, then the rows of tasks 0..ft-1 again with their
+ * solves. Each task's numbers are those of a batch run: the same rows, added in the same order. */
+int en_run_rolling(en_engine *e, const op_params *q, int pin_ok, const volatile int *cancel, en_progress_fn progress,
+                   void *user)
+{
+    int T = e->p->T, ft = e->focus_task, done;
+    en_plan pl;
+    plan_state s;
+    if (plan_init(&pl, e, q, 2 * T, cancel, progress, user, &done)) return GS_ENOMEM;
+    if (plan_begin(&pl, &s, -1)) { free(pl.job); return GS_ENOMEM; }
+    pl.replay = 1;
+    int last;
+    if (pin_ok) {
+        plan_solves(&pl, &s, ft, pl.nj);
+        pl.npos++;
+        plan_restart(&pl, &s, 0, 1);
+        for (int t = 0; t < T; t++, pl.npos++) {
+            int first = pl.nj;
+            plan_rows(&pl, &s, t);
+            if (t != ft) plan_solves(&pl, &s, t, first);
+        }
+        last = T - 1;
+    } else {
+        e->pin_valid = 0;
+        e->pin_task = pl.pin = ft;
+        plan_restart(&pl, &s, 0, 0);
+        s.ahead = ft;
+        if (e->pin_base == ft) {
+            /* task ft's base is pinned (it depends on no parameter): slot 0 starts from it, and
+             * the base of tasks 0..ft is not recomputed before ft's solves */
+            for (int k = 0; k < e->nsp; k++)
+                if (e->sp[k].B) { gr_copy(&e->sp[k].B[0], &e->sp[k].B[1]); gr_copy(&e->sp[k].QB[0], &e->sp[k].QB[1]); }
+            s.base_valid = ft + 1;
+        }
+        for (int t = 0; t < ft; t++, pl.npos++) plan_rows(&pl, &s, t);
+        for (int t = ft; t < T; t++, pl.npos++) {
+            int first = pl.nj;
+            plan_rows(&pl, &s, t);
+            plan_solves(&pl, &s, t, first);
+        }
+        last = T - 1;
+        if (ft > 0) {
+            plan_restart(&pl, &s, 0, 1);
+            for (int t = 0; t < ft; t++, pl.npos++) {
+                int first = pl.nj;
+                plan_rows(&pl, &s, t);
+                plan_solves(&pl, &s, t, first);
+            }
+            last = ft - 1;
+        }
+    }
+    free(s.xend);
+    e->roll_task = -1;
+    int rc = plan_run(&pl);
+    if (rc) {
+        if (!pin_ok) e->pin_task = -1;
+        return rc;
+    }
+    e->roll_task = last;
+    e->pin_valid = 1;
+    return GS_OK;
+}
+
+/* Bounded memory: the rows of tasks from..to into slot 0 (the base's and every method's with
+ * per-task matrices), nothing solved or reported (en_resident). */
+int en_run_rows(en_engine *e, int from, int to, const volatile int *cancel)
+{
+    en_plan pl;
+    plan_state s;
+    int done;
+    if (plan_init(&pl, e, &e->cur, to - from + 1, cancel, NULL, NULL, &done)) return GS_ENOMEM;
+    if (plan_begin(&pl, &s, -1)) { free(pl.job); return GS_ENOMEM; }
+    pl.replay = 1;
+    plan_restart(&pl, &s, from, 1);
+    for (int t = from; t <= to; t++, pl.npos++) plan_rows(&pl, &s, t);
+    free(s.xend);
+    return plan_run(&pl);
+}
+
+static int plan_run(en_plan *pl_)
+{
+    en_plan pl = *pl_;
+    en_engine *e = pl.e;
     pthread_mutex_init(&pl.mu, NULL);
     pthread_cond_init(&pl.cv, NULL);
     en_worker caller = {&pl, 1}, helper = {&pl, 0};

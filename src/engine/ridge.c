@@ -27,7 +27,7 @@ void en_base_task(en_engine *e, en_space *sp, int t)
     /* from row 0 at task 0 and when task t-1 did not need it */
     int from0 = t == 0 || !en_base_needed(e, sp, t - 1);
     if (from0) { gr_zero(B); gr_zero(QB); }
-    else if (e->keep) { gr_copy(B, &sp->B[t - 1]); gr_copy(QB, &sp->QB[t - 1]); }
+    else if (e->keep && !e->roll) { gr_copy(B, &sp->B[t - 1]); gr_copy(QB, &sp->QB[t - 1]); }
     long a = from0 ? 0 : p->task_row_start[t], b = p->task_row_start[t + 1];
     gr_rows(B, p->single ? &p->hf : &p->h, a, b);
     gr_symmetrize(B);
@@ -43,7 +43,7 @@ void en_base_task(en_engine *e, en_space *sp, int t)
  * ridge method. */
 void en_assemble(en_engine *e, mstate *ms, int t, const op_params *q, gm_mat *G)
 {
-    int s = en_slot(e, t);
+    int s = en_slot_read(e, t);
     size_t nQ = (size_t)ms->p->C * (size_t)ms->p->D;
     double w = en_method_weight(ms, q);
     const en_space *sp = &e->sp[ms->space];

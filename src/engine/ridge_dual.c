@@ -199,6 +199,18 @@ int en_dual_rows_close(en_engine *e, mstate *ms, int t)
     return GS_OK;
 }
 
+int en_dual_rows_again(en_engine *e, mstate *ms, int t)
+{
+    en_dual *d = ms->dual;
+    if (!d || en_dual_mode(e, ms, t)) return GS_OK;
+    int s = en_slot(e, t);
+    if (ms->E) { gr_zero(&ms->E[s]); gr_zero(&ms->QE[s]); }
+    if (ms->OB) { gr_zero(&ms->OB[s]); gr_zero(&ms->OQB[s]); }
+    d->ptask[t & 1] = -1;
+    d->switch_task = t;
+    return GS_OK;
+}
+
 /* ---- the kernel ------------------------------------------------------------------------------- */
 
 /* Block b of the rows (b = 2k: task k's real rows, 2k+1: its augmented rows): rows (doubles, or
