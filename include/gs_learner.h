@@ -88,6 +88,8 @@ typedef struct {
     const int *y;
     const double *w;         /* NULL: every weight is 1 */
     long n;
+    const double *omega;     /* synthetic rows: their own weights ω before the augmenter's weight
+                              * (w = β·ω, the engine's product); NULL for real rows */
 } en_rowset;
 
 typedef enum { EN_RIDGE = 0, EN_STATS = 1 } en_family;
@@ -114,6 +116,13 @@ typedef struct en_learner {
     int (*reset)(en_mctx *m);
     int (*fit)(en_mctx *m, int t, const en_rowset *real, const en_rowset *aug);
     int (*predict)(en_mctx *m, int t, const double *X, long n, int *pred);
+    /* optional: task t again from the rows fit(t) was last given (the learner keeps them), the
+     * synthetic rows' weights now w·ω (w: the augmenter's weight, β; ω: aug->omega of that fit).
+     * When only w changed since every task was fitted, the engine calls it for t = 0, 1, ... instead
+     * of reset and fit (the synthetic rows are not made again); it must give bit for bit what reset
+     * and fit with weights w·ω give. What the learner keeps for it counts in `bytes`, which then
+     * sees z->n_rows with the augmenter's rows added. */
+    int (*refit)(en_mctx *m, int t, double w);
     int (*spectrum)(en_mctx *m, int t, double *eig, long *n);
     const char *spectrum_of; /* what `spectrum` shows, for the views ("shared covariance") */
     void (*destroy)(en_mctx *m);

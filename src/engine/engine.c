@@ -341,10 +341,14 @@ int en_update(en_engine *e, const op_params *q, int first_task, const volatile i
         ms->lctx.params = ms->actx.params = &e->cur;
         unsigned deps = method_deps(ms);
         double w = en_method_weight(ms, q);
-        /* a stats learner's statistics hold the weighted rows: a new weight refits it */
-        int extra_dirty = first_time || !e->keep || deps_changed(deps, &ms->xparams, q) ||
-                          (!en_is_ridge(ms) && w != ms->weight);
-        if (extra_dirty) { ms->extra_valid = 0; ms->fit_valid = 0; class_weights(ms, p->C); }
+        /* a stats learner's statistics hold the weighted rows: a new weight refits it, from the rows
+         * it keeps when it can (refit: the augmenter's rows are not made again), else from new rows */
+        int rows_same = first_time || !e->keep || deps_changed(deps, &ms->xparams, q) ? 0 : 1;
+        int reweight = rows_same && !en_is_ridge(ms) && w != ms->weight && ms->L->refit && ms->aug_def &&
+                       ms->extra_valid == T && ms->rows_fitted == T;
+        int extra_dirty = !rows_same || (!en_is_ridge(ms) && w != ms->weight && !reweight);
+        if (extra_dirty) { ms->extra_valid = 0; ms->fit_valid = 0; ms->refit = 0; class_weights(ms, p->C); }
+        if (reweight) { ms->fit_valid = 0; ms->refit = 1; }
         ms->rows_new = extra_dirty;
         ms->lctx.keep_draws = e->cfg.collect_aug;
         if (extra_dirty || w != ms->weight || !e->keep)

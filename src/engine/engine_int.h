@@ -111,6 +111,9 @@ struct mstate {
     long *aug_rows, *skip_cls, *skip_pairs; /* cumulative per task */
     int extra_valid;         /* tasks 0..extra_valid-1 of E (and OB) are up to date */
     int fit_valid;           /* stats: tasks fitted */
+    int rows_fitted;         /* stats: tasks 0..rows_fitted-1 given to fit since its last reset */
+    int refit;               /* stats with a refit hook: the next fits are refits from the rows kept
+                              * (only the augmenter's weight changed since every task was fitted) */
     op_params xparams;       /* params E / fit were computed with */
     double weight;           /* w used for the cached statistics */
     int *stats_valid;        /* T */

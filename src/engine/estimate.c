@@ -265,7 +265,9 @@ double en_estimate_bytes(const en_size *z, const char *const *methods, int n_met
              * G_t's reflectors of the method whose Q is being formed */
             if (z->keep_task_grams && D >= EN_TAU_FACTOR_MIN_D) { b += g * Dd * Dd; tri = fmax(tri, g * Dd * Dd); }
         } else {
-            if (L->bytes) b += L->bytes(z, D);
+            en_size zl = *z; /* a learner that keeps its rows for a refit sees the augmenter's too */
+            for (int t = 0; A && L->refit && t < z->T; t++) zl.n_rows += (long)fmin(aug_rows(z, t), 1e15);
+            if (L->bytes) b += L->bytes(&zl, D);
             if (A) b += 8.0 * aug_max(z) * (double)D + 512.0 * 8.0 * (double)D; /* a task's synthetic rows */
         }
     }

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* A stats learner's fit of task t: the task's real rows, and its augmenter's rows with weight
  * w·ω (w = β: the augmenter's weight, ω the row's own). */
@@ -15,15 +16,21 @@ static int fit_stats(en_engine *e, mstate *ms, int t)
 {
     const en_problem *p = ms->p;
     long a = p->task_row_start[t], b = p->task_row_start[t + 1];
-    en_rowset real = {gm_row(&p->h, a), p->y + a, NULL, b - a};
-    en_rowset aug = {ms->aug.X.v, ms->aug.y, ms->aug.w, ms->aug.n};
+    en_rowset real = {gm_row(&p->h, a), p->y + a, NULL, b - a, NULL};
     double w = en_method_weight(ms, ms->lctx.params);
+    /* ω, the rows' own weights, for a learner that refits with another w */
+    double *omega = ms->L->refit ? gs_malloc((size_t)(ms->aug.n ? ms->aug.n : 1), sizeof(double), "weights") : NULL;
+    if (ms->L->refit && !omega) return GS_ENOMEM;
+    if (omega) memcpy(omega, ms->aug.w, (size_t)ms->aug.n * sizeof(double));
     for (long i = 0; i < ms->aug.n; i++) ms->aug.w[i] *= w;
-    if (t == 0 && ms->L->reset) {
-        int rc = ms->L->reset(&ms->lctx);
-        if (rc) return rc;
-    }
-    return ms->L->fit(&ms->lctx, t, &real, &aug);
+    en_rowset aug = {ms->aug.X.v, ms->aug.y, ms->aug.w, ms->aug.n, omega};
+    int rc = GS_OK;
+    if (t == 0) ms->rows_fitted = 0;
+    if (t == 0 && ms->L->reset) rc = ms->L->reset(&ms->lctx);
+    if (!rc) rc = ms->L->fit(&ms->lctx, t, &real, &aug);
+    if (!rc && ms->rows_fitted == t) ms->rows_fitted = t + 1;
+    free(omega);
+    return rc;
 }
 
 /* A learner without G: the spectrum of its own matrix (en_learner.spectrum) into sn at task t, when
@@ -70,7 +77,8 @@ static int eval_custom(en_engine *e, mstate *ms, en_snap *sn, int t)
 int en_job_custom(en_engine *e, mstate *ms, en_snap *sn, int t)
 {
     if (ms->fit_valid <= t) {
-        int rc = fit_stats(e, ms, t);
+        /* only the augmenter's weight changed: the learner refits from the rows it kept */
+        int rc = ms->refit ? ms->L->refit(&ms->lctx, t, en_method_weight(ms, ms->lctx.params)) : fit_stats(e, ms, t);
         if (rc) return rc;
         ms->fit_valid = t + 1;
     }

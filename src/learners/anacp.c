@@ -29,18 +29,31 @@
  *    solve then has C_seen right-hand sides instead of d, and a forward pass costs D·C_seen + C_seen·d
  *    per row and head instead of D·d.
  *  - A head with fewer rows seen N (real and synthetic) than D is solved in its dual form:
- *    A_k = Z̃ᵀZ̃ with Z̃ the √w-scaled rows kept, (A_k + reg I)⁻¹ Z̃ᵀR = Z̃ᵀ (K_k + reg I)⁻¹ R with
- *    the N × N kernel K_k = Z̃ Z̃ᵀ (grown by the task's rows against every kept row) and R the
- *    right-hand sides' coefficients (√w_i on its class's column; times T when not factored): an
- *    N × N Cholesky instead of D × D (the same θ_k). When N reaches D, A_k is formed from the kept
- *    rows (one syrk) and the head is solved in the primal from then on; A_k is allocated then.
+ *    A_k = Z̃ᵀZ̃ with Z̃ = diag(√w) Z the weighted rows, (A_k + reg I)⁻¹ Z̃ᵀR = Z̃ᵀ (K̃_k + reg I)⁻¹ R
+ *    with K̃_k = diag(√w) K_k diag(√w), K_k = Z Zᵀ the N × N kernel of the unweighted rows kept
+ *    (grown by the task's rows against every kept row), and R the right-hand sides' coefficients
+ *    (√w_i on its class's column; times T when not factored): an N × N Cholesky instead of D × D
+ *    (the same θ_k), and grown task by task: the factor of the earlier rows is kept (the kernel's
+ *    matrix holds it below the diagonal), a task factors its own rows against it (one trsm, one
+ *    syrk, a Cholesky of its rows). When N reaches D, A_k is formed from the kept rows (one syrk) and the head is
+ *    solved in the primal from then on; A_k is allocated then.
+ *  - A refit (en_learner.refit: only β, the synthetic rows' weight, changed) runs the same steps
+ *    on the rows each task was fitted with (kept: normalized rows, labels, own weights ω) with the
+ *    new weights. Z and K_k do not depend on the weights: the dual's store keeps them, so a refit
+ *    re-weights and re-solves without the heads' layers or kernel products of the rows (a head
+ *    gone primal has freed them: its refit computes them again). Same operations, same numbers
+ *    as a fresh fit at that β.
  *  - The final layer with fewer replay rows N than D is solved in its dual form,
  *    θ = Hᵀ (H Hᵀ + reg I)⁻¹ Y (an N × N Cholesky instead of D × D; the same θ).
  *  - Symmetric matrices keep their upper triangle (row-major), read by LAPACK as column-major
- *    lower; right-hand sides are rows: no transposed copies. One D × D work matrix serves every
- *    factorization.
+ *    lower; right-hand sides are rows: no transposed copies. One D × D work matrix serves the
+ *    primal's and the final layer's factorizations.
  *  - The model of every task (the heads' P_k, T and θ: (K + 1)·C_seen·D doubles when factored) is
  *    kept, so predicting for an earlier task needs no refit.
+ *  - Two threads of its own (gs_run_pair): in the dual, heads 0 and 1 at once (each its own
+ *    kernel, rows and factor), then head 2; a forward pass (test and validation rows, replay rows)
+ *    splits each block of rows in two halves at a fixed row. Every number is computed by the same
+ *    calls whatever thread runs them: the results do not depend on the threads.
  *  - GELU(x W_kᵀ) of the test and validation rows depends on the draws only: it is kept for the
  *    leading rows (up to ANACP_CACHE_MAX bytes, the rows of the first tasks, which every later
  *    task evaluates again) and kept across resets with the same seed.
@@ -75,6 +88,10 @@ typedef struct {
     gm_mat theta;
 } anacp_model;
 
+/* The task's rows (real then synthetic), normalized, with their labels and weights; nreal: how many
+ * are real (kept rows: w holds the real rows' weights and the synthetic rows' own ω). */
+typedef struct { gm_mat X; int *y; double *w; long n, nreal; } rows;
+
 /* GELU(x̂ W_kᵀ) of the leading rows of a row set the engine evaluates (test, validation). */
 typedef struct {
     const double *X;          /* the engine's rows it belongs to; NULL before the first use */
@@ -88,11 +105,18 @@ typedef struct {
     uint64_t seed;
     gm_mat Wf, Wk[ANACP_HEADS];/* D × d (as drawn: --save-state) */
     float *Wf32, *Wk32[ANACP_HEADS]; /* the same in float (the layers' products) */
-    float *xs, *ys;            /* ANACP_BLOCK × d and ANACP_BLOCK × D scratch of a layer */
     gm_mat Ak[ANACP_HEADS];    /* D × D, upper triangle (row-major); allocated when the heads go primal */
     int primal;                /* the heads' A_k hold every row seen (else: the dual's rows) */
-    gm_mat Zr[ANACP_HEADS];    /* dual: nr × D √w-scaled activations of the rows seen (cap rows) */
-    double *Kk[ANACP_HEADS];   /* dual: nr × nr kernels Z̃ Z̃ᵀ (full, row-major) */
+    gm_mat Zr[ANACP_HEADS];    /* dual: nr × D activations Z of the rows seen (cap rows; unweighted) */
+    double *Kk[ANACP_HEADS];   /* dual: kn × kn, row-major: above the diagonal the kernel Z Zᵀ of the
+                                * unweighted rows, on and below it the Cholesky factor of the weighted
+                                * kernel + reg I of the first fn rows (column-major upper U, UᵀU) */
+    double *Kd[ANACP_HEADS];   /* dual: the kernel's diagonal (kn) */
+    long kn[ANACP_HEADS];      /* dual: the rows Kk[k] holds (its leading dimension) */
+    long fn[ANACP_HEADS];      /* dual: the rows factored with the weights now */
+    long zc;                   /* dual: store rows whose Z and kernel rows are already computed (a
+                                * refit: they do not depend on the weights) */
+    rows *kept;                /* T: the rows each task was fitted with, for a refit */
     int *ry;                   /* dual: labels of the kept rows */
     double *rsw;               /* dual: √w of the kept rows */
     long nr, rcap;             /* dual: rows kept, rows allocated */
@@ -128,14 +152,16 @@ static void anacp_destroy(en_mctx *m)
     if (!s) return;
     forget(s);
     gm_free(&s->Wf);
-    free(s->Wf32); free(s->xs); free(s->ys);
+    free(s->Wf32);
     for (int k = 0; k < ANACP_HEADS; k++) {
         free(s->Wk32[k]);
-        gm_free(&s->Wk[k]); gm_free(&s->Ak[k]); gm_free(&s->Zs[k]); gm_free(&s->Zr[k]); free(s->Kk[k]);
+        gm_free(&s->Wk[k]); gm_free(&s->Ak[k]); gm_free(&s->Zs[k]); gm_free(&s->Zr[k]); free(s->Kk[k]); free(s->Kd[k]);
         for (int j = 0; j < 2; j++) gm_free(&s->cache[j].Z[k]);
     }
     gm_free(&s->work); gm_free(&s->mean); gm_free(&s->cov);
     free(s->cnt); free(s->mod); free(s->replay); free(s->replay_y); free(s->ry); free(s->rsw);
+    for (int t = 0; s->kept && t < s->T; t++) { gm_free(&s->kept[t].X); free(s->kept[t].y); free(s->kept[t].w); }
+    free(s->kept);
     free(s);
     m->priv = NULL;
 }
@@ -173,8 +199,6 @@ static int anacp_alloc(en_mctx *m)
         if (!(*w32[k] = gs_malloc(wn, sizeof(float), "AnaCP layers"))) { rc = GS_ENOMEM; break; }
         for (size_t i = 0; i < wn; i++) (*w32[k])[i] = (float)w64[k]->v[i];
     }
-    if (!rc && !(s->xs = gs_malloc((size_t)ANACP_BLOCK * (size_t)s->d, sizeof(float), "AnaCP layers"))) rc = GS_ENOMEM;
-    if (!rc && !(s->ys = gs_malloc((size_t)ANACP_BLOCK * (size_t)s->D, sizeof(float), "AnaCP layers"))) rc = GS_ENOMEM;
     if (!rc) rc = gm_alloc(&s->work, s->D, s->D, "AnaCP factor");
     if (!rc) rc = gm_alloc(&s->mean, s->C, s->d, "AnaCP class means");
     if (!rc) rc = gm_alloc(&s->cov, s->d, s->d, "AnaCP covariance");
@@ -182,9 +206,30 @@ static int anacp_alloc(en_mctx *m)
     s->mod = rc ? NULL : gs_calloc((size_t)s->T, sizeof(anacp_model), "AnaCP models");
     s->replay = rc ? NULL : gs_calloc((size_t)s->T, sizeof(gm_mat), "AnaCP replay");
     s->replay_y = rc ? NULL : gs_calloc((size_t)s->T, sizeof(int *), "AnaCP replay");
-    if (!rc && (!s->cnt || !s->mod || !s->replay || !s->replay_y)) rc = GS_ENOMEM;
+    s->kept = rc ? NULL : gs_calloc((size_t)s->T, sizeof(rows), "AnaCP rows");
+    if (!rc && (!s->cnt || !s->mod || !s->replay || !s->replay_y || !s->kept)) rc = GS_ENOMEM;
     if (rc) anacp_destroy(m);
     return rc;
+}
+
+/* The statistics start again (models, means, covariance, the heads' sums); the dual's store of
+ * activations and kernels stays (s->zc of its rows computed), for a refit of the same rows. */
+static void restart(anacp_state *s)
+{
+    forget(s);
+    for (int k = 0; k < ANACP_HEADS; k++) {
+        if (s->Ak[k].v) memset(s->Ak[k].v, 0, (size_t)s->D * (size_t)s->D * sizeof(double));
+        memset(s->Zs[k].v, 0, (size_t)s->C * (size_t)s->D * sizeof(double));
+        s->fn[k] = 0; /* the weights may change: the factor goes, the kernel stays */
+    }
+    s->zc = s->primal ? 0 : s->nr > s->zc ? s->nr : s->zc; /* an interrupted refit leaves fewer in use */
+    s->primal = 0;
+    s->nr = 0;
+    memset(s->mean.v, 0, (size_t)s->C * (size_t)s->d * sizeof(double));
+    memset(s->cov.v, 0, (size_t)s->d * (size_t)s->d * sizeof(double));
+    memset(s->cnt, 0, (size_t)s->C * sizeof(double));
+    s->ntot = 0;
+    s->have_cov = 0;
 }
 
 static int anacp_reset(en_mctx *m)
@@ -197,21 +242,18 @@ static int anacp_reset(en_mctx *m)
         s = NULL;
     }
     if (!s) return anacp_alloc(m);
-    /* the same draws: only the statistics start again */
-    forget(s);
+    /* the same draws: the statistics start again, from new rows (nothing of the store is kept) */
+    restart(s);
+    s->zc = 0;
     for (int k = 0; k < ANACP_HEADS; k++) {
-        if (s->Ak[k].v) memset(s->Ak[k].v, 0, (size_t)s->D * (size_t)s->D * sizeof(double));
-        memset(s->Zs[k].v, 0, (size_t)s->C * (size_t)s->D * sizeof(double));
-        free(s->Kk[k]);
-        s->Kk[k] = NULL;
+        free(s->Kk[k]); free(s->Kd[k]);
+        s->Kk[k] = s->Kd[k] = NULL;
+        s->kn[k] = 0;
     }
-    s->primal = 0;
-    s->nr = 0;
-    memset(s->mean.v, 0, (size_t)s->C * (size_t)s->d * sizeof(double));
-    memset(s->cov.v, 0, (size_t)s->d * (size_t)s->d * sizeof(double));
-    memset(s->cnt, 0, (size_t)s->C * sizeof(double));
-    s->ntot = 0;
-    s->have_cov = 0;
+    for (int t = 0; t < s->T; t++) {
+        gm_free(&s->kept[t].X); free(s->kept[t].y); free(s->kept[t].w);
+        memset(&s->kept[t], 0, sizeof(rows));
+    }
     return GS_OK;
 }
 
@@ -223,17 +265,21 @@ static void normalize_rows(double *X, long n, long d)
     }
 }
 
+/* Buffers of a forward pass over at most ANACP_BLOCK rows (one set per thread): Z, Q, P of the
+ * heads, xs (ANACP_BLOCK × d) and ys (ANACP_BLOCK × D) the float scratch of a layer. */
+typedef struct { double *Z, *Q, *P; float *xs, *ys; } fwd_buf;
+
 /* Out (n × D, n ≤ ANACP_BLOCK) = GELU(X Wᵀ) for X (n × d): the product in float (W32, fl32(X):
- * sgemm, the state's scratch), GELU in double from the float pre-activations. */
-static void layer(const anacp_state *s, const float *W32, const double *X, long n, double *Out)
+ * sgemm, b's scratch), GELU in double from the float pre-activations. */
+static void layer(const anacp_state *s, const float *W32, const double *X, long n, double *Out, fwd_buf *b)
 {
     long D = s->D, d = s->d;
     if (n <= 0) return;
-    for (size_t i = 0; i < (size_t)n * (size_t)d; i++) s->xs[i] = (float)X[i];
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, (int)D, (int)d, 1.0f, s->xs, (int)d, W32, (int)d, 0.0f,
-                s->ys, (int)D);
+    for (size_t i = 0; i < (size_t)n * (size_t)d; i++) b->xs[i] = (float)X[i];
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, (int)D, (int)d, 1.0f, b->xs, (int)d, W32, (int)d, 0.0f,
+                b->ys, (int)D);
     for (size_t i = 0; i < (size_t)n * (size_t)D; i++) {
-        float v = s->ys[i];
+        float v = b->ys[i];
         Out[i] = 0.5f * v * (1.0f + erff(v * (float)M_SQRT1_2));
     }
 }
@@ -257,21 +303,25 @@ static int factored(const anacp_state *s, int Cs)
     return (double)Cs * (double)(s->D + s->d) < (double)s->D * (double)s->d;
 }
 
-/* Buffers of a forward pass over at most ANACP_BLOCK rows. */
-typedef struct { double *Z, *Q, *P; } fwd_buf;
-
 static int fwd_alloc(fwd_buf *b, const anacp_state *s)
 {
     long r = s->C > s->d ? s->C : s->d;
     b->Z = gs_malloc((size_t)ANACP_BLOCK * (size_t)s->D, sizeof(double), "AnaCP heads");
     b->Q = gs_malloc((size_t)ANACP_BLOCK * (size_t)r, sizeof(double), "AnaCP heads");
     b->P = gs_malloc((size_t)ANACP_BLOCK * (size_t)s->d, sizeof(double), "AnaCP heads");
-    if (b->Z && b->Q && b->P) return GS_OK;
-    free(b->Z); free(b->Q); free(b->P);
+    b->xs = gs_malloc((size_t)ANACP_BLOCK * (size_t)s->d, sizeof(float), "AnaCP layers");
+    b->ys = gs_malloc((size_t)ANACP_BLOCK * (size_t)s->D, sizeof(float), "AnaCP layers");
+    if (b->Z && b->Q && b->P && b->xs && b->ys) return GS_OK;
+    free(b->Z); free(b->Q); free(b->P); free(b->xs); free(b->ys);
+    memset(b, 0, sizeof *b);
     return GS_ENOMEM;
 }
 
-static void fwd_free(fwd_buf *b) { free(b->Z); free(b->Q); free(b->P); }
+static void fwd_free(fwd_buf *b)
+{
+    free(b->Z); free(b->Q); free(b->P); free(b->xs); free(b->ys);
+    memset(b, 0, sizeof *b);
+}
 
 /* F (n × d, n ≤ ANACP_BLOCK) = f(X) = mean_k normalize(GELU(X W_kᵀ) θ_k) for the model md;
  * Zc[k]: head k's activations of these rows when known (NULL: computed here). */
@@ -282,7 +332,7 @@ static void heads_forward(const anacp_state *s, const anacp_model *md, const dou
     memset(F, 0, (size_t)n * (size_t)d * sizeof(double));
     for (int k = 0; k < ANACP_HEADS; k++) {
         const double *Z = Zc && Zc[k] ? Zc[k] : b->Z;
-        if (Z == b->Z) layer(s, s->Wk32[k], X, n, b->Z);
+        if (Z == b->Z) layer(s, s->Wk32[k], X, n, b->Z, b);
         long r = md->P[k].rows;
         double *out = md->T.v ? b->Q : b->P;
         cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, (int)r, (int)D, 1.0, Z, (int)D, md->P[k].v, (int)D,
@@ -295,8 +345,6 @@ static void heads_forward(const anacp_state *s, const anacp_model *md, const dou
     }
 }
 
-/* The task's rows (real then synthetic), normalized, with their labels and weights. */
-typedef struct { gm_mat X; int *y; double *w; long n; } rows;
 
 static int gather(const en_rowset *real, const en_rowset *aug, long d, rows *r)
 {
@@ -444,75 +492,110 @@ static int go_primal(anacp_state *s)
             int rc = gm_alloc(&s->Ak[k], D, D, "AnaCP head Gram");
             if (rc) return rc;
         } else memset(s->Ak[k].v, 0, (size_t)D * (size_t)D * sizeof(double));
+        for (long i = 0; i < s->nr; i++) cblas_dscal((int)D, s->rsw[i], gm_row(&s->Zr[k], i), 1); /* Z̃ = √w z */
         if (s->nr)
             cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)s->nr, 1.0, s->Zr[k].v, (int)D, 0.0,
                         s->Ak[k].v, (int)D);
         gm_free(&s->Zr[k]);
-        free(s->Kk[k]);
-        s->Kk[k] = NULL;
+        free(s->Kk[k]); free(s->Kd[k]);
+        s->Kk[k] = s->Kd[k] = NULL;
+        s->kn[k] = s->fn[k] = 0;
     }
     free(s->ry); free(s->rsw);
     s->ry = NULL; s->rsw = NULL;
-    s->nr = s->rcap = 0;
+    s->nr = s->rcap = s->zc = 0;
     s->primal = 1;
     return GS_OK;
 }
 
-/* Dual solve of head k (rows 0..nr of the store, the kernel grown from n0 rows): the rows of P
- * (r × D) = Rᵀ (K + reg I)⁻¹ Z̃ with R (nr × r) = √w_i on the column of row i's class (factored,
- * r = C_seen) or √w_i T_{class(i)} (r = d). */
-static int dual_head(anacp_state *s, int k, long n0, const gm_mat *Tm, const int *pos, int fac, gm_mat *P)
+/* Dual solve of head k (rows 0..N of the store): the rows of P (r × D) = Rᵀ (K̃ + reg I)⁻¹ Z̃ with
+ * R (N × r) = √w_i on the column of row i's class (factored, r = C_seen) or √w_i T_{class(i)} (r = d).
+ * The kernel grows by the rows from kn on (against every row), the factor by the rows from fn on
+ * (the factor of the leading rows is that of the earlier task: U₁₂ = U₁₁⁻ᵀ A₁₂, U₂₂ = chol(A₂₂ −
+ * U₁₂ᵀU₁₂)), so a task factors only its own rows. Touches head k's kernel and rows only: two heads
+ * may be solved at once. */
+static int dual_head(anacp_state *s, int k, long N, const gm_mat *Tm, const int *pos, int fac, gm_mat *P)
 {
-    long D = s->D, d = s->d, N = s->nr, r = P->rows;
+    long D = s->D, d = s->d, r = P->rows, g = s->kn[k], f = s->fn[k];
     if (N == 0) { memset(P->v, 0, (size_t)r * (size_t)D * sizeof(double)); return GS_OK; }
-    double *K = malloc((size_t)N * (size_t)N * sizeof(double));
     double *R = calloc((size_t)N * (size_t)r, sizeof(double));
-    if (!K || !R) { free(K); free(R); return gs_error(GS_ENOMEM, "out of memory (AnaCP head kernel)"); }
-    for (long i = 0; i < n0; i++) memcpy(K + (size_t)i * N, s->Kk[k] + (size_t)i * n0, (size_t)n0 * sizeof(double));
-    if (N > n0) { /* the new rows against every row: K[n0.., 0..N) and its mirror */
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)(N - n0), (int)N, (int)D, 1.0, gm_row(&s->Zr[k], n0),
-                    (int)D, s->Zr[k].v, (int)D, 0.0, K + (size_t)n0 * N, (int)N);
-        for (long i = n0; i < N; i++)
-            for (long j = 0; j < n0; j++) K[(size_t)j * N + i] = K[(size_t)i * N + j];
+    if (!R) return gs_error(GS_ENOMEM, "out of memory (AnaCP head kernel)");
+    if (N > g) { /* the kernel grows: the new rows against every row (leading dimension N from now) */
+        double *K = malloc((size_t)N * (size_t)N * sizeof(double)), *kd = realloc(s->Kd[k], (size_t)N * sizeof(double));
+        if (kd) s->Kd[k] = kd;
+        if (!K || !kd) { free(K); free(R); return gs_error(GS_ENOMEM, "out of memory (AnaCP head kernel)"); }
+        for (long i = 0; i < g; i++) memcpy(K + (size_t)i * N, s->Kk[k] + (size_t)i * g, (size_t)g * sizeof(double));
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)(N - g), (int)N, (int)D, 1.0, gm_row(&s->Zr[k], g),
+                    (int)D, s->Zr[k].v, (int)D, 0.0, K + (size_t)g * N, (int)N);
+        for (long i = g; i < N; i++) {
+            kd[i] = K[(size_t)i * N + i];
+            for (long j = 0; j < g; j++) K[(size_t)j * N + i] = K[(size_t)i * N + j]; /* above the diagonal */
+        }
+        free(s->Kk[k]);
+        s->Kk[k] = K;
+        s->kn[k] = g = N;
     }
-    free(s->Kk[k]);
-    s->Kk[k] = K;
-    for (long i = 0; i < N; i++) {
+    double *K = s->Kk[k];
+    const double *sw = s->rsw, *kd = s->Kd[k];
+    long ld = g;
+    lapack_int info = 0;
+    if (N > f) {
+        /* rows f..N of the weighted kernel + reg I below the diagonal (column-major: above) */
+        for (long i = f; i < N; i++) {
+            double *ki = K + (size_t)i * ld;
+            for (long j = 0; j < i; j++) ki[j] = sw[i] * sw[j] * K[(size_t)j * ld + i];
+            ki[i] = sw[i] * sw[i] * kd[i] + ANACP_REG;
+        }
+        double *A12 = K + (size_t)f * ld, *A22 = A12 + f;
+        if (f > 0) {
+            cblas_dtrsm(CblasColMajor, CblasLeft, CblasUpper, CblasTrans, CblasNonUnit, (int)f, (int)(N - f), 1.0, K,
+                        (int)ld, A12, (int)ld);
+            cblas_dsyrk(CblasColMajor, CblasUpper, CblasTrans, (int)(N - f), (int)f, -1.0, A12, (int)ld, 1.0, A22, (int)ld);
+        }
+        info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'U', (lapack_int)(N - f), A22, (lapack_int)ld);
+        if (info) info += (lapack_int)f;
+        else s->fn[k] = N;
+    }
+    for (long i = 0; !info && i < N; i++) {
         double *ri = R + (size_t)i * r;
         int c = pos[s->ry[i]];
-        if (fac) ri[c] = s->rsw[i];
-        else for (long j = 0; j < d; j++) ri[j] = s->rsw[i] * gm_row(Tm, c)[j];
+        if (fac) ri[c] = sw[i];
+        else for (long j = 0; j < d; j++) ri[j] = sw[i] * gm_row(Tm, c)[j];
     }
-    double *F = s->work.v; /* the factor, N × N (column-major lower = row-major upper) */
-    for (long i = 0; i < N; i++) {
-        memcpy(F + (size_t)i * N, K + (size_t)i * N, (size_t)N * sizeof(double));
-        F[(size_t)i * N + i] += ANACP_REG;
-    }
-    lapack_int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', (lapack_int)N, F, (lapack_int)N);
-    /* R row-major N × r is column-major r × N: solve with R's transpose as right-hand sides */
-    if (!info) info = LAPACKE_dpotrs(LAPACK_ROW_MAJOR, 'U', (lapack_int)N, (lapack_int)r, F, (lapack_int)N, R, (lapack_int)r);
-    if (!info)
+    if (!info) {
+        /* Rᵀ (column-major r × N) := Rᵀ (UᵀU)⁻¹ = Rᵀ U⁻¹ U⁻ᵀ; then P = Rᵀ Z̃ = (diag(√w) R)ᵀ Z */
+        cblas_dtrsm(CblasColMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, (int)r, (int)N, 1.0, K, (int)ld,
+                    R, (int)r);
+        cblas_dtrsm(CblasColMajor, CblasRight, CblasUpper, CblasTrans, CblasNonUnit, (int)r, (int)N, 1.0, K, (int)ld,
+                    R, (int)r);
+        for (long i = 0; i < N; i++) cblas_dscal((int)r, sw[i], R + (size_t)i * r, 1);
         cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)r, (int)D, (int)N, 1.0, R, (int)r, s->Zr[k].v, (int)D,
                     0.0, P->v, (int)D);
+    }
     free(R);
     return info ? gs_error(GS_ERUN, "anacp: head projection: LAPACK Cholesky failed (info %d)", (int)info) : GS_OK;
 }
 
-/* Step 3: head k's statistics from the task's rows (blocks of rows through Zb, ANACP_BLOCK × D), and
- * its projection onto the targets Tm (C_seen × d) into the model md. In the dual (!s->primal) the
- * √w-scaled rows go to the store from row n0 on (the caller sets s->nr after the last head). */
+/* Step 3: head k's statistics from the task's rows (blocks of rows through b's Z, ANACP_BLOCK × D),
+ * and its projection onto the targets Tm (C_seen × d) into the model md. In the dual (!s->primal)
+ * the √w-scaled rows go to the store from row n0 on (the caller sets s->nr after the heads), the
+ * factor in F (N × N; the primal factors in s->work): in the dual two heads may run at once, each
+ * with its own b and F. */
 static int update_head(anacp_state *s, int k, const rows *r, const gm_mat *Tm, const int *order, const int *pos,
-                       int Cs, anacp_model *md, double *Zb, long n0)
+                       int Cs, anacp_model *md, fwd_buf *b, long n0)
 {
     long D = s->D, d = s->d;
+    double *Zb = b->Z;
+    /* the dual's store keeps Z unweighted: a refit of the same rows finds it computed */
+    int known = !s->primal && n0 + r->n <= s->zc;
     for (long i0 = 0; i0 < r->n; i0 += ANACP_BLOCK) {
         long n = r->n - i0 < ANACP_BLOCK ? r->n - i0 : ANACP_BLOCK;
         double *Z = s->primal ? Zb : gm_row(&s->Zr[k], n0 + i0);
-        layer(s, s->Wk32[k], gm_row(&r->X, i0), n, Z);
+        if (!known) layer(s, s->Wk32[k], gm_row(&r->X, i0), n, Z, b);
         for (long i = 0; i < n; i++) {
             double *z = Z + (size_t)i * D;
             cblas_daxpy((int)D, r->w[i0 + i], z, 1, gm_row(&s->Zs[k], r->y[i0 + i]), 1);
-            cblas_dscal((int)D, sqrt(r->w[i0 + i]), z, 1);
+            if (s->primal) cblas_dscal((int)D, sqrt(r->w[i0 + i]), z, 1);
         }
         if (s->primal)
             cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)n, 1.0, Zb, (int)D, 1.0, s->Ak[k].v, (int)D);
@@ -520,13 +603,7 @@ static int update_head(anacp_state *s, int k, const rows *r, const gm_mat *Tm, c
     /* right-hand sides as rows: the seen classes' sums of Z (factored), else Tmᵀ Z_c (d × D) */
     int fac = factored(s, Cs), rc = gm_alloc(&md->P[k], fac ? Cs : d, D, "AnaCP head projection");
     if (rc) return rc;
-    if (!s->primal) {
-        long keep = s->nr;
-        s->nr = n0 + r->n;
-        rc = dual_head(s, k, n0, Tm, pos, fac, &md->P[k]);
-        if (k < ANACP_HEADS - 1) s->nr = keep;
-        return rc;
-    }
+    if (!s->primal) return dual_head(s, k, n0 + r->n, Tm, pos, fac, &md->P[k]);
     gm_mat Zc = {0};
     if (!fac) rc = gm_alloc(&Zc, Cs, D, "AnaCP head projection");
     if (rc) return rc;
@@ -538,6 +615,57 @@ static int update_head(anacp_state *s, int k, const rows *r, const gm_mat *Tm, c
     gm_free(&Zc);
     memcpy(s->work.v, s->Ak[k].v, (size_t)D * (size_t)D * sizeof(double));
     return work_solve(s, ANACP_REG, md->P[k].v, md->P[k].rows, "head projection");
+}
+
+/* One head's update on a thread of its own (gs_run_pair); its error text is kept for the caller. */
+typedef struct {
+    anacp_state *s;
+    int k, Cs;
+    const rows *r;
+    const gm_mat *Tm;
+    const int *order, *pos;
+    anacp_model *md;
+    fwd_buf *b;
+    long n0;
+    int rc;
+    char err[256];
+} head_job;
+
+static void *head_run(void *arg)
+{
+    head_job *j = arg;
+    if (j->k < 0) return NULL;
+    j->rc = update_head(j->s, j->k, j->r, j->Tm, j->order, j->pos, j->Cs, j->md, j->b, j->n0);
+    if (j->rc) snprintf(j->err, sizeof j->err, "%s", gs_last_error());
+    return NULL;
+}
+
+/* Step 3 for every head. In the dual, heads 0 and 1 at once on two threads (the second with b2 and
+ * a factor of its own), then head 2; each head's arithmetic is the same on either thread. In the
+ * primal (the D × D work matrix is shared) one after the other. */
+static int update_heads(anacp_state *s, const rows *r, const gm_mat *Tm, const int *order, const int *pos, int Cs,
+                        anacp_model *md, fwd_buf *b, long n0)
+{
+    long N = n0 + r->n;
+    fwd_buf b2 = {0};
+    int pair = !s->primal && N > 0 && ANACP_HEADS >= 2;
+    if (pair && fwd_alloc(&b2, s)) return GS_ENOMEM;
+    int rc = GS_OK;
+    for (int k = 0; !rc && k < ANACP_HEADS;) {
+        head_job j[2];
+        for (int i = 0; i < 2; i++) {
+            j[i] = (head_job){s, k + i, Cs, r, Tm, order, pos, md, i ? &b2 : b, n0, GS_OK, ""};
+            if (!pair || k + i >= ANACP_HEADS) j[i].k = -1;
+        }
+        j[0].k = k;
+        if (j[1].k >= 0) gs_run_pair(head_run, &j[0], &j[1]);
+        else head_run(&j[0]);
+        for (int i = 0; i < 2 && !rc; i++)
+            if (j[i].rc) rc = gs_error(j[i].rc, "%s", j[i].err);
+        k += j[1].k >= 0 ? 2 : 1;
+    }
+    fwd_free(&b2);
+    return rc;
 }
 
 /* Step 4: task t's replay rows (Cs·S × d) and labels (class_order[c] repeated S times). */
@@ -566,6 +694,93 @@ static int make_replay(const anacp_state *s, const en_problem *p, int t, const i
     return GS_OK;
 }
 
+/* Rows [lo, hi) of a block through the model md on one thread: (predict: normalized into Xn, the
+ * cached head activations of [max(have, lo), hi) computed first) f(x) into F, H = GELU(f W_finalᵀ)
+ * into H, and (pred) the argmax over the seen classes. A block is split in two such parts at a
+ * fixed row, whatever the threads: every row's numbers are those of one thread. */
+typedef struct {
+    const anacp_state *s;
+    const anacp_model *md;
+    const double *X;        /* the block's first row (row lo) */
+    long lo, hi;
+    anacp_cache *c;         /* predict: the cache of these rows (NULL: none), with `have` rows before */
+    long have;
+    int norm;               /* normalize the rows first (predict) */
+    fwd_buf *b;
+    double *Xn, *F, *H;     /* ANACP_BLOCK × d, ANACP_BLOCK × d, the part's rows of H */
+    int *pred;              /* NULL: no argmax; else its labels (class_order) of rows lo.. */
+    const int *class_order;
+    int rc;
+    char err[256];
+} fwd_part;
+
+static void *fwd_run(void *arg)
+{
+    fwd_part *j = arg;
+    const anacp_state *s = j->s;
+    long d = s->d, D = s->D, k = j->hi - j->lo;
+    if (k <= 0) return NULL;
+    const double *X = j->X;
+    if (j->norm) {
+        memcpy(j->Xn, X, (size_t)k * (size_t)d * sizeof(double));
+        normalize_rows(j->Xn, k, d);
+        X = j->Xn;
+    }
+    const double *Zc[ANACP_HEADS] = {NULL};
+    if (j->c) {
+        long from = j->have > j->lo ? j->have : j->lo;
+        for (int h = 0; h < ANACP_HEADS && from < j->hi; h++)
+            layer(s, s->Wk32[h], X + (size_t)(from - j->lo) * d, j->hi - from, gm_row(&j->c->Z[h], from), j->b);
+        for (int h = 0; h < ANACP_HEADS; h++) Zc[h] = gm_row(&j->c->Z[h], j->lo);
+    }
+    heads_forward(s, j->md, X, k, j->c ? Zc : NULL, j->b, j->F);
+    layer(s, s->Wf32, j->F, k, j->H, j->b);
+    if (!j->pred) return NULL;
+    j->rc = am_argmax(j->H, NULL, 0, k, D, j->md->theta.v, NULL, NULL, (int)j->md->theta.rows, k, j->pred); /* one product */
+    for (long i = 0; !j->rc && i < k; i++) j->pred[i] = j->class_order[j->pred[i]];
+    if (j->rc) snprintf(j->err, sizeof j->err, "%s", gs_last_error());
+    return NULL;
+}
+
+/* Two parts' buffers: b[1] allocated here, b[0] the caller's; Xn, F of both. */
+typedef struct { fwd_buf b1; gm_mat Xn[2], F[2]; } fwd_pair;
+
+static int pair_alloc(fwd_pair *q, const anacp_state *s)
+{
+    int rc = fwd_alloc(&q->b1, s);
+    for (int i = 0; i < 2 && !rc; i++) {
+        rc = gm_alloc(&q->Xn[i], ANACP_BLOCK, s->d, "AnaCP forward pass");
+        if (!rc) rc = gm_alloc(&q->F[i], ANACP_BLOCK, s->d, "AnaCP forward pass");
+    }
+    return rc;
+}
+
+static void pair_free(fwd_pair *q)
+{
+    fwd_free(&q->b1);
+    for (int i = 0; i < 2; i++) { gm_free(&q->Xn[i]); gm_free(&q->F[i]); }
+}
+
+/* Rows [i0, i1) (at most ANACP_BLOCK) in two parts at the middle row, on two threads; H: the
+ * block's rows of H (row i0 first), pred: the block's labels or NULL. */
+static int fwd_block(const anacp_state *s, const anacp_model *md, const double *X, long i0, long i1, anacp_cache *c,
+                     int norm, fwd_buf *b, fwd_pair *q, double *H, int *pred, const int *class_order)
+{
+    long d = s->d, D = s->D, mid = i0 + (i1 - i0 + 1) / 2;
+    fwd_part j[2];
+    for (int i = 0; i < 2; i++) {
+        long lo = i ? mid : i0, hi = i ? i1 : mid;
+        j[i] = (fwd_part){s, md, X + (size_t)lo * d, lo, hi, c, c ? c->have : 0, norm, i ? &q->b1 : b, q->Xn[i].v,
+                          q->F[i].v, H + (size_t)(lo - i0) * D, pred ? pred + (lo - i0) : NULL, class_order, GS_OK, ""};
+    }
+    if (i1 > mid) gs_run_pair(fwd_run, &j[0], &j[1]);
+    else fwd_run(&j[0]);
+    if (c && c->have < i1) c->have = i1;
+    for (int i = 0; i < 2; i++)
+        if (j[i].rc) return gs_error(j[i].rc, "%s", j[i].err);
+    return GS_OK;
+}
+
 /* Step 4 (end): the final layer θᵀ (C_seen × D) of the model md from the replay rows X (labels y;
  * pos[c] the place of class c among the seen classes). With fewer rows N than D in the dual form
  * θ = Hᵀ (H Hᵀ + reg I)⁻¹ Y, the N × N kernel in the work matrix; else (HᵀH + reg I) θ = HᵀY. */
@@ -574,8 +789,9 @@ static int solve_final(anacp_state *s, const gm_mat *X, const int *y, const int 
 {
     long N = X->rows, D = s->D;
     int dual = N < D;
-    gm_mat F = {0}, H = {0}, Y = {0};
-    int rc = gm_alloc(&F, ANACP_BLOCK, s->d, "AnaCP final layer");
+    gm_mat H = {0}, Y = {0};
+    fwd_pair q = {0};
+    int rc = pair_alloc(&q, s);
     if (!rc) rc = gm_alloc(&H, dual ? N : ANACP_BLOCK, D, "AnaCP final layer");
     if (!rc) rc = gm_alloc(&md->theta, Cs, D, "AnaCP final layer");
     if (!rc && dual) rc = gm_alloc(&Y, Cs, N, "AnaCP final layer");
@@ -584,8 +800,7 @@ static int solve_final(anacp_state *s, const gm_mat *X, const int *y, const int 
     for (long i0 = 0; i0 < N; i0 += ANACP_BLOCK) {
         long n = N - i0 < ANACP_BLOCK ? N - i0 : ANACP_BLOCK;
         double *Hb = dual ? gm_row(&H, i0) : H.v;
-        heads_forward(s, md, gm_row(X, i0), n, NULL, b, F.v);
-        layer(s, s->Wf32, F.v, n, Hb);
+        fwd_block(s, md, X->v, i0, i0 + n, NULL, 0, b, &q, Hb, NULL, NULL);
         if (dual) continue;
         cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)n, 1.0, Hb, (int)D, 1.0, s->work.v, (int)D);
         for (long i = 0; i < n; i++)
@@ -602,27 +817,26 @@ static int solve_final(anacp_state *s, const gm_mat *X, const int *y, const int 
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Cs, (int)D, (int)N, 1.0, Y.v, (int)N, H.v, (int)D, 0.0,
                 md->theta.v, (int)D);
 out:
-    gm_free(&F); gm_free(&H); gm_free(&Y);
+    pair_free(&q);
+    gm_free(&H); gm_free(&Y);
     return rc;
 }
 
-static int anacp_fit(en_mctx *m, int t, const en_rowset *real, const en_rowset *aug)
+/* Task t from its rows r (normalized; weights as they count now): steps 1 to 4 into the model of t. */
+static int fit_rows(en_mctx *m, anacp_state *s, int t, const rows *rr)
 {
     const en_problem *p = m->p;
     const st_stream *st = p->st;
-    if (!m->priv) { int rc = anacp_reset(m); if (rc) return rc; }
-    anacp_state *s = m->priv;
     int Cs = st->task_class_start[t + 1];
     const int *order = st->class_order;
     anacp_model *md = &s->mod[t];
-    rows r = {{0}, NULL, NULL, 0};
+    const rows r = *rr;
     gm_mat Tm = {0}, X = {0};
     fwd_buf b = {0};
     int *y = NULL, *pos = gs_malloc((size_t)s->C, sizeof(int), "AnaCP");
     model_free(md);
     s->fitted = t; /* task t has no model until it is complete */
-    int rc = pos ? gather(real, aug, s->d, &r) : GS_ENOMEM;
-    if (!rc) rc = fwd_alloc(&b, s);
+    int rc = pos ? fwd_alloc(&b, s) : GS_ENOMEM;
     if (!rc) rc = update_stats(s, &r);
     if (!rc) rc = gm_alloc(&Tm, Cs, s->d, "AnaCP targets");
     if (!rc) rc = spread_means(s, order, Cs, &Tm);
@@ -633,8 +847,8 @@ static int anacp_fit(en_mctx *m, int t, const en_rowset *real, const en_rowset *
         rc = dual_reserve(s, n0 + r.n);
         for (long i = 0; !rc && i < r.n; i++) { s->ry[n0 + i] = r.y[i]; s->rsw[n0 + i] = sqrt(r.w[i]); }
     }
-    for (int k = 0; !rc && k < ANACP_HEADS; k++) rc = update_head(s, k, &r, &Tm, order, pos, Cs, md, b.Z, n0);
-    if (rc && !s->primal) s->nr = n0 + r.n; /* keep the store consistent: a failed task stops the run anyway */
+    if (!rc) rc = update_heads(s, &r, &Tm, order, pos, Cs, md, &b, n0);
+    if (!s->primal) s->nr = n0 + r.n; /* the store's rows (a failed task stops the run anyway) */
     if (!rc && factored(s, Cs)) { md->T = Tm; memset(&Tm, 0, sizeof Tm); }
     if (!rc) rc = gm_alloc(&X, (long)Cs * ANACP_SAMPLES, s->d, "AnaCP replay");
     if (!rc && !(y = gs_malloc((size_t)Cs * ANACP_SAMPLES, sizeof(int), "AnaCP replay"))) rc = GS_ENOMEM;
@@ -643,12 +857,57 @@ static int anacp_fit(en_mctx *m, int t, const en_rowset *real, const en_rowset *
     if (!rc) s->fitted = t + 1;
     else model_free(md);
     if (!rc && m->keep_draws) { /* kept for --save-state */
+        gm_free(&s->replay[t]); free(s->replay_y[t]);
         s->replay[t] = X; s->replay_y[t] = y;
         X.v = NULL; y = NULL;
     }
-    gm_free(&r.X); free(r.y); free(r.w);
     gm_free(&Tm); gm_free(&X); free(y); free(pos);
     fwd_free(&b);
+    return rc;
+}
+
+static int anacp_fit(en_mctx *m, int t, const en_rowset *real, const en_rowset *aug)
+{
+    if (!m->priv) { int rc = anacp_reset(m); if (rc) return rc; }
+    anacp_state *s = m->priv;
+    rows r = {{0}, NULL, NULL, 0, real->n}, *kt = &s->kept[t];
+    int rc = gather(real, aug, s->d, &r);
+    /* kept for a refit: the rows, their labels and own weights (the real rows' w, the synthetic rows' ω) */
+    double *own = rc ? NULL : gs_malloc((size_t)(r.n ? r.n : 1), sizeof(double), "AnaCP rows");
+    if (!rc && !own) rc = GS_ENOMEM;
+    for (long i = 0; !rc && i < r.n; i++)
+        own[i] = i < real->n ? r.w[i] : aug->omega ? aug->omega[i - real->n] : NAN;
+    if (!rc) {
+        gm_free(&kt->X); free(kt->y); free(kt->w);
+        *kt = (rows){r.X, r.y, own, r.n, real->n};
+        r.X.v = NULL; r.y = NULL;
+        rows use = *kt;
+        use.w = r.w;
+        rc = fit_rows(m, s, t, &use);
+    }
+    gm_free(&r.X); free(r.y); free(r.w);
+    return rc;
+}
+
+/* Task t again from the rows fit(t) was given, the synthetic rows' weight now w·ω (task 0 first:
+ * the statistics start again; the dual's activations and kernels, which do not depend on the
+ * weights, are kept). The same operations as fit with those weights: the same numbers. */
+static int anacp_refit(en_mctx *m, int t, double w)
+{
+    anacp_state *s = m->priv;
+    const rows *kt = s && t >= 0 && t < s->T ? &s->kept[t] : NULL;
+    if (!kt || !kt->X.v || (t > 0 && s->fitted < t))
+        return gs_error(GS_ERUN, "anacp: task %d cannot be refitted (its rows are not kept)", t + 1);
+    for (long i = kt->nreal; i < kt->n; i++)
+        if (isnan(kt->w[i])) return gs_error(GS_ERUN, "anacp: task %d cannot be refitted (no synthetic row weights)", t + 1);
+    double *wv = gs_malloc((size_t)(kt->n ? kt->n : 1), sizeof(double), "AnaCP rows");
+    if (!wv) return GS_ENOMEM;
+    for (long i = 0; i < kt->n; i++) wv[i] = i < kt->nreal ? kt->w[i] : kt->w[i] * w;
+    if (t == 0) restart(s);
+    rows use = *kt;
+    use.w = wv;
+    int rc = fit_rows(m, s, t, &use);
+    free(wv);
     return rc;
 }
 
@@ -689,38 +948,23 @@ static int anacp_predict(en_mctx *m, int t, const double *X, long n, int *pred)
     if (!s || t < 0 || t >= s->fitted) return gs_error(GS_ERUN, "anacp: task %d is not fitted", t + 1);
     if (n == 0) return GS_OK;
     const anacp_model *md = &s->mod[t];
-    long d = s->d, D = s->D, Cs = md->theta.rows;
     anacp_cache *c = cache_for(m->p, s, X, n);
     fwd_buf b = {0};
-    gm_mat Xn = {0}, F = {0}, H = {0};
+    fwd_pair q = {0};
+    gm_mat H = {0};
     int rc = fwd_alloc(&b, s);
-    if (!rc) rc = gm_alloc(&Xn, ANACP_BLOCK, d, "AnaCP predictions");
-    if (!rc) rc = gm_alloc(&F, ANACP_BLOCK, d, "AnaCP predictions");
-    if (!rc) rc = gm_alloc(&H, ANACP_BLOCK, D, "AnaCP predictions");
+    if (!rc) rc = pair_alloc(&q, s);
+    if (!rc) rc = gm_alloc(&H, ANACP_BLOCK, s->D, "AnaCP predictions");
     for (long i0 = 0, i1; !rc && i0 < n; i0 = i1) {
         /* blocks lie wholly inside or wholly outside the cached rows */
         int cached = c && i0 < c->cap;
         i1 = n - i0 < ANACP_BLOCK ? n : i0 + ANACP_BLOCK;
         if (cached && i1 > c->cap) i1 = c->cap;
-        long k = i1 - i0;
-        memcpy(Xn.v, X + (size_t)i0 * d, (size_t)k * (size_t)d * sizeof(double));
-        normalize_rows(Xn.v, k, d);
-        const double *Zc[ANACP_HEADS] = {NULL};
-        if (cached) {
-            if (c->have < i1) { /* rows [have, i1) are new (have ≥ i0: blocks go in order) */
-                for (int h = 0; h < ANACP_HEADS; h++)
-                    layer(s, s->Wk32[h], Xn.v + (size_t)(c->have - i0) * d, i1 - c->have, gm_row(&c->Z[h], c->have));
-                c->have = i1;
-            }
-            for (int h = 0; h < ANACP_HEADS; h++) Zc[h] = gm_row(&c->Z[h], i0);
-        }
-        heads_forward(s, md, Xn.v, k, cached ? Zc : NULL, &b, F.v);
-        layer(s, s->Wf32, F.v, k, H.v);
-        rc = am_argmax(H.v, NULL, 0, k, D, md->theta.v, NULL, NULL, (int)Cs, k, pred + i0); /* one product */
-        for (long i = 0; !rc && i < k; i++) pred[i0 + i] = st->class_order[pred[i0 + i]];
+        rc = fwd_block(s, md, X, i0, i1, cached ? c : NULL, 1, &b, &q, H.v, pred + i0, st->class_order);
     }
     fwd_free(&b);
-    gm_free(&Xn); gm_free(&F); gm_free(&H);
+    pair_free(&q);
+    gm_free(&H);
     return rc;
 }
 
@@ -763,11 +1007,16 @@ static double anacp_bytes(const en_size *z, long D)
     /* per head: W, A and the class sums; the final W and the work matrix; the models of every task
      * ((K + 1) rows of H per seen class, C(T + 1)/2 seen over the tasks); the replay rows and, in
      * the dual form (N < H), their H; block buffers; the kept test activations */
-    /* the heads' dual: the rows seen while fewer than H (K × rows × H), a kernel and its factor */
+    /* the heads' dual: the rows seen while fewer than H (K × rows × H), per head its kernel and
+     * factor in one N × N, and the copies made as two of them grow at once */
     double nd = (double)(z->n_rows < (long)H ? z->n_rows : (long)H);
     return 8.0 * ((K + 1) * H * H + (K + 1) * H * (double)D + K * C * H + (K + 1) * H * C * (T + 1) / 2.0 +
-                  N * (double)D + (N < H ? N * H : 0) + 4.0 * ANACP_BLOCK * H + K * nd * H + 2.0 * nd * nd) +
-           4.0 * ((K + 1) * H * (double)D + ANACP_BLOCK * (H + (double)D)) + ANACP_CACHE_MAX;
+                  N * (double)D + (N < H ? N * H : 0) + 4.0 * ANACP_BLOCK * H + K * nd * H + (K + 2) * nd * nd) +
+           4.0 * ((K + 1) * H * (double)D + ANACP_BLOCK * (H + (double)D)) + ANACP_CACHE_MAX +
+           /* the rows kept for a refit (z->n_rows counts the augmenter's: gs_learner.h) */
+           8.0 * (double)z->n_rows * ((double)D + 2.0) +
+           /* the second thread: its forward buffers */
+           8.0 * (2.0 * ANACP_BLOCK * H + 6.0 * ANACP_BLOCK * (double)D) + 4.0 * ANACP_BLOCK * (H + (double)D);
 }
 
 const en_learner en_learner_anacp = {
@@ -777,6 +1026,7 @@ const en_learner en_learner_anacp = {
     .map = EN_MAP_IDENTITY,
     .reset = anacp_reset,
     .fit = anacp_fit,
+    .refit = anacp_refit,
     .predict = anacp_predict,
     .destroy = anacp_destroy,
     .draw = anacp_draw,
