@@ -14,8 +14,9 @@
  *   batch_compute  en_update: Grams, GSR rows, solves, spectra, predictions, every task
  * (medians of REPS). batch_compute is the part comparable with the NumPy reference, which is
  * timed without loading its inputs (and reads GSR's rows instead of generating them).
- * Usage: bench_engine [REPS] [--batch-only | --interactive-only | --tau-only] -- [gsrscope run options]
- *        (--tau-only: the interactive part without the GSR parameter changes)
+ * Usage: bench_engine [REPS] [--batch-only | --interactive-only | --tau-only | --beta-only] -- [run options]
+ *        (--tau-only: the interactive part without the GSR parameter changes; --beta-only: the
+ *        interactive part with the β change alone, no τ changes: the learners without a ridge)
  *        (default: --synthetic)
  * Output: lines "bench: NAME VALUE UNIT". Exit status 0, or 1 with a message on stderr.
  */
@@ -94,12 +95,13 @@ int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0); /* each line as it is measured (a long run is followed live) */
     int reps = 5, k = 1;
-    int do_batch = 1, do_inter = 1, do_knobs = 1;
+    int do_batch = 1, do_inter = 1, do_knobs = 1, beta_only = 0;
     if (k < argc && strcmp(argv[k], "--") && strncmp(argv[k], "--", 2)) reps = atoi(argv[k++]);
     if (reps < 1) reps = 1;
     if (k < argc && !strcmp(argv[k], "--batch-only")) { do_inter = 0; k++; }
     else if (k < argc && !strcmp(argv[k], "--interactive-only")) { do_batch = 0; k++; }
     else if (k < argc && !strcmp(argv[k], "--tau-only")) { do_batch = 0; do_knobs = 0; k++; }
+    else if (k < argc && !strcmp(argv[k], "--beta-only")) { do_batch = 0; beta_only = 1; k++; }
     if (k < argc && !strcmp(argv[k], "--")) k++;
     char *args[64];
     int na = 0;
@@ -166,12 +168,13 @@ int main(int argc, char **argv)
     if (!va || !vf || !vc) { rc = GS_ENOMEM; goto fail; }
     /* τ: alternate between two values so each update really changes τ. */
     double tau0 = q.tau;
-    for (int r = 0; r < reps; r++) {
+    for (int r = 0; r < reps && !beta_only; r++) {
         q.tau = r % 2 ? tau0 : tau0 * 2.0 + 1e-3;
         if ((rc = timed_update(&c, &q, T, &va[r], &vf[r], &vc[r]))) goto fail;
     }
     const en_results *rr = en_get_results(c.eng);
     int nfac = 0, nridge = 0;
+    if (beta_only) goto knobs;
     for (int m = 0; m < rr->n_methods; m++)
         if (rr->m[m].ridge) { nridge++; nfac += (rr->m[m].snaps[T - 1].flags & EN_TAU_FACTOR) != 0; }
     printf("bench: tau_retune_current_task %.1f ms (cpu %.1f ms; %d of %d ridge methods from the tridiagonal form)\n",
@@ -179,14 +182,14 @@ int main(int argc, char **argv)
     printf("bench: tau_retune_all_tasks %.1f ms\n", 1000 * median(va, reps));
     q.tau = tau0;
     if ((rc = timed_update(&c, &q, T, &all, NULL, NULL))) goto fail;
-
+knobs:;
     struct { const char *name; double *field; double a, b; } knobs[] = {
         {"gsr_recompute_alpha_base", &q.alpha_base, q.alpha_base, q.alpha_base * 0.8},
         {"gsr_recompute_xi", &q.xi, q.xi, q.xi * 2.0 + 1e-4},
         {"gsr_recompute_beta", &q.beta, q.beta, q.beta * 0.5 + 0.1},
     };
     int kreps = reps < 3 ? reps : 3;
-    for (size_t i = 0; do_knobs && i < sizeof knobs / sizeof knobs[0]; i++) {
+    for (size_t i = beta_only ? 2 : 0; do_knobs && i < sizeof knobs / sizeof knobs[0]; i++) {
         for (int r = 0; r < kreps; r++) {
             *knobs[i].field = r % 2 ? knobs[i].a : knobs[i].b;
             if ((rc = timed_update(&c, &q, T, &va[r], &vf[r], &vc[r]))) goto fail;

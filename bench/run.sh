@@ -111,6 +111,10 @@ echo "bench: spectrum_all $spa s ratio $(ratio "$np_compute" "$spa") (vs warm Nu
 # Playback at 1 task/s in the τ-sweep view (tmux): the rate holds while each task's sweep
 # computes in the background and is drawn when ready (playback.sh).
 sh "$HERE/playback.sh" "$GS"
+# The learners without a Gram matrix: AnaCP on the MobileNetV2 sample (run, and a β step in the
+# interactive engine), and the CPU seconds of run --synthetic for ranpac, klda, fecam, anacp
+# against their c719693 figures (learners.sh).
+sh "$HERE/learners.sh" "$BUILD"
 
 echo "bench: peak_rss_end_to_end $(peak_mb "$GS" run --synthetic --quiet --format csv) MB"
 echo "bench: peak_rss_spectrum_all $(peak_mb "$GS" run --synthetic --quiet --format csv --spectrum all) MB"
