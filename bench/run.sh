@@ -186,3 +186,10 @@ EOT
     # shellcheck disable=SC2086
     "$BE" "${BENCH_REF_REPS:-2}" --interactive-only -- --synthetic $REF | sed -n 's/^bench: \([a-z_]*\)/bench: ref_\1/p'
 fi
+
+# The paper's whole Table 1 (eleven methods, three seeds; bench/table1.sh): wall, CPU, peak RSS
+# against ≤ 12 min and ≤ 4 GB, its largest difference from the table before the schedule and
+# memory work, and the table. BENCH_TABLE1=0 skips it (about 10 min on two idle cores).
+if [ "${BENCH_TABLE1:-1}" != 0 ]; then
+    sh "$HERE/table1.sh" "$GS"
+fi

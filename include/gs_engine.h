@@ -110,6 +110,7 @@ typedef struct {
     op_spectrum spectrum;        /* exact spectra (FINAL, ALL; AUTO at small D) copy a D×D matrix */
     int keep_task_grams;         /* every task's Gram kept (interactive), and the dual never freed */
     const op_params *params;     /* the learners' parameters (--klda-dim, max_aug, ...) */
+    int lean_test_rows;          /* en_config.lean_test_rows */
     int reserved;                /* count what the engine reserves when it is made, touched or not
                                   * (a ridge method's D×D matrices even when every task is in the
                                   * dual): an allocation the machine cannot make at all */
@@ -232,6 +233,16 @@ typedef struct {
                             * sequential run (tests/test_engine.c test_threads). */
     int exact_scores;      /* 1: class scores in double only (the reference path); 0: screened
                             * in single precision, same predictions (am_argmax_screened, gs_argmax.h) */
+    int lean_test_rows;    /* 1: a learner's own map in double (RanPAC's 10,000-d) keeps no mapped
+                            * test rows (800 MB on the synthetic set): each prediction maps the
+                            * rows it scores, AM_SCORE_BLOCK at a time; and its training rows are
+                            * mapped a task at a time as the jobs first need them, those no later
+                            * job reads given back (from 1.2 GB to the rows through the switch
+                            * from the dual, 0.8 GB, then a task's). The same bytes (a block's
+                            * product at one BLAS thread equals the whole one's rows). For an
+                            * engine read only through its accuracies (table); its test_h.v is
+                            * NULL and its h holds zeros where rows were given back (the τ
+                            * sweep, en_predictions, --save-state: not with it) */
 } en_config;
 
 int en_create(en_engine **e, const en_problem *p, const en_config *cfg);

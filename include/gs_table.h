@@ -14,8 +14,9 @@
  * once per seed; methods sharing a feature space share an engine (its rows and base Gram), the
  * others get one each; on two or more cores two engines run at once (the largest estimates
  * first, each engine with one worker) while the estimates of the running engines and the open
- * seeds' problems stay within --max-memory, or half the available memory without it (one
- * larger than that runs alone); GS_THREADS=1 runs them one after another. The values do not
+ * seeds' problems stay within --max-memory, or half the available memory without it (one that
+ * no other fits beside runs alone with two workers); GS_THREADS=1 runs them one after another.
+ * Engines are lean (en_config.lean_test_rows: RanPAC's mapped rows made as needed). The values do not
  * depend on the schedule. A method's values are those it has alone (no state is shared between
  * methods beyond what the engine shares exactly); when a failing job stops an engine, the methods
  * it left unfinished run again alone, so only a method's own failure counts.

@@ -434,6 +434,7 @@ static double group_need(const pl_ctx *c, const op_opts *o, const tb_group *g, i
     cfg.methods = names;
     cfg.n_methods = n;
     cfg.spectrum = OP_SPECTRUM_AUTO; /* as run_engine's */
+    cfg.lean_test_rows = 1;
     return pl_need(c, o, &cfg);
 }
 
@@ -473,7 +474,8 @@ typedef struct {
 /* The engines of a source, run by `jobs` threads (two on two or more cores), each engine then
  * with one worker: a unit starts when the estimates of the running units, plus the problems of
  * the seeds still open, stay within the budget (or when nothing else runs: then alone, as
- * `run` would, checked against the memory it may use). Every number an engine computes is the
+ * `run` would, checked against the memory it may use; an engine that no waiting one fits beside
+ * gets two workers, as `run` has). Every number an engine computes is the
  * same whichever engine runs beside it (engines share only the problem, which they read). */
 typedef struct {
     pthread_mutex_t mu;
@@ -532,6 +534,7 @@ static int run_engine(const pl_ctx *c, const op_opts *w, const int *idx, int n, 
     /* the table shows accuracies only: an exact spectrum where it is cheap (as `run` does), none
      * of RanPAC's 10,000-d Gram (a dsyevd and a D×D copy per method and seed, for nothing) */
     cfg.spectrum = OP_SPECTRUM_AUTO;
+    cfg.lean_test_rows = 1; /* read through its accuracies only: RanPAC's test rows mapped as scored */
     for (int k = 0; k < n; k++) {
         for (int j = 0; j < TB_OUT; j++) out[TB_OUT * k + j] = NAN;
         why[k][0] = '\0';
@@ -565,7 +568,7 @@ static int run_engine(const pl_ctx *c, const op_opts *w, const int *idx, int n, 
 /* Run unit u (its methods rerun alone where a failing job left them unfinished) and keep its
  * values; the unit lines and failures go to stderr under the lock. GS_OK or the error that
  * stops the table (a method alone refused by the memory estimate, as `run` is). */
-static int run_unit(tb_sched *sc, tb_progress *pr, const tb_unit *u)
+static int run_unit(tb_sched *sc, tb_progress *pr, const tb_unit *u, int threads)
 {
     int k = u->k, n = u->g.n, nm = sc->nm, nk = sc->nk, s = sc->s;
     double res[TB_OUT * OP_MAX_METHODS];
@@ -573,13 +576,13 @@ static int run_unit(tb_sched *sc, tb_progress *pr, const tb_unit *u)
     int redo[OP_MAX_METHODS];
     const pl_ctx *c = &sc->c[k];
     const op_opts *w = &sc->w[k];
-    int grc = run_engine(c, w, u->g.m, n, sc->threads, pr, res, why, redo);
+    int grc = run_engine(c, w, u->g.m, n, threads, pr, res, why, redo);
     if (grc && n == 1) return grc;
     for (int j = 0; j < n; j++) {
         int m = u->g.m[j];
         double *x = res + TB_OUT * j;
         int rc;
-        if ((grc || redo[j]) && (rc = run_engine(c, w, &m, 1, sc->threads, pr, x, why + j, redo + j))) return rc;
+        if ((grc || redo[j]) && (rc = run_engine(c, w, &m, 1, threads, pr, x, why + j, redo + j))) return rc;
         pthread_mutex_lock(&sc->mu);
         memcpy(sc->v + (((size_t)s * nm + m) * nk + k) * 2, x, 2 * sizeof(double));
         if (sc->val) memcpy(sc->val + (((size_t)s * nm + m) * nk + k) * 3, x + 2, 3 * sizeof(double));
@@ -627,8 +630,13 @@ static void *runner(void *arg)
         sc->running++;
         sc->used += u->need;
         if (sc->used > sc->peak_need) sc->peak_need = sc->used;
+        /* an engine no waiting one fits beside (within the budget) gets both workers */
+        int threads = sc->threads, alone = sc->running == 1;
+        for (int i = 0; i < sc->nu && alone; i++)
+            if (!sc->u[i].state && sc->used + sc->u[i].need <= sc->budget) alone = 0;
+        if (alone) threads = 0;
         pthread_mutex_unlock(&sc->mu);
-        int rc = run_unit(sc, &pr, u);
+        int rc = run_unit(sc, &pr, u, threads);
         const char *msg = rc ? gs_last_error() : "";
         pthread_mutex_lock(&sc->mu);
         u->state = 2;

@@ -37,6 +37,8 @@
 #include "gs_methods.h"
 #include "gs_rsolve.h"
 
+#include <pthread.h>
+
 #define LANCZOS_MAXIT 120
 #define LANCZOS_TOL 1e-10
 #define LMIN_WORK 7.5e8          /* λ_min Lanczos: steps × D² at most (see refine_lmin) */
@@ -94,6 +96,13 @@ typedef struct {
     en_problem pm;
     int own_rows;            /* pm's R, h, test_h, val_h, test_f, test_fn are this space's */
     gm_mat *B, *QB;          /* nslots each: Gram of the real rows (NULL when no learner shares it) */
+    /* lazy (a learner's own map in double, en_config.lean_test_rows): pm.h is allocated whole but
+     * its mapped rows are made a task at a time, when a job first needs them (en_space_rows), and
+     * the pages of rows no later job reads are given back (en_space_release): rows [rows_dead,
+     * rows_ready) are resident. Under rows_mu (two workers). */
+    int lazy;
+    long rows_ready, rows_dead;
+    pthread_mutex_t rows_mu;
 } en_space;
 
 #define EN_MAX_SPACES 4
@@ -234,6 +243,11 @@ int en_own_spectrum(mstate *ms, en_snap *sn, int t);
 /* space.c: the space of learner L's feature map, found or built (index into e->sp). */
 int en_space_find(en_engine *e, const en_learner *L, int *k);
 void en_space_free(en_space *s);
+/* A lazy space (else nothing): en_space_rows maps rows up to b (exclusive) of pm.h if not yet
+ * (at the plan's one BLAS thread: a task's rows equal the whole product's, byte for byte);
+ * en_space_release gives back the pages of rows before b, which no job reads again. */
+void en_space_rows(en_space *s, long b);
+void en_space_release(en_space *s, long b);
 
 /* rowbuf.c: en_rowbuf_push appends one row, h (doubles: X.v) or hf (floats: X.f; a buffer holds
  * one kind), with its label and (weights) weight, doubling the room; en_rows_reserve gives room

@@ -13,8 +13,9 @@
 #include <string.h>
 
 /* The process before any array: libraries, OpenBLAS's buffers, the stream and results (measured:
- * 17–20 MiB of peak RSS above the arrays counted here on the synthetic set). */
-#define EST_PROCESS (24.0 * 1024 * 1024)
+ * up to 26 MiB of peak RSS above the arrays counted here; with a margin, so that the estimate
+ * stays above the peak: tests/test_memory.c). */
+#define EST_PROCESS (32.0 * 1024 * 1024)
 #define LANCZOS_ROWS 122 /* sp_lanczos_op's basis: maxit + 1 rows of D, plus its vectors */
 
 /* A feature space as src/engine/space.c builds it: (relu, D) and whether its rows are float. */
@@ -47,7 +48,23 @@ static double test_f(const en_size *z, long D, int single)
     return single || b <= EN_TEST_F_MAX ? b + 8.0 * (double)z->n_test : 0;
 }
 
-/* The rows a space holds beyond the problem's z, test_z, val_z (run: the run's own space). */
+static long rows_through(const en_size *z, int t);
+
+/* A lazy space's mapped rows resident at once (space.c, plan.c): every row through the first task
+ * whose real rows reach D (a method may be in the dual until then, and the dual reads them all),
+ * later the rows of a task and of the next (mapped before the earlier ones go back), and at most
+ * all of them. */
+static double lazy_rows(const en_size *z, long D)
+{
+    int t = 0;
+    while (t < z->T - 1 && rows_through(z, t) < D) t++;
+    long big = en_size_largest_task(z);
+    return fmin((double)z->n_rows, fmax((double)rows_through(z, t), 2.0 * (double)big));
+}
+
+/* The rows a space holds beyond the problem's z, test_z, val_z (run: the run's own space). A
+ * learner's own map in double with lean_test_rows keeps no test rows: two prediction jobs at once
+ * map AM_SCORE_BLOCK of them each (ridge.c, predict_mapped). */
 static double space_rows(const en_size *z, const est_space *s, int run)
 {
     double n = (double)z->n_rows, nt = (double)z->n_test, nv = (double)z->n_val, d = (double)z->d, D = (double)s->D;
@@ -55,6 +72,7 @@ static double space_rows(const en_size *z, const est_space *s, int run)
         return (run && s->single ? 4.0 * n * d : 0) + test_f(z, s->D, s->single);
     double b = 8.0 * D * d + 8.0 * nv * D; /* R, the mapped validation rows */
     if (s->single) return b + 4.0 * D * d + 4.0 * n * D + test_f(z, s->D, 1);
+    if (!run && z->lean_test_rows) return b + 8.0 * lazy_rows(z, s->D) * D + 2.0 * 8.0 * fmin(nt, AM_SCORE_BLOCK) * D;
     return b + 8.0 * n * D + 8.0 * nt * D + test_f(z, s->D, 0);
 }
 
@@ -153,16 +171,17 @@ static double ridge_bytes(const en_size *z, const en_learner *L, const en_augmen
     }
     /* the primal's D×D matrices: A, E, OB, the shared base, and A64 (a task factored in double in
      * single precision: EN_SINGLE_KAPPA). None is touched while the method is in the dual; a batch
-     * run frees the dual at the first primal solve, after A, E, OB and the base of that task are
-     * formed and before A64 is: the larger of the two moments counts (everything when the dual
-     * is kept, the dual alone when every task is in it) */
+     * run frees the dual when the first primal task assembles A, after E, OB and the base of that
+     * task are formed, and before A and A64 are: the larger of the two moments counts (everything
+     * when the dual is kept, the dual alone when every task is in it) */
     double a64 = s->single ? 8.0 * D * D : 0;
     double primal = g * D * D * (1 + (A ? slots : 0) + (L->class_weight ? slots : 0)) + base;
     int all;
     double dual = dual_bytes(z, s->D, s->single, A != NULL, L->class_weight != NULL, &all);
     if (all && !z->reserved) return b + dual;
     if (z->keep_task_grams) return b + primal + a64 + dual;
-    return b + primal + (dual > a64 ? dual : a64);
+    /* the dual goes before the first primal task writes A (ridge.c, en_assemble), A64 after */
+    return b + primal + fmax(dual - g * D * D, a64);
 }
 
 /* The exact spectrum's transient copy of G_t + τI for dsyevd (two in single precision: the double

@@ -92,7 +92,42 @@ static int job_extra(en_engine *e, mstate *ms, int t, int again)
 
 static void report_task(en_plan *pl, const en_job *rj);
 
+/* A lazy space's rows before task t's go back (en_space_release) when a job of task t starts and
+ * every method of the space solved task t-1 in the primal without class weights: the jobs that
+ * read earlier rows (the dual's kernel, the base from row 0 at the switch, the switch's own base
+ * OB) are behind it, and every job of task t starts after BASE(t-1), which read task t-1's rows.
+ * Stats learners never use a lazy space (their maps are the identity). */
+static void release_rows(en_engine *e, int k, int t)
+{
+    en_space *sp = &e->sp[k];
+    if (!sp->lazy || t < 1) return;
+    for (int m = 0; m < e->nm; m++) {
+        const mstate *ms = &e->ms[m];
+        if (ms->space == k && (!en_is_ridge(ms) || ms->cw || en_dual_mode(e, ms, t - 1))) return;
+    }
+    en_space_release(sp, e->p->task_row_start[t]);
+}
+
+static int job_work(en_plan *pl, en_job *j);
+
+/* A job, with the rows of a lazy space through its task mapped first (the earlier ones given
+ * back when no job reads them again). */
 static int run_job(en_plan *pl, en_job *j)
+{
+    en_engine *e = pl->e;
+    int t = j->t;
+    if (t >= 0 && t < e->p->T) {
+        long b = e->p->task_row_start[t + 1];
+        for (int k = 0; k < e->nsp; k++) {
+            if (j->kind != J_BASE && !(j->m >= 0 && en_is_ridge(&e->ms[j->m]) && e->ms[j->m].space == k)) continue;
+            release_rows(e, k, t);
+            en_space_rows(&e->sp[k], b);
+        }
+    }
+    return job_work(pl, j);
+}
+
+static int job_work(en_plan *pl, en_job *j)
 {
     en_engine *e = pl->e;
     int t = j->t, rc = GS_OK;

@@ -51,6 +51,13 @@ void en_assemble(en_engine *e, mstate *ms, int t, const op_params *q, gm_mat *G)
         if (G != &ms->A) en_dual_gram(e, ms, t, G);
         return;
     }
+    if (G == &ms->A && !e->keep && ms->dual) {
+        /* the first task in the primal (the rows only grow): no job reads the dual again (task
+         * t-1's solve, λ_min and predictions are done, task t's switch rows are in E): its kernel
+         * goes before A is first written, not after (RanPAC at the synthetic set's switch: 0.5 GB
+         * of kernel beside the new 0.8 GB A) */
+        en_dual_free(ms, ms->p->T);
+    }
     const gm_mat *B = ms->OB ? &ms->OB[s] : &sp->B[s], *QB = ms->OB ? &ms->OQB[s] : &sp->QB[s];
     /* the task reduced for τ changes solves without G_t in A (en_solve_seen assembles it if needed) */
     int skip = G == &ms->A && en_tri_usable(e, ms, t);
@@ -287,11 +294,40 @@ int en_solve_seen(en_engine *e, mstate *ms, int t, double tau, char *why, size_t
     return chol_seen(ms, &ms->A64, Cs, tau, why, nwhy, 0);
 }
 
+/* The screened argmax of test rows lo..hi-1 of the first n when the space keeps no mapped test rows
+ * (en_config.lean_test_rows): each reference block of AM_SCORE_BLOCK rows (from row 0, as
+ * am_argmax_screened cuts them) is mapped from the problem's rows and scored alone, so the blocks,
+ * their products and the predictions are those of the kept rows, byte for byte (the map at one
+ * BLAS thread: a block's rows equal the whole product's). */
+static int predict_mapped(en_engine *e, mstate *ms, int Cs, long n, long lo, long hi)
+{
+    const en_problem *p = ms->p;
+    long D = p->D, nb = n < AM_SCORE_BLOCK ? n : AM_SCORE_BLOCK;
+    double *x = gs_malloc((size_t)(nb ? nb : 1) * (size_t)D, sizeof(double), "mapped test rows");
+    if (!x) return GS_ENOMEM;
+    int rc = GS_OK, bl = gs_blas_serial_begin();
+    for (long b0 = lo / AM_SCORE_BLOCK * AM_SCORE_BLOCK; b0 < hi && !rc; b0 += AM_SCORE_BLOCK) {
+        long b1 = b0 + AM_SCORE_BLOCK < n ? b0 + AM_SCORE_BLOCK : n;
+        en_expand_rows(p, gm_row(&p->test_z, b0), b1 - b0, x);
+        rc = am_argmax_screened(x, NULL, NULL, b1 - b0, (lo > b0 ? lo : b0) - b0, (hi < b1 ? hi : b1) - b0, D, ms->Wt.v,
+                                Cs, e->cfg.exact_scores ? AM_SCORES_DOUBLE : AM_SCORES_SCREEN, ms->pred + b0, NULL);
+    }
+    gs_blas_serial_end(bl);
+    free(x);
+    return rc;
+}
+
 /* Predictions of test rows lo..hi-1 of the first n (the seen classes' rows) into ms->pred. */
 int en_predict_rows(en_engine *e, mstate *ms, int t, long n, long lo, long hi)
 {
     const en_problem *p = ms->p;
     int Cs = p->st->task_class_start[t + 1];
+    if (!p->single && !p->test_h.v && p->R.v && hi > lo) {
+        int rc = predict_mapped(e, ms, Cs, n, lo, hi);
+        if (rc) return rc;
+        for (long i = lo; i < hi; i++) ms->pred[i] = p->st->class_order[ms->pred[i]];
+        return GS_OK;
+    }
     /* single precision: the first maximum of the float scores, sgemm(test_f, Wf) per 256 rows */
     int rc = p->single ? am_argmax(NULL, p->test_f, lo, hi, p->D, NULL, ms->Wf.f, NULL, Cs, 256, ms->pred) : am_argmax_screened(p->test_h.v, p->test_f, p->test_fn, n, lo, hi, p->D, ms->Wt.v, Cs,
                           e->cfg.exact_scores ? AM_SCORES_DOUBLE : AM_SCORES_SCREEN, ms->pred, NULL);

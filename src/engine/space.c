@@ -5,8 +5,11 @@
 #include "engine_int.h"
 #include "gs_common.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 /* The map a learner asks for as (relu, D): relu = 0 is the identity (D = d). */
 static void learner_map(const en_problem *p, const en_learner *L, int *relu, long *D)
@@ -33,7 +36,7 @@ static int space_test_f(en_problem *q)
 }
 
 /* A space for the map (relu, D) of the problem p. */
-static int space_build(en_space *s, const en_problem *p, int relu, long D)
+static int space_build(en_space *s, const en_problem *p, int relu, long D, int lean)
 {
     en_problem *q = &s->pm;
     *q = *p;
@@ -69,18 +72,57 @@ static int space_build(en_space *s, const en_problem *p, int relu, long D)
         return GS_OK;
     }
     if (!rc) rc = gm_alloc(&q->h, p->z.rows, D, "projected rows");
-    if (!rc) rc = gm_alloc(&q->test_h, p->test_z.rows, D, "projected test rows");
+    /* lean: the test rows are mapped where they are scored (ridge.c, predict_mapped) */
+    if (!rc && lean) { q->test_h.rows = p->test_z.rows; q->test_h.cols = D; }
+    else if (!rc) rc = gm_alloc(&q->test_h, p->test_z.rows, D, "projected test rows");
     if (rc) return rc;
     gs_advise_huge(q->h.v, (size_t)q->h.rows * (size_t)D * sizeof(double));
-    if (p->z.rows) en_expand_rows(q, p->z.v, p->z.rows, q->h.v);
-    if (p->test_z.rows) en_expand_rows(q, p->test_z.v, p->test_z.rows, q->test_h.v);
+    if (lean) { /* the rows a task at a time, as the jobs need them (en_space_rows) */
+        s->lazy = 1;
+        s->rows_ready = s->rows_dead = 0;
+        pthread_mutex_init(&s->rows_mu, NULL);
+    } else if (p->z.rows) en_expand_rows(q, p->z.v, p->z.rows, q->h.v);
+    if (p->test_z.rows && q->test_h.v) en_expand_rows(q, p->test_z.v, p->test_z.rows, q->test_h.v);
     if (p->val_z.rows) en_expand_rows(q, p->val_z.v, p->val_z.rows, q->val_h.v);
-    return space_test_f(q);
+    return q->test_h.v ? space_test_f(q) : GS_OK;
+}
+
+void en_space_rows(en_space *s, long b)
+{
+    if (!s->lazy) return;
+    en_problem *q = &s->pm;
+    pthread_mutex_lock(&s->rows_mu);
+    if (b > q->h.rows) b = q->h.rows;
+    if (b > s->rows_ready) {
+        en_expand_rows(q, gm_row(&q->z, s->rows_ready), b - s->rows_ready, gm_row(&q->h, s->rows_ready));
+        s->rows_ready = b;
+    }
+    pthread_mutex_unlock(&s->rows_mu);
+}
+
+void en_space_release(en_space *s, long b)
+{
+    if (!s->lazy) return;
+    en_problem *q = &s->pm;
+    pthread_mutex_lock(&s->rows_mu);
+    if (b > s->rows_ready) b = s->rows_ready;
+    if (b > s->rows_dead) {
+        /* the whole pages inside rows [rows_dead, b): the kernel takes them back (read again
+         * they would be zeros: no job reads them) */
+        uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+        uintptr_t lo = (uintptr_t)gm_row(&q->h, s->rows_dead), hi = (uintptr_t)gm_row(&q->h, b);
+        lo = (lo + pg - 1) / pg * pg;
+        hi = hi / pg * pg;
+        if (hi > lo) madvise((void *)lo, hi - lo, MADV_DONTNEED);
+        s->rows_dead = b;
+    }
+    pthread_mutex_unlock(&s->rows_mu);
 }
 
 void en_space_free(en_space *s)
 {
     en_problem *q = &s->pm;
+    if (s->lazy) { pthread_mutex_destroy(&s->rows_mu); s->lazy = 0; }
     if (s->own_rows == 1) { gm_free(&q->R); gm_free(&q->Rf); gm_free(&q->hf); gm_free(&q->h); gm_free(&q->test_h); gm_free(&q->val_h); }
     if (s->own_rows) { free(q->test_f); free(q->test_fn); }
     memset(q, 0, sizeof *q);
@@ -99,7 +141,7 @@ int en_space_find(en_engine *e, const en_learner *L, int *k)
         if ((i == 0 ? rrelu : q->R.v != NULL) == relu && q->D == D) { *k = i; return GS_OK; }
     }
     if (e->nsp == EN_MAX_SPACES) return gs_error(GS_EINPUT, "--methods: at most %d different feature maps", EN_MAX_SPACES);
-    int rc = space_build(&e->sp[e->nsp], p, relu, D);
+    int rc = space_build(&e->sp[e->nsp], p, relu, D, e->cfg.lean_test_rows);
     if (rc) { en_space_free(&e->sp[e->nsp]); return rc; }
     *k = e->nsp++;
     return GS_OK;
