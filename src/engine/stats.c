@@ -21,7 +21,7 @@ static int fit_stats(en_engine *e, mstate *ms, int t)
     /* ω, the rows' own weights, for a learner that refits with another w */
     double *omega = ms->L->refit ? gs_malloc((size_t)(ms->aug.n ? ms->aug.n : 1), sizeof(double), "weights") : NULL;
     if (ms->L->refit && !omega) return GS_ENOMEM;
-    if (omega) memcpy(omega, ms->aug.w, (size_t)ms->aug.n * sizeof(double));
+    if (omega && ms->aug.n) memcpy(omega, ms->aug.w, (size_t)ms->aug.n * sizeof(double));
     for (long i = 0; i < ms->aug.n; i++) ms->aug.w[i] *= w;
     en_rowset aug = {ms->aug.X.v, ms->aug.y, ms->aug.w, ms->aug.n, omega};
     int rc = GS_OK;
