@@ -167,6 +167,18 @@ en_rowbuf *en_dual_rows_open(en_engine *e, mstate *ms, int t)
  * and either the panel of task t's kernel columns allocated for the PAIRS jobs, or, when task t
  * is solved in the primal (the switch), its E and OB zeroed for the PAIRS jobs to build from the
  * kept rows (en_dual_pairs). */
+/* Task t goes to the primal: its slot's E (and AIR's own base) start from zero, no kernel panel
+ * is pending, and t is where the dual ended. */
+static int leave_dual(en_engine *e, mstate *ms, int t)
+{
+    int s = en_slot(e, t);
+    if (ms->E) { gr_zero(&ms->E[s]); gr_zero(&ms->QE[s]); }
+    if (ms->OB) { gr_zero(&ms->OB[s]); gr_zero(&ms->OQB[s]); }
+    ms->dual->ptask[t & 1] = -1;
+    ms->dual->switch_task = t;
+    return GS_OK;
+}
+
 int en_dual_rows_close(en_engine *e, mstate *ms, int t)
 {
     en_dual *d = ms->dual;
@@ -178,14 +190,7 @@ int en_dual_rows_close(en_engine *e, mstate *ms, int t)
         else if (v) b->X.v = v;
         if (v) b->cap = b->n;
     }
-    if (!en_dual_mode(e, ms, t)) {
-        int s = en_slot(e, t);
-        if (ms->E) { gr_zero(&ms->E[s]); gr_zero(&ms->QE[s]); }
-        if (ms->OB) { gr_zero(&ms->OB[s]); gr_zero(&ms->OQB[s]); }
-        d->ptask[t & 1] = -1;
-        d->switch_task = t;
-        return GS_OK;
-    }
+    if (!en_dual_mode(e, ms, t)) return leave_dual(e, ms, t);
     long P0 = task_pos(ms, t), nt = ms->p->task_row_start[t + 1] - ms->p->task_row_start[t] + b->n;
     size_t bytes = (size_t)nt * (size_t)(P0 + nt) * d->es;
     int s = t & 1;
@@ -201,14 +206,8 @@ int en_dual_rows_close(en_engine *e, mstate *ms, int t)
 
 int en_dual_rows_again(en_engine *e, mstate *ms, int t)
 {
-    en_dual *d = ms->dual;
-    if (!d || en_dual_mode(e, ms, t)) return GS_OK;
-    int s = en_slot(e, t);
-    if (ms->E) { gr_zero(&ms->E[s]); gr_zero(&ms->QE[s]); }
-    if (ms->OB) { gr_zero(&ms->OB[s]); gr_zero(&ms->OQB[s]); }
-    d->ptask[t & 1] = -1;
-    d->switch_task = t;
-    return GS_OK;
+    if (!ms->dual || en_dual_mode(e, ms, t)) return GS_OK;
+    return leave_dual(e, ms, t);
 }
 
 /* ---- the kernel ------------------------------------------------------------------------------- */
