@@ -58,11 +58,13 @@
  *    leading rows (up to ANACP_CACHE_MAX bytes, the rows of the first tasks, which every later
  *    task evaluates again) and kept across resets with the same seed.
  * Randomness: rng_new(seed, RNG_ANACP, 0) draws W_final, index k+1 head k, 1000+t task t's replay.
+ * The forward pass (the layers, the heads' f, a block of rows on two threads) is anacp_forward.c;
+ * the constants, the state and the model are in anacp_int.h.
  * Ownership: anacp_state in en_mctx.priv, freed by anacp_destroy.
  */
-#include "gs_learner.h"
-#include "gs_argmax.h"
+#include "anacp_int.h"
 #include "gs_common.h"
+#include "gs_learner.h"
 #include "gs_rng.h"
 #include "gs_spectral.h"
 
@@ -72,64 +74,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define ANACP_HEADS 3
-#define ANACP_D 5000
-#define ANACP_REG 100.0
-#define ANACP_SAMPLES 100
-#define ANACP_BLOCK 1024                      /* rows per block of a forward pass */
-#define ANACP_CACHE_MAX (768.0 * 1024 * 1024) /* bytes of kept head activations of the test rows */
-
-/* The model after one task: head k's projection θ_k = P_kᵀ T (factored: P_k is C_seen × D, T the
- * C_seen × d targets) or θ_k = P_kᵀ (P_k is d × D, T empty); the final layer θᵀ (C_seen × D). */
-typedef struct {
-    gm_mat P[ANACP_HEADS];
-    gm_mat T;
-    gm_mat theta;
-} anacp_model;
-
-/* The task's rows (real then synthetic), normalized, with their labels and weights; nreal: how many
- * are real (kept rows: w holds the real rows' weights and the synthetic rows' own ω). */
-typedef struct { gm_mat X; int *y; double *w; long n, nreal; } rows;
-
-/* GELU(x̂ W_kᵀ) of the leading rows of a row set the engine evaluates (test, validation). */
-typedef struct {
-    const double *X;          /* the engine's rows it belongs to; NULL before the first use */
-    long cap, have;           /* rows it holds at most, rows computed */
-    gm_mat Z[ANACP_HEADS];    /* cap × D */
-} anacp_cache;
-
-typedef struct {
-    long d, D;
-    int C, T, fitted;          /* fitted: tasks 0..fitted-1 */
-    uint64_t seed;
-    gm_mat Wf, Wk[ANACP_HEADS];/* D × d (as drawn: --save-state) */
-    float *Wf32, *Wk32[ANACP_HEADS]; /* the same in float (the layers' products) */
-    gm_mat Ak[ANACP_HEADS];    /* D × D, upper triangle (row-major); allocated when the heads go primal */
-    int primal;                /* the heads' A_k hold every row seen (else: the dual's rows) */
-    gm_mat Zr[ANACP_HEADS];    /* dual: nr × D activations Z of the rows seen (cap rows; unweighted) */
-    double *Kk[ANACP_HEADS];   /* dual: kn × kn, row-major: above the diagonal the kernel Z Zᵀ of the
-                                * unweighted rows, on and below it the Cholesky factor of the weighted
-                                * kernel + reg I of the first fn rows (column-major upper U, UᵀU) */
-    double *Kd[ANACP_HEADS];   /* dual: the kernel's diagonal (kn) */
-    long kn[ANACP_HEADS];      /* dual: the rows Kk[k] holds (its leading dimension) */
-    long fn[ANACP_HEADS];      /* dual: the rows factored with the weights now */
-    long zc;                   /* dual: store rows whose Z and kernel rows are already computed (a
-                                * refit: they do not depend on the weights) */
-    rows *kept;                /* T: the rows each task was fitted with, for a refit */
-    int *ry;                   /* dual: labels of the kept rows */
-    double *rsw;               /* dual: √w of the kept rows */
-    long nr, rcap;             /* dual: rows kept, rows allocated */
-    gm_mat Zs[ANACP_HEADS];    /* C × D weighted class sums of Z */
-    gm_mat work;               /* D × D: the matrix being factored */
-    gm_mat mean, cov;          /* C × d class means, d × d shared covariance */
-    double *cnt, ntot;         /* C weights seen per class, their sum */
-    int have_cov;
-    anacp_model *mod;          /* T: the model after each task */
-    gm_mat *replay;            /* T replay rows (keep_draws), labels below */
-    int **replay_y;
-    anacp_cache cache[2];      /* test rows, validation rows */
-} anacp_state;
 
 static void model_free(anacp_model *md)
 {
@@ -206,7 +150,7 @@ static int anacp_alloc(en_mctx *m)
     s->mod = rc ? NULL : gs_calloc((size_t)s->T, sizeof(anacp_model), "AnaCP models");
     s->replay = rc ? NULL : gs_calloc((size_t)s->T, sizeof(gm_mat), "AnaCP replay");
     s->replay_y = rc ? NULL : gs_calloc((size_t)s->T, sizeof(int *), "AnaCP replay");
-    s->kept = rc ? NULL : gs_calloc((size_t)s->T, sizeof(rows), "AnaCP rows");
+    s->kept = rc ? NULL : gs_calloc((size_t)s->T, sizeof(anacp_rows), "AnaCP rows");
     if (!rc && (!s->cnt || !s->mod || !s->replay || !s->replay_y || !s->kept)) rc = GS_ENOMEM;
     if (rc) anacp_destroy(m);
     return rc;
@@ -252,36 +196,9 @@ static int anacp_reset(en_mctx *m)
     }
     for (int t = 0; t < s->T; t++) {
         gm_free(&s->kept[t].X); free(s->kept[t].y); free(s->kept[t].w);
-        memset(&s->kept[t], 0, sizeof(rows));
+        memset(&s->kept[t], 0, sizeof(anacp_rows));
     }
     return GS_OK;
-}
-
-static void normalize_rows(double *X, long n, long d)
-{
-    for (long i = 0; i < n; i++) {
-        double nr = cblas_dnrm2((int)d, X + (size_t)i * d, 1);
-        if (nr > 1e-12) cblas_dscal((int)d, 1.0 / nr, X + (size_t)i * d, 1);
-    }
-}
-
-/* Buffers of a forward pass over at most ANACP_BLOCK rows (one set per thread): Z, Q, P of the
- * heads, xs (ANACP_BLOCK × d) and ys (ANACP_BLOCK × D) the float scratch of a layer. */
-typedef struct { double *Z, *Q, *P; float *xs, *ys; } fwd_buf;
-
-/* Out (n × D, n ≤ ANACP_BLOCK) = GELU(X Wᵀ) for X (n × d): the product in float (W32, fl32(X):
- * sgemm, b's scratch), GELU in double from the float pre-activations. */
-static void layer(const anacp_state *s, const float *W32, const double *X, long n, double *Out, fwd_buf *b)
-{
-    long D = s->D, d = s->d;
-    if (n <= 0) return;
-    for (size_t i = 0; i < (size_t)n * (size_t)d; i++) b->xs[i] = (float)X[i];
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, (int)D, (int)d, 1.0f, b->xs, (int)d, W32, (int)d, 0.0f,
-                b->ys, (int)D);
-    for (size_t i = 0; i < (size_t)n * (size_t)D; i++) {
-        float v = b->ys[i];
-        Out[i] = 0.5f * v * (1.0f + erff(v * (float)M_SQRT1_2));
-    }
 }
 
 /* B (r rows of D) := rows of (M + reg I)⁻¹ Bᵀ, M (D × D) the upper triangle in s->work (row-major,
@@ -303,50 +220,7 @@ static int factored(const anacp_state *s, int Cs)
     return (double)Cs * (double)(s->D + s->d) < (double)s->D * (double)s->d;
 }
 
-static int fwd_alloc(fwd_buf *b, const anacp_state *s)
-{
-    long r = s->C > s->d ? s->C : s->d;
-    b->Z = gs_malloc((size_t)ANACP_BLOCK * (size_t)s->D, sizeof(double), "AnaCP heads");
-    b->Q = gs_malloc((size_t)ANACP_BLOCK * (size_t)r, sizeof(double), "AnaCP heads");
-    b->P = gs_malloc((size_t)ANACP_BLOCK * (size_t)s->d, sizeof(double), "AnaCP heads");
-    b->xs = gs_malloc((size_t)ANACP_BLOCK * (size_t)s->d, sizeof(float), "AnaCP layers");
-    b->ys = gs_malloc((size_t)ANACP_BLOCK * (size_t)s->D, sizeof(float), "AnaCP layers");
-    if (b->Z && b->Q && b->P && b->xs && b->ys) return GS_OK;
-    free(b->Z); free(b->Q); free(b->P); free(b->xs); free(b->ys);
-    memset(b, 0, sizeof *b);
-    return GS_ENOMEM;
-}
-
-static void fwd_free(fwd_buf *b)
-{
-    free(b->Z); free(b->Q); free(b->P); free(b->xs); free(b->ys);
-    memset(b, 0, sizeof *b);
-}
-
-/* F (n × d, n ≤ ANACP_BLOCK) = f(X) = mean_k normalize(GELU(X W_kᵀ) θ_k) for the model md;
- * Zc[k]: head k's activations of these rows when known (NULL: computed here). */
-static void heads_forward(const anacp_state *s, const anacp_model *md, const double *X, long n,
-                          const double *const *Zc, fwd_buf *b, double *F)
-{
-    long D = s->D, d = s->d;
-    memset(F, 0, (size_t)n * (size_t)d * sizeof(double));
-    for (int k = 0; k < ANACP_HEADS; k++) {
-        const double *Z = Zc && Zc[k] ? Zc[k] : b->Z;
-        if (Z == b->Z) layer(s, s->Wk32[k], X, n, b->Z, b);
-        long r = md->P[k].rows;
-        double *out = md->T.v ? b->Q : b->P;
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, (int)r, (int)D, 1.0, Z, (int)D, md->P[k].v, (int)D,
-                    0.0, out, (int)r);
-        if (md->T.v)
-            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)d, (int)r, 1.0, b->Q, (int)r, md->T.v,
-                        (int)d, 0.0, b->P, (int)d);
-        normalize_rows(b->P, n, d);
-        cblas_daxpy((int)(n * d), 1.0 / ANACP_HEADS, b->P, 1, F, 1);
-    }
-}
-
-
-static int gather(const en_rowset *real, const en_rowset *aug, long d, rows *r)
+static int gather(const en_rowset *real, const en_rowset *aug, long d, anacp_rows *r)
 {
     r->n = real->n + aug->n;
     int rc = gm_alloc(&r->X, r->n ? r->n : 1, d, "AnaCP rows");
@@ -360,12 +234,12 @@ static int gather(const en_rowset *real, const en_rowset *aug, long d, rows *r)
             r->y[i] = set[k]->y[j];
             r->w[i] = set[k]->w ? set[k]->w[j] : 1.0;
         }
-    normalize_rows(r->X.v, r->n, d);
+    anacp_fwd_normalize(r->X.v, r->n, d);
     return GS_OK;
 }
 
 /* Step 1: means and the shared covariance. */
-static int update_stats(anacp_state *s, const rows *r)
+static int update_stats(anacp_state *s, const anacp_rows *r)
 {
     long d = s->d;
     double nt = 0;
@@ -453,7 +327,7 @@ static int spread_means(const anacp_state *s, const int *order, int Cs, gm_mat *
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Cs, (int)d, (int)k, 1.0, U.v, (int)k, Vt.v, (int)d, 0.0, Mc.v, (int)d);
     whiten(&V, lam, &Mc, Cs, &Wh, Tm);
     for (int c = 0; c < Cs; c++) cblas_daxpy((int)d, 1.0, ctr, 1, gm_row(Tm, c), 1);
-    normalize_rows(Tm->v, Cs, d);
+    anacp_fwd_normalize(Tm->v, Cs, d);
 out:
     free(lam); free(sv); free(ctr);
     gm_free(&V); gm_free(&Wh); gm_free(&Mc); gm_free(&Wm); gm_free(&U); gm_free(&Vt);
@@ -581,8 +455,8 @@ static int dual_head(anacp_state *s, int k, long N, const gm_mat *Tm, const int 
  * the √w-scaled rows go to the store from row n0 on (the caller sets s->nr after the heads), the
  * factor in F (N × N; the primal factors in s->work): in the dual two heads may run at once, each
  * with its own b and F. */
-static int update_head(anacp_state *s, int k, const rows *r, const gm_mat *Tm, const int *order, const int *pos,
-                       int Cs, anacp_model *md, fwd_buf *b, long n0)
+static int update_head(anacp_state *s, int k, const anacp_rows *r, const gm_mat *Tm, const int *order, const int *pos,
+                       int Cs, anacp_model *md, anacp_fwd_buf *b, long n0)
 {
     long D = s->D, d = s->d;
     double *Zb = b->Z;
@@ -591,7 +465,7 @@ static int update_head(anacp_state *s, int k, const rows *r, const gm_mat *Tm, c
     for (long i0 = 0; i0 < r->n; i0 += ANACP_BLOCK) {
         long n = r->n - i0 < ANACP_BLOCK ? r->n - i0 : ANACP_BLOCK;
         double *Z = s->primal ? Zb : gm_row(&s->Zr[k], n0 + i0);
-        if (!known) layer(s, s->Wk32[k], gm_row(&r->X, i0), n, Z, b);
+        if (!known) anacp_fwd_layer(s, s->Wk32[k], gm_row(&r->X, i0), n, Z, b);
         for (long i = 0; i < n; i++) {
             double *z = Z + (size_t)i * D;
             cblas_daxpy((int)D, r->w[i0 + i], z, 1, gm_row(&s->Zs[k], r->y[i0 + i]), 1);
@@ -621,11 +495,11 @@ static int update_head(anacp_state *s, int k, const rows *r, const gm_mat *Tm, c
 typedef struct {
     anacp_state *s;
     int k, Cs;
-    const rows *r;
+    const anacp_rows *r;
     const gm_mat *Tm;
     const int *order, *pos;
     anacp_model *md;
-    fwd_buf *b;
+    anacp_fwd_buf *b;
     long n0;
     int rc;
     char err[256];
@@ -643,13 +517,13 @@ static void *head_run(void *arg)
 /* Step 3 for every head. In the dual, heads 0 and 1 at once on two threads (the second with b2 and
  * a factor of its own), then head 2; each head's arithmetic is the same on either thread. In the
  * primal (the D × D work matrix is shared) one after the other. */
-static int update_heads(anacp_state *s, const rows *r, const gm_mat *Tm, const int *order, const int *pos, int Cs,
-                        anacp_model *md, fwd_buf *b, long n0)
+static int update_heads(anacp_state *s, const anacp_rows *r, const gm_mat *Tm, const int *order, const int *pos, int Cs,
+                        anacp_model *md, anacp_fwd_buf *b, long n0)
 {
     long N = n0 + r->n;
-    fwd_buf b2 = {0};
+    anacp_fwd_buf b2 = {0};
     int pair = !s->primal && N > 0 && ANACP_HEADS >= 2;
-    if (pair && fwd_alloc(&b2, s)) return GS_ENOMEM;
+    if (pair && anacp_fwd_alloc(&b2, s)) return GS_ENOMEM;
     int rc = GS_OK;
     for (int k = 0; !rc && k < ANACP_HEADS;) {
         head_job j[2];
@@ -664,7 +538,7 @@ static int update_heads(anacp_state *s, const rows *r, const gm_mat *Tm, const i
             if (j[i].rc) rc = gs_error(j[i].rc, "%s", j[i].err);
         k += j[1].k >= 0 ? 2 : 1;
     }
-    fwd_free(&b2);
+    anacp_fwd_free(&b2);
     return rc;
 }
 
@@ -694,104 +568,17 @@ static int make_replay(const anacp_state *s, const en_problem *p, int t, const i
     return GS_OK;
 }
 
-/* Rows [lo, hi) of a block through the model md on one thread: (predict: normalized into Xn, the
- * cached head activations of [max(have, lo), hi) computed first) f(x) into F, H = GELU(f W_finalᵀ)
- * into H, and (pred) the argmax over the seen classes. A block is split in two such parts at a
- * fixed row, whatever the threads: every row's numbers are those of one thread. */
-typedef struct {
-    const anacp_state *s;
-    const anacp_model *md;
-    const double *X;        /* the block's first row (row lo) */
-    long lo, hi;
-    anacp_cache *c;         /* predict: the cache of these rows (NULL: none), with `have` rows before */
-    long have;
-    int norm;               /* normalize the rows first (predict) */
-    fwd_buf *b;
-    double *Xn, *F, *H;     /* ANACP_BLOCK × d, ANACP_BLOCK × d, the part's rows of H */
-    int *pred;              /* NULL: no argmax; else its labels (class_order) of rows lo.. */
-    const int *class_order;
-    int rc;
-    char err[256];
-} fwd_part;
-
-static void *fwd_run(void *arg)
-{
-    fwd_part *j = arg;
-    const anacp_state *s = j->s;
-    long d = s->d, D = s->D, k = j->hi - j->lo;
-    if (k <= 0) return NULL;
-    const double *X = j->X;
-    if (j->norm) {
-        memcpy(j->Xn, X, (size_t)k * (size_t)d * sizeof(double));
-        normalize_rows(j->Xn, k, d);
-        X = j->Xn;
-    }
-    const double *Zc[ANACP_HEADS] = {NULL};
-    if (j->c) {
-        long from = j->have > j->lo ? j->have : j->lo;
-        for (int h = 0; h < ANACP_HEADS && from < j->hi; h++)
-            layer(s, s->Wk32[h], X + (size_t)(from - j->lo) * d, j->hi - from, gm_row(&j->c->Z[h], from), j->b);
-        for (int h = 0; h < ANACP_HEADS; h++) Zc[h] = gm_row(&j->c->Z[h], j->lo);
-    }
-    heads_forward(s, j->md, X, k, j->c ? Zc : NULL, j->b, j->F);
-    layer(s, s->Wf32, j->F, k, j->H, j->b);
-    if (!j->pred) return NULL;
-    j->rc = am_argmax(j->H, NULL, 0, k, D, j->md->theta.v, NULL, NULL, (int)j->md->theta.rows, k, j->pred); /* one product */
-    for (long i = 0; !j->rc && i < k; i++) j->pred[i] = j->class_order[j->pred[i]];
-    if (j->rc) snprintf(j->err, sizeof j->err, "%s", gs_last_error());
-    return NULL;
-}
-
-/* Two parts' buffers: b[1] allocated here, b[0] the caller's; Xn, F of both. */
-typedef struct { fwd_buf b1; gm_mat Xn[2], F[2]; } fwd_pair;
-
-static int pair_alloc(fwd_pair *q, const anacp_state *s)
-{
-    int rc = fwd_alloc(&q->b1, s);
-    for (int i = 0; i < 2 && !rc; i++) {
-        rc = gm_alloc(&q->Xn[i], ANACP_BLOCK, s->d, "AnaCP forward pass");
-        if (!rc) rc = gm_alloc(&q->F[i], ANACP_BLOCK, s->d, "AnaCP forward pass");
-    }
-    return rc;
-}
-
-static void pair_free(fwd_pair *q)
-{
-    fwd_free(&q->b1);
-    for (int i = 0; i < 2; i++) { gm_free(&q->Xn[i]); gm_free(&q->F[i]); }
-}
-
-/* Rows [i0, i1) (at most ANACP_BLOCK) in two parts at the middle row, on two threads; H: the
- * block's rows of H (row i0 first), pred: the block's labels or NULL. */
-static int fwd_block(const anacp_state *s, const anacp_model *md, const double *X, long i0, long i1, anacp_cache *c,
-                     int norm, fwd_buf *b, fwd_pair *q, double *H, int *pred, const int *class_order)
-{
-    long d = s->d, D = s->D, mid = i0 + (i1 - i0 + 1) / 2;
-    fwd_part j[2];
-    for (int i = 0; i < 2; i++) {
-        long lo = i ? mid : i0, hi = i ? i1 : mid;
-        j[i] = (fwd_part){s, md, X + (size_t)lo * d, lo, hi, c, c ? c->have : 0, norm, i ? &q->b1 : b, q->Xn[i].v,
-                          q->F[i].v, H + (size_t)(lo - i0) * D, pred ? pred + (lo - i0) : NULL, class_order, GS_OK, ""};
-    }
-    if (i1 > mid) gs_run_pair(fwd_run, &j[0], &j[1]);
-    else fwd_run(&j[0]);
-    if (c && c->have < i1) c->have = i1;
-    for (int i = 0; i < 2; i++)
-        if (j[i].rc) return gs_error(j[i].rc, "%s", j[i].err);
-    return GS_OK;
-}
-
 /* Step 4 (end): the final layer θᵀ (C_seen × D) of the model md from the replay rows X (labels y;
  * pos[c] the place of class c among the seen classes). With fewer rows N than D in the dual form
  * θ = Hᵀ (H Hᵀ + reg I)⁻¹ Y, the N × N kernel in the work matrix; else (HᵀH + reg I) θ = HᵀY. */
 static int solve_final(anacp_state *s, const gm_mat *X, const int *y, const int *pos, int Cs, anacp_model *md,
-                       fwd_buf *b)
+                       anacp_fwd_buf *b)
 {
     long N = X->rows, D = s->D;
     int dual = N < D;
     gm_mat H = {0}, Y = {0};
-    fwd_pair q = {0};
-    int rc = pair_alloc(&q, s);
+    anacp_fwd_pair q = {0};
+    int rc = anacp_fwd_pair_alloc(&q, s);
     if (!rc) rc = gm_alloc(&H, dual ? N : ANACP_BLOCK, D, "AnaCP final layer");
     if (!rc) rc = gm_alloc(&md->theta, Cs, D, "AnaCP final layer");
     if (!rc && dual) rc = gm_alloc(&Y, Cs, N, "AnaCP final layer");
@@ -800,7 +587,7 @@ static int solve_final(anacp_state *s, const gm_mat *X, const int *y, const int 
     for (long i0 = 0; i0 < N; i0 += ANACP_BLOCK) {
         long n = N - i0 < ANACP_BLOCK ? N - i0 : ANACP_BLOCK;
         double *Hb = dual ? gm_row(&H, i0) : H.v;
-        fwd_block(s, md, X->v, i0, i0 + n, NULL, 0, b, &q, Hb, NULL, NULL);
+        anacp_fwd_block(s, md, X->v, i0, i0 + n, NULL, 0, b, &q, Hb, NULL, NULL);
         if (dual) continue;
         cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)n, 1.0, Hb, (int)D, 1.0, s->work.v, (int)D);
         for (long i = 0; i < n; i++)
@@ -817,26 +604,26 @@ static int solve_final(anacp_state *s, const gm_mat *X, const int *y, const int 
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Cs, (int)D, (int)N, 1.0, Y.v, (int)N, H.v, (int)D, 0.0,
                 md->theta.v, (int)D);
 out:
-    pair_free(&q);
+    anacp_fwd_pair_free(&q);
     gm_free(&H); gm_free(&Y);
     return rc;
 }
 
 /* Task t from its rows r (normalized; weights as they count now): steps 1 to 4 into the model of t. */
-static int fit_rows(en_mctx *m, anacp_state *s, int t, const rows *rr)
+static int fit_rows(en_mctx *m, anacp_state *s, int t, const anacp_rows *rr)
 {
     const en_problem *p = m->p;
     const st_stream *st = p->st;
     int Cs = st->task_class_start[t + 1];
     const int *order = st->class_order;
     anacp_model *md = &s->mod[t];
-    const rows r = *rr;
+    const anacp_rows r = *rr;
     gm_mat Tm = {0}, X = {0};
-    fwd_buf b = {0};
+    anacp_fwd_buf b = {0};
     int *y = NULL, *pos = gs_malloc((size_t)s->C, sizeof(int), "AnaCP");
     model_free(md);
     s->fitted = t; /* task t has no model until it is complete */
-    int rc = pos ? fwd_alloc(&b, s) : GS_ENOMEM;
+    int rc = pos ? anacp_fwd_alloc(&b, s) : GS_ENOMEM;
     if (!rc) rc = update_stats(s, &r);
     if (!rc) rc = gm_alloc(&Tm, Cs, s->d, "AnaCP targets");
     if (!rc) rc = spread_means(s, order, Cs, &Tm);
@@ -862,7 +649,7 @@ static int fit_rows(en_mctx *m, anacp_state *s, int t, const rows *rr)
         X.v = NULL; y = NULL;
     }
     gm_free(&Tm); gm_free(&X); free(y); free(pos);
-    fwd_free(&b);
+    anacp_fwd_free(&b);
     return rc;
 }
 
@@ -870,7 +657,7 @@ static int anacp_fit(en_mctx *m, int t, const en_rowset *real, const en_rowset *
 {
     if (!m->priv) { int rc = anacp_reset(m); if (rc) return rc; }
     anacp_state *s = m->priv;
-    rows r = {{0}, NULL, NULL, 0, real->n}, *kt = &s->kept[t];
+    anacp_rows r = {{0}, NULL, NULL, 0, real->n}, *kt = &s->kept[t];
     int rc = gather(real, aug, s->d, &r);
     /* kept for a refit: the rows, their labels and own weights (the real rows' w, the synthetic rows' ω) */
     double *own = rc ? NULL : gs_malloc((size_t)(r.n ? r.n : 1), sizeof(double), "AnaCP rows");
@@ -879,9 +666,9 @@ static int anacp_fit(en_mctx *m, int t, const en_rowset *real, const en_rowset *
         own[i] = i < real->n ? r.w[i] : aug->omega ? aug->omega[i - real->n] : NAN;
     if (!rc) {
         gm_free(&kt->X); free(kt->y); free(kt->w);
-        *kt = (rows){r.X, r.y, own, r.n, real->n};
+        *kt = (anacp_rows){r.X, r.y, own, r.n, real->n};
         r.X.v = NULL; r.y = NULL;
-        rows use = *kt;
+        anacp_rows use = *kt;
         use.w = r.w;
         rc = fit_rows(m, s, t, &use);
     }
@@ -895,7 +682,7 @@ static int anacp_fit(en_mctx *m, int t, const en_rowset *real, const en_rowset *
 static int anacp_refit(en_mctx *m, int t, double w)
 {
     anacp_state *s = m->priv;
-    const rows *kt = s && t >= 0 && t < s->T ? &s->kept[t] : NULL;
+    const anacp_rows *kt = s && t >= 0 && t < s->T ? &s->kept[t] : NULL;
     if (!kt || !kt->X.v || (t > 0 && s->fitted < t))
         return gs_error(GS_ERUN, "anacp: task %d cannot be refitted (its rows are not kept)", t + 1);
     for (long i = kt->nreal; i < kt->n; i++)
@@ -904,7 +691,7 @@ static int anacp_refit(en_mctx *m, int t, double w)
     if (!wv) return GS_ENOMEM;
     for (long i = 0; i < kt->n; i++) wv[i] = i < kt->nreal ? kt->w[i] : kt->w[i] * w;
     if (t == 0) restart(s);
-    rows use = *kt;
+    anacp_rows use = *kt;
     use.w = wv;
     int rc = fit_rows(m, s, t, &use);
     free(wv);
@@ -949,21 +736,21 @@ static int anacp_predict(en_mctx *m, int t, const double *X, long n, int *pred)
     if (n == 0) return GS_OK;
     const anacp_model *md = &s->mod[t];
     anacp_cache *c = cache_for(m->p, s, X, n);
-    fwd_buf b = {0};
-    fwd_pair q = {0};
+    anacp_fwd_buf b = {0};
+    anacp_fwd_pair q = {0};
     gm_mat H = {0};
-    int rc = fwd_alloc(&b, s);
-    if (!rc) rc = pair_alloc(&q, s);
+    int rc = anacp_fwd_alloc(&b, s);
+    if (!rc) rc = anacp_fwd_pair_alloc(&q, s);
     if (!rc) rc = gm_alloc(&H, ANACP_BLOCK, s->D, "AnaCP predictions");
     for (long i0 = 0, i1; !rc && i0 < n; i0 = i1) {
         /* blocks lie wholly inside or wholly outside the cached rows */
         int cached = c && i0 < c->cap;
         i1 = n - i0 < ANACP_BLOCK ? n : i0 + ANACP_BLOCK;
         if (cached && i1 > c->cap) i1 = c->cap;
-        rc = fwd_block(s, md, X, i0, i1, cached ? c : NULL, 1, &b, &q, H.v, pred + i0, st->class_order);
+        rc = anacp_fwd_block(s, md, X, i0, i1, cached ? c : NULL, 1, &b, &q, H.v, pred + i0, st->class_order);
     }
-    fwd_free(&b);
-    pair_free(&q);
+    anacp_fwd_free(&b);
+    anacp_fwd_pair_free(&q);
     gm_free(&H);
     return rc;
 }
