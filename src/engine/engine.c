@@ -169,22 +169,6 @@ static double task_slot_bytes(const en_engine *e, int *all_ridge)
     return b;
 }
 
-void en_pin_copy(en_engine *e, int t, int base, const mstate *only)
-{
-    if (!e->roll) return;
-    e->pin_task = t;
-    if (base || !only) {
-        for (int k = 0; k < e->nsp; k++)
-            if (e->sp[k].B) { gr_copy(&e->sp[k].B[1], &e->sp[k].B[0]); gr_copy(&e->sp[k].QB[1], &e->sp[k].QB[0]); }
-        e->pin_base = t;
-    }
-    for (int m = 0; m < e->nm; m++) {
-        mstate *ms = &e->ms[m];
-        if (base || (only && only != ms)) continue;
-        if (ms->E) { gr_copy(&ms->E[1], &ms->E[0]); gr_copy(&ms->QE[1], &ms->QE[0]); }
-        if (ms->OB) { gr_copy(&ms->OB[1], &ms->OB[0]); gr_copy(&ms->OQB[1], &ms->OQB[0]); }
-    }
-}
 
 int en_resident(en_engine *e, int t, int pin, const volatile int *cancel)
 {

@@ -231,7 +231,7 @@ int en_run_rows(en_engine *e, int from, int to, const volatile int *cancel);
 /* engine.c: task t's per-task matrices readable (en_slot_read) outside an update, recomputed from
  * the rows when not held; pin: also copied into the pinned slot. GS_OK, GS_ECANCEL, GS_ENOMEM. */
 int en_resident(en_engine *e, int t, int pin, const volatile int *cancel);
-/* The pinned slot := slot 0 (every per-task matrix), for task t. */
+/* plan.c: the pinned slot := slot 0 (every per-task matrix), for task t. */
 void en_pin_copy(en_engine *e, int t, int base, const mstate *only);
 
 /* stats.c: en_job_custom fits task t if not yet (a stats learner's CUSTOM job) and evaluates it

@@ -90,6 +90,25 @@ static int job_extra(en_engine *e, mstate *ms, int t, int again)
     return !rc && keep ? en_dual_rows_close(e, ms, t) : rc;
 }
 
+/* The rolling store's pinned slot (the TUI's shown task; engine_int.h): every per-task matrix of
+ * slot 0 copied into it for task t (base: the spaces' base Grams only; only: that method's alone). */
+void en_pin_copy(en_engine *e, int t, int base, const mstate *only)
+{
+    if (!e->roll) return;
+    e->pin_task = t;
+    if (base || !only) {
+        for (int k = 0; k < e->nsp; k++)
+            if (e->sp[k].B) { gr_copy(&e->sp[k].B[1], &e->sp[k].B[0]); gr_copy(&e->sp[k].QB[1], &e->sp[k].QB[0]); }
+        e->pin_base = t;
+    }
+    for (int m = 0; m < e->nm; m++) {
+        mstate *ms = &e->ms[m];
+        if (base || (only && only != ms)) continue;
+        if (ms->E) { gr_copy(&ms->E[1], &ms->E[0]); gr_copy(&ms->QE[1], &ms->QE[0]); }
+        if (ms->OB) { gr_copy(&ms->OB[1], &ms->OB[0]); gr_copy(&ms->OQB[1], &ms->OQB[0]); }
+    }
+}
+
 static void report_task(en_plan *pl, const en_job *rj);
 
 /* A lazy space's rows before task t's go back (en_space_release) when a job of task t starts and

@@ -1,7 +1,8 @@
 /* tui/tui_draw.c — compose one TUI frame into a cell canvas (pure: no curses, no threads).
  * Panels: status bar, Accuracy, Eigenspectrum, Stable rank, Parameters, hint bar; overlays:
- * help (from the key table) and the value editor; the "need at least WxH" screen. The
- * worker's text views (Theorem 1, claims, ridge lens) and word wrapping: tui_text.c. */
+ * help (from the key table) and the value editor; the "need at least WxH" screen; the ridge lens
+ * (the filter-factor chart beside its table). The worker's text views (Theorem 1, claims) and
+ * word wrapping: tui_text.c. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,8 @@
 #include "tui_int.h"
 
 #define FG CV_RGB_DEFAULT
+
+static void lens_view(cv_canvas *cv, int x, int y, int w, int h, const tui_extra *ex, const tui_view *v);
 
 void tui_fmt_pct(const en_snap *s, double v, char *buf, int n)
 {
@@ -50,13 +53,6 @@ static const en_snap *snap_at(const en_results *r, int m, int task)
 }
 
 
-void tui_ref_aug(const en_results *r, int m0, int m1, int *ref, int *aug)
-{
-    int ok0 = r && m0 >= 0 && m0 < r->n_methods, ok1 = r && m1 >= 0 && m1 < r->n_methods && m1 != m0;
-    *ref = ok0 ? m0 : ok1 ? m1 : -1;
-    *aug = ok0 && ok1 ? m1 : -1;
-    if (ok0 && ok1 && !strcmp(r->m[m1].name, "gacl") && strcmp(r->m[m0].name, "gacl")) { *ref = m1; *aug = m0; }
-}
 
 static int shown(const en_results *r, int m) { return r && m >= 0 && m < r->n_methods; }
 
@@ -364,7 +360,7 @@ static void lower_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
         }
         if (v->lower == TV_LENS) {
             if (!ex->have_lens) tui_wrap_text(cv, x + 1, y + 1, w - 2, h - 1, "no ridge lens data", CV_DIM);
-            else tui_lens_view(cv, x, y, w, h, ex, v);
+            else lens_view(cv, x, y, w, h, ex, v);
             return;
         }
         if (v->lower == TV_COLLAPSE) {
@@ -882,4 +878,52 @@ void tui_draw(cv_canvas *cv, const tui_view *v)
     hint_bar(cv, &l.hint, v);
     if (v->tour && v->tour_step > 0) tour_overlay(cv, &l, v);
     if (v->help) help_overlay(cv, v);
+}
+
+/* The ridge lens: the filter factors λᵢ/(λᵢ+τ) per eigen-direction (left) and, per method, df(τ),
+ * the medians of the head's and the tail's class directions above τ and the accuracies (right);
+ * the explanation word-wrapped under the table, never cut. */
+static void lens_view(cv_canvas *cv, int x, int y, int w, int h, const tui_extra *ex, const tui_view *v)
+{
+    const rl_result *l = &ex->lens;
+    enum { TW = 37 };
+    int tw = w >= TW + CV_CHART_MIN_W + 8 ? TW : w - 1, cw = w - tw - 1;
+    if (cw >= CV_CHART_MIN_W + 8) {
+        ch_chart c;
+        if (ch_build_lens_filter(&c, l) == GS_OK) {
+            c.note[0] = 0; /* df is in the table */
+            c.x.label[0] = 0;
+            snprintf(c.y.label, sizeof c.y.label, "λ/(λ+τ)");
+            tui_draw_built(cv, x, y, cw, h, &c, v);
+            ch_free(&c);
+        }
+    } else cw = -1;
+    int tx = x + cw + 1, row = y;
+    char b[160];
+    snprintf(b, sizeof b, "task %d · τ = %.3g · %ld directions", l->task, l->n ? l->tau[0] : NAN, l->D);
+    cv_text(cv, tx, row++, b, tw, FG, CV_DIM);
+    static const char *cols[4] = {"df(τ)", "head>τ", "tail>τ", "tail%"};
+    int ncol = tw >= 8 + 7 * 4 ? 4 : 3; /* narrow: without the tail accuracy (the parameters show it) */
+    for (int k = 0; k < ncol; k++) cv_text(cv, tx + 8 + 7 * k, row, cols[k], 7, FG, CV_BOLD);
+    row++;
+    for (int i = 0; i < l->n && row < y + h; i++, row++) {
+        char nm[32];
+        ch_display_name(l->key[i], nm, sizeof nm);
+        uint32_t rgb;
+        ch_method_style(l->key[i], !strcmp(l->key[i], "gacl") ? 0 : !strcmp(l->key[i], "gsr") ? 1 : 2 + i, &rgb, NULL,
+                        NULL, NULL);
+        if (!v->color) rgb = FG;
+        cv_text(cv, tx, row, nm, 7, rgb, CV_BOLD);
+        double val[4] = {l->df[i], l->head_above[i], l->tail_above[i], l->tail_acc[i]};
+        for (int k = 0; k < ncol; k++) {
+            if (!isfinite(val[k])) snprintf(b, sizeof b, "—");
+            else snprintf(b, sizeof b, k == 0 || k == 3 ? "%.1f" : "%.2f", val[k]);
+            cv_text(cv, tx + 8 + 7 * k, row, b, 6, rgb, 0);
+        }
+    }
+    static const char why[] = "df(τ) = Σ λ/(λ+τ): directions the ridge keeps. >τ: median share of a class's "
+                              "direction where λ > τ; below τ the ridge shrinks it away.";
+    /* the explanation whole, or where it does not fit a pointer to the help's */
+    const char *say = tui_wrap_text(cv, 0, 0, tw, -1, why, 0) <= y + h - row ? why : "? explains these numbers";
+    if (row < y + h) tui_wrap_text(cv, tx, row, tw, y + h - row, say, CV_DIM);
 }

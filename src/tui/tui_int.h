@@ -64,8 +64,8 @@ typedef struct {
     rl_result lens;             /* TV_LENS */
     int have_lens;
 } tui_extra;
-/* The reference (plain ridge: "gacl" when shown, else m0) and the compared method of the shown
- * pair; *aug = -1 when there is no second method. */
+/* tui_views.c: the reference (plain ridge: "gacl" when shown, else m0) and the compared method of
+ * the shown pair; *aug = -1 when there is no second method. */
 void tui_ref_aug(const en_results *r, int m0, int m1, int *ref, int *aug);
 /* Does the view take the whole lower row (claims, collapse)? */
 int tui_view_wide(int view);
@@ -133,10 +133,9 @@ void tui_draw_built(cv_canvas *cv, int x, int y, int w, int h, ch_chart *c, cons
  * split. Returns the rows used (with h < 0: the rows needed, nothing drawn). */
 int tui_wrap_text(cv_canvas *cv, int x, int y, int w, int h, const char *text, unsigned char attr);
 /* The lower panel's text views in (x, y, w, h) from the worker's extra results: Theorem 1's
- * numbers, the claims and their verdicts (scrolled by v->scroll), the ridge lens. */
+ * numbers, the claims and their verdicts (scrolled by v->scroll). */
 void tui_theorem_text(cv_canvas *cv, int x, int y, int w, int h, const tui_extra *ex, const tui_view *v);
 void tui_claims_text(cv_canvas *cv, int x, int y, int w, int h, const tui_extra *ex, const tui_view *v);
-void tui_lens_view(cv_canvas *cv, int x, int y, int w, int h, const tui_extra *ex, const tui_view *v);
 
 /* ---- presets (tui_preset.c) ---- */
 /* Does preset p apply to the TUI's run o (it leaves the data and the protocol as they are)? 1 and

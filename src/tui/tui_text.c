@@ -1,7 +1,6 @@
 /* tui/tui_text.c — the worker's text views, drawn into a cell canvas (pure: no curses, no
- * threads): Theorem 1's numbers, the claims with their verdicts, the ridge lens (its table of
- * df(τ) and the shares above τ beside the filter-factor chart), and the word wrapping every panel
- * uses for its messages (tui_int.h). */
+ * threads): Theorem 1's numbers, the claims with their verdicts, and the word wrapping every panel
+ * uses for its messages (tui_int.h). The ridge lens, a chart beside its table, is tui_draw.c's. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,50 +144,3 @@ void tui_claims_text(cv_canvas *cv, int x, int y, int w, int h, const tui_extra 
     cv_free(&sc);
 }
 
-/* The ridge lens: the filter factors λᵢ/(λᵢ+τ) per eigen-direction (left) and, per method, df(τ),
- * the medians of the head's and the tail's class directions above τ and the accuracies (right);
- * the explanation word-wrapped under the table, never cut. */
-void tui_lens_view(cv_canvas *cv, int x, int y, int w, int h, const tui_extra *ex, const tui_view *v)
-{
-    const rl_result *l = &ex->lens;
-    enum { TW = 37 };
-    int tw = w >= TW + CV_CHART_MIN_W + 8 ? TW : w - 1, cw = w - tw - 1;
-    if (cw >= CV_CHART_MIN_W + 8) {
-        ch_chart c;
-        if (ch_build_lens_filter(&c, l) == GS_OK) {
-            c.note[0] = 0; /* df is in the table */
-            c.x.label[0] = 0;
-            snprintf(c.y.label, sizeof c.y.label, "λ/(λ+τ)");
-            tui_draw_built(cv, x, y, cw, h, &c, v);
-            ch_free(&c);
-        }
-    } else cw = -1;
-    int tx = x + cw + 1, row = y;
-    char b[160];
-    snprintf(b, sizeof b, "task %d · τ = %.3g · %ld directions", l->task, l->n ? l->tau[0] : NAN, l->D);
-    cv_text(cv, tx, row++, b, tw, FG, CV_DIM);
-    static const char *cols[4] = {"df(τ)", "head>τ", "tail>τ", "tail%"};
-    int ncol = tw >= 8 + 7 * 4 ? 4 : 3; /* narrow: without the tail accuracy (the parameters show it) */
-    for (int k = 0; k < ncol; k++) cv_text(cv, tx + 8 + 7 * k, row, cols[k], 7, FG, CV_BOLD);
-    row++;
-    for (int i = 0; i < l->n && row < y + h; i++, row++) {
-        char nm[32];
-        ch_display_name(l->key[i], nm, sizeof nm);
-        uint32_t rgb;
-        ch_method_style(l->key[i], !strcmp(l->key[i], "gacl") ? 0 : !strcmp(l->key[i], "gsr") ? 1 : 2 + i, &rgb, NULL,
-                        NULL, NULL);
-        if (!v->color) rgb = FG;
-        cv_text(cv, tx, row, nm, 7, rgb, CV_BOLD);
-        double val[4] = {l->df[i], l->head_above[i], l->tail_above[i], l->tail_acc[i]};
-        for (int k = 0; k < ncol; k++) {
-            if (!isfinite(val[k])) snprintf(b, sizeof b, "—");
-            else snprintf(b, sizeof b, k == 0 || k == 3 ? "%.1f" : "%.2f", val[k]);
-            cv_text(cv, tx + 8 + 7 * k, row, b, 6, rgb, 0);
-        }
-    }
-    static const char why[] = "df(τ) = Σ λ/(λ+τ): directions the ridge keeps. >τ: median share of a class's "
-                              "direction where λ > τ; below τ the ridge shrinks it away.";
-    /* the explanation whole, or where it does not fit a pointer to the help's */
-    const char *say = tui_wrap_text(cv, 0, 0, tw, -1, why, 0) <= y + h - row ? why : "? explains these numbers";
-    if (row < y + h) tui_wrap_text(cv, tx, row, tw, y + h - row, say, CV_DIM);
-}
