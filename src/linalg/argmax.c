@@ -72,14 +72,32 @@ int am_argmax(const double *X, const float *Xf, long lo, long hi, long D, const 
  * is decided from the reference scores of its block (computed once per block, only if needed). */
 #define SCREEN_ROWS 256
 
+/* The long double score x·w (D terms) in four running sums: four independent chains of x87 adds,
+ * where one chain waits out each add's latency (the error bound below holds for any order of
+ * summation, Higham Thm 3.1 / 4.1: each term takes part in at most D − 1 additions). */
+static long double dot_long(const double *x, const double *w, long D)
+{
+    long double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    long j = 0;
+    for (; j + 4 <= D; j += 4) {
+        a0 += (long double)x[j] * (long double)w[j];
+        a1 += (long double)x[j + 1] * (long double)w[j + 1];
+        a2 += (long double)x[j + 2] * (long double)w[j + 2];
+        a3 += (long double)x[j + 3] * (long double)w[j + 3];
+    }
+    for (; j < D; j++) a0 += (long double)x[j] * (long double)w[j];
+    return (a0 + a1) + (a2 + a3);
+}
+
 /* A row the screen left in doubt: the maximum of the reference scores is among the candidates
  * K = {k : ŝ_k + e_k ≥ lo} (lo = ŝ_b - e_b ≤ s_b; any other k has s_k < s_b). Their scores are
- * recomputed in long double (u_l = LDBL_EPSILON/2; error ≤ γ^l_D Σ|x_j w_j|), so each reference
- * score lies within E_k = 1.01(γ^l_D + γ'_D)‖x‖‖w_k‖ + 4Dη' + u_l|a_k| of a_k. If one candidate
- * beats every other by more than their bounds it is the strict maximum of the reference: 1,
- * with *best set. Otherwise 0 (the caller falls back to the reference scores). */
+ * recomputed in long double (u_l = LDBL_EPSILON/2; error ≤ γ^l_D Σ|x_j w_j|, dot_long), once each
+ * (kept in a[k]: Cs doubles of the caller's), so each reference score lies within
+ * E_k = 1.01(γ^l_D + γ'_D)‖x‖‖w_k‖ + 4Dη' + u_l|a_k| of a_k. If one candidate beats every other
+ * by more than their bounds it is the strict maximum of the reference: 1, with *best set.
+ * Otherwise 0 (the caller falls back to the reference scores). */
 static int decide_close(const double *x, long D, const double *Wt, int Cs, const float *s, double F, double xr,
-                        const double *wn, double ax, double aw, double lo, int *best)
+                        const double *wn, double ax, double aw, double lo, double *a, int *best)
 {
     const long double ul = LDBL_EPSILON / 2;
     const double ud = 0x1p-53, etad = 0x1p-1022;
@@ -87,23 +105,22 @@ static int decide_close(const double *x, long D, const double *Wt, int Cs, const
     double G = 1.01 * (gl + gd);
     int bb = -1;
     double blo = 0, others_hi = -INFINITY;
-    /* two passes: the best lower bound, then every other candidate's upper bound */
-    for (int pass = 0; pass < 2; pass++)
-        for (int k = 0; k < Cs; k++) {
-            if (!((double)s[k] + (F * xr * wn[k] + ax + aw * wn[k]) >= lo)) continue; /* not a candidate */
-            const double *w = Wt + (size_t)k * D;
-            long double a = 0;
-            for (long j = 0; j < D; j++) a += (long double)x[j] * (long double)w[j];
-            double ad = (double)a;
-            double E = G * xr * wn[k] + 4 * (double)D * etad + 2 * (double)ul * fabs(ad) + 2 * ud * fabs(ad);
-            double klo = ad - E, khi = ad + E;
-            if (!isfinite(klo) || !isfinite(khi)) return 0;
-            if (pass == 0) {
-                if (bb < 0 || klo > blo) { bb = k; blo = klo; }
-            } else if (k != bb && khi > others_hi) {
-                others_hi = khi;
-            }
-        }
+    /* the candidates' scores and the best lower bound, then every other candidate's upper bound */
+    for (int k = 0; k < Cs; k++) {
+        a[k] = NAN;
+        if (!((double)s[k] + (F * xr * wn[k] + ax + aw * wn[k]) >= lo)) continue; /* not a candidate */
+        double ad = (double)dot_long(x, Wt + (size_t)k * D, D);
+        if (!isfinite(ad)) return 0;
+        a[k] = ad;
+        double E = G * xr * wn[k] + 4 * (double)D * etad + 2 * (double)ul * fabs(ad) + 2 * ud * fabs(ad);
+        if (!isfinite(ad - E) || !isfinite(ad + E)) return 0;
+        if (bb < 0 || ad - E > blo) { bb = k; blo = ad - E; }
+    }
+    for (int k = 0; k < Cs; k++) {
+        if (k == bb || isnan(a[k])) continue;
+        double E = G * xr * wn[k] + 4 * (double)D * etad + 2 * (double)ul * fabs(a[k]) + 2 * ud * fabs(a[k]);
+        if (a[k] + E > others_hi) others_hi = a[k] + E;
+    }
     if (bb < 0 || !(blo > others_hi)) return 0;
     *best = bb;
     return 1;
@@ -127,18 +144,19 @@ int am_argmax_screened(const double *X, const float *Xf, const double *Xn, long 
     long srows = Xf ? nb_max : SCREEN_ROWS;
     int *ref = gs_malloc((size_t)nb_max, sizeof(int), "scores"); /* a reference block's argmax */
     float *xf = NULL, *wf = NULL, *fs = NULL;
-    double *wn = NULL, *xn = NULL;
+    double *wn = NULL, *xn = NULL, *ca = NULL;
     unsigned char *doubt = NULL;
     if (screen) {
         xf = Xf ? NULL : gs_malloc((size_t)SCREEN_ROWS * (size_t)D, sizeof(float), "scores");
         wf = gs_malloc((size_t)Cs * (size_t)D, sizeof(float), "scores");
         fs = gs_malloc((size_t)srows * (size_t)Cs, sizeof(float), "scores");
         wn = gs_malloc((size_t)Cs, sizeof(double), "scores");
+        ca = gs_malloc((size_t)Cs, sizeof(double), "scores");
         xn = gs_malloc((size_t)srows, sizeof(double), "scores");
         doubt = gs_malloc((size_t)nb_max, 1, "scores");
     }
-    if (!ref || (screen && ((!xf && !Xf) || !wf || !fs || !wn || !xn || !doubt))) {
-        free(ref); free(xf); free(wf); free(fs); free(wn); free(xn); free(doubt);
+    if (!ref || (screen && ((!xf && !Xf) || !wf || !fs || !wn || !ca || !xn || !doubt))) {
+        free(ref); free(xf); free(wf); free(fs); free(wn); free(ca); free(xn); free(doubt);
         return GS_ENOMEM;
     }
     double gf = (double)D * u / (1 - (double)D * u), gd = (double)D * ud / (1 - (double)D * ud);
@@ -181,7 +199,7 @@ int am_argmax_screened(const double *X, const float *Xf, const double *Xn, long 
                         if (!(slo > shi)) ok = 0; /* also NaN */
                     }
                     if (!ok && isfinite(slo) && isfinite(xr))
-                        ok = decide_close(Xb + (size_t)(r0 + r) * D, D, Wt, Cs, s, F, xr, wn, ax, eta * sq, slo, &b);
+                        ok = decide_close(Xb + (size_t)(r0 + r) * D, D, Wt, Cs, s, F, xr, wn, ax, eta * sq, slo, ca, &b);
                     doubt[r0 + r] = !ok;
                     if (ok) best[i0 + r0 + r] = b; else ndoubt++;
                 }
@@ -190,14 +208,14 @@ int am_argmax_screened(const double *X, const float *Xf, const double *Xn, long 
         if (ndoubt == 0) continue;
         /* the reference: the block's double scores in one product (am_argmax, the whole block) */
         if (am_argmax(Xb, NULL, 0, nb, D, Wt, NULL, NULL, Cs, nb, ref)) {
-            free(ref); free(xf); free(wf); free(fs); free(wn); free(xn); free(doubt);
+            free(ref); free(xf); free(wf); free(fs); free(wn); free(ca); free(xn); free(doubt);
             return GS_ENOMEM;
         }
         for (long i = a; i < z; i++)
             if (!screen || doubt[i]) best[i0 + i] = ref[i];
         nd += ndoubt;
     }
-    free(ref); free(xf); free(wf); free(fs); free(wn); free(xn); free(doubt);
+    free(ref); free(xf); free(wf); free(fs); free(wn); free(ca); free(xn); free(doubt);
     if (n_double) *n_double = nd;
     return GS_OK;
 }
