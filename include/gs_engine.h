@@ -243,6 +243,10 @@ typedef struct {
                             * engine read only through its accuracies (table); its test_h.v is
                             * NULL and its h holds zeros where rows were given back (the τ
                             * sweep, en_predictions, --save-state: not with it) */
+    int accuracies_only;   /* 1: read through its accuracies only (table): no λ_min of G_t from
+                            * the factor (a Lanczos of about 3 CPU-s a task at D = 10,000), so the
+                            * snapshots' λ_min and condition number are NaN where it would have
+                            * run; every accuracy and prediction is the same */
 } en_config;
 
 int en_create(en_engine **e, const en_problem *p, const en_config *cfg);

@@ -491,6 +491,40 @@ static void copy_progress(double f, const char *what, void *user)
     l->calls++;
 }
 
+/* en_config.accuracies_only (table): no λ_min from the factor, every accuracy the same bits. */
+static void test_accuracies_only(void)
+{
+    tp_problem tp;
+    CHECK(tp_make(&tp, 9, 20, 12, 6, 10, 4, 5, 0) == 0, "problem: %s", gs_last_error());
+    const char *names[] = {"gacl", "gsr"};
+    op_params q = defaults();
+    en_engine *e[2];
+    for (int k = 0; k < 2; k++) {
+        en_config cfg = {0};
+        cfg.methods = names; cfg.n_methods = 2; cfg.spectrum = OP_SPECTRUM_AUTO; cfg.accuracies_only = k;
+        CHECK(en_create(&e[k], &tp.prob, &cfg) == GS_OK, "en_create: %s", gs_last_error());
+        CHECK(en_update(e[k], &q, 1, NULL, NULL, NULL) == GS_OK, "update: %s", gs_last_error());
+    }
+    const en_results *a = en_get_results(e[0]), *b = en_get_results(e[1]);
+    int same = 1, lanczos = 0, skipped = 0;
+    for (int m = 0; m < 2; m++) {
+        same &= same_bits(&a->m[m].a_last, &b->m[m].a_last, 1) && same_bits(&a->m[m].a_avg, &b->m[m].a_avg, 1);
+        for (int t = 0; t < a->T; t++) {
+            const en_snap *x = &a->m[m].snaps[t], *y = &b->m[m].snaps[t];
+            double vx[4] = {x->acc, x->head_acc, x->tail_acc, x->lambda_max}, vy[4] = {y->acc, y->head_acc, y->tail_acc, y->lambda_max};
+            same &= same_bits(vx, vy, 4) && same_bits(x->class_acc, y->class_acc, a->C);
+            if ((x->flags & EN_LMIN_EST) && isfinite(x->lambda_min) && x->lambda_min > 0) {
+                lanczos++;
+                skipped += isnan(y->lambda_min) && isnan(y->cond);
+            }
+        }
+    }
+    CHECK(same, "accuracies_only: accuracies and per-class accuracies the same bits");
+    CHECK(lanczos > 0 && skipped == lanczos, "accuracies_only: no λ_min where the Lanczos ran (%d of %d NaN)", skipped, lanczos);
+    en_destroy(e[0]); en_destroy(e[1]);
+    tp_free(&tp);
+}
+
 static void test_threads(void)
 {
     int nb = openblas_get_num_threads();
@@ -939,6 +973,7 @@ static void test_tau_factor(void)
 int main(void)
 {
     test_tau_factor();
+    test_accuracies_only();
     test_argmax_ties(300);
     test_argmax_ties(301); /* not a multiple of four: the long double scores' last terms */
     test_screen_synthetic();

@@ -535,6 +535,7 @@ static int run_engine(const pl_ctx *c, const op_opts *w, const int *idx, int n, 
      * of RanPAC's 10,000-d Gram (a dsyevd and a D×D copy per method and seed, for nothing) */
     cfg.spectrum = OP_SPECTRUM_AUTO;
     cfg.lean_test_rows = 1; /* read through its accuracies only: RanPAC's test rows mapped as scored */
+    cfg.accuracies_only = 1; /* and no λ_min per task */
     for (int k = 0; k < n; k++) {
         for (int j = 0; j < TB_OUT; j++) out[TB_OUT * k + j] = NAN;
         why[k][0] = '\0';

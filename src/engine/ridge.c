@@ -128,6 +128,10 @@ static int refine_lmin(en_engine *e, mstate *ms, int t, double tau)
         ms->lmin_ref[t] = 1;
         return GS_OK;
     }
+    if (e->cfg.accuracies_only) { /* nobody reads it (table): not computed, and not marked done */
+        ms->lmin[t] = ms->lmine[t] = NAN;
+        return GS_OK;
+    }
     int rc = sp_lmin_from_cholesky(U, maxit, LANCZOS_TOL, &lm, &le);
     if (rc) return rc;
     /* G is positive semidefinite, so λ_min(G + τI) ≥ τ (less G's rounding, below 4Dε·λ_max): a
@@ -195,7 +199,7 @@ void en_fill_spectral(en_engine *e, mstate *ms, en_snap *sn, int t, double tau)
     sn->lmax_err = ms->lmaxe[t];
     sn->lmin_err = ms->lmine[t];
     sn->stable_rank = sp_stable_rank_formula(ms->fro2[t], ms->tr[t], lmax, tau, D);
-    sn->cond = sn->lambda_min > 0 ? sn->lambda_max / sn->lambda_min : INFINITY;
+    sn->cond = isnan(sn->lambda_min) ? NAN : sn->lambda_min > 0 ? sn->lambda_max / sn->lambda_min : INFINITY;
     sn->erank = sn->df = NAN;
     free(sn->eig);
     sn->eig = NULL;
