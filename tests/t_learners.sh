@@ -7,9 +7,9 @@
 # from rows.npy alone (GSR's count per class, copies of the real rows) and must equal aug_rows.npy.
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
-check() { # name, state dir, methods...
+check() { # name, state dir, methods... (LEARNER_REF_EXACT=1: 100 % identical predictions)
     name=$1; dir=$2; shift 2
-    if "$PY" tests/learner_ref.py "$dir" "$@" > "$tmp/ref.txt" 2>&1; then
+    if "$PY" tests/learner_ref.py ${LEARNER_REF_EXACT:+--exact} "$dir" "$@" > "$tmp/ref.txt" 2>&1; then
         while read -r l; do ok "$name: $l"; done < "$tmp/ref.txt"
     else
         cp "$tmp/ref.txt" "$tmp/err"; bad "$name: NumPy reference disagrees"
@@ -46,6 +46,18 @@ for D in 8 1200; do
     "$G" run --expand $D --methods anacp,anacp+gsr --save-state "$tmp/a$D" --format csv > /dev/null 2> "$tmp/err" \
         && ok "sample --expand $D run" || bad "sample --expand $D run"
     check "sample --expand $D" "$tmp/a$D" anacp anacp+gsr
+done
+# anacp computes in float (its heads' and final layer's matrices): at its own D = 5000 on the
+# MobileNetV2 sample the single-precision rule above; with GS_ANACP_KAPPA=0 every matrix is
+# factored in double (the fallback for an ill-conditioned one), in both forms of the heads, and
+# the predictions are those of the double reference, all of them
+"$G" run --sample mobilenetv2 --methods anacp,anacp+gsr --save-state "$tmp/a5000" --format csv > /dev/null 2> "$tmp/err" \
+    && ok "mobilenetv2 (D = 5000) run" || bad "mobilenetv2 (D = 5000) run"
+check "mobilenetv2 (D = 5000)" "$tmp/a5000" anacp anacp+gsr
+for D in 8 1200; do
+    GS_ANACP_KAPPA=0 "$G" run --expand $D --methods anacp,anacp+gsr --save-state "$tmp/k$D" --format csv > /dev/null \
+        2> "$tmp/err" && ok "GS_ANACP_KAPPA=0 --expand $D run" || bad "GS_ANACP_KAPPA=0 --expand $D run"
+    LEARNER_REF_EXACT=1 check "GS_ANACP_KAPPA=0 --expand $D (exact)" "$tmp/k$D" anacp anacp+gsr
 done
 # the memory estimate knows each learner: ranpac's own M = 10000 projection (rows, test rows, two
 # 10000×10000 matrices: > 2 GiB) is refused where gacl on the same data fits

@@ -6,7 +6,8 @@
  * buffers, stats learners (slda's scatter, ncm, klda at a given --klda-dim), a ridge method whose
  * every task is in the dual (the bundled sample with --expand above its row count, single and
  * double precision, with class weights: air), and one that switches from the dual to the primal
- * (--expand 1500 on the synthetic set), with ranpac's own space beside the run's; and the TUI's engine
+ * (--expand 1500 on the synthetic set), with ranpac's own space beside the run's; AnaCP in both
+ * forms of its heads; and the TUI's engine
  * (keep_task_grams: check_interactive) keeping every task's Grams or two tasks' (bounded). Not a timing:
  * the peak is a count of pages. */
 #include "gs_common.h"
@@ -180,6 +181,10 @@ int main(void)
     check(bin, "--expand 2500 --methods gacl+gsr");
     check(bin, "--expand 2500 --methods gacl+gsr,air --precision double");
     check(bin, "--synthetic --expand 1500 --methods gacl+gsr,ranpac --tasks 5");
+    /* AnaCP: its heads in the dual throughout (the sample at its own D = 5000), and going primal
+     * with a primal final layer (--expand 1500 on the synthetic set) */
+    check(bin, "--sample mobilenetv2 --methods anacp+gsr");
+    check(bin, "--synthetic --expand 1500 --methods anacp --tasks 6");
     /* the TUI's engine: every task's Grams kept, then two (bounded memory, forced by the budget),
      * both at a D with the τ factor and the dual's first tasks */
     check_interactive("--synthetic --expand 2100 --methods gacl,gsr --max-aug 300", NULL, 10);

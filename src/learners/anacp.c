@@ -1,7 +1,10 @@
 /* learners/anacp.c — AnaCP (analytic contrastive projection), a stats learner (gs_learner.h), as the
- * reference implementation computes it (SalehMomeni/AnaCP, models/anacp.py), in double precision
- * but for the layers, GELU(x Wᵀ) (sgemm on float copies of the draws, GELU by erff; everything
- * after in double: predictions agree with NumPy in double, tests/t_learners.sh).
+ * reference implementation computes it (SalehMomeni/AnaCP, models/anacp.py). Its heads and final
+ * layer compute in single precision (below), whatever --precision says (that option is the ridge
+ * learners'); the statistics of the input rows (means, covariance, targets, replay draws) in
+ * double. Predictions agree with NumPy in double by the single-precision rule (≥ 99.9 % identical,
+ * accuracy within 0.1 point; tests/t_learners.sh), and exactly with every factorization in double
+ * (GS_ANACP_KAPPA=0).
  *
  * Input rows x (the rows z, L2-normalized again as the reference does) of dimension d; K = 3
  * heads and a final layer, each a Gaussian random matrix W (D × d, N(0,1) entries; D = --expand
@@ -45,28 +48,40 @@
  *    as a fresh fit at that β.
  *  - The final layer with fewer replay rows N than D is solved in its dual form,
  *    θ = Hᵀ (H Hᵀ + reg I)⁻¹ Y (an N × N Cholesky instead of D × D; the same θ).
+ *  - Single precision: the layers (sgemm, then GELU with a vectorized float erf, anacp_forward.c),
+ *    the activations Z, the class sums, A_k, the dual kernels and factors, H, the final layer's
+ *    Gram or kernel, the models and the kept test activations are float; products sgemm/ssyrk,
+ *    factorizations spotrf/spotrs (strsm for the dual's growing factor). Every matrix factored is
+ *    M + reg I with M ⪰ 0, so cond ≤ (λ̄ + reg)/reg for λ̄ ≥ λ_max(M) (the smaller of the largest
+ *    absolute row sum and the trace: close to λ_max here, where the activations' mean dominates).
+ *    Above ANACP_KAPPA, or when spotrf fails, that matrix is factored in double (a double copy,
+ *    dpotrf/dpotrs, the solution rounded back: anacp_solve.c), the float matrix as formed.
+ *    The rows x̂, the means, Σ, the targets and the replay rows stay double (d × d, cheap).
+ *  - The targets' Σ^{-1/2} comes from the Cholesky factor of Σ + 1e-8 I (spread_means: the same
+ *    map without an eigendecomposition).
  *  - Symmetric matrices keep their upper triangle (row-major), read by LAPACK as column-major
  *    lower; right-hand sides are rows: no transposed copies. One D × D work matrix serves the
  *    primal's and the final layer's factorizations.
- *  - The model of every task (the heads' P_k, T and θ: (K + 1)·C_seen·D doubles when factored) is
+ *  - The model of every task (the heads' P_k, T and θ: (K + 1)·C_seen·D floats when factored) is
  *    kept, so predicting for an earlier task needs no refit.
  *  - Two threads of its own (gs_run_pair): in the dual, heads 0 and 1 at once (each its own
  *    kernel, rows and factor), then head 2; a forward pass (test and validation rows, replay rows)
  *    splits each block of rows in two halves at a fixed row. Every number is computed by the same
  *    calls whatever thread runs them: the results do not depend on the threads.
- *  - GELU(x W_kᵀ) of the test and validation rows depends on the draws only: it is kept for the
- *    leading rows (up to ANACP_CACHE_MAX bytes, the rows of the first tasks, which every later
- *    task evaluates again) and kept across resets with the same seed.
+ *  - GELU(x W_kᵀ) of the test and validation rows depends on the draws only: it is kept (in
+ *    float) for the leading rows (up to ANACP_CACHE_MAX bytes: twice the rows it held in double;
+ *    the rows of the first tasks, which every later task evaluates again) and kept across resets
+ *    with the same seed.
  * Randomness: rng_new(seed, RNG_ANACP, 0) draws W_final, index k+1 head k, 1000+t task t's replay.
- * The forward pass (the layers, the heads' f, a block of rows on two threads) is anacp_forward.c;
- * the constants, the state and the model are in anacp_int.h.
+ * The forward pass (the layers, the heads' f, a block of rows on two threads) is anacp_forward.c,
+ * the factorizations with their fallback to double anacp_solve.c; the constants, the state and
+ * the model are in anacp_int.h.
  * Ownership: anacp_state in en_mctx.priv, freed by anacp_destroy.
  */
 #include "anacp_int.h"
 #include "gs_common.h"
 #include "gs_learner.h"
 #include "gs_rng.h"
-#include "gs_spectral.h"
 
 #include <gsl/gsl_cblas.h> /* GSL's CBLAS declarations (OpenBLAS provides the symbols): gsl_randist.h needs them */
 #include <gsl/gsl_randist.h>
@@ -106,6 +121,7 @@ static void anacp_destroy(en_mctx *m)
     free(s->cnt); free(s->mod); free(s->replay); free(s->replay_y); free(s->ry); free(s->rsw);
     for (int t = 0; s->kept && t < s->T; t++) { gm_free(&s->kept[t].X); free(s->kept[t].y); free(s->kept[t].w); }
     free(s->kept);
+    pthread_mutex_destroy(&s->fb);
     free(s);
     m->priv = NULL;
 }
@@ -125,6 +141,7 @@ static int anacp_alloc(en_mctx *m)
     const en_problem *p = m->p;
     anacp_state *s = gs_calloc(1, sizeof *s, "AnaCP");
     if (!s) return GS_ENOMEM;
+    pthread_mutex_init(&s->fb, NULL);
     m->priv = s;
     s->d = p->d;
     s->D = p->expand > 0 ? p->expand : ANACP_D;
@@ -134,7 +151,7 @@ static int anacp_alloc(en_mctx *m)
     int rc = draw_gauss(&s->Wf, s->D, s->d, p->seed, 0);
     for (int k = 0; !rc && k < ANACP_HEADS; k++) {
         rc = draw_gauss(&s->Wk[k], s->D, s->d, p->seed, (uint64_t)k + 1);
-        if (!rc) rc = gm_alloc(&s->Zs[k], s->C, s->D, "AnaCP head means");
+        if (!rc) rc = gm_alloc_f(&s->Zs[k], s->C, s->D, "AnaCP head means");
     }
     size_t wn = (size_t)s->D * (size_t)s->d;
     float **w32[ANACP_HEADS + 1] = {&s->Wf32, &s->Wk32[0], &s->Wk32[1], &s->Wk32[2]};
@@ -143,7 +160,9 @@ static int anacp_alloc(en_mctx *m)
         if (!(*w32[k] = gs_malloc(wn, sizeof(float), "AnaCP layers"))) { rc = GS_ENOMEM; break; }
         for (size_t i = 0; i < wn; i++) (*w32[k])[i] = (float)w64[k]->v[i];
     }
-    if (!rc) rc = gm_alloc(&s->work, s->D, s->D, "AnaCP factor");
+    if (!rc) rc = gm_alloc_f(&s->work, s->D, s->D, "AnaCP factor");
+    const char *kv = getenv("GS_ANACP_KAPPA");
+    s->kappa = kv && *kv ? strtod(kv, NULL) : ANACP_KAPPA;
     if (!rc) rc = gm_alloc(&s->mean, s->C, s->d, "AnaCP class means");
     if (!rc) rc = gm_alloc(&s->cov, s->d, s->d, "AnaCP covariance");
     s->cnt = rc ? NULL : gs_calloc((size_t)s->C, sizeof(double), "AnaCP class means");
@@ -162,8 +181,8 @@ static void restart(anacp_state *s)
 {
     forget(s);
     for (int k = 0; k < ANACP_HEADS; k++) {
-        if (s->Ak[k].v) memset(s->Ak[k].v, 0, (size_t)s->D * (size_t)s->D * sizeof(double));
-        memset(s->Zs[k].v, 0, (size_t)s->C * (size_t)s->D * sizeof(double));
+        if (s->Ak[k].f) memset(s->Ak[k].f, 0, gm_nbytes(&s->Ak[k]));
+        memset(s->Zs[k].f, 0, gm_nbytes(&s->Zs[k]));
         s->fn[k] = 0; /* the weights may change: the factor goes, the kernel stays */
     }
     s->zc = s->primal ? 0 : s->nr > s->zc ? s->nr : s->zc; /* an interrupted refit leaves fewer in use */
@@ -199,19 +218,6 @@ static int anacp_reset(en_mctx *m)
         memset(&s->kept[t], 0, sizeof(anacp_rows));
     }
     return GS_OK;
-}
-
-/* B (r rows of D) := rows of (M + reg I)⁻¹ Bᵀ, M (D × D) the upper triangle in s->work (row-major,
- * i.e. column-major lower), factored in place by Cholesky. */
-static int work_solve(anacp_state *s, double reg, double *B, long r, const char *what)
-{
-    long D = s->D;
-    for (long i = 0; i < D; i++) s->work.v[(size_t)i * D + i] += reg;
-    lapack_int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', (lapack_int)D, s->work.v, (lapack_int)D);
-    if (!info && r > 0)
-        info = LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', (lapack_int)D, (lapack_int)r, s->work.v, (lapack_int)D, B,
-                                   (lapack_int)D);
-    return info ? gs_error(GS_ERUN, "anacp: %s: LAPACK Cholesky failed (info %d)", what, (int)info) : GS_OK;
 }
 
 /* The factored form pays while C_seen·(D + d) < D·d (see the header). */
@@ -283,54 +289,49 @@ out:
     return rc;
 }
 
-/* Out (Cs × d) = M V diag(f) Vᵀ (M: Cs × d; tmp: Cs × d). */
-static void whiten(const gm_mat *V, const double *f, const gm_mat *M, int Cs, gm_mat *tmp, gm_mat *Out)
-{
-    long d = V->rows;
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Cs, (int)d, (int)d, 1.0, M->v, (int)d, V->v, (int)d, 0.0,
-                tmp->v, (int)d);
-    for (int c = 0; c < Cs; c++) for (long j = 0; j < d; j++) tmp->v[(size_t)c * d + j] *= f[j];
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Cs, (int)d, (int)d, 1.0, tmp->v, (int)d, V->v, (int)d, 0.0,
-                Out->v, (int)d);
-}
-
-/* Step 2: target means of the Cs seen classes (class_order) into Tm (Cs × d). */
+/* Step 2: target means of the Cs seen classes (class_order) into Tm (Cs × d). Σ^{-1/2} (Σ + 1e-8 I
+ * to the power −1/2) is never formed: with Σ + 1e-8 I = L Lᵀ (Cholesky), Σ^{-1/2} = L⁻ᵀ Q for the
+ * orthogonal Q = Lᵀ Σ^{-1/2}, so M Σ^{-1/2} = (M L⁻ᵀ) Q has the singular values and left vectors
+ * of M L⁻ᵀ = U S Vᵀ, and U (S + 1) (VᵀQ) Σ^{-1/2} = U (S + 1) Vᵀ L⁻¹: two triangular solves and
+ * one d × d Cholesky instead of an eigendecomposition (the same map). */
 static int spread_means(const anacp_state *s, const int *order, int Cs, gm_mat *Tm)
 {
     long d = s->d;
-    double *lam = gs_malloc((size_t)d, sizeof(double), "AnaCP spread");
     double *sv = gs_malloc((size_t)(Cs < d ? Cs : d), sizeof(double), "AnaCP spread");
     double *ctr = gs_calloc((size_t)d, sizeof(double), "AnaCP spread");
-    gm_mat V = {0}, Wh = {0}, Mc = {0}, Wm = {0}, U = {0}, Vt = {0};
+    gm_mat L = {0}, Mc = {0}, U = {0}, Vt = {0};
     long k = Cs < d ? Cs : d;
-    int rc = lam && sv && ctr ? sp_eig(&s->cov, lam, &V) : GS_ENOMEM;
-    if (!rc) rc = gm_alloc(&Wh, Cs, d, "AnaCP spread");
+    int rc = sv && ctr ? gm_copy(&L, &s->cov, "AnaCP spread") : GS_ENOMEM;
     if (!rc) rc = gm_alloc(&Mc, Cs, d, "AnaCP spread");
-    if (!rc) rc = gm_alloc(&Wm, Cs, d, "AnaCP spread");
     if (!rc) rc = gm_alloc(&U, Cs, k, "AnaCP spread");
     if (!rc) rc = gm_alloc(&Vt, k, d, "AnaCP spread");
     if (rc) goto out;
-    /* Σ^{-1/2} = V diag(1/√(λ+1e-8)) Vᵀ (V row-major, columns eigenvectors) is applied to the
-     * C_seen rows as (M V) diag(·) Vᵀ, never formed (Wh: C_seen × d work) */
-    for (long j = 0; j < d; j++) lam[j] = 1.0 / sqrt(lam[j] + 1e-8);
+    for (long j = 0; j < d; j++) L.v[(size_t)j * d + j] += 1e-8;
+    lapack_int info = LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', (lapack_int)d, L.v, (lapack_int)d);
+    if (info) { rc = gs_error(GS_ERUN, "anacp: the shared covariance is not positive definite"); goto out; }
     for (int c = 0; c < Cs; c++) cblas_daxpy((int)d, 1.0 / Cs, gm_row(&s->mean, order[c]), 1, ctr, 1);
     for (int c = 0; c < Cs; c++)
         for (long j = 0; j < d; j++) Mc.v[(size_t)c * d + j] = gm_row(&s->mean, order[c])[j] - ctr[j];
-    whiten(&V, lam, &Mc, Cs, &Wh, &Wm);
-    lapack_int info = LAPACKE_dgesdd(LAPACK_ROW_MAJOR, 'S', Cs, (lapack_int)d, Wm.v, (lapack_int)d, sv, U.v,
-                                     (lapack_int)k, Vt.v, (lapack_int)d);
+    /* Mc := Mc L⁻ᵀ */
+    cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, Cs, (int)d, 1.0, L.v, (int)d, Mc.v,
+                (int)d);
+    info = LAPACKE_dgesdd(LAPACK_ROW_MAJOR, 'S', Cs, (lapack_int)d, Mc.v, (lapack_int)d, sv, U.v, (lapack_int)k, Vt.v,
+                          (lapack_int)d);
     if (info) { rc = gs_error(GS_ERUN, "anacp: SVD of the class means failed (info %d)", (int)info); goto out; }
     /* raise the singular values by 1, except the (numerically) zero ones: centred means have rank
      * ≤ C_seen − 1, and a zero singular value's vectors are arbitrary (the SVD routine's choice) */
     for (long i = 0; i < Cs; i++)
         for (long j = 0; j < k; j++) U.v[i * k + j] *= sv[j] > 1e-10 * sv[0] ? sv[j] + 1.0 : sv[j];
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Cs, (int)d, (int)k, 1.0, U.v, (int)k, Vt.v, (int)d, 0.0, Mc.v, (int)d);
-    whiten(&V, lam, &Mc, Cs, &Wh, Tm);
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Cs, (int)d, (int)k, 1.0, U.v, (int)k, Vt.v, (int)d, 0.0,
+                Tm->v, (int)d);
+    /* Tm := Tm L⁻¹ */
+    cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasNoTrans, CblasNonUnit, Cs, (int)d, 1.0, L.v, (int)d, Tm->v,
+                (int)d);
     for (int c = 0; c < Cs; c++) cblas_daxpy((int)d, 1.0, ctr, 1, gm_row(Tm, c), 1);
     anacp_fwd_normalize(Tm->v, Cs, d);
 out:
-    free(lam); free(sv); free(ctr);
-    gm_free(&V); gm_free(&Wh); gm_free(&Mc); gm_free(&Wm); gm_free(&U); gm_free(&Vt);
+    free(sv); free(ctr);
+    gm_free(&L); gm_free(&Mc); gm_free(&U); gm_free(&Vt);
     return rc;
 }
 
@@ -348,9 +349,9 @@ static int dual_reserve(anacp_state *s, long n)
     if (rw) s->rsw = rw;
     if (!ry || !rw) return gs_error(GS_ENOMEM, "out of memory (AnaCP head rows)");
     for (int k = 0; k < ANACP_HEADS; k++) {
-        double *v = realloc(s->Zr[k].v, (size_t)cap * (size_t)s->D * sizeof(double));
+        float *v = realloc(s->Zr[k].f, (size_t)cap * (size_t)s->D * sizeof(float));
         if (!v) return gs_error(GS_ENOMEM, "out of memory (AnaCP head rows: %ld × %ld)", cap, s->D);
-        s->Zr[k].v = v;
+        s->Zr[k].f = v;
         s->Zr[k].cols = s->D;
     }
     s->rcap = cap;
@@ -362,14 +363,14 @@ static int go_primal(anacp_state *s)
 {
     long D = s->D;
     for (int k = 0; k < ANACP_HEADS; k++) {
-        if (!s->Ak[k].v) {
-            int rc = gm_alloc(&s->Ak[k], D, D, "AnaCP head Gram");
+        if (!s->Ak[k].f) {
+            int rc = gm_alloc_f(&s->Ak[k], D, D, "AnaCP head Gram");
             if (rc) return rc;
-        } else memset(s->Ak[k].v, 0, (size_t)D * (size_t)D * sizeof(double));
-        for (long i = 0; i < s->nr; i++) cblas_dscal((int)D, s->rsw[i], gm_row(&s->Zr[k], i), 1); /* Z̃ = √w z */
+        } else memset(s->Ak[k].f, 0, gm_nbytes(&s->Ak[k]));
+        for (long i = 0; i < s->nr; i++) cblas_sscal((int)D, (float)s->rsw[i], gm_rowf(&s->Zr[k], i), 1); /* Z̃ = √w z */
         if (s->nr)
-            cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)s->nr, 1.0, s->Zr[k].v, (int)D, 0.0,
-                        s->Ak[k].v, (int)D);
+            cblas_ssyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)s->nr, 1.0f, s->Zr[k].f, (int)D, 0.0f,
+                        s->Ak[k].f, (int)D);
         gm_free(&s->Zr[k]);
         free(s->Kk[k]); free(s->Kd[k]);
         s->Kk[k] = s->Kd[k] = NULL;
@@ -382,25 +383,73 @@ static int go_primal(anacp_state *s)
     return GS_OK;
 }
 
+/* Head k's weighted kernel K̃ (rows 0..N, without reg) into the column-major upper triangle of its
+ * matrix (row-major: on and below the diagonal), from the unweighted kernel above it and Kd. */
+typedef struct { anacp_state *s; int k; long N; } kernel_fill;
+
+static int fill_kernel(void *arg)
+{
+    kernel_fill *c = arg;
+    float *K = c->s->Kk[c->k];
+    const float *kd = c->s->Kd[c->k];
+    const double *sw = c->s->rsw;
+    long ld = c->s->kn[c->k];
+    for (long i = 0; i < c->N; i++) {
+        float *ki = K + (size_t)i * ld;
+        for (long j = 0; j < i; j++) ki[j] = (float)(sw[i] * sw[j] * K[(size_t)j * ld + i]);
+        ki[i] = (float)(sw[i] * sw[i] * kd[i]);
+    }
+    return GS_OK;
+}
+
+/* λ_max bound of head k's weighted kernel K̃ of rows 0..N (anacp_lmax_bound's, read from the
+ * unweighted kernel above the diagonal and Kd, √w applied on the way). */
+static double kernel_bound(const anacp_state *s, int k, long N)
+{
+    const float *K = s->Kk[k], *kd = s->Kd[k];
+    const double *sw = s->rsw;
+    long ld = s->kn[k];
+    double *rs = calloc((size_t)(N > 0 ? N : 1), sizeof(double)), tr = 0, g = 0;
+    for (long i = 0; i < N; i++) {
+        double di = sw[i] * sw[i] * kd[i];
+        tr += di;
+        if (!rs) continue;
+        rs[i] += fabs(di);
+        const float *ki = K + (size_t)i * ld;
+        for (long j = i + 1; j < N; j++) {
+            double a = fabs(sw[i] * sw[j] * ki[j]);
+            rs[i] += a;
+            rs[j] += a;
+        }
+    }
+    int have = rs != NULL;
+    for (long i = 0; have && i < N; i++) g = rs[i] > g ? rs[i] : g;
+    free(rs);
+    return have && g < tr ? g : tr;
+}
+
 /* Dual solve of head k (rows 0..N of the store): the rows of P (r × D) = Rᵀ (K̃ + reg I)⁻¹ Z̃ with
  * R (N × r) = √w_i on the column of row i's class (factored, r = C_seen) or √w_i T_{class(i)} (r = d).
  * The kernel grows by the rows from kn on (against every row), the factor by the rows from fn on
  * (the factor of the leading rows is that of the earlier task: U₁₂ = U₁₁⁻ᵀ A₁₂, U₂₂ = chol(A₂₂ −
- * U₁₂ᵀU₁₂)), so a task factors only its own rows. Touches head k's kernel and rows only: two heads
- * may be solved at once. */
-static int dual_head(anacp_state *s, int k, long N, const gm_mat *Tm, const int *pos, int fac, gm_mat *P)
+ * U₁₂ᵀU₁₂)), so a task factors only its own rows, in float. When the condition bound of K̃ + reg I
+ * (kernel_bound) exceeds s->kappa, or the float factor fails, the whole N × N matrix is factored
+ * in double (anacp_spd_solve) and no factor is kept (fn = 0). Touches head k's kernel and rows
+ * only: two heads may be solved at once. *dbl: 1 when solved in double. */
+static int dual_head(anacp_state *s, int k, long N, const gm_mat *Tm, const int *pos, int fac, gm_mat *P, int *dbl)
 {
     long D = s->D, d = s->d, r = P->rows, g = s->kn[k], f = s->fn[k];
-    if (N == 0) { memset(P->v, 0, (size_t)r * (size_t)D * sizeof(double)); return GS_OK; }
-    double *R = calloc((size_t)N * (size_t)r, sizeof(double));
+    *dbl = 0;
+    if (N == 0) { memset(P->f, 0, gm_nbytes(P)); return GS_OK; }
+    float *R = calloc((size_t)N * (size_t)r, sizeof(float));
     if (!R) return gs_error(GS_ENOMEM, "out of memory (AnaCP head kernel)");
     if (N > g) { /* the kernel grows: the new rows against every row (leading dimension N from now) */
-        double *K = malloc((size_t)N * (size_t)N * sizeof(double)), *kd = realloc(s->Kd[k], (size_t)N * sizeof(double));
+        float *K = malloc((size_t)N * (size_t)N * sizeof(float)), *kd = realloc(s->Kd[k], (size_t)N * sizeof(float));
         if (kd) s->Kd[k] = kd;
         if (!K || !kd) { free(K); free(R); return gs_error(GS_ENOMEM, "out of memory (AnaCP head kernel)"); }
-        for (long i = 0; i < g; i++) memcpy(K + (size_t)i * N, s->Kk[k] + (size_t)i * g, (size_t)g * sizeof(double));
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)(N - g), (int)N, (int)D, 1.0, gm_row(&s->Zr[k], g),
-                    (int)D, s->Zr[k].v, (int)D, 0.0, K + (size_t)g * N, (int)N);
+        for (long i = 0; i < g; i++) memcpy(K + (size_t)i * N, s->Kk[k] + (size_t)i * g, (size_t)g * sizeof(float));
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)(N - g), (int)N, (int)D, 1.0f, gm_rowf(&s->Zr[k], g),
+                    (int)D, s->Zr[k].f, (int)D, 0.0f, K + (size_t)g * N, (int)N);
         for (long i = g; i < N; i++) {
             kd[i] = K[(size_t)i * N + i];
             for (long j = 0; j < g; j++) K[(size_t)j * N + i] = K[(size_t)i * N + j]; /* above the diagonal */
@@ -409,86 +458,122 @@ static int dual_head(anacp_state *s, int k, long N, const gm_mat *Tm, const int 
         s->Kk[k] = K;
         s->kn[k] = g = N;
     }
-    double *K = s->Kk[k];
-    const double *sw = s->rsw, *kd = s->Kd[k];
+    float *K = s->Kk[k];
+    const double *sw = s->rsw;
     long ld = g;
-    lapack_int info = 0;
-    if (N > f) {
+    int use_double = !((kernel_bound(s, k, N) + ANACP_REG) / ANACP_REG <= s->kappa);
+    if (!use_double && N > f) {
         /* rows f..N of the weighted kernel + reg I below the diagonal (column-major: above) */
         for (long i = f; i < N; i++) {
-            double *ki = K + (size_t)i * ld;
-            for (long j = 0; j < i; j++) ki[j] = sw[i] * sw[j] * K[(size_t)j * ld + i];
-            ki[i] = sw[i] * sw[i] * kd[i] + ANACP_REG;
+            float *ki = K + (size_t)i * ld;
+            for (long j = 0; j < i; j++) ki[j] = (float)(sw[i] * sw[j] * K[(size_t)j * ld + i]);
+            ki[i] = (float)(sw[i] * sw[i] * s->Kd[k][i] + ANACP_REG);
         }
-        double *A12 = K + (size_t)f * ld, *A22 = A12 + f;
+        float *A12 = K + (size_t)f * ld, *A22 = A12 + f;
         if (f > 0) {
-            cblas_dtrsm(CblasColMajor, CblasLeft, CblasUpper, CblasTrans, CblasNonUnit, (int)f, (int)(N - f), 1.0, K,
+            cblas_strsm(CblasColMajor, CblasLeft, CblasUpper, CblasTrans, CblasNonUnit, (int)f, (int)(N - f), 1.0f, K,
                         (int)ld, A12, (int)ld);
-            cblas_dsyrk(CblasColMajor, CblasUpper, CblasTrans, (int)(N - f), (int)f, -1.0, A12, (int)ld, 1.0, A22, (int)ld);
+            cblas_ssyrk(CblasColMajor, CblasUpper, CblasTrans, (int)(N - f), (int)f, -1.0f, A12, (int)ld, 1.0f, A22,
+                        (int)ld);
         }
-        info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'U', (lapack_int)(N - f), A22, (lapack_int)ld);
-        if (info) info += (lapack_int)f;
+        lapack_int info = LAPACKE_spotrf_work(LAPACK_COL_MAJOR, 'U', (lapack_int)(N - f), A22, (lapack_int)ld);
+        if (info) use_double = 1; /* the float factor failed: this task in double */
         else s->fn[k] = N;
     }
-    for (long i = 0; !info && i < N; i++) {
-        double *ri = R + (size_t)i * r;
+    for (long i = 0; i < N; i++) {
+        float *ri = R + (size_t)i * r;
         int c = pos[s->ry[i]];
-        if (fac) ri[c] = sw[i];
-        else for (long j = 0; j < d; j++) ri[j] = sw[i] * gm_row(Tm, c)[j];
+        if (fac) ri[c] = (float)sw[i];
+        else for (long j = 0; j < d; j++) ri[j] = (float)(sw[i] * gm_row(Tm, c)[j]);
     }
-    if (!info) {
-        /* Rᵀ (column-major r × N) := Rᵀ (UᵀU)⁻¹ = Rᵀ U⁻¹ U⁻ᵀ; then P = Rᵀ Z̃ = (diag(√w) R)ᵀ Z */
-        cblas_dtrsm(CblasColMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, (int)r, (int)N, 1.0, K, (int)ld,
+    int rc = GS_OK;
+    if (!use_double) {
+        /* Rᵀ (column-major r × N) := Rᵀ (UᵀU)⁻¹ = Rᵀ U⁻¹ U⁻ᵀ */
+        cblas_strsm(CblasColMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, (int)r, (int)N, 1.0f, K, (int)ld,
                     R, (int)r);
-        cblas_dtrsm(CblasColMajor, CblasRight, CblasUpper, CblasTrans, CblasNonUnit, (int)r, (int)N, 1.0, K, (int)ld,
+        cblas_strsm(CblasColMajor, CblasRight, CblasUpper, CblasTrans, CblasNonUnit, (int)r, (int)N, 1.0f, K, (int)ld,
                     R, (int)r);
-        for (long i = 0; i < N; i++) cblas_dscal((int)r, sw[i], R + (size_t)i * r, 1);
-        cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)r, (int)D, (int)N, 1.0, R, (int)r, s->Zr[k].v, (int)D,
-                    0.0, P->v, (int)D);
+    } else {
+        /* (K̃ + reg I)⁻¹ R in double, R's columns as right-hand sides (column-major N × r: Rᵀ's rows) */
+        float *Rt = malloc((size_t)N * (size_t)r * sizeof(float));
+        kernel_fill c = {s, k, N};
+        s->fn[k] = 0;
+        if (!Rt) rc = gs_error(GS_ENOMEM, "out of memory (AnaCP head kernel)");
+        for (long i = 0; !rc && i < N; i++) for (long j = 0; j < r; j++) Rt[(size_t)j * N + i] = R[(size_t)i * r + j];
+        if (!rc) {
+            pthread_mutex_lock(&s->fb);
+            rc = anacp_spd_solve(K, N, ld, 'U', ANACP_REG, Rt, r, N, fill_kernel, &c, s->kappa, 1, dbl,
+                                 "head projection");
+            pthread_mutex_unlock(&s->fb);
+        }
+        for (long i = 0; !rc && i < N; i++) for (long j = 0; j < r; j++) R[(size_t)i * r + j] = Rt[(size_t)j * N + i];
+        free(Rt);
+    }
+    if (!rc) {
+        /* P = Rᵀ Z̃ = (diag(√w) R)ᵀ Z */
+        for (long i = 0; i < N; i++) cblas_sscal((int)r, (float)sw[i], R + (size_t)i * r, 1);
+        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)r, (int)D, (int)N, 1.0f, R, (int)r, s->Zr[k].f, (int)D,
+                    0.0f, P->f, (int)D);
     }
     free(R);
-    return info ? gs_error(GS_ERUN, "anacp: head projection: LAPACK Cholesky failed (info %d)", (int)info) : GS_OK;
+    return rc;
+}
+
+/* Head k's primal Gram A_k into the work matrix (anacp_spd_solve's fill). */
+typedef struct { anacp_state *s; int k; } gram_fill;
+
+static int fill_gram(void *arg)
+{
+    gram_fill *c = arg;
+    memcpy(c->s->work.f, c->s->Ak[c->k].f, gm_nbytes(&c->s->work));
+    return GS_OK;
 }
 
 /* Step 3: head k's statistics from the task's rows (blocks of rows through b's Z, ANACP_BLOCK × D),
  * and its projection onto the targets Tm (C_seen × d) into the model md. In the dual (!s->primal)
- * the √w-scaled rows go to the store from row n0 on (the caller sets s->nr after the heads), the
- * factor in F (N × N; the primal factors in s->work): in the dual two heads may run at once, each
- * with its own b and F. */
+ * the rows go to the store from row n0 on (the caller sets s->nr after the heads), the factor in
+ * the head's kernel matrix (the primal factors in s->work): in the dual two heads may run at
+ * once, each with its own b. *dbl: 1 when the head was solved in double. */
 static int update_head(anacp_state *s, int k, const anacp_rows *r, const gm_mat *Tm, const int *order, const int *pos,
-                       int Cs, anacp_model *md, anacp_fwd_buf *b, long n0)
+                       int Cs, anacp_model *md, anacp_fwd_buf *b, long n0, int *dbl)
 {
     long D = s->D, d = s->d;
-    double *Zb = b->Z;
+    float *Zb = b->Z;
+    *dbl = 0;
     /* the dual's store keeps Z unweighted: a refit of the same rows finds it computed */
     int known = !s->primal && n0 + r->n <= s->zc;
     for (long i0 = 0; i0 < r->n; i0 += ANACP_BLOCK) {
         long n = r->n - i0 < ANACP_BLOCK ? r->n - i0 : ANACP_BLOCK;
-        double *Z = s->primal ? Zb : gm_row(&s->Zr[k], n0 + i0);
-        if (!known) anacp_fwd_layer(s, s->Wk32[k], gm_row(&r->X, i0), n, Z, b);
+        float *Z = s->primal ? Zb : gm_rowf(&s->Zr[k], n0 + i0);
+        if (!known) anacp_fwd_layer(s, s->Wk32[k], gm_row(&r->X, i0), NULL, n, Z, b);
         for (long i = 0; i < n; i++) {
-            double *z = Z + (size_t)i * D;
-            cblas_daxpy((int)D, r->w[i0 + i], z, 1, gm_row(&s->Zs[k], r->y[i0 + i]), 1);
-            if (s->primal) cblas_dscal((int)D, sqrt(r->w[i0 + i]), z, 1);
+            float *z = Z + (size_t)i * D;
+            cblas_saxpy((int)D, (float)r->w[i0 + i], z, 1, gm_rowf(&s->Zs[k], r->y[i0 + i]), 1);
+            if (s->primal) cblas_sscal((int)D, (float)sqrt(r->w[i0 + i]), z, 1);
         }
         if (s->primal)
-            cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)n, 1.0, Zb, (int)D, 1.0, s->Ak[k].v, (int)D);
+            cblas_ssyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)n, 1.0f, Zb, (int)D, 1.0f, s->Ak[k].f, (int)D);
     }
     /* right-hand sides as rows: the seen classes' sums of Z (factored), else Tmᵀ Z_c (d × D) */
-    int fac = factored(s, Cs), rc = gm_alloc(&md->P[k], fac ? Cs : d, D, "AnaCP head projection");
+    int fac = factored(s, Cs), rc = gm_alloc_f(&md->P[k], fac ? Cs : d, D, "AnaCP head projection");
     if (rc) return rc;
-    if (!s->primal) return dual_head(s, k, n0 + r->n, Tm, pos, fac, &md->P[k]);
-    gm_mat Zc = {0};
-    if (!fac) rc = gm_alloc(&Zc, Cs, D, "AnaCP head projection");
-    if (rc) return rc;
+    if (!s->primal) return dual_head(s, k, n0 + r->n, Tm, pos, fac, &md->P[k], dbl);
+    gm_mat Zc = {0}, T32 = {0};
+    if (!fac) rc = gm_alloc_f(&Zc, Cs, D, "AnaCP head projection");
+    if (!rc && !fac) rc = gm_alloc_f(&T32, Cs, d, "AnaCP head projection");
+    if (rc) { gm_free(&Zc); return rc; }
     gm_mat *rhs = fac ? &md->P[k] : &Zc;
-    for (int c = 0; c < Cs; c++) memcpy(gm_row(rhs, c), gm_row(&s->Zs[k], order[c]), (size_t)D * sizeof(double));
-    if (!fac)
-        cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)d, (int)D, Cs, 1.0, Tm->v, (int)d, Zc.v, (int)D, 0.0,
-                    md->P[k].v, (int)D);
-    gm_free(&Zc);
-    memcpy(s->work.v, s->Ak[k].v, (size_t)D * (size_t)D * sizeof(double));
-    return work_solve(s, ANACP_REG, md->P[k].v, md->P[k].rows, "head projection");
+    for (int c = 0; c < Cs; c++) memcpy(gm_rowf(rhs, c), gm_rowf(&s->Zs[k], order[c]), (size_t)D * sizeof(float));
+    if (!fac) {
+        for (size_t i = 0; i < (size_t)Cs * (size_t)d; i++) T32.f[i] = (float)Tm->v[i];
+        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)d, (int)D, Cs, 1.0f, T32.f, (int)d, Zc.f, (int)D, 0.0f,
+                    md->P[k].f, (int)D);
+    }
+    gm_free(&Zc); gm_free(&T32);
+    gram_fill c = {s, k};
+    rc = anacp_spd_solve(s->work.f, D, D, 'L', ANACP_REG, md->P[k].f, md->P[k].rows, D, fill_gram, &c, s->kappa, 0, dbl,
+                         "head projection");
+    return rc;
 }
 
 /* One head's update on a thread of its own (gs_run_pair); its error text is kept for the caller. */
@@ -501,7 +586,7 @@ typedef struct {
     anacp_model *md;
     anacp_fwd_buf *b;
     long n0;
-    int rc;
+    int rc, dbl;
     char err[256];
 } head_job;
 
@@ -509,7 +594,7 @@ static void *head_run(void *arg)
 {
     head_job *j = arg;
     if (j->k < 0) return NULL;
-    j->rc = update_head(j->s, j->k, j->r, j->Tm, j->order, j->pos, j->Cs, j->md, j->b, j->n0);
+    j->rc = update_head(j->s, j->k, j->r, j->Tm, j->order, j->pos, j->Cs, j->md, j->b, j->n0, &j->dbl);
     if (j->rc) snprintf(j->err, sizeof j->err, "%s", gs_last_error());
     return NULL;
 }
@@ -528,14 +613,16 @@ static int update_heads(anacp_state *s, const anacp_rows *r, const gm_mat *Tm, c
     for (int k = 0; !rc && k < ANACP_HEADS;) {
         head_job j[2];
         for (int i = 0; i < 2; i++) {
-            j[i] = (head_job){s, k + i, Cs, r, Tm, order, pos, md, i ? &b2 : b, n0, GS_OK, ""};
+            j[i] = (head_job){s, k + i, Cs, r, Tm, order, pos, md, i ? &b2 : b, n0, GS_OK, 0, ""};
             if (!pair || k + i >= ANACP_HEADS) j[i].k = -1;
         }
         j[0].k = k;
         if (j[1].k >= 0) gs_run_pair(head_run, &j[0], &j[1]);
         else head_run(&j[0]);
-        for (int i = 0; i < 2 && !rc; i++)
+        for (int i = 0; i < 2 && !rc; i++) {
             if (j[i].rc) rc = gs_error(j[i].rc, "%s", j[i].err);
+            if (j[i].k >= 0) s->n_double += j[i].dbl;
+        }
         k += j[1].k >= 0 ? 2 : 1;
     }
     anacp_fwd_free(&b2);
@@ -568,6 +655,43 @@ static int make_replay(const anacp_state *s, const en_problem *p, int t, const i
     return GS_OK;
 }
 
+/* The final layer's matrix into the work matrix (anacp_spd_solve's fill): with H kept (the dual)
+ * its kernel H Hᵀ; else HᵀH over the replay rows' blocks through the model md (and, the first
+ * time, the right-hand sides HᵀY into md->theta). */
+typedef struct {
+    anacp_state *s;
+    const gm_mat *X;
+    const int *y, *pos;
+    anacp_model *md;
+    anacp_fwd_buf *b;
+    anacp_fwd_pair *q;
+    gm_mat *H;              /* dual: N × D; primal: one block */
+    int dual, rhs;
+} final_fill;
+
+static int fill_final(void *arg)
+{
+    final_fill *c = arg;
+    anacp_state *s = c->s;
+    long N = c->X->rows, D = s->D;
+    if (c->dual) {
+        cblas_ssyrk(CblasRowMajor, CblasUpper, CblasNoTrans, (int)N, (int)D, 1.0f, c->H->f, (int)D, 0.0f, s->work.f,
+                    (int)N);
+        return GS_OK;
+    }
+    memset(s->work.f, 0, gm_nbytes(&s->work));
+    for (long i0 = 0; i0 < N; i0 += ANACP_BLOCK) {
+        long n = N - i0 < ANACP_BLOCK ? N - i0 : ANACP_BLOCK;
+        float *Hb = c->H->f;
+        anacp_fwd_block(s, c->md, c->X->v, i0, i0 + n, NULL, 0, c->b, c->q, Hb, NULL, NULL);
+        cblas_ssyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)n, 1.0f, Hb, (int)D, 1.0f, s->work.f, (int)D);
+        for (long i = 0; c->rhs && i < n; i++)
+            cblas_saxpy((int)D, 1.0f, Hb + (size_t)i * D, 1, gm_rowf(&c->md->theta, c->pos[c->y[i0 + i]]), 1);
+    }
+    c->rhs = 0;
+    return GS_OK;
+}
+
 /* Step 4 (end): the final layer θᵀ (C_seen × D) of the model md from the replay rows X (labels y;
  * pos[c] the place of class c among the seen classes). With fewer rows N than D in the dual form
  * θ = Hᵀ (H Hᵀ + reg I)⁻¹ Y, the N × N kernel in the work matrix; else (HᵀH + reg I) θ = HᵀY. */
@@ -575,35 +699,31 @@ static int solve_final(anacp_state *s, const gm_mat *X, const int *y, const int 
                        anacp_fwd_buf *b)
 {
     long N = X->rows, D = s->D;
-    int dual = N < D;
+    int dual = N < D, dbl = 0;
     gm_mat H = {0}, Y = {0};
     anacp_fwd_pair q = {0};
     int rc = anacp_fwd_pair_alloc(&q, s);
-    if (!rc) rc = gm_alloc(&H, dual ? N : ANACP_BLOCK, D, "AnaCP final layer");
-    if (!rc) rc = gm_alloc(&md->theta, Cs, D, "AnaCP final layer");
-    if (!rc && dual) rc = gm_alloc(&Y, Cs, N, "AnaCP final layer");
+    if (!rc) rc = gm_alloc_f(&H, dual ? N : ANACP_BLOCK, D, "AnaCP final layer");
+    if (!rc) rc = gm_alloc_f(&md->theta, Cs, D, "AnaCP final layer");
+    if (!rc && dual) rc = gm_alloc_f(&Y, Cs, N, "AnaCP final layer");
     if (rc) goto out;
-    if (!dual) memset(s->work.v, 0, (size_t)D * (size_t)D * sizeof(double));
+    final_fill c = {s, X, y, pos, md, b, &q, &H, dual, 1};
+    if (!dual) {
+        rc = anacp_spd_solve(s->work.f, D, D, 'L', ANACP_REG, md->theta.f, Cs, D, fill_final, &c, s->kappa, 0, &dbl,
+                             "final layer");
+        goto out;
+    }
     for (long i0 = 0; i0 < N; i0 += ANACP_BLOCK) {
         long n = N - i0 < ANACP_BLOCK ? N - i0 : ANACP_BLOCK;
-        double *Hb = dual ? gm_row(&H, i0) : H.v;
-        anacp_fwd_block(s, md, X->v, i0, i0 + n, NULL, 0, b, &q, Hb, NULL, NULL);
-        if (dual) continue;
-        cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)n, 1.0, Hb, (int)D, 1.0, s->work.v, (int)D);
-        for (long i = 0; i < n; i++)
-            cblas_daxpy((int)D, 1.0, Hb + (size_t)i * D, 1, gm_row(&md->theta, pos[y[i0 + i]]), 1);
+        anacp_fwd_block(s, md, X->v, i0, i0 + n, NULL, 0, b, &q, gm_rowf(&H, i0), NULL, NULL);
     }
-    if (!dual) { rc = work_solve(s, ANACP_REG, md->theta.v, Cs, "final layer"); goto out; }
-    double *K = s->work.v;
-    cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, (int)N, (int)D, 1.0, H.v, (int)D, 0.0, K, (int)N);
-    for (long i = 0; i < N; i++) K[(size_t)i * N + i] += ANACP_REG;
-    for (long i = 0; i < N; i++) Y.v[(size_t)pos[y[i]] * N + i] = 1.0;
-    lapack_int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', (lapack_int)N, K, (lapack_int)N);
-    if (!info) info = LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', (lapack_int)N, Cs, K, (lapack_int)N, Y.v, (lapack_int)N);
-    if (info) { rc = gs_error(GS_ERUN, "anacp: final layer: LAPACK Cholesky failed (info %d)", (int)info); goto out; }
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Cs, (int)D, (int)N, 1.0, Y.v, (int)N, H.v, (int)D, 0.0,
-                md->theta.v, (int)D);
+    for (long i = 0; i < N; i++) Y.f[(size_t)pos[y[i]] * N + i] = 1.0f;
+    rc = anacp_spd_solve(s->work.f, N, N, 'L', ANACP_REG, Y.f, Cs, N, fill_final, &c, s->kappa, 0, &dbl, "final layer");
+    if (!rc)
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Cs, (int)D, (int)N, 1.0f, Y.f, (int)N, H.f, (int)D, 0.0f,
+                    md->theta.f, (int)D);
 out:
+    s->n_double += dbl;
     anacp_fwd_pair_free(&q);
     gm_free(&H); gm_free(&Y);
     return rc;
@@ -636,7 +756,10 @@ static int fit_rows(en_mctx *m, anacp_state *s, int t, const anacp_rows *rr)
     }
     if (!rc) rc = update_heads(s, &r, &Tm, order, pos, Cs, md, &b, n0);
     if (!s->primal) s->nr = n0 + r.n; /* the store's rows (a failed task stops the run anyway) */
-    if (!rc && factored(s, Cs)) { md->T = Tm; memset(&Tm, 0, sizeof Tm); }
+    if (!rc && factored(s, Cs)) { /* the model's targets, in float */
+        rc = gm_alloc_f(&md->T, Cs, s->d, "AnaCP targets");
+        for (size_t i = 0; !rc && i < (size_t)Cs * (size_t)s->d; i++) md->T.f[i] = (float)Tm.v[i];
+    }
     if (!rc) rc = gm_alloc(&X, (long)Cs * ANACP_SAMPLES, s->d, "AnaCP replay");
     if (!rc && !(y = gs_malloc((size_t)Cs * ANACP_SAMPLES, sizeof(int), "AnaCP replay"))) rc = GS_ENOMEM;
     if (!rc) rc = make_replay(s, p, t, order, Cs, &X, y);
@@ -703,7 +826,7 @@ static int anacp_refit(en_mctx *m, int t, double w)
 static anacp_cache *cache_for(const en_problem *p, anacp_state *s, const double *X, long n)
 {
     const gm_mat *set[2] = {&p->test_h, &p->val_h};
-    double row = 8.0 * ANACP_HEADS * (double)s->D, budget = ANACP_CACHE_MAX;
+    double row = 4.0 * ANACP_HEADS * (double)s->D, budget = ANACP_CACHE_MAX;
     for (int j = 0; j < 2; j++) {
         anacp_cache *c = &s->cache[j];
         long cap = (long)(budget / row);
@@ -716,8 +839,8 @@ static anacp_cache *cache_for(const en_problem *p, anacp_state *s, const double 
         c->have = 0;
         for (int k = 0; k < ANACP_HEADS; k++) {
             /* plain calloc: without room the rows are computed at every call, no error */
-            c->Z[k].v = calloc((size_t)cap * (size_t)s->D, sizeof(double));
-            if (!c->Z[k].v) { for (int i = 0; i < k; i++) gm_free(&c->Z[i]); return NULL; }
+            c->Z[k].f = calloc((size_t)cap * (size_t)s->D, sizeof(float));
+            if (!c->Z[k].f) { for (int i = 0; i < k; i++) gm_free(&c->Z[i]); return NULL; }
             c->Z[k].rows = cap;
             c->Z[k].cols = s->D;
         }
@@ -741,13 +864,13 @@ static int anacp_predict(en_mctx *m, int t, const double *X, long n, int *pred)
     gm_mat H = {0};
     int rc = anacp_fwd_alloc(&b, s);
     if (!rc) rc = anacp_fwd_pair_alloc(&q, s);
-    if (!rc) rc = gm_alloc(&H, ANACP_BLOCK, s->D, "AnaCP predictions");
+    if (!rc) rc = gm_alloc_f(&H, ANACP_BLOCK, s->D, "AnaCP predictions");
     for (long i0 = 0, i1; !rc && i0 < n; i0 = i1) {
         /* blocks lie wholly inside or wholly outside the cached rows */
         int cached = c && i0 < c->cap;
         i1 = n - i0 < ANACP_BLOCK ? n : i0 + ANACP_BLOCK;
         if (cached && i1 > c->cap) i1 = c->cap;
-        rc = anacp_fwd_block(s, md, X, i0, i1, cached ? c : NULL, 1, &b, &q, H.v, pred + i0, st->class_order);
+        rc = anacp_fwd_block(s, md, X, i0, i1, cached ? c : NULL, 1, &b, &q, H.f, pred + i0, st->class_order);
     }
     anacp_fwd_free(&b);
     anacp_fwd_pair_free(&q);
@@ -791,19 +914,26 @@ static double anacp_bytes(const en_size *z, long D)
 {
     int C = z->C, T = z->T;
     double H = z->expand > 0 ? (double)z->expand : ANACP_D, K = ANACP_HEADS, N = (double)C * ANACP_SAMPLES;
-    /* per head: W, A and the class sums; the final W and the work matrix; the models of every task
-     * ((K + 1) rows of H per seen class, C(T + 1)/2 seen over the tasks); the replay rows and, in
-     * the dual form (N < H), their H; block buffers; the kept test activations */
-    /* the heads' dual: the rows seen while fewer than H (K × rows × H), per head its kernel and
-     * factor in one N × N, and the copies made as two of them grow at once */
-    double nd = (double)(z->n_rows < (long)H ? z->n_rows : (long)H);
-    return 8.0 * ((K + 1) * H * H + (K + 1) * H * (double)D + K * C * H + (K + 1) * H * C * (T + 1) / 2.0 +
-                  N * (double)D + (N < H ? N * H : 0) + 4.0 * ANACP_BLOCK * H + K * nd * H + (K + 2) * nd * nd) +
-           4.0 * ((K + 1) * H * (double)D + ANACP_BLOCK * (H + (double)D)) + ANACP_CACHE_MAX +
-           /* the rows kept for a refit (z->n_rows counts the augmenter's: gs_learner.h) */
-           8.0 * (double)z->n_rows * ((double)D + 2.0) +
-           /* the second thread: its forward buffers */
-           8.0 * (2.0 * ANACP_BLOCK * H + 6.0 * ANACP_BLOCK * (double)D) + 4.0 * ANACP_BLOCK * (H + (double)D);
+    double nd = (double)(z->n_rows < (long)H ? z->n_rows : (long)H), B = ANACP_BLOCK;
+    int primal = (double)z->n_rows >= H; /* the heads go primal (their A_k) at some task */
+    /* the layers: W in double (--save-state) and in float */
+    double bytes = 8.0 * (K + 1) * H * (double)D + 4.0 * (K + 1) * H * (double)D;
+    /* floats: per head A (primal) and the class sums, the work matrix; the models of every task
+     * ((K + 1) rows of H per seen class, C(T + 1)/2 seen over the tasks); in the dual form (N < H)
+     * the replay rows' H; the heads' dual: the rows seen while fewer than H (K × rows × H), per
+     * head its kernel and factor in one nd × nd, and the copies made as two of them grow at once;
+     * the forward buffers of both threads (Z and a block of H each, the rows and f) */
+    bytes += 4.0 * ((primal ? K * H * H : 0) + H * H + K * C * H + (K + 1) * H * C * (T + 1) / 2.0 +
+                    (N < H ? N * H : 0) + K * nd * H + (K + 2) * nd * nd + 4.0 * B * H + 8.0 * B * (double)D);
+    /* a factorization in double (the fallback; one at a time): a copy of the largest matrix factored */
+    double m = primal || N >= H ? H : nd > N ? nd : N;
+    bytes += 8.0 * m * m;
+    /* the replay rows (double), the rows kept for a refit (z->n_rows counts the augmenter's:
+     * gs_learner.h) */
+    bytes += 8.0 * N * (double)D + 8.0 * (double)z->n_rows * ((double)D + 2.0);
+    /* the kept head activations of the test and validation rows */
+    double cache = 4.0 * K * H * (double)(z->n_test + z->n_val);
+    return bytes + (cache < ANACP_CACHE_MAX ? cache : ANACP_CACHE_MAX);
 }
 
 const en_learner en_learner_anacp = {

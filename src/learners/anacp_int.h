@@ -1,6 +1,7 @@
-/* learners/anacp_int.h — inside AnaCP: its constants, its state and model, and the forward pass
- * that anacp.c (the learner: fit, refit, predict) calls in anacp_forward.c (prefix anacp_, the
- * forward pass anacp_fwd_). Only src/learners/anacp*.c include it; the learner's one public name is
+/* learners/anacp_int.h — inside AnaCP: its constants, its state and model, the forward pass that
+ * anacp.c (the learner: fit, refit, predict) calls in anacp_forward.c (prefix anacp_, the forward
+ * pass anacp_fwd_) and the factorizations in anacp_solve.c. Only src/learners/anacp*.c include it
+ * (and tests/test_anacp.c, which checks the float arithmetic); the learner's one public name is
  * en_learner_anacp (gs_learner.h). The maps and how they are computed: anacp.c's header.
  * Ownership: anacp_state lives in en_mctx.priv (anacp.c allocates and frees it). A forward pass's
  * buffers are the caller's: anacp_fwd_alloc / anacp_fwd_pair_alloc fill them, anacp_fwd_free /
@@ -12,15 +13,28 @@
 #include "gs_common.h"
 #include "gs_learner.h"
 
+#include <pthread.h>
+
 #define ANACP_HEADS 3
 #define ANACP_D 5000
 #define ANACP_REG 100.0
 #define ANACP_SAMPLES 100
 #define ANACP_BLOCK 1024                      /* rows per block of a forward pass */
 #define ANACP_CACHE_MAX (768.0 * 1024 * 1024) /* bytes of kept head activations of the test rows */
+/* A matrix M + reg I (M ⪰ 0) is factored in float while its condition bound (λ̄ + reg)/reg, λ̄ ≥
+ * λ_max(M) (anacp_lmax_bound), is at most this; above it, or when spotrf fails, in double.
+ * GS_ANACP_KAPPA (environment) replaces it (the tests: 0 = always double). Ten times the ridge
+ * learners' EN_SINGLE_KAPPA: AnaCP's matrices are formed in float (their entries carry float's
+ * rounding whoever factors them), and on the synthetic set its primal heads' bounds are 1.2e5 to
+ * 3.3e5 (the activations' mean direction; the other eigenvalues are far smaller): factored in
+ * float there, every task's accuracy equals double's and 100 % (anacp) and 99.99 % (anacp+gsr)
+ * of the last task's predictions are identical, where 1e5 would send every primal head to
+ * double (1.2 times the run's CPU time) for the same predictions. */
+#define ANACP_KAPPA 1e6
 
-/* The model after one task: head k's projection θ_k = P_kᵀ T (factored: P_k is C_seen × D, T the
- * C_seen × d targets) or θ_k = P_kᵀ (P_k is d × D, T empty); the final layer θᵀ (C_seen × D). */
+/* The model after one task (every matrix in float, gm_mat.f): head k's projection θ_k = P_kᵀ T
+ * (factored: P_k is C_seen × D, T the C_seen × d targets) or θ_k = P_kᵀ (P_k is d × D, T empty);
+ * the final layer θᵀ (C_seen × D). */
 typedef struct {
     gm_mat P[ANACP_HEADS];
     gm_mat T;
@@ -35,23 +49,25 @@ typedef struct { gm_mat X; int *y; double *w; long n, nreal; } anacp_rows;
 typedef struct {
     const double *X;          /* the engine's rows it belongs to; NULL before the first use */
     long cap, have;           /* rows it holds at most, rows computed */
-    gm_mat Z[ANACP_HEADS];    /* cap × D */
+    gm_mat Z[ANACP_HEADS];    /* cap × D (float) */
 } anacp_cache;
 
-/* The learner's state (en_mctx.priv). */
+/* The learner's state (en_mctx.priv). The heads' and the final layer's matrices are float (gm_mat.f);
+ * the rows, the means, the covariance and the targets double. */
 typedef struct {
     long d, D;
     int C, T, fitted;          /* fitted: tasks 0..fitted-1 */
     uint64_t seed;
     gm_mat Wf, Wk[ANACP_HEADS];/* D × d (as drawn: --save-state) */
     float *Wf32, *Wk32[ANACP_HEADS]; /* the same in float (the layers' products) */
-    gm_mat Ak[ANACP_HEADS];    /* D × D, upper triangle (row-major); allocated when the heads go primal */
+    gm_mat Ak[ANACP_HEADS];    /* D × D float, upper triangle (row-major); allocated when the heads go primal */
     int primal;                /* the heads' A_k hold every row seen (else: the dual's rows) */
-    gm_mat Zr[ANACP_HEADS];    /* dual: nr × D activations Z of the rows seen (cap rows; unweighted) */
-    double *Kk[ANACP_HEADS];   /* dual: kn × kn, row-major: above the diagonal the kernel Z Zᵀ of the
+    gm_mat Zr[ANACP_HEADS];    /* dual: nr × D float activations Z of the rows seen (cap rows; unweighted) */
+    float *Kk[ANACP_HEADS];    /* dual: kn × kn, row-major: above the diagonal the kernel Z Zᵀ of the
                                 * unweighted rows, on and below it the Cholesky factor of the weighted
-                                * kernel + reg I of the first fn rows (column-major upper U, UᵀU) */
-    double *Kd[ANACP_HEADS];   /* dual: the kernel's diagonal (kn) */
+                                * kernel + reg I of the first fn rows (column-major upper U, UᵀU; fn = 0
+                                * after a task factored in double) */
+    float *Kd[ANACP_HEADS];    /* dual: the kernel's diagonal (kn) */
     long kn[ANACP_HEADS];      /* dual: the rows Kk[k] holds (its leading dimension) */
     long fn[ANACP_HEADS];      /* dual: the rows factored with the weights now */
     long zc;                   /* dual: store rows whose Z and kernel rows are already computed (a
@@ -60,8 +76,11 @@ typedef struct {
     int *ry;                   /* dual: labels of the kept rows */
     double *rsw;               /* dual: √w of the kept rows */
     long nr, rcap;             /* dual: rows kept, rows allocated */
-    gm_mat Zs[ANACP_HEADS];    /* C × D weighted class sums of Z */
-    gm_mat work;               /* D × D: the matrix being factored */
+    gm_mat Zs[ANACP_HEADS];    /* C × D float: weighted class sums of Z */
+    gm_mat work;               /* D × D float: the matrix being factored */
+    double kappa;              /* ANACP_KAPPA or GS_ANACP_KAPPA */
+    long n_double;             /* factorizations done in double (the fallback), since the reset */
+    pthread_mutex_t fb;        /* one dual head at a time factors in double (one double copy) */
     gm_mat mean, cov;          /* C × d class means, d × d shared covariance */
     double *cnt, ntot;         /* C weights seen per class, their sum */
     int have_cov;
@@ -71,19 +90,38 @@ typedef struct {
     anacp_cache cache[2];      /* test rows, validation rows */
 } anacp_state;
 
-/* Buffers of a forward pass over at most ANACP_BLOCK rows (one set per thread): Z, Q, P of the
- * heads, xs (ANACP_BLOCK × d) and ys (ANACP_BLOCK × D) the float scratch of a layer. */
-typedef struct { double *Z, *Q, *P; float *xs, *ys; } anacp_fwd_buf;
+/* Buffers of a forward pass over at most ANACP_BLOCK rows (one set per thread), all float: Z, Q, P
+ * of the heads, xs (ANACP_BLOCK × d) a layer's rows. */
+typedef struct { float *Z, *Q, *P, *xs; } anacp_fwd_buf;
 
 /* The buffers of a block's two parts (anacp_fwd_block): b1 the second part's (the first part's is
- * the caller's), Xn and F of both. */
+ * the caller's), Xn and F (float) of both. */
 typedef struct { anacp_fwd_buf b1; gm_mat Xn[2], F[2]; } anacp_fwd_pair;
 
 /* Normalize each of the n rows of X (n × d, row-major) to unit L2 norm (rows of norm ≤ 1e-12 stay). */
 void anacp_fwd_normalize(double *X, long n, long d);
-/* Out (n × D, n ≤ ANACP_BLOCK) = GELU(X Wᵀ) for X (n × d): the product in float (W32, fl32(X):
- * sgemm, b's scratch), GELU in double from the float pre-activations. */
-void anacp_fwd_layer(const anacp_state *s, const float *W32, const double *X, long n, double *Out, anacp_fwd_buf *b);
+/* Out (n × D float, n ≤ ANACP_BLOCK) = GELU(X Wᵀ) for the rows X (n × d, double; fl32(X) in b's
+ * scratch) or Xf (the same in float; X NULL): sgemm, then GELU (anacp_gelu) in place. */
+void anacp_fwd_layer(const anacp_state *s, const float *W32, const double *X, const float *Xf, long n, float *Out,
+                     anacp_fwd_buf *b);
+/* GELU(v[i]) = v Φ(v) in place for n floats, with erf from anacp_erf. */
+void anacp_gelu(float *v, size_t n);
+/* erf(x) in float, vectorizable (anacp_forward.c states its error against erf in double). */
+float anacp_erf(float x);
+
+/* Upper bound on λ_max of the symmetric n × n matrix whose column-major triangle uplo ('L' or 'U')
+ * is in M (leading dimension ld): the smaller of the largest absolute row sum (Gershgorin) and,
+ * for M ⪰ 0, the trace. */
+double anacp_lmax_bound(const float *M, long n, long ld, char uplo);
+/* Solve (M + reg I) X = B for M ⪰ 0 (n × n, column-major triangle uplo of M, leading dimension ld):
+ * B holds nrhs right-hand sides of n (column-major, leading dimension ldb) and receives X. fill
+ * (may be NULL: M holds the matrix) writes M, once before and once again when the float Cholesky
+ * fails. M + reg I is factored in float (spotrf/spotrs, in place) when force is 0 and its
+ * condition bound (anacp_lmax_bound(M) + reg)/reg ≤ kappa, else, or when spotrf fails, in a double
+ * copy (dpotrf/dpotrs; the solution converted back to B; M is then left unfactored). *dbl (may
+ * be NULL) receives 1 when double was used. GS_OK, GS_ENOMEM, or GS_ERUN naming `what`. */
+int anacp_spd_solve(float *M, long n, long ld, char uplo, double reg, float *B, long nrhs, long ldb,
+                    int (*fill)(void *ctx), void *ctx, double kappa, int force, int *dbl, const char *what);
 /* One thread's buffers of a forward pass (GS_ENOMEM: none kept). */
 int anacp_fwd_alloc(anacp_fwd_buf *b, const anacp_state *s);
 void anacp_fwd_free(anacp_fwd_buf *b);
@@ -96,6 +134,6 @@ void anacp_fwd_pair_free(anacp_fwd_pair *q);
  * first); pred: NULL, or the block's labels (argmax over the seen classes, mapped by class_order).
  * b: the first part's buffers, q the second's. */
 int anacp_fwd_block(const anacp_state *s, const anacp_model *md, const double *X, long i0, long i1, anacp_cache *c,
-                    int norm, anacp_fwd_buf *b, anacp_fwd_pair *q, double *H, int *pred, const int *class_order);
+                    int norm, anacp_fwd_buf *b, anacp_fwd_pair *q, float *H, int *pred, const int *class_order);
 
 #endif
