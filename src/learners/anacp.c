@@ -435,11 +435,10 @@ static double kernel_bound(const anacp_state *s, int k, long N)
  * U₁₂ᵀU₁₂)), so a task factors only its own rows, in float. When the condition bound of K̃ + reg I
  * (kernel_bound) exceeds s->kappa, or the float factor fails, the whole N × N matrix is factored
  * in double (anacp_spd_solve) and no factor is kept (fn = 0). Touches head k's kernel and rows
- * only: two heads may be solved at once. *dbl: 1 when solved in double. */
-static int dual_head(anacp_state *s, int k, long N, const gm_mat *Tm, const int *pos, int fac, gm_mat *P, int *dbl)
+ * only: two heads may be solved at once. */
+static int dual_head(anacp_state *s, int k, long N, const gm_mat *Tm, const int *pos, int fac, gm_mat *P)
 {
     long D = s->D, d = s->d, r = P->rows, g = s->kn[k], f = s->fn[k];
-    *dbl = 0;
     if (N == 0) { memset(P->f, 0, gm_nbytes(P)); return GS_OK; }
     float *R = calloc((size_t)N * (size_t)r, sizeof(float));
     if (!R) return gs_error(GS_ENOMEM, "out of memory (AnaCP head kernel)");
@@ -502,7 +501,7 @@ static int dual_head(anacp_state *s, int k, long N, const gm_mat *Tm, const int 
         for (long i = 0; !rc && i < N; i++) for (long j = 0; j < r; j++) Rt[(size_t)j * N + i] = R[(size_t)i * r + j];
         if (!rc) {
             pthread_mutex_lock(&s->fb);
-            rc = anacp_spd_solve(K, N, ld, 'U', ANACP_REG, Rt, r, N, fill_kernel, &c, s->kappa, 1, dbl,
+            rc = anacp_spd_solve(K, N, ld, 'U', ANACP_REG, Rt, r, N, fill_kernel, &c, s->kappa, 1, NULL,
                                  "head projection");
             pthread_mutex_unlock(&s->fb);
         }
@@ -533,13 +532,12 @@ static int fill_gram(void *arg)
  * and its projection onto the targets Tm (C_seen × d) into the model md. In the dual (!s->primal)
  * the rows go to the store from row n0 on (the caller sets s->nr after the heads), the factor in
  * the head's kernel matrix (the primal factors in s->work): in the dual two heads may run at
- * once, each with its own b. *dbl: 1 when the head was solved in double. */
+ * once, each with its own b. */
 static int update_head(anacp_state *s, int k, const anacp_rows *r, const gm_mat *Tm, const int *order, const int *pos,
-                       int Cs, anacp_model *md, anacp_fwd_buf *b, long n0, int *dbl)
+                       int Cs, anacp_model *md, anacp_fwd_buf *b, long n0)
 {
     long D = s->D, d = s->d;
     float *Zb = b->Z;
-    *dbl = 0;
     /* the dual's store keeps Z unweighted: a refit of the same rows finds it computed */
     int known = !s->primal && n0 + r->n <= s->zc;
     for (long i0 = 0; i0 < r->n; i0 += ANACP_BLOCK) {
@@ -557,7 +555,7 @@ static int update_head(anacp_state *s, int k, const anacp_rows *r, const gm_mat 
     /* right-hand sides as rows: the seen classes' sums of Z (factored), else Tmᵀ Z_c (d × D) */
     int fac = factored(s, Cs), rc = gm_alloc_f(&md->P[k], fac ? Cs : d, D, "AnaCP head projection");
     if (rc) return rc;
-    if (!s->primal) return dual_head(s, k, n0 + r->n, Tm, pos, fac, &md->P[k], dbl);
+    if (!s->primal) return dual_head(s, k, n0 + r->n, Tm, pos, fac, &md->P[k]);
     gm_mat Zc = {0}, T32 = {0};
     if (!fac) rc = gm_alloc_f(&Zc, Cs, D, "AnaCP head projection");
     if (!rc && !fac) rc = gm_alloc_f(&T32, Cs, d, "AnaCP head projection");
@@ -571,7 +569,7 @@ static int update_head(anacp_state *s, int k, const anacp_rows *r, const gm_mat 
     }
     gm_free(&Zc); gm_free(&T32);
     gram_fill c = {s, k};
-    rc = anacp_spd_solve(s->work.f, D, D, 'L', ANACP_REG, md->P[k].f, md->P[k].rows, D, fill_gram, &c, s->kappa, 0, dbl,
+    rc = anacp_spd_solve(s->work.f, D, D, 'L', ANACP_REG, md->P[k].f, md->P[k].rows, D, fill_gram, &c, s->kappa, 0, NULL,
                          "head projection");
     return rc;
 }
@@ -586,7 +584,7 @@ typedef struct {
     anacp_model *md;
     anacp_fwd_buf *b;
     long n0;
-    int rc, dbl;
+    int rc;
     char err[256];
 } head_job;
 
@@ -594,7 +592,7 @@ static void *head_run(void *arg)
 {
     head_job *j = arg;
     if (j->k < 0) return NULL;
-    j->rc = update_head(j->s, j->k, j->r, j->Tm, j->order, j->pos, j->Cs, j->md, j->b, j->n0, &j->dbl);
+    j->rc = update_head(j->s, j->k, j->r, j->Tm, j->order, j->pos, j->Cs, j->md, j->b, j->n0);
     if (j->rc) snprintf(j->err, sizeof j->err, "%s", gs_last_error());
     return NULL;
 }
@@ -613,16 +611,14 @@ static int update_heads(anacp_state *s, const anacp_rows *r, const gm_mat *Tm, c
     for (int k = 0; !rc && k < ANACP_HEADS;) {
         head_job j[2];
         for (int i = 0; i < 2; i++) {
-            j[i] = (head_job){s, k + i, Cs, r, Tm, order, pos, md, i ? &b2 : b, n0, GS_OK, 0, ""};
+            j[i] = (head_job){s, k + i, Cs, r, Tm, order, pos, md, i ? &b2 : b, n0, GS_OK, ""};
             if (!pair || k + i >= ANACP_HEADS) j[i].k = -1;
         }
         j[0].k = k;
         if (j[1].k >= 0) gs_run_pair(head_run, &j[0], &j[1]);
         else head_run(&j[0]);
-        for (int i = 0; i < 2 && !rc; i++) {
+        for (int i = 0; i < 2 && !rc; i++)
             if (j[i].rc) rc = gs_error(j[i].rc, "%s", j[i].err);
-            if (j[i].k >= 0) s->n_double += j[i].dbl;
-        }
         k += j[1].k >= 0 ? 2 : 1;
     }
     anacp_fwd_free(&b2);
@@ -699,7 +695,7 @@ static int solve_final(anacp_state *s, const gm_mat *X, const int *y, const int 
                        anacp_fwd_buf *b)
 {
     long N = X->rows, D = s->D;
-    int dual = N < D, dbl = 0;
+    int dual = N < D;
     gm_mat H = {0}, Y = {0};
     anacp_fwd_pair q = {0};
     int rc = anacp_fwd_pair_alloc(&q, s);
@@ -709,7 +705,7 @@ static int solve_final(anacp_state *s, const gm_mat *X, const int *y, const int 
     if (rc) goto out;
     final_fill c = {s, X, y, pos, md, b, &q, &H, dual, 1};
     if (!dual) {
-        rc = anacp_spd_solve(s->work.f, D, D, 'L', ANACP_REG, md->theta.f, Cs, D, fill_final, &c, s->kappa, 0, &dbl,
+        rc = anacp_spd_solve(s->work.f, D, D, 'L', ANACP_REG, md->theta.f, Cs, D, fill_final, &c, s->kappa, 0, NULL,
                              "final layer");
         goto out;
     }
@@ -718,12 +714,11 @@ static int solve_final(anacp_state *s, const gm_mat *X, const int *y, const int 
         anacp_fwd_block(s, md, X->v, i0, i0 + n, NULL, 0, b, &q, gm_rowf(&H, i0), NULL, NULL);
     }
     for (long i = 0; i < N; i++) Y.f[(size_t)pos[y[i]] * N + i] = 1.0f;
-    rc = anacp_spd_solve(s->work.f, N, N, 'L', ANACP_REG, Y.f, Cs, N, fill_final, &c, s->kappa, 0, &dbl, "final layer");
+    rc = anacp_spd_solve(s->work.f, N, N, 'L', ANACP_REG, Y.f, Cs, N, fill_final, &c, s->kappa, 0, NULL, "final layer");
     if (!rc)
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Cs, (int)D, (int)N, 1.0f, Y.f, (int)N, H.f, (int)D, 0.0f,
                     md->theta.f, (int)D);
 out:
-    s->n_double += dbl;
     anacp_fwd_pair_free(&q);
     gm_free(&H); gm_free(&Y);
     return rc;

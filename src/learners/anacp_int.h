@@ -79,7 +79,6 @@ typedef struct {
     gm_mat Zs[ANACP_HEADS];    /* C × D float: weighted class sums of Z */
     gm_mat work;               /* D × D float: the matrix being factored */
     double kappa;              /* ANACP_KAPPA or GS_ANACP_KAPPA */
-    long n_double;             /* factorizations done in double (the fallback), since the reset */
     pthread_mutex_t fb;        /* one dual head at a time factors in double (one double copy) */
     gm_mat mean, cov;          /* C × d class means, d × d shared covariance */
     double *cnt, ntot;         /* C weights seen per class, their sum */
