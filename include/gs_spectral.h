@@ -12,6 +12,9 @@
 /* All eigenvalues of symmetric A (D×D), descending, into w[D]. A is not modified (a copy is
  * made). LAPACKE_dsyevd, eigenvalues only. GS_OK, GS_ERUN (info != 0), GS_ENOMEM. */
 int sp_eigvals(const gm_mat *A, double *w);
+/* The same on A's own storage, which it overwrites (for a matrix that is already a copy: no
+ * second D×D). */
+int sp_eigvals_in_place(gm_mat *A, double *w);
 /* Eigenvalues (descending) and eigenvectors: U (D×D) columns in the same order (U allocated). */
 int sp_eig(const gm_mat *A, double *w, gm_mat *U);
 

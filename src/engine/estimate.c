@@ -184,18 +184,22 @@ static double ridge_bytes(const en_size *z, const en_learner *L, const en_augmen
     return b + primal + fmax(dual - g * D * D, a64);
 }
 
-/* The exact spectrum's transient copy of G_t + τI for dsyevd (two in single precision: the double
- * copy of the float matrix, then LAPACK's), as many at once as the engine runs methods (two);
- * copy[i]: method i's (0 when it gets no exact spectrum). */
+/* The exact spectrum's transient copy of G_t + τI for dsyevd (in double: a float matrix's double
+ * copy is the one dsyevd works on), as many at once as the engine runs methods (two);
+ * copy[i]: method i's (0 when it gets no exact spectrum). Under --spectrum auto above
+ * EN_SPECTRUM_AUTO_MAX no job computes one, but an interactive engine still does on request
+ * (en_ensure_spectrum: the TUI's spectrum panel at a task without its τ factor), one method at a
+ * time. */
 static double spectrum_bytes(const en_size *z, const double *copy, int n)
 {
-    if (z->spectrum == OP_SPECTRUM_AUTO && (z->expand > 0 ? z->expand : z->d) > EN_SPECTRUM_AUTO_MAX) return 0;
+    int on_request = z->spectrum == OP_SPECTRUM_AUTO && (z->expand > 0 ? z->expand : z->d) > EN_SPECTRUM_AUTO_MAX;
+    if (on_request && !z->keep_task_grams) return 0;
     double a = 0, b = 0;
     for (int i = 0; i < n; i++) {
         if (copy[i] > a) { b = a; a = copy[i]; }
         else if (copy[i] > b) b = copy[i];
     }
-    return a + b;
+    return on_request ? a : a + b;
 }
 
 /* The bytes of one task's per-task matrices (each space's base, each method's E and OB) and
@@ -274,12 +278,12 @@ double en_estimate_bytes(const en_size *z, const char *const *methods, int n_met
              * spectrum (ridge.c, en_job_solve), unless it is the dual's N × N kernel of at most
              * that many rows at the last task (N: every real row and every augmented row) */
             double dim = Dd;
-            if (z->spectrum == OP_SPECTRUM_AUTO && D > EN_SPECTRUM_AUTO_MAX) {
+            if (z->spectrum == OP_SPECTRUM_AUTO && D > EN_SPECTRUM_AUTO_MAX && !z->keep_task_grams) {
                 double N = n;
                 for (int t = 0; A && t < z->T; t++) N += aug_rows(z, t);
                 dim = N <= EN_SPECTRUM_AUTO_MAX ? N : 0;
             }
-            copy[nc++] = 8.0 * dim * dim * (sp[k].single ? 2 : 1);
+            copy[nc++] = 8.0 * dim * dim;
             /* an interactive engine's τ factor of the shown task (ridge_tri.c): Q per method, and
              * G_t's reflectors of the method whose Q is being formed */
             if (z->keep_task_grams && D >= EN_TAU_FACTOR_MIN_D) { b += g * Dd * Dd; tri = fmax(tri, g * Dd * Dd); }

@@ -177,7 +177,7 @@ int en_ensure_stats(en_engine *e, mstate *ms, int t, int want_spectrum)
         gm_mat A64 = {0};
         int rc = ms->A.f ? gm_alloc(&A64, D, D, "spectrum") : GS_OK; /* of fl(G): a double copy for dsyevd */
         if (!rc && ms->A.f) gr_combine(&A64, &ms->A, 0, NULL);
-        if (!rc) rc = sp_eigvals(ms->A.f ? &A64 : &ms->A, w);
+        if (!rc) rc = ms->A.f ? sp_eigvals_in_place(&A64, w) : sp_eigvals(&ms->A, w); /* A64: a copy already */
         gm_free(&A64);
         if (rc) { free(w); return rc; }
         ms->eigG[t] = w;

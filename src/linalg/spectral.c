@@ -14,18 +14,24 @@ static void reverse(double *w, long n)
     for (long i = 0, j = n - 1; i < j; i++, j--) { double t = w[i]; w[i] = w[j]; w[j] = t; }
 }
 
-int sp_eigvals(const gm_mat *A, double *w)
+int sp_eigvals_in_place(gm_mat *A, double *w)
 {
     long n = A->rows;
-    gm_mat B;
-    int st = gm_copy(&B, A, "eigenvalues: matrix copy");
-    if (st) return st;
-    lapack_int info = LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'N', 'U', (lapack_int)n, B.v, (lapack_int)n, w);
-    gm_free(&B);
+    lapack_int info = LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'N', 'U', (lapack_int)n, A->v, (lapack_int)n, w);
     if (info != 0)
         return gs_error(GS_ERUN, "eigenvalues: LAPACK dsyevd failed (info %d)", (int)info);
     reverse(w, n);
     return GS_OK;
+}
+
+int sp_eigvals(const gm_mat *A, double *w)
+{
+    gm_mat B;
+    int st = gm_copy(&B, A, "eigenvalues: matrix copy");
+    if (st) return st;
+    st = sp_eigvals_in_place(&B, w);
+    gm_free(&B);
+    return st;
 }
 
 int sp_eig(const gm_mat *A, double *w, gm_mat *U)
