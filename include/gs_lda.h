@@ -33,8 +33,8 @@
  * (da_stats_init's DA_SCATTER_F) holds S in float, accumulated by ssyrk from the centred rows
  * (class sums and weights stay double). da_lda_solve_f factors A = a·S + b·I by spotrf when
  * its condition bound (a·tr S + b)/b is at most DA_SINGLE_KAPPA, else (or when spotrf fails) in
- * double, as the ridge learners' single precision does; the model V is kept in float and scored
- * by sgemm. KLDA's features in float are shifted by φ(0): φ̃(x) = φ(x) − φ(0), computed without
+ * double, A formed from the float S in double (spd_solve, gs_spd.h); the model V is kept in
+ * float and scored by sgemm. KLDA's features in float are shifted by φ(0): φ̃(x) = φ(x) − φ(0), computed without
  * cancellation as −2√(2/D) sin(t/2) (sin(t/2) cos b + cos(t/2) sin b), t = x W. The Mahalanobis
  * distance, hence the class chosen, is the same for φ and φ̃ (every mean moves by φ(0)); the
  * shift keeps float's relative precision on features that vary by a few percent around φ(0).

@@ -1,6 +1,7 @@
 /* test_lda.c — the discriminant-analysis maths (src/linalg/lda.c) against plain loops written from the
  * definitions: weighted class statistics (any split into blocks gives the pooled scatter of the
- * weighted rows), the shared-covariance LDA solve (Gaussian elimination here), random Fourier
+ * weighted rows), the shared-covariance LDA solve (Gaussian elimination here) and its float form
+ * with the fallback to double (LAPACK's own solves of the same matrices), random Fourier
  * features (the formula row by row, and the moments of the draws), Tukey's transform, and
  * FeCAM's distance in both of its forms (Woodbury, full Cholesky) against the explicit
  * correlation matrix inverted by Gaussian elimination; the blocked argmax (gs_argmax.h) in double
@@ -12,6 +13,7 @@
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
+#include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -297,9 +299,74 @@ static void test_argmax(void)
     gsl_rng_free(r);
 }
 
+/* The float LDA (da_lda_solve_f): in float, V is LAPACK's sposv of fl(a·S) + fl(b) on the diagonal
+ * with the means rounded to float; past the condition bound, dposv of a·S + b·I formed in double
+ * from the float S with the means in double, rounded: number for number (memcmp), and close to the
+ * double model of the same S. Not positive definite in double either: refused, with the hint. */
+static void test_solve_f(void)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 17);
+    enum { D = 7, C = 3 };
+    da_stats s;
+    CHECK(da_stats_init(&s, C, D, DA_SCATTER_F) == GS_OK && s.Sf, "init (float scatter)");
+    for (int c = 0; c < C; c++) {
+        double *X = rnd(r, 5 * D, c);
+        da_stats_add(&s, c, X, 5, 1.0 + c);
+        free(X);
+    }
+    int cls[3] = {1, 2, 0};
+    double tr = 0, a = 0.5;
+    for (long i = 0; i < D; i++) tr += s.Sf[i * D + i];
+    float A[D * D], V[C * D], Af[D * D], Vf[C * D];
+    double Ad[D * D], Vd[C * D], bias[C];
+    for (int pass = 0; pass < 2; pass++) {
+        /* pass 0: b = a·tr S / 100 (float); pass 1: b = a·tr S · 1e-6, bound 1e6 > DA_SINGLE_KAPPA */
+        double b = pass ? a * tr * 1e-6 : a * tr / 100;
+        int fb = -1;
+        int rc = da_lda_solve_f(&s, cls, C, a, b, A, V, bias, &fb);
+        memset(Af, 0, sizeof Af);
+        memset(Ad, 0, sizeof Ad);
+        for (long i = 0; i < D; i++) /* row-major upper = column-major lower */
+            for (long j = i; j < D; j++) {
+                Af[i * D + j] = (float)(a * s.Sf[i * D + j]) + (i == j ? (float)b : 0.0f);
+                Ad[i * D + j] = a * s.Sf[i * D + j] + (i == j ? b : 0.0);
+            }
+        for (int q = 0; q < C; q++)
+            for (long j = 0; j < D; j++) {
+                Vd[q * D + j] = s.sum[cls[q] * D + j] / s.w[cls[q]];
+                Vf[q * D + j] = (float)Vd[q * D + j];
+            }
+        if (!pass) {
+            LAPACKE_sposv(LAPACK_COL_MAJOR, 'L', D, C, Af, D, Vf, D);
+        } else {
+            LAPACKE_dposv(LAPACK_COL_MAJOR, 'L', D, C, Ad, D, Vd, D);
+            for (int i = 0; i < C * D; i++) Vf[i] = (float)Vd[i];
+        }
+        double bm = 0;
+        for (int q = 0; q < C; q++) {
+            double d = 0;
+            for (long j = 0; j < D; j++) d += s.sum[cls[q] * D + j] * (double)Vf[q * D + j];
+            bm = fmax(bm, fabs(bias[q] + 0.5 * d / s.w[cls[q]]));
+        }
+        CHECK(rc == GS_OK && fb == pass && memcmp(V, Vf, sizeof V) == 0 && bm == 0,
+              "da_lda_solve_f %s: V = LAPACK's %s on the same matrix, the same floats (fallback %d), bias −½ μᵀV",
+              pass ? "past the bound" : "in float", pass ? "dposv" : "sposv", fb);
+    }
+    /* a·S + b·I indefinite (a < 0): float fails, double too: refused naming the matrix and the fix */
+    int fb = -1;
+    int rc = da_lda_solve_f(&s, cls, C, -1.0, 1e-3, A, V, bias, &fb);
+    CHECK(rc == GS_ERUN && fb == 0 && strstr(gs_last_error(), "not positive definite") &&
+              strstr(gs_last_error(), "raise the regularization"),
+          "indefinite a·S + b·I refused: %s", gs_last_error());
+    da_stats_free(&s);
+    gsl_rng_free(r);
+}
+
 int main(void)
 {
     test_stats_and_solve();
+    test_solve_f();
     test_rff();
     test_tukey();
     test_fecam();

@@ -55,7 +55,7 @@
  *    M + reg I with M ⪰ 0, so cond ≤ (λ̄ + reg)/reg for λ̄ ≥ λ_max(M) (the smaller of the largest
  *    absolute row sum and the trace: close to λ_max here, where the activations' mean dominates).
  *    Above ANACP_KAPPA, or when spotrf fails, that matrix is factored in double (a double copy,
- *    dpotrf/dpotrs, the solution rounded back: anacp_solve.c), the float matrix as formed.
+ *    dpotrf/dpotrs, the solution rounded back: spd_solve, gs_spd.h), the float matrix as formed.
  *    The rows x̂, the means, Σ, the targets and the replay rows stay double (d × d, cheap).
  *  - The targets' Σ^{-1/2} comes from the Cholesky factor of Σ + 1e-8 I (spread_means: the same
  *    map without an eigendecomposition).
@@ -74,14 +74,15 @@
  *    with the same seed.
  * Randomness: rng_new(seed, RNG_ANACP, 0) draws W_final, index k+1 head k, 1000+t task t's replay.
  * The forward pass (the layers, the heads' f, a block of rows on two threads) is anacp_forward.c,
- * the factorizations with their fallback to double anacp_solve.c; the constants, the state and
- * the model are in anacp_int.h.
+ * the factorizations with their fallback to double linalg's spd_solve (gs_spd.h, through
+ * anacp_solve below); the constants, the state and the model are in anacp_int.h.
  * Ownership: anacp_state in en_mctx.priv, freed by anacp_destroy.
  */
 #include "anacp_int.h"
 #include "gs_common.h"
 #include "gs_learner.h"
 #include "gs_rng.h"
+#include "gs_spd.h"
 
 #include <gsl/gsl_cblas.h> /* GSL's CBLAS declarations (OpenBLAS provides the symbols): gsl_randist.h needs them */
 #include <gsl/gsl_randist.h>
@@ -383,6 +384,19 @@ static int go_primal(anacp_state *s)
     return GS_OK;
 }
 
+/* (M + ANACP_REG I) X = B with AnaCP's κ (s->kappa) by spd_solve (gs_spd.h): M (n × n, leading
+ * dimension ld, column-major triangle uplo) written by fill, again when the float Cholesky fails,
+ * and then factored in a copy in double from its floats; force: in double whatever the bound.
+ * Every matrix AnaCP factors is M + reg I with M ⪰ 0 and reg = ANACP_REG, so spd_lmax_bound's
+ * bound on λ_max(M) bounds the condition. */
+static int anacp_solve(const anacp_state *s, float *M, long n, long ld, char uplo, float *B, long nrhs, long ldb,
+                       int (*fill)(void *), void *ctx, int force, const char *what)
+{
+    spd_opts o = {.uplo = uplo, .reg = ANACP_REG, .kappa = s->kappa, .force = force, .fill = fill, .ctx = ctx,
+                  .what = what};
+    return spd_solve(M, n, ld, B, nrhs, ldb, &o, NULL);
+}
+
 /* Head k's weighted kernel K̃ (rows 0..N, without reg) into the column-major upper triangle of its
  * matrix (row-major: on and below the diagonal), from the unweighted kernel above it and Kd. */
 typedef struct { anacp_state *s; int k; long N; } kernel_fill;
@@ -402,7 +416,7 @@ static int fill_kernel(void *arg)
     return GS_OK;
 }
 
-/* λ_max bound of head k's weighted kernel K̃ of rows 0..N (anacp_lmax_bound's, read from the
+/* λ_max bound of head k's weighted kernel K̃ of rows 0..N (spd_lmax_bound's, read from the
  * unweighted kernel above the diagonal and Kd, √w applied on the way). */
 static double kernel_bound(const anacp_state *s, int k, long N)
 {
@@ -434,7 +448,7 @@ static double kernel_bound(const anacp_state *s, int k, long N)
  * (the factor of the leading rows is that of the earlier task: U₁₂ = U₁₁⁻ᵀ A₁₂, U₂₂ = chol(A₂₂ −
  * U₁₂ᵀU₁₂)), so a task factors only its own rows, in float. When the condition bound of K̃ + reg I
  * (kernel_bound) exceeds s->kappa, or the float factor fails, the whole N × N matrix is factored
- * in double (anacp_spd_solve) and no factor is kept (fn = 0). Touches head k's kernel and rows
+ * in double (anacp_solve) and no factor is kept (fn = 0). Touches head k's kernel and rows
  * only: two heads may be solved at once. */
 static int dual_head(anacp_state *s, int k, long N, const gm_mat *Tm, const int *pos, int fac, gm_mat *P)
 {
@@ -501,8 +515,7 @@ static int dual_head(anacp_state *s, int k, long N, const gm_mat *Tm, const int 
         for (long i = 0; !rc && i < N; i++) for (long j = 0; j < r; j++) Rt[(size_t)j * N + i] = R[(size_t)i * r + j];
         if (!rc) {
             pthread_mutex_lock(&s->fb);
-            rc = anacp_spd_solve(K, N, ld, 'U', ANACP_REG, Rt, r, N, fill_kernel, &c, s->kappa, 1, NULL,
-                                 "head projection");
+            rc = anacp_solve(s, K, N, ld, 'U', Rt, r, N, fill_kernel, &c, 1, "anacp: head projection");
             pthread_mutex_unlock(&s->fb);
         }
         for (long i = 0; !rc && i < N; i++) for (long j = 0; j < r; j++) R[(size_t)i * r + j] = Rt[(size_t)j * N + i];
@@ -518,7 +531,7 @@ static int dual_head(anacp_state *s, int k, long N, const gm_mat *Tm, const int 
     return rc;
 }
 
-/* Head k's primal Gram A_k into the work matrix (anacp_spd_solve's fill). */
+/* Head k's primal Gram A_k into the work matrix (anacp_solve's fill). */
 typedef struct { anacp_state *s; int k; } gram_fill;
 
 static int fill_gram(void *arg)
@@ -569,8 +582,7 @@ static int update_head(anacp_state *s, int k, const anacp_rows *r, const gm_mat 
     }
     gm_free(&Zc); gm_free(&T32);
     gram_fill c = {s, k};
-    rc = anacp_spd_solve(s->work.f, D, D, 'L', ANACP_REG, md->P[k].f, md->P[k].rows, D, fill_gram, &c, s->kappa, 0, NULL,
-                         "head projection");
+    rc = anacp_solve(s, s->work.f, D, D, 'L', md->P[k].f, md->P[k].rows, D, fill_gram, &c, 0, "anacp: head projection");
     return rc;
 }
 
@@ -651,7 +663,7 @@ static int make_replay(const anacp_state *s, const en_problem *p, int t, const i
     return GS_OK;
 }
 
-/* The final layer's matrix into the work matrix (anacp_spd_solve's fill): with H kept (the dual)
+/* The final layer's matrix into the work matrix (anacp_solve's fill): with H kept (the dual)
  * its kernel H Hᵀ; else HᵀH over the replay rows' blocks through the model md (and, the first
  * time, the right-hand sides HᵀY into md->theta). */
 typedef struct {
@@ -705,8 +717,7 @@ static int solve_final(anacp_state *s, const gm_mat *X, const int *y, const int 
     if (rc) goto out;
     final_fill c = {s, X, y, pos, md, b, &q, &H, dual, 1};
     if (!dual) {
-        rc = anacp_spd_solve(s->work.f, D, D, 'L', ANACP_REG, md->theta.f, Cs, D, fill_final, &c, s->kappa, 0, NULL,
-                             "final layer");
+        rc = anacp_solve(s, s->work.f, D, D, 'L', md->theta.f, Cs, D, fill_final, &c, 0, "anacp: final layer");
         goto out;
     }
     for (long i0 = 0; i0 < N; i0 += ANACP_BLOCK) {
@@ -714,7 +725,7 @@ static int solve_final(anacp_state *s, const gm_mat *X, const int *y, const int 
         anacp_fwd_block(s, md, X->v, i0, i0 + n, NULL, 0, b, &q, gm_rowf(&H, i0), NULL, NULL);
     }
     for (long i = 0; i < N; i++) Y.f[(size_t)pos[y[i]] * N + i] = 1.0f;
-    rc = anacp_spd_solve(s->work.f, N, N, 'L', ANACP_REG, Y.f, Cs, N, fill_final, &c, s->kappa, 0, NULL, "final layer");
+    rc = anacp_solve(s, s->work.f, N, N, 'L', Y.f, Cs, N, fill_final, &c, 0, "anacp: final layer");
     if (!rc)
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Cs, (int)D, (int)N, 1.0f, Y.f, (int)N, H.f, (int)D, 0.0f,
                     md->theta.f, (int)D);

@@ -1,8 +1,8 @@
 /* learners/anacp_int.h — inside AnaCP: its constants, its state and model, the forward pass that
  * anacp.c (the learner: fit, refit, predict) calls in anacp_forward.c (prefix anacp_, the forward
- * pass anacp_fwd_) and the factorizations in anacp_solve.c. Only src/learners/anacp*.c include it
- * (and tests/test_anacp.c, which checks the float arithmetic); the learner's one public name is
- * en_learner_anacp (gs_learner.h). The maps and how they are computed: anacp.c's header.
+ * pass anacp_fwd_); its factorizations are linalg's spd_solve (gs_spd.h). Only
+ * src/learners/anacp*.c include it (and tests/test_anacp.c, which checks the float arithmetic);
+ * the learner's one public name is en_learner_anacp (gs_learner.h). The maps and how they are computed: anacp.c's header.
  * Ownership: anacp_state lives in en_mctx.priv (anacp.c allocates and frees it). A forward pass's
  * buffers are the caller's: anacp_fwd_alloc / anacp_fwd_pair_alloc fill them, anacp_fwd_free /
  * anacp_fwd_pair_free free them (also after a failed allocation; {0} is freed as nothing).
@@ -22,7 +22,7 @@
 #define ANACP_BLOCK 1024                      /* rows per block of a forward pass */
 #define ANACP_CACHE_MAX (768.0 * 1024 * 1024) /* bytes of kept head activations of the test rows */
 /* A matrix M + reg I (M ⪰ 0) is factored in float while its condition bound (λ̄ + reg)/reg, λ̄ ≥
- * λ_max(M) (anacp_lmax_bound), is at most this; above it, or when spotrf fails, in double.
+ * λ_max(M) (spd_lmax_bound), is at most this; above it, or when spotrf fails, in double.
  * GS_ANACP_KAPPA (environment) replaces it (the tests: 0 = always double). Ten times the ridge
  * learners' EN_SINGLE_KAPPA: AnaCP's matrices are formed in float (their entries carry float's
  * rounding whoever factors them), and on the synthetic set its primal heads' bounds are 1.2e5 to
@@ -108,19 +108,6 @@ void anacp_gelu(float *v, size_t n);
 /* erf(x) in float, vectorizable (anacp_forward.c states its error against erf in double). */
 float anacp_erf(float x);
 
-/* Upper bound on λ_max of the symmetric n × n matrix whose column-major triangle uplo ('L' or 'U')
- * is in M (leading dimension ld): the smaller of the largest absolute row sum (Gershgorin) and,
- * for M ⪰ 0, the trace. */
-double anacp_lmax_bound(const float *M, long n, long ld, char uplo);
-/* Solve (M + reg I) X = B for M ⪰ 0 (n × n, column-major triangle uplo of M, leading dimension ld):
- * B holds nrhs right-hand sides of n (column-major, leading dimension ldb) and receives X. fill
- * (may be NULL: M holds the matrix) writes M, once before and once again when the float Cholesky
- * fails. M + reg I is factored in float (spotrf/spotrs, in place) when force is 0 and its
- * condition bound (anacp_lmax_bound(M) + reg)/reg ≤ kappa, else, or when spotrf fails, in a double
- * copy (dpotrf/dpotrs; the solution converted back to B; M is then left unfactored). *dbl (may
- * be NULL) receives 1 when double was used. GS_OK, GS_ENOMEM, or GS_ERUN naming `what`. */
-int anacp_spd_solve(float *M, long n, long ld, char uplo, double reg, float *B, long nrhs, long ldb,
-                    int (*fill)(void *ctx), void *ctx, double kappa, int force, int *dbl, const char *what);
 /* One thread's buffers of a forward pass (GS_ENOMEM: none kept). */
 int anacp_fwd_alloc(anacp_fwd_buf *b, const anacp_state *s);
 void anacp_fwd_free(anacp_fwd_buf *b);

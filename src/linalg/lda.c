@@ -8,6 +8,7 @@
 #include "gs_lda.h"
 #include "gs_argmax.h"
 #include "gs_common.h"
+#include "gs_spd.h"
 
 #include <gsl/gsl_cblas.h>
 #include <gsl/gsl_randist.h>
@@ -373,6 +374,55 @@ int da_fecam_dist(const da_fecam_class *m, const double *X, long n, double *dist
 
 /* ---- single precision (klda, fecam) ------------------------------------------------------- */
 
+/* da_lda_solve_f's matrix and right-hand sides for spd_solve: A = a·S + b·I from the float S
+ * (upper triangle row-major = column-major 'L'), the class means μ_q. */
+typedef struct { const da_stats *s; const int *cls; int k; double a; float *A; } lda_f;
+
+static double lda_f_bound(void *arg) /* λ_max(a·S) ≤ a·tr S (S ⪰ 0) */
+{
+    const lda_f *c = arg;
+    long D = c->s->D;
+    double tr = 0;
+    for (long i = 0; i < D; i++) tr += c->s->Sf[(size_t)i * D + i];
+    return c->a * tr;
+}
+
+static int lda_f_fill(void *arg) /* a·S rounded to float (spd_solve adds fl(b) on the diagonal) */
+{
+    lda_f *c = arg;
+    long D = c->s->D;
+    for (long i = 0; i < D; i++) {
+        const float *si = c->s->Sf + (size_t)i * D;
+        float *ai = c->A + (size_t)i * D;
+        for (long j = i; j < D; j++) ai[j] = (float)(c->a * si[j]);
+    }
+    return GS_OK;
+}
+
+static void lda_f_fill_d(void *arg, double *Ad, long ld) /* a·S in double, from the float S (spd_solve adds b) */
+{
+    const lda_f *c = arg;
+    long D = c->s->D;
+    for (long i = 0; i < D; i++) {
+        const float *si = c->s->Sf + (size_t)i * D;
+        double *ai = Ad + (size_t)i * ld;
+        for (long j = i; j < D; j++) ai[j] = c->a * si[j];
+    }
+}
+
+static void lda_f_means(const lda_f *c, float *V, double *Vd, long ld)
+{
+    long D = c->s->D;
+    for (int q = 0; q < c->k; q++) {
+        const double *sum = c->s->sum + (size_t)c->cls[q] * D;
+        double w = c->s->w[c->cls[q]];
+        if (V) for (long j = 0; j < D; j++) V[(size_t)q * ld + j] = (float)(sum[j] / w);
+        else for (long j = 0; j < D; j++) Vd[(size_t)q * ld + j] = sum[j] / w;
+    }
+}
+
+static void lda_f_rhs_d(void *arg, double *Vd, long ld) { lda_f_means(arg, NULL, Vd, ld); }
+
 int da_lda_solve_f(const da_stats *s, const int *cls, int k, double a, double b, float *A, float *V, double *bias,
                    int *fallback)
 {
@@ -381,54 +431,15 @@ int da_lda_solve_f(const da_stats *s, const int *cls, int k, double a, double b,
     if (!s->Sf) return gs_error(GS_ERUN, "LDA: no single-precision covariance kept");
     for (int q = 0; q < k; q++)
         if (!(s->w[cls[q]] > 0)) return gs_error(GS_ERUN, "LDA: class %d has no rows", cls[q]);
-    double tr = 0;
-    for (long i = 0; i < D; i++) tr += s->Sf[(size_t)i * D + i];
-    lapack_int info = 1;
-    if ((a * tr + b) / b <= DA_SINGLE_KAPPA) { /* λ_max ≤ a·tr S + b, λ_min ≥ b */
-        for (long i = 0; i < D; i++) {
-            const float *si = s->Sf + (size_t)i * D;
-            float *ai = A + (size_t)i * D;
-            for (long j = i; j < D; j++) ai[j] = (float)(a * si[j]);
-            ai[i] += (float)b;
-        }
-        info = LAPACKE_spotrf_work(LAPACK_COL_MAJOR, 'L', (lapack_int)D, A, (lapack_int)D);
-        if (info < 0) return gs_error(GS_ERUN, "LAPACK spotrf failed (info %d)", (int)info);
-    }
-    if (info == 0) {
-        for (int q = 0; q < k; q++) {
-            const double *sum = s->sum + (size_t)cls[q] * D;
-            float *v = V + (size_t)q * D;
-            for (long j = 0; j < D; j++) v[j] = (float)(sum[j] / s->w[cls[q]]);
-        }
-        info = LAPACKE_spotrs_work(LAPACK_COL_MAJOR, 'L', (lapack_int)D, k, A, (lapack_int)D, V, (lapack_int)D);
-        if (info != 0) return gs_error(GS_ERUN, "LAPACK spotrs failed (info %d)", (int)info);
-    } else { /* too ill-conditioned for float, or spotrf failed: the same model in double */
-        double *Ad = gs_malloc((size_t)D * (size_t)D, sizeof(double), "LDA covariance (double)");
-        double *Vd = gs_malloc((size_t)k * (size_t)D, sizeof(double), "LDA model (double)");
-        if (!Ad || !Vd) { free(Ad); free(Vd); return GS_ENOMEM; }
-        for (long i = 0; i < D; i++) {
-            const float *si = s->Sf + (size_t)i * D;
-            double *ai = Ad + (size_t)i * D;
-            for (long j = i; j < D; j++) ai[j] = a * si[j];
-            ai[i] += b;
-        }
-        info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', (lapack_int)D, Ad, (lapack_int)D);
-        if (info == 0) {
-            for (int q = 0; q < k; q++) {
-                const double *sum = s->sum + (size_t)cls[q] * D;
-                for (long j = 0; j < D; j++) Vd[(size_t)q * D + j] = sum[j] / s->w[cls[q]];
-            }
-            info = LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', (lapack_int)D, k, Ad, (lapack_int)D, Vd, (lapack_int)D);
-            for (size_t i = 0; i < (size_t)k * (size_t)D; i++) V[i] = (float)Vd[i];
-        }
-        free(Ad);
-        free(Vd);
-        if (info > 0)
-            return gs_error(GS_ERUN, "the regularized covariance is not positive definite (leading minor %d); raise the "
-                            "regularization", (int)info);
-        if (info < 0) return gs_error(GS_ERUN, "LAPACK dpotrf/dpotrs failed (info %d)", (int)info);
-        *fallback = 1;
-    }
+    /* λ_max ≤ a·tr S + b, λ_min ≥ b: in float while (a·tr S + b)/b ≤ DA_SINGLE_KAPPA, else (or when
+     * spotrf fails) the same model in double, A formed from S in double (no refill of the float A) */
+    lda_f c = {s, cls, k, a, A};
+    lda_f_means(&c, V, NULL, D);
+    spd_opts o = {.uplo = 'L', .reg = b, .kappa = DA_SINGLE_KAPPA, .fill = lda_f_fill, .bound = lda_f_bound,
+                  .fill_d = lda_f_fill_d, .rhs_d = lda_f_rhs_d, .ctx = &c, .what = "the regularized covariance",
+                  .hint = "; raise the regularization"};
+    int rc = spd_solve(A, D, D, V, k, D, &o, fallback);
+    if (rc) { *fallback = 0; return rc; }
     for (int q = 0; q < k; q++) {
         const double *sum = s->sum + (size_t)cls[q] * D;
         const float *v = V + (size_t)q * D;
