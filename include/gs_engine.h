@@ -111,6 +111,8 @@ typedef struct {
     int keep_task_grams;         /* every task's Gram kept (interactive), and the dual never freed */
     const op_params *params;     /* the learners' parameters (--klda-dim, max_aug, ...) */
     int lean_test_rows;          /* en_config.lean_test_rows */
+    int share_work;              /* en_config.accuracies_only: a batch engine's ridge methods of a
+                                  * space share one work matrix */
     int reserved;                /* count what the engine reserves when it is made, touched or not
                                   * (a ridge method's D×D matrices even when every task is in the
                                   * dual): an allocation the machine cannot make at all */
@@ -246,7 +248,10 @@ typedef struct {
     int accuracies_only;   /* 1: read through its accuracies only (table): no λ_min of G_t from
                             * the factor (a Lanczos of about 3 CPU-s a task at D = 10,000), so the
                             * snapshots' λ_min and condition number are NaN where it would have
-                            * run; every accuracy and prediction is the same */
+                            * run; and (without keep_task_grams) the ridge methods of a feature
+                            * space share one D × D work matrix, each task's assemblies and
+                            * solves one method after the other (RanPAC's pair: one 10,000² in
+                            * double, 0.8 GB, less). Every accuracy and prediction is the same */
 } en_config;
 
 int en_create(en_engine **e, const en_problem *p, const en_config *cfg);

@@ -5,7 +5,10 @@
 # schedule allowed at once (printed under GS_TABLE_NEED), and a --max-memory below that sum
 # must be kept and give the same bytes again. RanPAC's own 10,000-d map is built while the
 # other engine runs, with OpenBLAS at its default thread count as a user runs it: its values
-# must equal `run --methods ranpac` alone. Prints "N passed, N failed".
+# must equal `run --methods ranpac` alone. RanPAC's pair shares one work matrix in a table (its
+# assemblies and solves one method after the other): on two workers its bytes must be those of
+# one, and its peak stay within the schedule's estimate, which counts the matrix once.
+# Prints "N passed, N failed".
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
 unset OPENBLAS_NUM_THREADS # as a user runs it: the schedule must not depend on BLAS's threads
@@ -53,4 +56,16 @@ for key in ("a_last", "a_avg"):
     a, b = row[key]["values"][1], r[key]
     assert abs(a - b) <= 1e-9 * max(1, abs(b)), (key, a, b)
 PY
+# ranpac and ranpac+gsr share one work matrix in a table (two workers, a D large enough for a
+# solve to take a while: without the order between their assemblies and solves this fails)
+OPT3="--synthetic --expand 3000 --tasks 5 --methods ranpac,ranpac+gsr --seeds 1 --format json"
+got=$(GS_TABLE_NEED=1 peak "$tmp/pair.json" "$tmp/pair.err" "$G" table $OPT3)
+need=$(sed -n 's/^gsrscope: table estimate at most \([0-9]*\) bytes at once$/\1/p' "$tmp/pair.err")
+[ "$got" -gt 0 ] 2>/dev/null || { cp "$tmp/pair.err" "$tmp/err"; bad "table, ranpac pair"; }
+if [ -n "${GS_SANITIZED:-}" ]; then echo "# peak check skipped under sanitizers (shadow memory is not the program's)"
+else [ -n "$need" ] && [ "$got" -gt 0 ] && [ "$got" -le "$need" ] && ok "ranpac pair, one work matrix: peak $got bytes within the estimate $need" \
+    || bad "ranpac pair: peak $got bytes above the schedule's estimate '${need}'"; fi
+GS_THREADS=1 "$G" table $OPT3 >"$tmp/pair1.json" 2>"$tmp/err" || bad "table, ranpac pair, GS_THREADS=1"
+cmp -s "$tmp/pair1.json" "$tmp/pair.json" && ok "ranpac pair sharing a work matrix on two workers: the bytes of one worker" \
+    || { diff "$tmp/pair1.json" "$tmp/pair.json" | head -n 5 >"$tmp/err"; bad "ranpac pair: two workers differ from one"; }
 finish

@@ -172,8 +172,33 @@ static void check_interactive(const char *line, const char *budget_mb, int slots
           got / 1048576, got > 0 ? est / got : 0.0, HI_INTERACTIVE);
 }
 
+/* A table's engine (share_work): its ridge methods of a space share one work matrix. In the
+ * primal throughout (D below the dual's) the estimate is one D × D less than each its own; with
+ * every task in the dual (fewer rows than D) no A is ever written: the same estimate. */
+static void check_share_formula(void)
+{
+    const char *m3[] = {"gacl", "gacl+gsr", "air"};
+    en_size z = {.n_rows = 3000, .n_test = 500, .n_val = 0, .d = 1000, .expand = 0, .C = 20, .T = 5,
+                 .precision = OP_PREC_DOUBLE, .spectrum = OP_SPECTRUM_AUTO};
+    double own = en_estimate_bytes(&z, m3, 3);
+    z.share_work = 1;
+    double shared = en_estimate_bytes(&z, m3, 3);
+    CHECK(own - shared == 2 * 8.0 * 1000 * 1000, "share_work, D = 1000 in the primal: %.0f bytes less (two A of %.0f)",
+          own - shared, 8.0 * 1000 * 1000);
+    const char *m2[] = {"gacl", "air"};
+    z.expand = 4000; /* every task in the dual: 600 rows < D, no synthetic rows */
+    z.n_rows = 600;
+    double dual_shared = en_estimate_bytes(&z, m2, 2);
+    z.share_work = 0;
+    double dual_own = en_estimate_bytes(&z, m2, 2);
+    printf("# share_work: primal %.0f -> %.0f bytes, dual %.0f -> %.0f\n", own, shared, dual_own, dual_shared);
+    CHECK(dual_own == dual_shared, "share_work, every task in the dual: the same estimate (%.0f, %.0f)", dual_own,
+          dual_shared);
+}
+
 int main(void)
 {
+    check_share_formula();
     const char *bin = getenv("GSRSCOPE") ? getenv("GSRSCOPE") : "build/gsrscope";
     if (access(bin, X_OK) != 0) {
         CHECK(0, "%s: not built (set GSRSCOPE)", bin);

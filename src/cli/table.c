@@ -435,6 +435,7 @@ static double group_need(const pl_ctx *c, const op_opts *o, const tb_group *g, i
     cfg.n_methods = n;
     cfg.spectrum = OP_SPECTRUM_AUTO; /* as run_engine's */
     cfg.lean_test_rows = 1;
+    cfg.accuracies_only = 1; /* its ridge methods share a work matrix */
     return pl_need(c, o, &cfg);
 }
 

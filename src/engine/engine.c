@@ -34,7 +34,8 @@ static int engine_workers(const en_config *cfg)
 
 /* ---- creation ---------------------------------------------------------------------- */
 
-static void mstate_free(mstate *ms, int nslots, int T)
+/* Method m's state (its A unless borrowed: a_group, en_engine.share_a). */
+static void mstate_free(mstate *ms, int m, int nslots, int T)
 {
     if (ms->lctx.priv && ms->L && ms->L->destroy) ms->L->destroy(&ms->lctx);
     if (ms->actx.priv && ms->aug_def && ms->aug_def->destroy) ms->aug_def->destroy(&ms->actx);
@@ -51,7 +52,8 @@ static void mstate_free(mstate *ms, int nslots, int T)
     free(ms->stage);
     en_rowbuf_free(&ms->collect);
     en_rowbuf_free(&ms->aug);
-    gm_free(&ms->A); gm_free(&ms->Qw); gm_free(&ms->Wt); gm_free(&ms->Wf); gm_free(&ms->A64);
+    if (ms->a_group == m) gm_free(&ms->A); /* else borrowed */
+    gm_free(&ms->Qw); gm_free(&ms->Wt); gm_free(&ms->Wf); gm_free(&ms->A64);
     free(ms->pred); free(ms->vpred);
     free(ms->ybuf);
     en_dual_free(ms, T);
@@ -62,7 +64,7 @@ void en_destroy(en_engine *e)
 {
     if (!e) return;
     int T = e->p->T;
-    if (e->ms) for (int m = 0; m < e->nm; m++) mstate_free(&e->ms[m], e->nslots, T);
+    if (e->ms) for (int m = 0; m < e->nm; m++) mstate_free(&e->ms[m], m, e->nslots, T);
     free(e->ms);
     for (int k = 0; k < e->nsp; k++) {
         en_space *sp = &e->sp[k];
@@ -119,7 +121,15 @@ static int mstate_init(en_engine *e, mstate *ms, const char *name)
         !ms->tr || !ms->lmax || !ms->lmaxe || !ms->lmin || !ms->lmine || !ms->eigG || !ms->pred || !ms->vpred)
         return GS_ENOMEM;
     if (!en_is_ridge(ms)) return GS_OK;
-    if ((rc = gr_alloc(&ms->A, D, p->single, "work matrix")) || (rc = gm_alloc(&ms->Qw, C, D, "work matrix")) ||
+    ms->a_group = (int)(ms - e->ms);
+    for (int k = 0; e->share_a && k < ms->a_group; k++)
+        if (en_is_ridge(&e->ms[k]) && e->ms[k].space == ms->space && e->ms[k].a_group == k) {
+            ms->A = e->ms[k].A; /* borrowed: freed by its owner */
+            ms->a_group = k;
+            break;
+        }
+    if ((ms->a_group == (int)(ms - e->ms) && (rc = gr_alloc(&ms->A, D, p->single, "work matrix"))) ||
+        (rc = gm_alloc(&ms->Qw, C, D, "work matrix")) ||
         (rc = gm_alloc(&ms->Wt, C, D, "work matrix")) || (p->single && (rc = gm_alloc_f(&ms->Wf, C, D, "work matrix"))))
         return rc;
     if (ms->L->class_weight && !(ms->cw = gs_malloc((size_t)C, sizeof(double), "engine"))) return GS_ENOMEM;
@@ -217,6 +227,7 @@ int en_create(en_engine **out, const en_problem *p, const en_config *cfg)
     if (!e->ms) goto fail;
     e->workers = engine_workers(cfg);
     e->spectrum_default = cfg->spectrum != OP_SPECTRUM_AUTO || p->D <= EN_SPECTRUM_AUTO_MAX;
+    e->share_a = !e->keep && cfg->accuracies_only;
     for (int m = 0; m < e->nm; m++)
         if ((rc = mstate_init(e, &e->ms[m], e->names[m]))) goto fail;
     /* T slots of per-task matrices, or two when they would take more than the budget (roll) */

@@ -138,6 +138,8 @@ struct mstate {
     /* work of this method (methods run in parallel within a task): A holds G_t, then the
      * Cholesky factor of G_t + τI; Qw = Qᵀ_t (C × D); Wt = W rows of the seen classes */
     gm_mat A, Qw, Wt;
+    int a_group;             /* the method whose A this one uses (its own index, or an earlier
+                              * ridge method's of the same space when the engine shares A) */
     gm_mat Wf;               /* single precision: fl32 W rows (Cs × D) the predictions use */
     gm_mat A64;              /* single precision: the double G_t + τI of a task factored in double
                               * (EN_FALLBACK), allocated on the first such task */
@@ -181,6 +183,10 @@ struct en_engine {
     int base_valid;          /* tasks 0..base_valid-1 of every space's B are up to date */
     gm_mat G, Qext;          /* en_gram's copies (allocated on first use) */
     int workers;             /* threads per task: 1 sequential, 2 parallel methods */
+    int share_a;             /* the ridge methods of a space share one work matrix A, their
+                              * assemblies and solves one after the other (en_create: a batch
+                              * engine read through its accuracies only, whose A is read from
+                              * its task's assembly to its solve and by nothing after) */
     int spectrum_default;    /* exact spectra of the last and the looked-at task (en_spectrum_default),
                               * decided once by en_create from the configuration and D */
     en_results res;

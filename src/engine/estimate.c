@@ -125,10 +125,12 @@ static double aug_max(const en_size *z)
  * or class weights); the two panels of a task's kernel columns; all float in single precision,
  * where a task factored in double (EN_FALLBACK) adds its rows and kernel in double. When no task
  * is in the dual, task 0's augmented rows (kept for it all the same; E is built from them, no
- * kernel panel); *all = 1 when every task is in the dual (the primal is never used). */
-static double dual_bytes(const en_size *z, long D, int single, int aug, int cw, int *all)
+ * kernel panel); *all = 1 when every task is in the dual (the primal is never used); *sw: the
+ * first task in the primal (T: none). */
+static double dual_bytes(const en_size *z, long D, int single, int aug, int cw, int *all, int *sw)
 {
     *all = 0;
+    *sw = 0;
     if (D < EN_DUAL_MIN_D || z->T < 1) return 0;
     double Dd = (double)D, Nr = 0, N = 0, A = 0, panel = 0;
     int t;
@@ -143,6 +145,7 @@ static double dual_bytes(const en_size *z, long D, int single, int aug, int cw, 
     /* task 0's augmented rows are kept for the dual whatever it turns out to be (then folded into
      * E by the PAIRS jobs) */
     double e = single ? 4.0 : 8.0;
+    *sw = t;
     if (t == 0) return aug || cw ? e * (aug ? aug_rows(z, 0) : 0) * Dd : 0;
     *all = t == z->T;
     double nr = (double)(z->n_rows < D ? z->n_rows : D);
@@ -152,10 +155,20 @@ static double dual_bytes(const en_size *z, long D, int single, int aug, int cw, 
     return b;
 }
 
+/* A ridge method of a space whose ridge methods share one work matrix (z->share_work): its dual
+ * at its largest, its A64, the first task it solves in the primal, whether it never leaves the
+ * dual; the space's sum of them is share_bytes'. */
+typedef struct {
+    double dual, a64;
+    int sw, all;
+} est_share;
+
 /* A ridge method's matrices in a space of D columns; base: the bytes of the space's shared base
- * Gram when this method is the first to use it (else 0). */
+ * Gram when this method is the first to use it (else 0). sh: non-NULL when the space's ridge
+ * methods share one work matrix A (z->share_work): A, the dual and A64 go there (share_bytes),
+ * not into the sum returned. */
 static double ridge_bytes(const en_size *z, const en_learner *L, const en_augmenter *A, const est_space *s,
-                          double slots, double base)
+                          double slots, double base, est_share *sh)
 {
     double D = (double)s->D, C = (double)z->C, g = s->single ? 4.0 : 8.0;
     /* Qw, Wt, Wf; the right-hand sides QE, OQB; the Lanczos basis */
@@ -175,9 +188,13 @@ static double ridge_bytes(const en_size *z, const en_learner *L, const en_augmen
      * task are formed, and before A and A64 are: the larger of the two moments counts (everything
      * when the dual is kept, the dual alone when every task is in it) */
     double a64 = s->single ? 8.0 * D * D : 0;
-    double primal = g * D * D * (1 + (A ? slots : 0) + (L->class_weight ? slots : 0)) + base;
-    int all;
-    double dual = dual_bytes(z, s->D, s->single, A != NULL, L->class_weight != NULL, &all);
+    double primal = g * D * D * ((sh ? 0 : 1) + (A ? slots : 0) + (L->class_weight ? slots : 0)) + base;
+    int all, sw;
+    double dual = dual_bytes(z, s->D, s->single, A != NULL, L->class_weight != NULL, &all, &sw);
+    if (sh) {
+        *sh = (est_share){dual, a64, sw, all && !z->reserved};
+        return sh->all ? b : b + primal;
+    }
     if (all && !z->reserved) return b + dual;
     if (z->keep_task_grams) return b + primal + a64 + dual;
     /* the dual goes before the first primal task writes A (ridge.c, en_assemble), A64 after */
@@ -235,6 +252,40 @@ static double task_slot_bytes(const en_size *z, const char *const *methods, int 
     return b;
 }
 
+/* The shared work matrix A (g·D² bytes) of n ridge methods sh[0..n-1] (in the engine's order)
+ * with their duals and A64s, at the worst of three moments: every method in its dual (A not
+ * written yet); the first to solve in the primal (the earliest sw, the first in order on a tie:
+ * a task's assemblies run in method order) writing A, which it frees its dual for, beside the
+ * duals of the others and every A64; and all of them in the primal. */
+static double share_bytes(const est_share *sh, int n, double gD2)
+{
+    double duals = 0, a64 = 0, rest;
+    int first = -1;
+    for (int i = 0; i < n; i++) {
+        duals += sh[i].dual;
+        a64 += sh[i].a64;
+        if (!sh[i].all && (first < 0 || sh[i].sw < sh[first].sw)) first = i;
+    }
+    if (first < 0) return duals; /* every method in the dual throughout: A is never written */
+    rest = duals - sh[first].dual;
+    return fmax(duals, gD2 + rest + a64);
+}
+
+/* The ridge methods of the space (D, relu) when they share one work matrix A (z->share_work: a
+ * batch engine read through its accuracies only, en_engine.share_a), else 0. */
+static int ridge_sharers(const en_size *z, const char *const *methods, int n_methods, long D, int relu)
+{
+    int n = 0;
+    for (int m = 0; z->share_work && !z->keep_task_grams && m < n_methods && m < OP_MAX_METHODS; m++) {
+        const en_learner *L;
+        const en_augmenter *A;
+        int r;
+        if (en_method_parse(methods[m], &L, &A) || L->family != EN_RIDGE) continue;
+        if (space_dim(L, z, &r) == D && r == relu) n++;
+    }
+    return n;
+}
+
 double en_estimate_bytes(const en_size *z, const char *const *methods, int n_methods)
 {
     int all_ridge;
@@ -252,6 +303,8 @@ double en_estimate_bytes(const en_size *z, const char *const *methods, int n_met
     sp[0].single = single_for(z, sp[0].D);
     sp[0].based = 0;
     b += space_rows(z, &sp[0], 1);
+    est_share sh[EN_MAX_SPACES + 1][OP_MAX_METHODS]; /* a space's methods sharing A (z->share_work) */
+    int nsh[EN_MAX_SPACES + 1] = {0};
     for (int m = 0; m < n_methods && m < OP_MAX_METHODS; m++) {
         const en_learner *L;
         const en_augmenter *A;
@@ -273,7 +326,8 @@ double en_estimate_bytes(const en_size *z, const char *const *methods, int n_met
                 b += 8.0 * z->C * Dd * slots;
                 sp[k].based = 1;
             }
-            b += ridge_bytes(z, L, A, &sp[k], slots, base);
+            int shared = ridge_sharers(z, methods, n_methods, D, relu) > 1;
+            b += ridge_bytes(z, L, A, &sp[k], slots, base, shared ? &sh[k][nsh[k]++] : NULL);
             /* under --spectrum auto a method's own matrix above EN_SPECTRUM_AUTO_MAX gets no exact
              * spectrum (ridge.c, en_job_solve), unless it is the dual's N × N kernel of at most
              * that many rows at the last task (N: every real row and every augmented row) */
@@ -294,5 +348,7 @@ double en_estimate_bytes(const en_size *z, const char *const *methods, int n_met
             if (A) b += 8.0 * aug_max(z) * (double)D + 512.0 * 8.0 * (double)D; /* a task's synthetic rows */
         }
     }
+    for (int k = 0; k < ns; k++) /* each shared A once, with its methods' duals */
+        if (nsh[k]) b += share_bytes(sh[k], nsh[k], (sp[k].single ? 4.0 : 8.0) * (double)sp[k].D * (double)sp[k].D);
     return b + tri + spectrum_bytes(z, copy, nc);
 }

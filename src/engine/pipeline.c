@@ -16,7 +16,7 @@ static double need_bytes(const pl_ctx *c, const op_opts *o, const en_config *cfg
         .d = c->data.train_x.cols, .expand = o->data.expand,
         .C = c->st.C, .T = c->st.T, .precision = o->data.precision, .spectrum = cfg->spectrum,
         .keep_task_grams = cfg->keep_task_grams, .params = &o->params, .reserved = reserved,
-        .lean_test_rows = cfg->lean_test_rows,
+        .lean_test_rows = cfg->lean_test_rows, .share_work = cfg->accuracies_only,
     };
     return en_estimate_bytes(&z, (const char *const *)cfg->methods, cfg->n_methods);
 }

@@ -302,6 +302,7 @@ typedef struct {
     int prev_base, prev_report;
     int prev_solve[OP_MAX_METHODS], prev_asm[OP_MAX_METHODS], prev_xend[OP_MAX_METHODS], prev_custom[OP_MAX_METHODS];
     int prev_use[OP_MAX_METHODS][4];
+    int prev_a[OP_MAX_METHODS][2]; /* per a_group: the last SOLVE and LMIN of a method using its A */
     int base_valid, extra_valid[OP_MAX_METHODS];
     int ahead;                    /* plan_tasks' ahead (-1: none) */
     int again;                    /* rows planned now were computed before (bounded memory) */
@@ -369,6 +370,9 @@ static void plan_solves(en_plan *pl, plan_state *s, int t, int first)
         add_dep(pl, ja0, s->xend[t * nm + m]);
         add_dep(pl, ja0, s->prev_solve[m]);
         for (int u = 0; u < 4; u++) add_dep(pl, ja0, s->prev_use[m][u]);
+        /* a shared A (en_engine.share_a): after the solve of the method that used it last */
+        add_dep(pl, ja0, s->prev_a[ms->a_group][0]);
+        add_dep(pl, ja0, s->prev_a[ms->a_group][1]);
         int js = add_job(pl, J_SOLVE, m, t);
         add_dep(pl, js, ja0);
         int p0 = add_job(pl, J_PRED, m, t), p1 = add_job(pl, J_PRED1, m, t);
@@ -380,6 +384,7 @@ static void plan_solves(en_plan *pl, plan_state *s, int t, int first)
         s->prev_solve[m] = js;
         s->prev_asm[m] = ja0;
         s->prev_use[m][0] = p0; s->prev_use[m][1] = p1; s->prev_use[m][2] = ja; s->prev_use[m][3] = jl;
+        s->prev_a[ms->a_group][0] = js; s->prev_a[ms->a_group][1] = jl;
     }
     int jr = add_job(pl, J_REPORT, -1, t);
     pl->job[jr].after_lo = first;
@@ -403,6 +408,7 @@ static int plan_begin(en_plan *pl, plan_state *s, int ahead)
     for (int m = 0; m < nm; m++) {
         s->prev_solve[m] = s->prev_asm[m] = s->prev_xend[m] = s->prev_custom[m] = -1;
         for (int k = 0; k < 4; k++) s->prev_use[m][k] = -1;
+        s->prev_a[m][0] = s->prev_a[m][1] = -1;
         s->extra_valid[m] = e->ms[m].extra_valid;
     }
     s->base_valid = e->base_valid;
