@@ -70,6 +70,10 @@ typedef struct {
     float *Kd[ANACP_HEADS];    /* dual: the kernel's diagonal (kn) */
     long kn[ANACP_HEADS];      /* dual: the rows Kk[k] holds (its leading dimension) */
     long fn[ANACP_HEADS];      /* dual: the rows factored with the weights now */
+    double *brs[ANACP_HEADS];  /* dual: per row of the weighted kernel, Σ_j |K̃_ij| over its first bn
+                                * rows (kernel_bound's row sums, grown with the rows; bcap held) */
+    double btr[ANACP_HEADS];   /* dual: the trace of the same */
+    long bn[ANACP_HEADS], bcap[ANACP_HEADS];
     long zc;                   /* dual: store rows whose Z and kernel rows are already computed (a
                                 * refit: they do not depend on the weights) */
     anacp_rows *kept;          /* T: the rows each task was fitted with, for a refit */
