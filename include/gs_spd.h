@@ -42,6 +42,14 @@ typedef struct {
  * for M ⪰ 0, the trace (the trace alone when the row sums' n doubles cannot be allocated). */
 double spd_lmax_bound(const float *M, long n, long ld, char uplo);
 
+/* The same bound for a scaled kernel K̃ = diag(s) K diag(s) grown a block of rows at a time (AnaCP's
+ * dual heads): K is row-major with leading dimension ld, its entries (i, j > i) above the diagonal
+ * (float), its diagonal in kd; rs[0..from-1] and *tr hold the absolute row sums and the trace of
+ * K̃'s first `from` rows (from = 0: nothing yet), and receive those of its first n rows, adding only
+ * the terms of rows from..n-1 (O(n·(n − from))). The bound is then min(max rs, *tr). */
+void spd_rowsum_grow(const float *K, long ld, const float *kd, const double *s, long from, long n, double *rs,
+                     double *tr);
+
 /* Solve (M + reg·I) X = B (n × n; B: nrhs columns of n, leading dimension ldb, receives X).
  * In float (M gets the shift on its diagonal and its Cholesky factor, in place) when !force and
  * (λ̄ + reg)/reg ≤ kappa and spotrf succeeds; else in a double copy (M is then left unfactored,

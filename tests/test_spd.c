@@ -308,9 +308,46 @@ static void test_source(void)
     gsl_rng_free(r);
 }
 
+/* spd_rowsum_grow: a scaled kernel's row sums and trace grown in blocks of rows (0 → 7 → 20 → 33
+ * → 40, as AnaCP's tasks add rows) equal those formed at once (from = 0), and their bound equals
+ * spd_lmax_bound of the scaled matrix written out in float (its entries rounded to float: within
+ * 1e-6). The kernel keeps only (i, j > i) and a diagonal; the cells below the diagonal hold junk
+ * (AnaCP keeps a factor there), which must not be read. */
+static void test_rowsum(void)
+{
+    enum { n = 40 };
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 17);
+    static float K[n * n], kd[n], W[n * n];
+    double s[n], rs[n], rs0[n], tr = 0, tr0 = 0;
+    for (int i = 0; i < n; i++) {
+        s[i] = 0.2 + gsl_rng_uniform(r);
+        kd[i] = (float)(1 + gsl_rng_uniform(r));
+        for (int j = 0; j < n; j++) K[i * n + j] = j > i ? (float)gsl_ran_gaussian(r, 0.3) : (float)1e6; /* junk below */
+    }
+    const long steps[] = {7, 20, 33, 40};
+    long from = 0;
+    for (int k = 0; k < 4; k++) { spd_rowsum_grow(K, n, kd, s, from, steps[k], rs, &tr); from = steps[k]; }
+    spd_rowsum_grow(K, n, kd, s, 0, n, rs0, &tr0);
+    double worst = fabs(tr - tr0) / tr0, g = 0;
+    for (int i = 0; i < n; i++) {
+        worst = fmax(worst, fabs(rs[i] - rs0[i]) / rs0[i]);
+        g = fmax(g, rs[i]);
+    }
+    CHECK(worst < 1e-13, "spd_rowsum_grow: grown in blocks = at once (largest relative difference %.2e)", worst);
+    /* the scaled kernel written out: column-major 'L' = row-major upper, as AnaCP's matrices */
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            W[i * n + j] = j < i ? 0.0f : j == i ? (float)(s[i] * s[i] * kd[i]) : (float)(s[i] * s[j] * K[i * n + j]);
+    double want = spd_lmax_bound(W, n, n, 'L'), got = g < tr ? g : tr;
+    CHECK(fabs(got - want) <= 1e-6 * want, "spd_rowsum_grow's bound %.9g = spd_lmax_bound of the matrix %.9g", got, want);
+    gsl_rng_free(r);
+}
+
 int main(void)
 {
     test_bound();
+    test_rowsum();
     test_solve();
     test_exact();
     test_source();

@@ -422,43 +422,27 @@ static int fill_kernel(void *arg)
  * largest absolute row sum and the trace, read from the unweighted kernel above the diagonal and
  * Kd, √w applied on the way). The row sums of the rows before (bn, the weights unchanged since:
  * restart forgets them) are kept, so a task adds its own rows' terms only: the rows against every
- * row, O(N·n) for n new rows instead of O(N²) per task. The same sums whether a fit or a refit. */
+ * row, O(N·n) for n new rows instead of O(N²) per task (spd_rowsum_grow). The same sums whether a
+ * fit or a refit. */
 static double kernel_bound(anacp_state *s, int k, long N)
 {
-    const float *K = s->Kk[k], *kd = s->Kd[k];
     const double *sw = s->rsw;
-    long ld = s->kn[k], f = s->bn[k] <= N ? s->bn[k] : 0;
+    long f = s->bn[k] <= N ? s->bn[k] : 0;
     if (N > s->bcap[k]) {
         double *rs = realloc(s->brs[k], (size_t)N * sizeof(double));
         if (!rs) { /* no room to keep them: the trace, at least as large */
             double tr = 0;
-            for (long i = 0; i < N; i++) tr += sw[i] * sw[i] * kd[i];
+            for (long i = 0; i < N; i++) tr += sw[i] * sw[i] * s->Kd[k][i];
             s->bn[k] = 0;
             return tr;
         }
         s->brs[k] = rs;
         s->bcap[k] = N;
     }
-    double *rs = s->brs[k];
-    if (f == 0) s->btr[k] = 0;
-    for (long i = f; i < N; i++) rs[i] = 0;
-    for (long i = 0; i < N; i++) {
-        /* row i's terms with the new rows j ≥ max(i + 1, f) (K[i][j] above the diagonal) */
-        const float *ki = K + (size_t)i * ld;
-        if (i >= f) {
-            double di = sw[i] * sw[i] * kd[i];
-            s->btr[k] += di;
-            rs[i] += fabs(di);
-        }
-        for (long j = (i + 1 > f ? i + 1 : f); j < N; j++) {
-            double a = fabs(sw[i] * sw[j] * ki[j]);
-            rs[i] += a;
-            rs[j] += a;
-        }
-    }
+    spd_rowsum_grow(s->Kk[k], s->kn[k], s->Kd[k], sw, f, N, s->brs[k], &s->btr[k]);
     s->bn[k] = N;
     double g = 0;
-    for (long i = 0; i < N; i++) g = rs[i] > g ? rs[i] : g;
+    for (long i = 0; i < N; i++) g = s->brs[k][i] > g ? s->brs[k][i] : g;
     return g < s->btr[k] ? g : s->btr[k];
 }
 

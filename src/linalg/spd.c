@@ -30,6 +30,27 @@ double spd_lmax_bound(const float *M, long n, long ld, char uplo)
     return have && g < tr ? g : tr;
 }
 
+void spd_rowsum_grow(const float *K, long ld, const float *kd, const double *s, long from, long n, double *rs,
+                     double *tr)
+{
+    if (from <= 0) { from = 0; *tr = 0; }
+    for (long i = from; i < n; i++) rs[i] = 0;
+    for (long i = 0; i < n; i++) {
+        /* row i's terms with the rows j ≥ max(i + 1, from) (K[i][j] above the diagonal) */
+        const float *ki = K + (size_t)i * (size_t)ld;
+        if (i >= from) {
+            double di = s[i] * s[i] * kd[i];
+            *tr += di;
+            rs[i] += fabs(di);
+        }
+        for (long j = i + 1 > from ? i + 1 : from; j < n; j++) {
+            double a = fabs(s[i] * s[j] * ki[j]);
+            rs[i] += a;
+            rs[j] += a;
+        }
+    }
+}
+
 /* M in double from its floats (the triangle uplo), leading dimension n. */
 static void copy_double(const float *M, long n, long ld, char uplo, double *Md)
 {
