@@ -46,8 +46,9 @@ double spd_lmax_bound(const float *M, long n, long ld, char uplo);
  * dual heads): K is row-major with leading dimension ld, its entries (i, j > i) above the diagonal
  * (float), its diagonal in kd; rs[0..from-1] and *tr hold the absolute row sums and the trace of
  * K̃'s first `from` rows (from = 0: nothing yet), and receive those of its first n rows, adding only
- * the terms of rows from..n-1 (O(n·(n − from))). The bound is then min(max rs, *tr). */
-void spd_rowsum_grow(const float *K, long ld, const float *kd, const double *s, long from, long n, double *rs,
+ * the terms of rows from..n-1 (O(n·(n − from))). Returns the bound of K̃'s first n rows,
+ * min(max rs, *tr), as spd_lmax_bound's. */
+double spd_rowsum_grow(const float *K, long ld, const float *kd, const double *s, long from, long n, double *rs,
                      double *tr);
 
 /* Solve (M + reg·I) X = B (n × n; B: nrhs columns of n, leading dimension ldb, receives X).

@@ -271,21 +271,6 @@ static double share_bytes(const est_share *sh, int n, double gD2)
     return fmax(duals, gD2 + rest + a64);
 }
 
-/* The ridge methods of the space (D, relu) when they share one work matrix A (z->share_work: a
- * batch engine read through its accuracies only, en_engine.share_a), else 0. */
-static int ridge_sharers(const en_size *z, const char *const *methods, int n_methods, long D, int relu)
-{
-    int n = 0;
-    for (int m = 0; z->share_work && !z->keep_task_grams && m < n_methods && m < OP_MAX_METHODS; m++) {
-        const en_learner *L;
-        const en_augmenter *A;
-        int r;
-        if (en_method_parse(methods[m], &L, &A) || L->family != EN_RIDGE) continue;
-        if (space_dim(L, z, &r) == D && r == relu) n++;
-    }
-    return n;
-}
-
 double en_estimate_bytes(const en_size *z, const char *const *methods, int n_methods)
 {
     int all_ridge;
@@ -326,7 +311,9 @@ double en_estimate_bytes(const en_size *z, const char *const *methods, int n_met
                 b += 8.0 * z->C * Dd * slots;
                 sp[k].based = 1;
             }
-            int shared = ridge_sharers(z, methods, n_methods, D, relu) > 1;
+            /* a method alone in its space counts the same either way: share_bytes of one method is
+             * max(dual, A + A64), ridge_bytes' A + max(dual − A, A64) */
+            int shared = z->share_work && !z->keep_task_grams;
             b += ridge_bytes(z, L, A, &sp[k], slots, base, shared ? &sh[k][nsh[k]++] : NULL);
             /* under --spectrum auto a method's own matrix above EN_SPECTRUM_AUTO_MAX gets no exact
              * spectrum (ridge.c, en_job_solve), unless it is the dual's N × N kernel of at most

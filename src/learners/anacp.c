@@ -439,11 +439,9 @@ static double kernel_bound(anacp_state *s, int k, long N)
         s->brs[k] = rs;
         s->bcap[k] = N;
     }
-    spd_rowsum_grow(s->Kk[k], s->kn[k], s->Kd[k], sw, f, N, s->brs[k], &s->btr[k]);
+    double bound = spd_rowsum_grow(s->Kk[k], s->kn[k], s->Kd[k], sw, f, N, s->brs[k], &s->btr[k]);
     s->bn[k] = N;
-    double g = 0;
-    for (long i = 0; i < N; i++) g = s->brs[k][i] > g ? s->brs[k][i] : g;
-    return g < s->btr[k] ? g : s->btr[k];
+    return bound;
 }
 
 /* Dual solve of head k (rows 0..N of the store): the rows of P (r × D) = Rᵀ (K̃ + reg I)⁻¹ Z̃ with

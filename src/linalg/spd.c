@@ -30,7 +30,7 @@ double spd_lmax_bound(const float *M, long n, long ld, char uplo)
     return have && g < tr ? g : tr;
 }
 
-void spd_rowsum_grow(const float *K, long ld, const float *kd, const double *s, long from, long n, double *rs,
+double spd_rowsum_grow(const float *K, long ld, const float *kd, const double *s, long from, long n, double *rs,
                      double *tr)
 {
     if (from <= 0) { from = 0; *tr = 0; }
@@ -49,6 +49,9 @@ void spd_rowsum_grow(const float *K, long ld, const float *kd, const double *s, 
             rs[j] += a;
         }
     }
+    double g = 0;
+    for (long i = 0; i < n; i++) g = rs[i] > g ? rs[i] : g;
+    return g < *tr ? g : *tr;
 }
 
 /* M in double from its floats (the triangle uplo), leading dimension n. */
