@@ -28,6 +28,9 @@ enum {
 int gs_error(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The last message recorded on this thread ("" when none). Valid until the next gs_error. */
 const char *gs_last_error(void);
+/* s with its control characters escaped (\xNN; C1 controls \u00NN) into out (n bytes, NUL-terminated,
+ * cut at a whole escape); returns out. Every error message passes through it. */
+const char *gs_escape_controls(const char *s, char *out, size_t n);
 void gs_clear_error(void);
 /* Exit status for a status code: 0, 1 or 2. */
 int gs_exit_code(int status);

@@ -205,7 +205,7 @@ int main(void)
         return tap_done();
     }
     if (getenv("GS_SANITIZED")) { /* make check-asan: shadow memory and redzones are not the program's */
-        printf("# skipped under sanitizers: the peak measured there is not the program's own\n");
+        tap_skip("peak checks under sanitizers: the peak measured there is not the program's own");
         return tap_done();
     }
     check(bin, "--synthetic --methods gacl");

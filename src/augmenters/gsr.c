@@ -27,7 +27,7 @@ int en_choose_sorted(gsl_rng *r, long n, long K, long *out)
     for (size_t i = 0; i < cap; i++) set[i] = -1;
     long m = 0;
     for (long j = n - K; j < n; j++) {
-        long t = (long)gsl_rng_uniform_int(r, (unsigned long)j + 1);
+        long t = (long)rng_uniform_index(r, (uint64_t)j + 1);
         /* insert t, or j if t is already there (j is never there yet) */
         for (int pass = 0; pass < 2; pass++) {
             long v = pass ? j : t;
@@ -120,7 +120,7 @@ int en_gsr_class(en_mctx *m, int c, int linear, int fixed_alpha, en_emitter *em)
         long *part = gs_malloc((size_t)N, sizeof(long), "GSR pairs");
         if (!part) { rc = GS_ENOMEM; goto out; }
         for (long i = 0; i < N; i++) {
-            long j = (long)gsl_rng_uniform_int(rp, (unsigned long)(N - 1));
+            long j = (long)rng_uniform_index(rp, (uint64_t)(N - 1));
             part[i] = j < i ? j : j + 1;
         }
         if (K < N) {

@@ -41,7 +41,7 @@ static int inter_class(en_mctx *m, int t, int c, en_emitter *em)
     if (!zt || !rp || !rg) { rc = GS_ENOMEM; goto out; }
     for (long k = 0; k < K; k++) {
         long i = first + k % N;
-        long u = (long)gsl_rng_uniform_int(rp, (unsigned long)others);
+        long u = (long)rng_uniform_index(rp, (uint64_t)others);
         long j = u < first ? u : u + N;
         double g = gsl_ran_beta(rg, alpha, alpha);
         const double *zi = gm_row(&p->z, i), *zj = gm_row(&p->z, j);

@@ -225,12 +225,12 @@ int fig_check_output(const char *figure, const char *path)
     if (!slash) return GS_OK;
     size_t n = (size_t)(slash - path);
     if (n == 0) return GS_OK;
-    if (n >= sizeof folder) return gs_error(GS_ERUN, "%s: path too long", path);
+    if (n >= sizeof folder) return gs_error(GS_EINPUT, "%s: path too long", path);
     memcpy(folder, path, n);
     folder[n] = '\0';
     struct stat sb;
     if (stat(folder, &sb) != 0 || !S_ISDIR(sb.st_mode))
-        return gs_error(GS_ERUN, "%s: cannot create: folder %s does not exist", path, folder);
+        return gs_error(GS_EINPUT, "%s: cannot create: folder %s does not exist", path, folder);
     return GS_OK;
 }
 
