@@ -4,6 +4,7 @@
 # reference) from a file of folder A to a symbol another folder B defines (nm of $BUILD/obj), and
 # every include of a header B owns (include/gs_*.h belongs to the folder that defines most of its
 # functions; a folder's private header to that folder); and no files call each other in a circle.
+# Only src/tui/tui.c calls curses (the names the curses libraries linked into $G define).
 # A self-test adds three tiny objects (a call up and an include up, two files calling each other)
 # and must see all three.
 . "$(dirname "$0")/lib.sh"
@@ -167,6 +168,21 @@ report() { # report PATTERN TITLE
 report ' calls .*may \(not call\|call .* only through\)' "every call between folders is allowed by src/README.md's table"
 report ' includes .*may not call' "every include of another folder's header is allowed by the table"
 report '^circle: ' "no circle of calls between files"
+
+# ---- curses: only tui/tui.c calls it (the UI thread); the names the linked curses libraries define
+for l in $(ldd "$G" 2>/dev/null | awk '/curses|tinfo/ { print $3 }'); do
+    nm -D --defined-only "$l" | awk '$2 ~ /^[TDBVW]$/ { sub(/@.*/, "", $3); print $3 }'
+done | sort -u >"$tmp/curses"
+if [ ! -s "$tmp/curses" ]; then
+    echo "no curses library linked into $G (ldd)" >"$tmp/err"; bad "only src/tui/tui.c calls curses"
+else
+    awk 'NR == FNR { c[$1] = 1; next }
+         $3 == "U" && ($2 in c) { f = $1; sub(/:$/, "", f); sub(/^(.*\/)?obj\//, "src/", f); sub(/\.o$/, ".c", f)
+                                  if (f != "src/tui/tui.c") print f " calls curses\047s " $2 ": only src/tui/tui.c calls curses" }' \
+        "$tmp/curses" "$tmp/nm" | sort -u >"$tmp/cursed"
+    if [ -s "$tmp/cursed" ]; then bad "only src/tui/tui.c calls curses ($(wc -l <"$tmp/cursed"))"; sed 's/^/#   /' "$tmp/cursed"
+    else ok "only src/tui/tui.c calls curses (no other file uses a name the linked curses libraries define)"; fi
+fi
 
 # ---- self-test: base/ calling and including tui/, two files calling each other ----
 mkdir -p "$tmp/obj/base" "$tmp/src/base"
