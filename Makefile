@@ -96,8 +96,10 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/gsrscope $(DESTDIR)$(PREFIX)/share/man/man1/gsrscope.1 $(DESTDIR)$(PREFIX)/share/man/man7/gsrscope.7
 	cd assets && find . -type f | while read -r f; do rm -f "$(DESTDIR)$(PREFIX)/share/gsrscope/$$f"; done
 
+# Every folder a build makes: build (or BUILD=...), and each mk/*.mk adds its own to CLEAN_DIRS.
+CLEAN_DIRS := build $(BUILD)
 clean:
-	rm -rf build build-asan
+	rm -rf $(sort $(CLEAN_DIRS))
 
 -include $(LIB_OBJ:.o=.d) $(BUILD)/obj/main.d $(TEST_HELPER_OBJ:.o=.d)
 -include mk/*.mk

@@ -8,6 +8,8 @@
 FEAT_DIR := sample_features/fashion-mnist-mobilenetv2
 FEAT_FILES := train_features.npy train_labels.npy test_features.npy test_labels.npy
 FEAT_JOBS ?= 2
+# what `npm ci` installs for the extractor (gitignored; sample-features installs it again)
+CLEAN_DIRS += tools/features/node_modules
 
 .PHONY: sample-features install-sample-features uninstall-sample-features
 

@@ -127,8 +127,8 @@ static int seed_engines(tui_worker *w, const op_opts *o, en_engine **eng, uint64
 /* The methods of the shown pair, as en_ensure_spectrum takes them. */
 static unsigned pair_mask(int m0, int m1) { return en_method_bit(m0) | en_method_bit(m1); }
 
-static void do_export(tui_worker *w, const char *path, const char *figure, en_results *base, int m0, int m1,
-                      int frames)
+static void run_export(tui_worker *w, const char *path, const char *figure, en_results *base, int m0, int m1,
+                       int frames)
 {
     fig_request q;
     memset(&q, 0, sizeof q);
@@ -451,7 +451,7 @@ static void do_sweep(tui_worker *w, uint64_t gen, int task, unsigned mask)
 /* `t`: search one parameter on the validation rows (gs_tune.h), then bring the engine back to
  * the current parameters (the tuning leaves it at its last evaluation) and hand the value to the
  * UI, which applies it as a parameter change (undoable). */
-static void do_tune(tui_worker *w, int param, int m, const op_opts *o, int task, uint64_t gen)
+static void run_tune(tui_worker *w, int param, int m, const op_opts *o, int task, uint64_t gen)
 {
     const op_params *cur = &o->params;
     const tn_space *sp = tn_space_find(tui_param_name((tui_param)param));
@@ -512,7 +512,7 @@ static void *worker_main(void *arg)
             flag_set(&w->cancel, 0);
             w->busy = 1;
             pthread_mutex_unlock(&w->mu);
-            do_tune(w, param, m, &q, task, gen);
+            run_tune(w, param, m, &q, task, gen);
             wake(w);
             pthread_mutex_lock(&w->mu);
             continue;
@@ -526,7 +526,7 @@ static void *worker_main(void *arg)
             w->export_base = NULL;
             w->export_req = 0;
             pthread_mutex_unlock(&w->mu);
-            do_export(w, path, fig, base, e0, e1, frames);
+            run_export(w, path, fig, base, e0, e1, frames);
             if (base) { en_results_free(base); free(base); }
             wake(w);
             pthread_mutex_lock(&w->mu);
