@@ -10,6 +10,7 @@
  * left on disk are counted by the run's estimate of the rows it keeps (pipeline.c).
  */
 #include "gs_load.h"
+#include "gs_assets.h"
 #include "gs_common.h"
 #include "gs_csv.h"
 #include "gs_idx.h"
@@ -26,10 +27,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zip.h>
-
-#ifndef GS_DATADIR
-#define GS_DATADIR "/usr/local/share/gsrscope"
-#endif
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "load.c converts little-endian .npy data with memcpy; add byte swapping for this host"
@@ -657,8 +654,8 @@ static int load_idx(const ld_ctx *cx, const char *dir, ds_data *d)
 
 /* The bundled set in folder `sub` (fashion-mnist: pixels, fashion-mnist-mobilenetv2:
  * embeddings): ./sample_features/SUB, next to the executable (../sample_features/SUB from
- * build/gsrscope, ../share/gsrscope/SUB when installed), then GS_DATADIR/SUB. $GSRSCOPE_DATA,
- * when set, replaces the default (pixel) set only. */
+ * build/gsrscope), then SUB in the installed data folders (as_install_dirs: ../share/gsrscope,
+ * GS_DATADIR). $GSRSCOPE_DATA, when set, replaces the default (pixel) set only. */
 static int find_sample(const char *sub, int use_env, char *out, size_t cap)
 {
     char tried[2048] = "";
@@ -672,15 +669,14 @@ static int find_sample(const char *sub, int use_env, char *out, size_t cap)
                         "must name a folder holding train_features.npy, train_labels.npy, "
                         "test_features.npy, test_labels.npy)", f);
     }
-    char cand[4][4096];
+    char cand[4][4096], inst[2][AS_MAX_PATH];
     int nc = 0;
     snprintf(cand[nc++], sizeof cand[0], "sample_features/%s", sub);
     char exe[4096];
-    if (gs_exe_dir(exe, sizeof exe) == 0) {
+    if (gs_exe_dir(exe, sizeof exe) == 0)
         snprintf(cand[nc++], sizeof cand[0], "%.3900s/../sample_features/%.64s", exe, sub);
-        snprintf(cand[nc++], sizeof cand[0], "%.3900s/../share/gsrscope/%.64s", exe, sub);
-    }
-    snprintf(cand[nc++], sizeof cand[0], "%.3900s/%.64s", GS_DATADIR, sub);
+    for (int i = 0, n = as_install_dirs(inst, 2); i < n; i++)
+        snprintf(cand[nc++], sizeof cand[0], "%.3900s/%.64s", inst[i], sub);
     const char *cp[4];
     for (int i = 0; i < nc; i++) cp[i] = cand[i];
     int k = gs_find_folder(cp, nc, "train_features.npy", 0, tried, sizeof tried);
