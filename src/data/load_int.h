@@ -3,7 +3,7 @@
  * An ld_src is one validated array, a .npy file of its own, a member of an .npz archive or a
  * tensor of a torch.save (.pt) file, whose values stay on disk: rows are read when asked for
  * (features), or all at once (labels). A .pt tensor may be a strided view of its storage.
- * Only load.c, load_src.c, pt_read.c and the fuzz targets use this header.
+ * Only the loaders (load.c, load_src.c, pt_read.c, formats.c), the fuzz targets and tests use it.
  * Ownership: ld_src_open_* returns a source the caller closes with ld_src_close. A source may be
  * read from two threads at once.
  */
@@ -18,6 +18,8 @@ typedef struct ld_src ld_src;
 
 /* Open a .npy file and validate its header (every problem is GS_EINPUT "PATH: problem"). */
 int ld_src_open_npy(const char *path, ld_src **out);
+/* The same for a .npy file held in memory (buf must outlive the source); `name` in messages. */
+int ld_src_open_npy_mem(const char *name, const void *buf, size_t n, ld_src **out);
 /* Open member `member` (e.g. "train_features.npy") of the .npz archive `path`. `missing_ok`:
  * when the archive has no such member, return GS_OK with *out = NULL (no message). */
 int ld_src_open_npz(const char *path, const char *member, int missing_ok, ld_src **out);

@@ -31,6 +31,8 @@ struct ld_src {
     npy_array a;                 /* header only */
     uint64_t data_off, data_bytes;
     int fd;                      /* a .npy file: -1 for an .npz member */
+    const unsigned char *mem;    /* a .npy file held in memory (the fuzzer), mem_n bytes */
+    uint64_t mem_n;
     zip_t *za;                   /* an .npz member: archive, member index, open stream */
     zip_int64_t zidx;
     zip_file_t *zf;
@@ -160,6 +162,10 @@ static int read_at(ld_src *s, uint64_t off, void *buf, size_t n)
 {
     if (off > s->data_bytes || n > s->data_bytes - off)
         return gs_error(GS_EINPUT, "%s: internal error: read past the data", s->name);
+    if (s->mem) { /* npy_header checked that the data fits */
+        memcpy(buf, s->mem + s->data_off + off, n);
+        return GS_OK;
+    }
     if (!s->za) {
         unsigned char *p = buf;
         off += s->data_off;
@@ -252,6 +258,28 @@ int ld_src_open_npy(const char *path, ld_src **out)
     s->data_off = off;
     s->data_bytes = array_bytes(&s->a);
     dense_strides(s);
+    *out = s;
+    return GS_OK;
+}
+
+int ld_src_open_npy_mem(const char *name, const void *buf, size_t n, ld_src **out)
+{
+    *out = NULL;
+    ld_src *s = src_new();
+    if (!s) return gs_error(GS_ENOMEM, "%s: out of memory", name);
+    snprintf(s->name, sizeof s->name, "%s", name);
+    s->mem = buf;
+    s->mem_n = n;
+    size_t off = 0;
+    int st = npy_header(name, buf, n < NPY_HEADER_MAX ? n : NPY_HEADER_MAX, n, &s->a, &off);
+    if (st) { ld_src_close(s); return st; }
+    s->data_off = off;
+    s->data_bytes = array_bytes(&s->a);
+    dense_strides(s);
+    if (s->data_off > n || s->data_bytes > n - s->data_off) { /* npy_header's promise, kept */
+        ld_src_close(s);
+        return gs_error(GS_EINPUT, "%s: the data is shorter than the header says", name);
+    }
     *out = s;
     return GS_OK;
 }
