@@ -590,15 +590,16 @@ static int load_idx(const ld_ctx *cx, const char *dir, ds_data *d)
 static int find_sample(const char *sub, int use_env, char *out, size_t cap)
 {
     char tried[2048] = "";
+    const char *first = ld_fmt_named("npy")->dir[0]; /* the sets are .npy files */
     const char *env = use_env ? getenv("GSRSCOPE_DATA") : NULL;
     if (env && *env) {
         snprintf(out, cap, "%s", env);
-        char f[4200];
-        snprintf(f, sizeof f, "%s/train_features.npy", env);
+        char f[4200], names[512];
+        snprintf(f, sizeof f, "%s/%s", env, first);
         if (is_file(f)) return GS_OK;
+        ld_fmt_dir_names(names, sizeof names, 0, 1, 1, ", or ");
         return gs_error(GS_EINPUT, "%s: cannot open: No such file or directory ($GSRSCOPE_DATA "
-                        "must name a folder holding train_features.npy, train_labels.npy, "
-                        "test_features.npy, test_labels.npy)", f);
+                        "must name a folder holding %s)", f, names);
     }
     char cand[4][4096], inst[2][AS_MAX_PATH];
     int nc = 0;
@@ -610,7 +611,7 @@ static int find_sample(const char *sub, int use_env, char *out, size_t cap)
         snprintf(cand[nc++], sizeof cand[0], "%.3900s/%.64s", inst[i], sub);
     const char *cp[4];
     for (int i = 0; i < nc; i++) cp[i] = cand[i];
-    int k = gs_find_folder(cp, nc, "train_features.npy", 0, tried, sizeof tried);
+    int k = gs_find_folder(cp, nc, first, 0, tried, sizeof tried);
     if (k >= 0) { snprintf(out, cap, "%s", cand[k]); return GS_OK; }
     return gs_error(GS_EINPUT, "bundled sample data not found (tried %s%s); give "
                     "--data DIR, --idx DIR, the four --train-/--test- files or --synthetic",
