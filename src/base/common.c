@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <pthread.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -210,6 +211,18 @@ int gs_exe_dir(char *buf, size_t cap)
     if (!slash) return -1;
     *slash = '\0';
     if ((size_t)snprintf(buf, cap, "%s", exe) >= cap) return -1;
+    return 0;
+}
+
+int gs_ext_in(const char *path, const char *exts)
+{
+    size_t n = strlen(path);
+    for (const char *e = exts; *e;) {
+        size_t m = strcspn(e, " ");
+        if (m && n >= m && strncasecmp(path + n - m, e, m) == 0) return 1;
+        e += m;
+        e += strspn(e, " ");
+    }
     return 0;
 }
 

@@ -359,7 +359,7 @@ static int ends_with(const char *s, const char *suf)
     return a >= b && strcasecmp(s + a - b, suf) == 0;
 }
 
-static int is_text_table(const char *path) { return ends_with(path, ".csv") || ends_with(path, ".txt"); }
+static int is_text_table(const char *path) { return gs_ext_in(path, GS_CSV_EXTS); }
 
 /* A data source from the command line replaces one a preset or session gave. */
 static void clear_source(op_opts *o, int *cleared)
