@@ -53,8 +53,8 @@ static int budget_take(budget *b, const char *file, uint64_t need)
         gs_fmt_bytes(need, x, sizeof x);
         gs_fmt_bytes(b->used < b->limit ? b->limit - b->used : 0, y, sizeof y);
         if (b->from_option)
-            return gs_error(GS_ENOMEM, "%s: needs %s but --max-memory leaves only %s", file, x, y);
-        return gs_error(GS_ENOMEM, "%s: needs %s but only %s available (use --max-memory to change "
+            return gs_error(GS_EINPUT, "%s: needs %s but --max-memory leaves only %s", file, x, y);
+        return gs_error(GS_EINPUT, "%s: needs %s but only %s available (use --max-memory to change "
                         "the limit)", file, x, y);
     }
     b->used += need;

@@ -56,6 +56,10 @@ int ld_src_zip(zip_t *za, zip_int64_t idx, int seekable, const char *name, const
 #define PT_MAX_DIM 8
 #define PT_MAX_TENSORS 256
 #define PT_PICKLE_MAX ((uint64_t)64 << 20)
+/* The pickle machine's objects and container items, in all: a saved dict of PT_MAX_TENSORS
+ * tensors needs some thousands; the caps bound its memory to about 20 MB whatever the pickle. */
+#define PT_MAX_OBJECTS (1 << 18)
+#define PT_MAX_ITEMS (1 << 20)
 enum { PT_ONE, PT_DICT, PT_LIST };
 typedef struct {
     char key[128];         /* dict key, list index, or "" for a lone tensor */

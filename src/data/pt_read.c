@@ -46,6 +46,7 @@ typedef struct {
     int nmarks, capmarks;
     int *memo;
     long nmemo;
+    long nkids;              /* children of every container, in all: capped by PT_MAX_ITEMS */
     pt_tensor *out;
     int cap_out, n_out;
 } pvm;
@@ -86,7 +87,11 @@ static int grow(void **p, int *cap, int need, size_t sz)
 
 static int new_obj(pvm *v, int type, int *id)
 {
-    /* every object comes from at least one byte of the pickle */
+    /* every object comes from at least one byte of the pickle; a pickle of tensors needs a few per
+     * tensor: far more is a pickle bomb (nested lists and tuples), refused before it grows */
+    if (v->no >= PT_MAX_OBJECTS)
+        return gs_error(GS_EINPUT, "%s: the pickle builds more than %d objects, more than a pickle of tensors "
+                        "needs (a pickle bomb?); refused", v->name, PT_MAX_OBJECTS);
     if ((size_t)v->no > v->n + 16 || grow((void **)&v->o, &v->capo, v->no + 1, sizeof(pobj)))
         return gs_error(GS_ENOMEM, "%s: out of memory reading the pickle", v->name);
     memset(&v->o[v->no], 0, sizeof(pobj));
@@ -119,6 +124,9 @@ static int pop(pvm *v, int *id)
 static int add_kid(pvm *v, int parent, int kid)
 {
     pobj *p = &v->o[parent];
+    if (++v->nkids > PT_MAX_ITEMS)
+        return gs_error(GS_EINPUT, "%s: the pickle's containers hold more than %d items, more than a pickle of "
+                        "tensors needs (a pickle bomb?); refused", v->name, PT_MAX_ITEMS);
     if (grow((void **)&p->kids, &p->capk, p->nk + 1, sizeof(int)))
         return gs_error(GS_ENOMEM, "%s: out of memory reading the pickle", v->name);
     p->kids[p->nk++] = kid;
