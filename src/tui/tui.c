@@ -418,7 +418,7 @@ static void do_tune(ui *u)
     if (!u->res) return;
     int ms[2] = {u->m1 < u->res->n_methods ? u->m1 : -1, u->m0}, m = -1;
     for (int i = 0; i < 2 && m < 0; i++)
-        if (ms[i] >= 0 && en_method_uses(u->res->m[ms[i]].name, tui_param_name(p))) m = ms[i];
+        if (ms[i] >= 0 && mt_uses(u->res->m[ms[i]].name, tui_param_name(p))) m = ms[i];
     if (m < 0) { message(u, 1, "neither shown method uses %s", tui_param_label(p)); return; }
     tw_tune(u->w, p, m);
     char b[160];
@@ -755,6 +755,11 @@ int tui_main(op_opts *o)
     cfg.keep_task_grams = 1;
     /* the augmenters' rows, for the claims view's spread and mass rows (mc_rows_compute) */
     cfg.collect_aug = 1;
+    if ((st = mt_resolve(&cfg)) != GS_OK) {
+        fprintf(stderr, "gsrscope: %s\n", gs_last_error());
+        tr_free(&tour);
+        return gs_exit_code(st);
+    }
     /* --seeds: one pipeline per seed (the data loaded once), the first one shown */
     uint64_t seeds[TUI_MAX_SEEDS] = {o->params.seed};
     int ns = 1;
