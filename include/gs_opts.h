@@ -110,8 +110,9 @@ int op_parse(op_opts *o, int argc, char **argv);
 int op_parse_layered(op_opts *o, int argc, char **argv, op_layer_fn layer, void *user);
 /* The subcommand's name ("run", "tui", ...). */
 const char *op_cmd_name(op_cmd c);
-/* The options part of --help, after main.c's subcommand lines (agrees with man/gsrscope.1). */
-const char *op_usage(void);
+/* The options part of --help, after main.c's subcommand lines (agrees with man/gsrscope.1);
+ * `methods` is its "Methods:" section, the method table's (gs_mtable.h: mt_help). */
+const char *op_usage(const char *methods);
 /* Parse one "name=value" hyperparameter/protocol assignment onto o (used by sweep, sessions
  * and the TUI editor). GS_OK or GS_EINPUT. */
 int op_set(op_opts *o, const char *name, const char *value);

@@ -73,7 +73,7 @@ static int inter_rows(en_mctx *m, int t, en_emitter *em)
 
 
 const en_augmenter en_aug_interclass = {
-    .name = "interclass",
+    .name = "interclass", .display = "Interclass", .letter = 'C',
     .summary = "ablation: spherical mixup with partners from other classes, soft labels, weight β",
     .deps = EN_DEP_ALPHA | EN_DEP_XI | EN_DEP_PAIRS | EN_DEP_MAXAUG | EN_DEP_AUGMENT,
     .rows = inter_rows,

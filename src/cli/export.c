@@ -56,8 +56,8 @@ int cli_export(op_opts *o)
     }
     pl_ctx c;
     en_config cfg;
-    cli_config_for(o, &cfg, 1);
-    int rc = pl_open(&c, o, &cfg, cli_warn, NULL);
+    int rc = cli_config_for(o, &cfg, 1);
+    if (!rc) rc = pl_open(&c, o, &cfg, cli_warn, NULL);
     if (rc) return cli_fail(rc);
     int task = o->task ? o->task : c.prob.T;
     if (task > c.prob.T) {

@@ -25,13 +25,6 @@ static const char HEAD[] =
 static const char PROTOCOL[] =
 "  --max-memory SIZE        refuse runs needing more than SIZE (e.g. 2G; default: available memory)\n"
 "Protocol:\n";
-static const char METHODS[] =
-"Methods:\n"
-"  --methods a,b,...        LEARNER[+AUGMENTER],... (default gacl,gsr); learners gacl, air, ranpac,\n"
-"                           ncm, slda, klda, fecam, anacp; augmenters gsr, gsr-linear, gsr-fixed,\n"
-"                           gauss-shrink, gauss-transfer, interclass, oversample (copies of a\n"
-"                           class's rows, GSR's count: its mass without its geometry);\n"
-"                           gsr alone = gacl+gsr\n";
 static const char TAIL[] =
 "Output (run):\n"
 "  --format table|csv|json  per-task results (default table)\n"
@@ -159,8 +152,9 @@ static void tune_param(char *buf, size_t cap, size_t *len)
     add(buf, cap, len, "%s%s", line, "\n");
 }
 
-/* Built at each call from the table (the tests change a row and read the help again). */
-const char *op_usage(void)
+/* Built at each call from the table (the tests change a row and read the help again); the
+ * "Methods:" section is given (the method table's, mt_help: config/ is below it). */
+const char *op_usage(const char *methods)
 {
     static char buf[16384];
     size_t len = 0;
@@ -168,7 +162,7 @@ const char *op_usage(void)
     section(PA_SEC_DATA, buf, sizeof buf, &len);
     add(buf, sizeof buf, &len, "%s%s", PROTOCOL, "");
     section(PA_SEC_PROTOCOL, buf, sizeof buf, &len);
-    add(buf, sizeof buf, &len, "%s%s", METHODS, "");
+    add(buf, sizeof buf, &len, "%s%s", methods ? methods : "Methods:\n", "");
     section(PA_SEC_METHODS, buf, sizeof buf, &len);
     add(buf, sizeof buf, &len, "%s%s", TAIL, "");
     tune_param(buf, sizeof buf, &len);

@@ -173,17 +173,11 @@ static int theorem_charts(charts *cs, const fig_request *req, int task)
 
 /* ---- teaching figures: claims and collapse ------------------------------------------------- */
 
-/* The reference (gacl when shown, else m0) and the other shown method. */
-static void teach_pair(const fig_request *req, int *ref, int *aug)
+/* The reference and the other shown method (the one rule, en_results_pair); 1 for a learner
+ * alone and it with an augmenter. */
+static int teach_pair(const fig_request *req, int *ref, int *aug)
 {
-    const en_results *r = req->r;
-    int ok0 = req->m0 >= 0 && req->m0 < r->n_methods, ok1 = req->m1 >= 0 && req->m1 < r->n_methods && req->m1 != req->m0;
-    *ref = ok0 ? req->m0 : -1;
-    *aug = ok0 && ok1 ? req->m1 : -1;
-    if (ok0 && ok1 && !strcmp(r->m[req->m1].name, "gacl") && strcmp(r->m[req->m0].name, "gacl")) {
-        *ref = req->m1;
-        *aug = req->m0;
-    }
+    return en_results_pair(req->r, req->m0, req->m1, ref, aug);
 }
 
 /* The claims at `task`: Theorem 1 (GACL's G, Δ = the other method's G − G, split r = head
@@ -192,14 +186,14 @@ static int claims_report(charts *cs, const fig_request *req, int task)
 {
     const en_results *r = req->r;
     int ref, aug, st = GS_OK;
-    teach_pair(req, &ref, &aug);
+    int pair = teach_pair(req, &ref, &aug);
     if (ref < 0 || aug < 0 || !req->eng || !req->prob)
         return gs_error(GS_EINPUT, "claims figure: needs two methods (e.g. --methods gacl,gsr) and the engine");
     cs->claims = gs_calloc(1, sizeof *cs->claims, "claims figure");
     if (!cs->claims) return GS_ENOMEM;
     sp_theorem th;
     int have_th = 0;
-    if (!strcmp(r->m[ref].name, "gacl") && r->m[ref].ridge && r->m[aug].ridge) {
+    if (pair && r->m[ref].ridge && r->m[aug].ridge) {
         gm_mat G = {0}, Dl = {0};
         const gm_mat *Gp, *Qp;
         if (!(st = en_gram(req->eng, ref, task, &Gp, &Qp)) && !(st = gm_copy(&G, Gp, "claims figure")) &&

@@ -283,6 +283,11 @@ static int open_runs(tui_state *u, op_opts *o, tr_tour *tour, const char *tour_n
     cfg->keep_task_grams = 1;
     /* the augmenters' rows, for the claims view's spread and mass rows (mc_rows_compute) */
     cfg->collect_aug = 1;
+    if ((st = mt_resolve(cfg)) != GS_OK) {
+        fprintf(stderr, "gsrscope: %s\n", gs_last_error());
+        tr_free(tour);
+        return gs_exit_code(st);
+    }
     seeds[0] = o->params.seed;
     *ns = 1;
     if (o->seeds && (st = op_parse_seeds(o->seeds, seeds, TUI_MAX_SEEDS, ns)) != GS_OK) {

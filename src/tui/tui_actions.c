@@ -198,7 +198,7 @@ static void ask_tune(tui_state *u)
     if (!u->res) return;
     int ms[2] = {u->m1 < u->res->n_methods ? u->m1 : -1, u->m0}, m = -1;
     for (int i = 0; i < 2 && m < 0; i++)
-        if (ms[i] >= 0 && en_method_uses(u->res->m[ms[i]].name, tui_param_name(p))) m = ms[i];
+        if (ms[i] >= 0 && mt_uses(u->res->m[ms[i]].name, tui_param_name(p))) m = ms[i];
     if (m < 0) { tui_message(u, 1, "neither shown method uses %s", tui_param_label(p)); return; }
     tw_tune(u->w, p, m);
     char b[160];

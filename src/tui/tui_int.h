@@ -13,6 +13,7 @@
 #include "gs_collapse.h"
 #include "gs_engine.h"
 #include "gs_lens.h"
+#include "gs_mtable.h"
 #include "gs_opts.h"
 #include "gs_pipeline.h"
 #include "gs_preset.h"

@@ -2,7 +2,6 @@
  * shown methods a view treats as the reference (tui_int.h). */
 #include "tui_int.h"
 
-#include <string.h>
 
 static const char *const VIEW_TITLES[TV_COUNT] = {
     "Stable rank", "τ sweep — accuracy and stable rank vs τ", "Theorem 1",
@@ -35,11 +34,8 @@ int tui_view_needs_worker(int view)
 
 int tui_view_wide(int view) { return view == TV_CLAIMS || view == TV_COLLAPSE; }
 
-/* The reference (plain ridge: "gacl" when shown, else m0) and the compared method of the shown pair. */
+/* The reference and the compared method of the shown pair: the one rule, en_results_pair. */
 void tui_ref_aug(const en_results *r, int m0, int m1, int *ref, int *aug)
 {
-    int ok0 = r && m0 >= 0 && m0 < r->n_methods, ok1 = r && m1 >= 0 && m1 < r->n_methods && m1 != m0;
-    *ref = ok0 ? m0 : ok1 ? m1 : -1;
-    *aug = ok0 && ok1 ? m1 : -1;
-    if (ok0 && ok1 && !strcmp(r->m[m1].name, "gacl") && strcmp(r->m[m0].name, "gacl")) { *ref = m1; *aug = m0; }
+    en_results_pair(r, m0, m1, ref, aug);
 }
