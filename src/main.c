@@ -2,6 +2,7 @@
  * (the functions: gs_cli.h, one file each in src/cli/; the TUI: gs_tui.h). */
 #include "gs_cli.h"
 #include "gs_common.h"
+#include "gs_figure.h"
 #include "gs_opts.h"
 #include "gs_preset.h"
 #include "gs_session.h"
@@ -66,7 +67,7 @@ static void usage(void)
         else if (n + 3 + sw <= WIDTH) printf("%s   %s\n", line, c->summary);
         else printf("%s\n%*s%s\n", line, COL, "", c->summary);
     }
-    fputs(op_usage(), stdout);
+    fputs(op_usage(fig_help()), stdout);
 }
 
 /* The session's strings (paths, method names) live as long as the process. */
