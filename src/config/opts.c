@@ -594,7 +594,7 @@ int op_parse_layered(op_opts *o, int argc, char **argv, op_layer_fn layer, void 
     if (nsrc > 1 || o->n_sources > 1)
         return gs_error(GS_EINPUT, "give one data source: --synthetic, --sample NAME, --data DIR, --idx DIR or the four --train-/--test- files");
     if (o->cmd == OP_CMD_EXPORT) {
-        if (!o->figure) return gs_error(GS_EINPUT, "export: --figure NAME is required (accuracy, spectrum, stable-rank, dashboard, ...)");
+        if (!o->figure) return gs_error(GS_EINPUT, "export: --figure NAME is required (gsrscope --help lists the figures)");
         if (!o->output) return gs_error(GS_EINPUT, "export: -o FILE (--output) is required (.png, .svg or .pdf)");
     }
     if (o->cmd == OP_CMD_SYNTH && !o->out_dir)
