@@ -7,9 +7,10 @@
  * disk). Text goes through pango with hinting off and unrounded glyph positions so PNG and PDF
  * lay out alike (text.c).
  *
- *   catalog.c  the table of figures, page size   build.c   the charts, computed (engine, analysis)
- *   text.c     context and text             panel.c   one chart in a box, rows, the legend
- *   meta.c     parameters as metadata       draw.c    a whole figure on the page
+ *   catalog.c  the table of figures (a row each), page size
+ *   build.c    the charts, computed (engine, analysis)   text.c    context and text
+ *   panel.c    one chart in a box, rows, the legend      meta.c    parameters as metadata
+ *   draw.c     a whole figure on the page: the rows' layouts
  *   output.c   PNG / PDF / SVG / CSV sinks, fig_check_output, fig_export
  *   frames.c   a figure at each task (export --frames, --future)   gif.c   the animation (giflib)
  */
@@ -179,8 +180,9 @@ void fig_draw(fig_ctx *z, const fig_request *req, const fig_kind *fig, const cha
 /* The page: W × H pt; the figure is laid out on (W/scale) × (H/scale) and drawn scale times as
  * large (text, lines, markers: --font-scale, a slide). */
 typedef struct { double W, H, scale; } fig_page;
-/* The page of `figure` for req (its width, --size slide, --font-scale); GS_EINPUT when the
- * layout would be narrower than OP_MIN_WIDTH_IN (catalog.c). */
+/* The page of figure `fig` for req (its width, --size slide, --font-scale in OP_MIN_FONT_SCALE ..
+ * OP_MAX_FONT_SCALE); GS_EINPUT when the layout would be narrower than OP_MIN_WIDTH_IN
+ * (catalog.c). */
 int fig_page_size(const fig_request *req, const fig_kind *fig, fig_page *pg);
 /* fig_draw on the page (draw.c). */
 void fig_draw_page(fig_ctx *z, const fig_request *req, const fig_kind *fig, const charts *cs, int task, const fig_page *pg);
