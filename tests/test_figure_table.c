@@ -2,7 +2,8 @@
  * figure added through its row alone (FIG_EXTRA_ROWS, compiled into this test's own copy of
  * src/figure/catalog.c) is known, listed, in --help's figure lines, takes --seeds as its row says,
  * and `export --figure throwaway` writes its file through the normal export path (cli_export).
- * Every real row is in man/gsrscope.1's --figure paragraph, every TUI view exports a known figure
+ * Every real row is in man/gsrscope.1's --figure paragraph and, if FIG_SEEDS, in its --seeds
+ * sentence (the others not), every TUI view exports a known figure
  * and every --help figure line fits in 100 columns. */
 
 /* The row: a figure 4 in wide, half as high, drawn over seeds, built and laid out as accuracy. */
@@ -66,6 +67,23 @@ static void test_man(void)
     char *start = strstr(man, ".BI \\-\\-figure \" NAME\"");
     char *end = start ? strstr(start, "\n.TP") : NULL;
     CHECK(start && end, "man: the --figure paragraph");
+    /* --seeds: "With \fB\-\-figure\fR a, b or c: one run per seed", exactly the FIG_SEEDS rows */
+    const char *with = "With \\fB\\-\\-figure\\fR ";
+    char *seeds = strstr(man, with), *colon = seeds ? strchr(seeds, ':') : NULL;
+    CHECK(seeds && colon, "man: the --seeds sentence");
+    if (seeds && colon) {
+        char list[256];
+        snprintf(list, sizeof list, " %.*s ", (int)(colon - seeds - strlen(with)), seeds + strlen(with));
+        for (int i = 0; i < N_FIGURES; i++) {
+            if (!strcmp(FIGURES[i].name, "throwaway")) continue;
+            char w1[40], w2[40];
+            snprintf(w1, sizeof w1, " %s,", FIGURES[i].name);
+            snprintf(w2, sizeof w2, " %s ", FIGURES[i].name);
+            int named = strstr(list, w1) || strstr(list, w2);
+            CHECK(named == !!(FIGURES[i].needs & FIG_SEEDS), "man --seeds: %s %s (%s)", FIGURES[i].name,
+                  named ? "named" : "not named", list);
+        }
+    }
     if (start && end) {
         *end = '\0';
         for (int i = 0; i < N_FIGURES; i++) {
