@@ -58,6 +58,8 @@ enum {
     FIG_EVERY_SPECTRUM = 2u,   /* the exact spectrum at every task, not only at req->task */
     FIG_TAU_CURVES = 4u,       /* over seeds: each seed's τ curves (fig_tau_curves; req->sweeps),
                                   so a mean over seeds is at one task (no frames) */
+    FIG_AUG_ROWS = 8u,         /* the augmenting method's rows, kept by the engine
+                                  (en_config.collect_aug; en_aug_rows) */
 };
 unsigned fig_needs(const char *figure);
 /* Does `figure` take several seeds (FIG_SEEDS)? And their names, for messages. */

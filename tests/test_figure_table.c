@@ -37,7 +37,8 @@ static void test_lists(void)
     CHECK(fig_seeds_supported("throwaway") && strstr(fig_seeds_list(), "throwaway"), "its row's FIG_SEEDS: %s",
           fig_seeds_list());
     CHECK(!fig_seeds_supported("theorem") && !strstr(fig_seeds_list(), "theorem"), "theorem takes no seeds");
-    CHECK(fig_needs("erank-cond") == (FIG_SEEDS | FIG_EVERY_SPECTRUM) && fig_needs("nope") == 0, "fig_needs");
+    CHECK(fig_needs("erank-cond") == (FIG_SEEDS | FIG_EVERY_SPECTRUM) && fig_needs("claims") == FIG_AUG_ROWS &&
+              fig_needs("nope") == 0 && fig_needs(NULL) == 0, "fig_needs");
     double w = 0, h = 0;
     CHECK(fig_size_in("throwaway", 0, &w, &h) == GS_OK && w == 4.0 && h == 2.0, "its size: %g x %g in", w, h);
     /* --help: main.c prints op_usage(fig_help()) */

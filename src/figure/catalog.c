@@ -31,7 +31,7 @@ static const fig_kind FIGURES[] = {
     {"theorem", "Theorem 1 at every task: stable rank before, after and bound", 3.5, 0.72, 0, 0, 0,
      fig_build_theorem, fig_layout_one},
     /* twelve claims, each two to four lines at 3.5 in */
-    {"claims", "the paper's claims at the task, each with its numbers", 3.5, 2.45, 0, 0, FIG_WHOLE_PAGE,
+    {"claims", "the paper's claims at the task, each with its numbers", 3.5, 2.45, 0, FIG_AUG_ROWS, FIG_WHOLE_PAGE,
      fig_build_claims, fig_layout_claims},
     {"collapse", "each seen class's energy along its own direction", 3.5, 0.72, 0, 0, 0, fig_build_collapse,
      fig_layout_one},

@@ -163,7 +163,7 @@ struct fig_kind {
     double width_in;           /* default width in inches */
     double aspect;             /* height over width */
     double narrow_aspect;      /* > 0: the aspect below DASH_WIDE_IN (a layout that stacks) */
-    unsigned needs;            /* FIG_SEEDS, FIG_EVERY_SPECTRUM, FIG_TAU_CURVES (gs_figure.h) */
+    unsigned needs;            /* FIG_SEEDS, FIG_EVERY_SPECTRUM, FIG_TAU_CURVES, FIG_AUG_ROWS (gs_figure.h) */
     unsigned layout;           /* FIG_WHOLE_PAGE, FIG_OWN_CAPTION */
     int (*build)(charts *cs, const fig_request *req, int task);
     fig_layout_fn *draw;
