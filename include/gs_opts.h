@@ -34,6 +34,8 @@ typedef struct {
 
 #define OP_MIN_DPI 72          /* export: smallest --dpi */
 #define OP_MIN_WIDTH_IN 3.0    /* export: narrowest --width-in */
+#define OP_MIN_FONT_SCALE 0.5  /* export: --font-scale range (opts.c checks the option, the figures */
+#define OP_MAX_FONT_SCALE 4.0  /* the scale they draw at: figure/catalog.c) */
 enum { OP_SIZE_NONE = 0, OP_SIZE_COLUMN, OP_SIZE_PAGE, OP_SIZE_SLIDE }; /* export --size */
 #define OP_MAX_SWEEP 8
 #define OP_MAX_SOURCES 8
@@ -111,8 +113,9 @@ int op_parse_layered(op_opts *o, int argc, char **argv, op_layer_fn layer, void 
 /* The subcommand's name ("run", "tui", ...). */
 const char *op_cmd_name(op_cmd c);
 /* The options part of --help, after main.c's subcommand lines (agrees with man/gsrscope.1);
- * `methods` is its "Methods:" section, the method table's (gs_mtable.h: mt_help). */
-const char *op_usage(const char *methods);
+ * `methods` is its "Methods:" section, the method table's (gs_mtable.h: mt_help); `figures` the
+ * --figure lines (the figures' table's: fig_help() in gs_figure.h; NULL: one line without the list). */
+const char *op_usage(const char *methods, const char *figures);
 /* Parse one "name=value" hyperparameter/protocol assignment onto o (used by sweep, sessions
  * and the TUI editor). GS_OK or GS_EINPUT. */
 int op_set(op_opts *o, const char *name, const char *value);

@@ -99,7 +99,7 @@ static int count_of(const char *s, const char *w)
 static void check_tune_lists(const char *man, const char *why)
 {
     char h[1024], m[4096], t[96];
-    section_of(op_usage(mt_help()), "\nTune:\n", "\n  --objective", h, sizeof h);
+    section_of(op_usage(mt_help(), NULL), "\nTune:\n", "\n  --objective", h, sizeof h);
     section_of(man, "\n.SH TUNE OPTIONS", "\n.BI \\-\\-objective", m, sizeof m);
     CHECK(h[0] && (m[0] || !man), "%s: tune's --help and man sections found", why);
     int n = 0;
@@ -126,7 +126,7 @@ static void test_rows(void)
     size_t mn = 0;
     char *man = (char *)tap_slurp("man/gsrscope.1", &mn);
     CHECK(man != NULL, "man/gsrscope.1 readable");
-    const char *help = op_usage(mt_help());
+    const char *help = op_usage(mt_help(), NULL);
     int nrow = pa_count();
     CHECK(nrow >= 26, "%d rows", nrow);
     for (int i = 0; i < nrow; i++) {
@@ -252,7 +252,7 @@ static void test_change_a_row(void)
     CHECK(op_set(o, "tau", "60") == GS_EINPUT && strstr(gs_last_error(), "[0, 50]"), "--tau 60 refused: %s", gs_last_error());
     CHECK(op_set(o, "tau", "40") == GS_OK && o->params.tau == 40, "--tau 40 accepted");
     char h[512];
-    help_of(op_usage(mt_help()), "tau", h, sizeof h);
+    help_of(op_usage(mt_help(), NULL), "tau", h, sizeof h);
     CHECK(strstr(h, "in [0, 50]") != NULL, "--help follows: %s", h);
     tui_param tp = tui_param_find("tau");
     op_params p = o->params;
@@ -260,7 +260,7 @@ static void test_change_a_row(void)
     const tn_space *sp = tn_space_find("tau");
     CHECK(sp && sp->tune_lo == 1e-2 && sp->tune_hi == 20 && sp->tune_grid == 4, "tune's range follows");
     check_tune_lists(NULL, "tau's grid changed");
-    CHECK(strstr(op_usage(mt_help()), "tau 1e-2..20 (4 points, log scale)") != NULL, "tune's --help line follows tau's grid");
+    CHECK(strstr(op_usage(mt_help(), NULL), "tau 1e-2..20 (4 points, log scale)") != NULL, "tune's --help line follows tau's grid");
     /* a different TUI step: additive 0.5 */
     tau->scale = PA_STEP_ADD;
     tau->step = 0.5;
@@ -275,14 +275,14 @@ static void test_change_a_row(void)
     beta->tune_grid = 0;
     CHECK(tui_param_count() == n - 1 && tui_param_find("beta") < 0 && !tn_space_find("beta"), "β out of the panel and of tune");
     check_tune_lists(NULL, "beta untunable");
-    CHECK(!strstr(op_usage(mt_help()), "beta 0..4"), "β out of tune's --help line");
+    CHECK(!strstr(op_usage(mt_help(), NULL), "beta 0..4"), "β out of tune's --help line");
     *beta = bsaved;
     /* a different default */
     pa_param *xi = (pa_param *)pa_find("xi"), xsaved = *xi;
     xi->def = 0.02;
     op_defaults(o);
     CHECK(o->params.xi == 0.02, "op_defaults follows the row's default");
-    help_of(op_usage(mt_help()), "xi", h, sizeof h);
+    help_of(op_usage(mt_help(), NULL), "xi", h, sizeof h);
     CHECK(strstr(h, "default 0.02") != NULL, "--help shows the new default: %s", h);
     *xi = xsaved;
     free(o);

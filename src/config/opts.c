@@ -240,8 +240,9 @@ int op_validate(const op_opts *o)
     if (o->width_in != 0 && !(o->width_in >= OP_MIN_WIDTH_IN && o->width_in <= 40))
         return gs_error(GS_EINPUT, "--width-in: must be in [%g, 40] (narrower figures overlap their labels), got %g", OP_MIN_WIDTH_IN, o->width_in);
     if (o->task < 0) return gs_error(GS_EINPUT, "--task: must be ≥ 1, got %d", o->task);
-    if (o->font_scale != 0 && !(o->font_scale >= 0.5 && o->font_scale <= 4))
-        return gs_error(GS_EINPUT, "--font-scale: must be in [0.5, 4], got %g", o->font_scale);
+    if (o->font_scale != 0 && !(o->font_scale >= OP_MIN_FONT_SCALE && o->font_scale <= OP_MAX_FONT_SCALE))
+        return gs_error(GS_EINPUT, "--font-scale: must be in [%g, %g], got %g", OP_MIN_FONT_SCALE, OP_MAX_FONT_SCALE,
+                        o->font_scale);
     if (o->size && o->width_in != 0)
         return gs_error(GS_EINPUT, "--size and --width-in: give one of them (--size %s is %s)",
                         o->size == OP_SIZE_COLUMN ? "column" : o->size == OP_SIZE_PAGE ? "page" : "slide",
@@ -593,7 +594,7 @@ int op_parse_layered(op_opts *o, int argc, char **argv, op_layer_fn layer, void 
     if (nsrc > 1 || o->n_sources > 1)
         return gs_error(GS_EINPUT, "give one data source: --synthetic, --sample NAME, --data DIR, --idx DIR or the four --train-/--test- files");
     if (o->cmd == OP_CMD_EXPORT) {
-        if (!o->figure) return gs_error(GS_EINPUT, "export: --figure NAME is required (accuracy, spectrum, stable-rank, dashboard, ...)");
+        if (!o->figure) return gs_error(GS_EINPUT, "export: --figure NAME is required (gsrscope --help lists the figures)");
         if (!o->output) return gs_error(GS_EINPUT, "export: -o FILE (--output) is required (.png, .svg or .pdf)");
     }
     if (o->cmd == OP_CMD_SYNTH && !o->out_dir)

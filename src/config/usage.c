@@ -41,10 +41,9 @@ static const char TAIL[] =
 "  --theorem                check the paper's Theorem 1 at the last task\n"
 "  --split R                Theorem 1 split r (default: head classes seen)\n"
 "  --quiet                  no progress on stderr\n"
-"Figures (export):\n"
-"  --figure NAME            accuracy, spectrum, stable-rank, dashboard, tau-sweep, erank-cond,\n"
-"                           class-acc, eig-ratio, theorem, claims, collapse,\n"
-"                           ridge-lens\n"
+"Figures (export):\n";
+/* after the --figure lines, which the caller gives (main.c: the figures' table, gs_figure.h) */
+static const char TAIL_FIG[] =
 "  -o, --output FILE        output file; .png, .svg, .pdf or .gif\n"
 "  --dpi N                  PNG/GIF resolution, 72 to 2400 (default 300; GIF 100)\n"
 "  --task K                 task to show (default: last); all: one frame per task (--frames)\n"
@@ -60,8 +59,8 @@ static const char TAIL[] =
 "  --font-scale S           text and lines S times as large, 0.5 to 4 (the layout of a\n"
 "                           figure 1/S as wide)\n"
 "  --csv FILE, --data FILE.csv   also write the numbers behind the figure\n"
-"  --seeds 1,2,3            accuracy, stable-rank, dashboard, erank-cond, tau-sweep: the mean\n"
-"                           over the seeds with a ± std band (said in a caption)\n"
+"  --seeds 1,2,3            the figures marked (--seeds) above: the mean over the seeds with a\n"
+"                           ± std band (said in a caption)\n"
 "Sweep:\n"
 "  --param NAME=v1,v2,...   grid over a parameter (repeatable)\n"
 "  --seeds 1,2,3            seeds to average over (mean ± std; sweep, tune and table)\n"
@@ -153,8 +152,9 @@ static void tune_param(char *buf, size_t cap, size_t *len)
 }
 
 /* Built at each call from the table (the tests change a row and read the help again); the
- * "Methods:" section is given (the method table's, mt_help: config/ is below it). */
-const char *op_usage(const char *methods)
+ * "Methods:" section and the --figure lines are given (the method table's, mt_help, and the
+ * figures' table's, fig_help: config/ is below both). */
+const char *op_usage(const char *methods, const char *figures)
 {
     static char buf[16384];
     size_t len = 0;
@@ -165,6 +165,7 @@ const char *op_usage(const char *methods)
     add(buf, sizeof buf, &len, "%s%s", methods ? methods : "Methods:\n", "");
     section(PA_SEC_METHODS, buf, sizeof buf, &len);
     add(buf, sizeof buf, &len, "%s%s", TAIL, "");
+    add(buf, sizeof buf, &len, "%s%s", figures ? figures : "  --figure NAME            the figure to draw\n", TAIL_FIG);
     tune_param(buf, sizeof buf, &len);
     add(buf, sizeof buf, &len, "%s%s", TAIL2, "");
     return buf;

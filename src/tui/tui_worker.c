@@ -140,7 +140,7 @@ static void run_export(tui_worker *w, const char *path, const char *figure, en_r
     q.m1 = m1 >= 0 && m1 < q.r->n_methods && m1 != q.m0 ? m1 : -1;
     q.task = w->spec_task;
     q.dpi = 300;
-    q.width_in = strcmp(figure, "dashboard") ? 0 : 7.0;
+    q.width_in = 0; /* the figure's own default width */
     q.eng = w->ctx->eng;
     q.frames = frames;
     /* --seeds: the figures that draw a mean over seeds get every seed's run (and τ curves) */
@@ -156,12 +156,13 @@ static void run_export(tui_worker *w, const char *path, const char *figure, en_r
         for (int t = 1; st == GS_OK && t <= (q.task >= 1 ? q.task : q.r->T); t++)
             st = en_ensure_spectrum(w->ctx->eng, t, pair_mask(q.m0, q.m1), &w->cancel);
     if (frames) q.r = en_get_results(w->ctx->eng);
-    int tau = !strcmp(figure, "tau-sweep"), erank = !strcmp(figure, "erank-cond");
+    unsigned needs = fig_needs(figure);
+    int tau = (needs & FIG_TAU_CURVES) != 0, erank = (needs & FIG_EVERY_SPECTRUM) != 0;
     memset(sw, 0, sizeof sw);
     if (ne == w->nctx && ne > 1) {
         unsigned shown = pair_mask(q.m0, q.m1);
         for (int k = 0; k < ne && st == GS_OK; k++) {
-            if (erank) /* the effective rank needs the spectrum at every task */
+            if (erank) /* e.g. the effective rank: the spectrum at every task */
                 for (int t = 1; st == GS_OK && t <= q.r->T; t++) st = en_ensure_spectrum(eng[k], t, shown, &w->cancel);
             else if (q.task >= 1) st = en_ensure_spectrum(eng[k], q.task, shown, &w->cancel);
             runs[k] = en_get_results(eng[k]);
