@@ -25,7 +25,7 @@
 #include "gs_common.h"
 #include "gs_lda.h"
 #include "gs_learner.h"
-#include "gs_methods.h"
+#include "gs_learner.h"
 
 #include <math.h>
 #include <stdlib.h>

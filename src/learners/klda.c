@@ -23,7 +23,7 @@
 #include "gs_common.h"
 #include "gs_lda.h"
 #include "gs_learner.h"
-#include "gs_methods.h"
+#include "gs_learner.h"
 #include "gs_rng.h"
 
 #include <lapacke.h>

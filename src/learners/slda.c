@@ -14,7 +14,7 @@
 #include "gs_common.h"
 #include "gs_lda.h"
 #include "gs_learner.h"
-#include "gs_methods.h"
+#include "gs_learner.h"
 
 #include <stdlib.h>
 #include <string.h>
