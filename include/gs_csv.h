@@ -4,7 +4,7 @@
  * locale_t), optional header row (detected: the first non-blank row has a non-numeric cell),
  * CRLF or LF line ends, blank lines ignored, fields may be double-quoted. Refused with
  * "FILE: line L, column C: problem": ragged rows, empty or non-numeric cells, NaN/Inf,
- * out-of-range values, labels that are not non-negative integers; also empty files and files
+ * out-of-range values, labels that are not integers; also empty files and files
  * with no data rows. Columns are numbered from 1 in messages.
  * Ownership: csv_table owns x and y (csv_free).
  */

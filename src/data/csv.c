@@ -238,9 +238,11 @@ int csv_parse(const char *name, const char *buf, size_t n, int label_col, uint64
             int c = cell_value(fs, fe, loc, &v);
             if (c != CELL_OK) { st = cell_error(&r, col + 1, c, fs, fe); goto out; }
             if (col == lc) {
-                if (v < 0 || v != floor(v) || v > INT_MAX) {
-                    st = gs_error(GS_EINPUT, "%s: line %ld, column %ld: label %.17g is not a "
-                                  "non-negative integer", name, r.line, col + 1, v);
+                /* any integer a label of .npy may be too (negative ones included): the loader
+                 * maps the distinct labels to classes 0..C-1 */
+                if (v != floor(v) || v < INT_MIN || v > INT_MAX) {
+                    st = gs_error(GS_EINPUT, "%s: line %ld, column %ld: label %.17g is not an "
+                                  "integer of at most 10 digits", name, r.line, col + 1, v);
                     goto out;
                 }
                 t->y[row] = (int)v;

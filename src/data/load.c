@@ -377,7 +377,8 @@ static int map_labels(const ld_ctx *cx, ds_data *d, const char *trl, const int64
     if (!identity) {
         char msg[1024];
         int L;
-        if (u[C - 1] - u[0] == (int64_t)C - 1)
+        /* the span in unsigned arithmetic: labels may run from INT64_MIN to INT64_MAX */
+        if ((uint64_t)u[C - 1] - (uint64_t)u[0] == (uint64_t)C - 1)
             L = snprintf(msg, sizeof msg, "labels %lld..%lld are classes 0..%zu (each label minus %lld)",
                          (long long)u[0], (long long)u[C - 1], C - 1, (long long)u[0]);
         else {
