@@ -44,6 +44,10 @@ int io_open_regular(const char *path, FILE **f, uint64_t *size);
 void io_set_begin(void);
 int io_set_end(int keep);
 int io_set_failed(void);
+/* The process is ending on a signal (gs_stop.h): remove the temporary files of every file being
+ * written and of the output set, and the folders the set made; no file is renamed into place
+ * after it. */
+void io_abandon(void);
 /* Before any work: `path` (named `what` in messages, e.g. "--csv") can be written: its folder
  * exists and takes a new file under the very temporary name io_atomic_open will use (a probe file
  * is made and removed, so a name too long or a folder without write permission is found now), or

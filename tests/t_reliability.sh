@@ -38,6 +38,21 @@ PY
     done
 else skip "the 65,537-row class: NumPy not installed (python3-numpy)"; fi
 
+# ---- 2: a limit on the address space: refused or run, within seconds, never a hang ---------------
+if [ -n "${GS_SANITIZED:-}" ]; then skip "ulimit -v under sanitizers (their shadow memory needs terabytes of address space)"
+else
+    for lim in 300000 600000 900000; do
+        for cmd in "run --tasks 2 --format csv" "export --tasks 2 --figure dashboard -o $tmp/ul$lim.pdf"; do
+            (ulimit -v $lim; timeout -s KILL 60 "$G" $cmd --quiet >"$tmp/out" 2>"$tmp/err"); rc=$?
+            if { [ $rc -eq 0 ] && [ -s "$tmp/out" -o -s "$tmp/ul$lim.pdf" ]; } ||
+               { [ $rc -eq 2 ] && one_line ".*needs .* but only .* available"; } ||
+               { [ $rc -eq 1 ] && one_line ".*out of memory"; }; then
+                ok "ulimit -v $lim, ${cmd%% *}: exit $rc, no hang, no abort"
+            else bad "ulimit -v $lim, ${cmd%% *}: exit $rc $(head -c 300 "$tmp/err")"; fi
+        done
+    done
+fi
+
 # ---- 4: devices, symlinks, modes ----------------------------------------------------------------
 FIG="export --sample mobilenetv2 --tasks 2 --figure accuracy --quiet"
 mkdir "$tmp/o"

@@ -1,6 +1,9 @@
 /* base/common.c — thread-local error text, checked allocation, clock, hashing, memory probe. */
 #include "gs_common.h"
 
+#include <malloc.h>
+#include <sys/resource.h>
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -140,16 +143,46 @@ void gs_mean_sd(const double *v, int n, double *mean, double *sd, int *k)
     if (k) *k = cnt;
 }
 
-uint64_t gs_mem_available(void)
+/* A line "NAME: N kB" of a /proc file, in bytes (0 when missing). */
+static uint64_t proc_kb(const char *file, const char *fmt)
 {
-    FILE *f = fopen("/proc/meminfo", "r");
+    FILE *f = fopen(file, "r");
     if (!f) return 0;
     char line[256];
     unsigned long long kb = 0;
     while (fgets(line, sizeof line, f))
-        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) break;
+        if (sscanf(line, fmt, &kb) == 1) break;
     fclose(f);
     return (uint64_t)kb * 1024u;
+}
+
+/* What OpenBLAS maps for its buffers as the first products run (a buffer of 32-64 MB per thread
+ * that calls it): kept free of a limit on the address space, where its allocator does not fail
+ * but spins (ulimit -v). */
+#define GS_BLAS_RESERVE ((uint64_t)256 << 20)
+
+/* Under a limit on the address space (ulimit -v), glibc's 64 MB arena reserved for every thread
+ * that allocates (the engine's workers, OpenBLAS's) takes most of it: one arena then, before any
+ * thread starts (a run of the MobileNetV2 sample needs 81 MB of memory but hung under 586 MB). */
+__attribute__((constructor)) static void gs_limit_arenas(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) mallopt(M_ARENA_MAX, 1);
+}
+
+uint64_t gs_mem_available(void)
+{
+    uint64_t avail = proc_kb("/proc/meminfo", "MemAvailable: %llu kB");
+    /* under ulimit -v (RLIMIT_AS) the address space left counts too: a run that would hit it is
+     * refused before work instead of spinning in a library's allocator */
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+        uint64_t used = proc_kb("/proc/self/status", "VmSize: %llu kB");
+        uint64_t lim = (uint64_t)rl.rlim_cur;
+        uint64_t left = lim > used + GS_BLAS_RESERVE ? lim - used - GS_BLAS_RESERVE : 1;
+        if (!avail || left < avail) avail = left;
+    }
+    return avail;
 }
 
 const char *gs_fmt_bytes(uint64_t b, char *buf, size_t n)

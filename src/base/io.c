@@ -23,6 +23,31 @@ static struct {
 } set;
 static pthread_mutex_t set_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* Files being written (opened, not yet committed or aborted): io_abandon removes their
+ * temporary files. Under set_lock. */
+#define IO_MAX_OPEN 64
+static io_atomic *open_files[IO_MAX_OPEN];
+
+static void track_open(io_atomic *a, int on)
+{
+    pthread_mutex_lock(&set_lock);
+    for (int i = 0; i < IO_MAX_OPEN; i++) {
+        if (on && !open_files[i]) { open_files[i] = a; break; }
+        if (!on && open_files[i] == a) { open_files[i] = NULL; break; }
+    }
+    pthread_mutex_unlock(&set_lock);
+}
+
+void io_abandon(void)
+{
+    /* the lock is kept: the process is ending, and nothing may rename a file into place now */
+    pthread_mutex_lock(&set_lock);
+    for (int i = 0; i < IO_MAX_OPEN; i++)
+        if (open_files[i] && open_files[i]->tmp[0]) unlink(open_files[i]->tmp);
+    for (int i = 0; i < set.n; i++) unlink(set.f[i].tmp);
+    for (int i = set.nd - 1; i >= 0; i--) rmdir(set.dirs[i]);
+}
+
 static void set_fail(void)
 {
     pthread_mutex_lock(&set_lock);
@@ -275,6 +300,7 @@ int io_atomic_open(io_atomic *a, const char *path)
         set_fail();
         return gs_error(GS_ERUN, "%s: cannot open: %s", path, strerror(e));
     }
+    track_open(a, 1);
     return GS_OK;
 }
 
@@ -305,6 +331,7 @@ static int copy_through(const char *tmp, const char *path)
 
 void io_atomic_abort(io_atomic *a)
 {
+    track_open(a, 0);
     set_fail(); /* a file of the set was not written: the set is dropped */
     if (a->f) fclose(a->f);
     a->f = NULL;
@@ -314,6 +341,7 @@ void io_atomic_abort(io_atomic *a)
 
 int io_atomic_commit(io_atomic *a)
 {
+    track_open(a, 0); /* from here the set (or the rename below) answers for its temporary file */
     int err = 0;
     const char *inj = getenv("GS_FAIL_WRITE");
     if (inj && *inj) { /* ENOSPC or EIO, optionally @N: from the N-th commit of the process on */
