@@ -6,9 +6,11 @@
  *
  * Two tables describe the options: the parameters (gs_params.h, src/config/params.c: name,
  * field, default, range, TUI step, tuning range, help; settable as `--name V`, as `name=V` in
- * sessions and presets, and by sweep's --param) and the other options (opts.c); each row says
- * which subcommands it applies to. An option given to a subcommand it
- * does not apply to is refused: "--seeds: not an option of `run` (it applies to: sweep)".
+ * sessions and presets, and by sweep's --param) and the other options (opts.c); each row names
+ * its option group (OPG_*, gs_params.h). The subcommands are the rows of a table the caller
+ * hands to the parser (op_command: main.c's), each listing the groups it accepts and the rules
+ * its options follow (OPR_*). An option given to a subcommand that does not accept its group is
+ * refused: "--seeds: not an option of `run` (it applies to: sweep, ...)".
  * Values are layered: defaults < --preset < --session < the options on the command line,
  * and each value set records where it came from (op_changes lists those not at default).
  * Ownership: strings point into argv (not copied) except where noted; op_opts owns nothing.
@@ -45,8 +47,36 @@ typedef struct {
     const char *arg;     /* the folder (data, idx), the bundled set's name (sample); NULL for synthetic */
 } op_source;
 
+struct op_opts;
+
+/* How the parser reads a subcommand's options, and what it requires (op_command.rules). The
+ * messages name the command ("export: --figure NAME is required ..."). */
+enum {
+    OPR_DEFAULT = 1u << 0,      /* the command given without a name (the TUI) */
+    OPR_SOURCES = 1u << 1,      /* every data source is a column group: several may be given (table) */
+    OPR_DATA_CSV = 1u << 2,     /* --data FILE.csv names the CSV of the numbers behind the figure (export) */
+    OPR_PARAM_NAMES = 1u << 3,  /* --param NAME,...: the names to search, required (tune); without
+                                 * it --param NAME=v1,v2,... is a grid */
+    OPR_DOC_FORMATS = 1u << 4,  /* --format also markdown and latex (table) */
+    OPR_NEED_FIGURE = 1u << 5,  /* --figure NAME and -o FILE are required (export) */
+    OPR_NEED_OUT_DIR = 1u << 6, /* --out DIR is required (synth) */
+    OPR_NEED_VAL = 1u << 7,     /* --val-frac F > 0 is required (tune) */
+    OPR_NEED_GRID = 1u << 8     /* --param NAME=v1,v2,... or --seeds is required (sweep) */
+};
+
+/* A subcommand: one row of the caller's table (main.c), handed to op_parse_layered. */
+typedef struct op_command {
+    const char *name;           /* the word after gsrscope */
+    const char *title;          /* how messages name it, NULL: `name` ("the TUI") */
+    int (*fn)(struct op_opts *o); /* what runs it (the caller's) */
+    unsigned flags;             /* the caller's (main.c: CLI_* of gs_cli.h) */
+    unsigned groups;            /* the option groups it accepts (OPG_*; --help, --version always) */
+    unsigned rules;             /* OPR_* */
+    const char *args, *summary; /* its line of --help */
+} op_command;
+
 typedef struct op_opts {
-    op_cmd cmd;
+    const op_command *cmd;      /* the row of the table given to the parser; NULL: op_parse */
     op_data data;
     op_protocol proto;
     op_params params;
@@ -103,13 +133,15 @@ typedef int (*op_layer_fn)(op_opts *o, void *user);
 
 /* Fill defaults. */
 void op_defaults(op_opts *o);
-/* Parse argv (argv[1] may be a subcommand). GS_OK, or GS_EINPUT with the message set.
- * op_parse ignores --preset/--session values (they are only recorded); op_parse_layered calls
- * layer after the defaults and before the command line's options. */
+/* Parse argv with the subcommands cmds[0..n) (argv[1], when not an option, names one; else the
+ * row with OPR_DEFAULT): o->cmd is its row. GS_OK, or GS_EINPUT with the message set. layer
+ * (may be NULL) is called after the defaults and before the command line's options. */
+int op_parse_layered(op_opts *o, int argc, char **argv, const op_command *cmds, int n, op_layer_fn layer,
+                     void *user);
+/* The tests' parser: no table (o->cmd NULL), argv[1] when not an option is skipped as the
+ * command's name, every option is accepted and no rule applies; --preset and --session are only
+ * recorded. */
 int op_parse(op_opts *o, int argc, char **argv);
-int op_parse_layered(op_opts *o, int argc, char **argv, op_layer_fn layer, void *user);
-/* The subcommand's name ("run", "tui", ...). */
-const char *op_cmd_name(op_cmd c);
 /* The options part of --help, after main.c's subcommand lines (agrees with man/gsrscope.1). */
 const char *op_usage(void);
 /* Parse one "name=value" hyperparameter/protocol assignment onto o (used by sweep, sessions

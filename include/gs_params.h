@@ -3,8 +3,9 @@
  * Every value option (`--name V` on the command line, `name=V` in presets and sessions, with '_'
  * or '-', `--param name=v1,v2` in sweep, `--param name` in tune, a row of the TUI's parameters
  * panel) is one row of pa_table(): its name, its field in op_opts, its default, its valid range,
- * its TUI label, step and scale, its tuning range, the subcommands it applies to, the part of the
- * replay a change invalidates (EN_DEP_* bits; 0 = the stream and problem), and its --help line.
+ * its TUI label, step and scale, its tuning range, its option group (OPG_*: a subcommand's row
+ * lists the groups it accepts), the part of the replay a change invalidates (EN_DEP_* bits; 0 =
+ * the stream and problem), and its --help line.
  * opts.c (parsing, op_defaults, op_validate), usage.c (--help), session.c (what a session
  * saves), tui/tui_params.c (the panel, steps and ranges), analysis/tuning.c (the search ranges),
  * cli/sweep.c (which names keep the problem) and engine/method_uses.c read it.
@@ -24,19 +25,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum { OP_CMD_TUI, OP_CMD_RUN, OP_CMD_EXPORT, OP_CMD_SWEEP, OP_CMD_SYNTH, OP_CMD_TUNE, OP_CMD_TABLE } op_cmd;
-#define OP_N_CMDS 7
-
-/* Which subcommands an option applies to (bits 1u << op_cmd). */
-#define IN_TUI (1u << OP_CMD_TUI)
-#define IN_RUN (1u << OP_CMD_RUN)
-#define IN_EXPORT (1u << OP_CMD_EXPORT)
-#define IN_SWEEP (1u << OP_CMD_SWEEP)
-#define IN_SYNTH (1u << OP_CMD_SYNTH)
-#define IN_TUNE (1u << OP_CMD_TUNE)
-#define IN_TABLE (1u << OP_CMD_TABLE)
-#define IN_REPLAY (IN_TUI | IN_RUN | IN_EXPORT | IN_SWEEP | IN_TUNE | IN_TABLE) /* every command that replays a stream */
-#define IN_ALL (IN_REPLAY | IN_SYNTH)
+/* Option groups: every option is in one (a parameter row's `group`, a row of opts.c's option
+ * table); a subcommand's row (op_command in gs_opts.h, main.c's table) lists the groups it
+ * accepts, so a new subcommand edits no option's row. */
+enum {
+    OPG_STREAM = 1u << 0,    /* data, protocol, methods, the parameters, --preset, --session:
+                              * every command that replays a stream */
+    OPG_COMPUTE = 1u << 1,   /* --spectrum, --precision (without it a command computes in double) */
+    OPG_FORMAT = 1u << 2,    /* --format */
+    OPG_REPORT = 1u << 3,    /* --save-state, --theorem, --split (run) */
+    OPG_QUIET = 1u << 4,     /* --quiet: the headless commands */
+    OPG_FIGURE = 1u << 5,    /* --figure, -o, --dpi, --task, --frames, ... (export) */
+    OPG_PARAM = 1u << 6,     /* --param */
+    OPG_SEEDS = 1u << 7,     /* --seeds */
+    OPG_OBJECTIVE = 1u << 8, /* --objective (tune) */
+    OPG_OUT_DIR = 1u << 9,   /* --out DIR (synth) */
+    OPG_TERMINAL = 1u << 10, /* --ascii, --tour, --theme (the TUI) */
+    OPG_GENERAL = 1u << 11   /* --help, --version: every command, without being listed */
+};
 
 /* all: the N(N−1) ordered pairs i ≠ j (default); random: one random partner per row; literal:
  * the N² ordered pairs with i = j included, as Algorithm 1 writes it */
@@ -152,7 +158,7 @@ typedef struct {
                               * PA_STEP_125: the least non-zero value */
     double tune_lo, tune_hi; /* tune's search range; tune_grid 0: not tunable */
     int tune_log, tune_grid; /* log10 scale; points of the coarse grid */
-    unsigned in;             /* subcommands it applies to (IN_*) */
+    unsigned group;          /* its option group (OPG_*): the subcommands listing it accept it */
     unsigned dep;            /* EN_DEP_* a change invalidates; 0: the stream and problem */
     pa_section section;      /* --help section */
     const char *arg;         /* --help metavariable ("T"); enums: their names */
