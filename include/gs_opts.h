@@ -34,8 +34,17 @@ typedef struct {
     char from[96];
 } op_origin;
 
-#define OP_MIN_DPI 72          /* export: smallest --dpi */
-#define OP_MIN_WIDTH_IN 3.0    /* export: narrowest --width-in */
+/* export's number options: their ranges (rows of pa_options(), which --help prints and the
+ * parser checks; the figures read them too). 0 is the default of each. */
+#define OP_DPI_MIN 72.0        /* below it a PNG's text is a few pixels high */
+#define OP_DPI_MAX 2400.0
+#define OP_WIDTH_IN_MIN 3.0    /* narrower figures overlap their labels */
+#define OP_WIDTH_IN_MAX 40.0
+#define OP_MIN_WIDTH_IN OP_WIDTH_IN_MIN /* the name figure/catalog.c reads */
+#define OP_FONT_SCALE_MIN 0.5
+#define OP_FONT_SCALE_MAX 4.0
+#define OP_FRAME_MS_MIN 20     /* animation: ms per frame */
+#define OP_FRAME_MS_MAX 60000
 enum { OP_SIZE_NONE = 0, OP_SIZE_COLUMN, OP_SIZE_PAGE, OP_SIZE_SLIDE }; /* export --size */
 #define OP_MAX_SWEEP 8
 #define OP_MAX_SOURCES 8

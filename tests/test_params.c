@@ -118,6 +118,46 @@ static void check_tune_lists(const char *man, const char *why)
     if (man) CHECK(count_of(m, " points") == n, "%s: the man page lists %d grids, the table has %d tunable rows", why, count_of(m, " points"), n);
 }
 
+/* The number options that are not parameters (pa_options: export's --dpi, --frame-ms, --width-in,
+ * --font-scale): --help and the man page give each row's range, the parser refuses a value just
+ * outside it (naming the range) and takes its ends and 0 (the default); no session or --param
+ * knows them. */
+static void test_option_rows(void)
+{
+    size_t mn = 0;
+    char *man = (char *)tap_slurp("man/gsrscope.1", &mn);
+    CHECK(pa_option_count() >= 4, "%d number options", pa_option_count());
+    for (int i = 0; i < pa_option_count(); i++) {
+        const pa_param *r = &pa_options()[i];
+        char range[96], h[1024], m[2048], opt[64], lo[32], hi[32], below[32], above[32];
+        pa_range_text(r, range, sizeof range);
+        CHECK(pa_find_option(r->name) == r && !pa_find(r->name), "--%s: an option row, not a parameter", r->name);
+        help_of(op_usage(), r->name, h, sizeof h);
+        CHECK(h[0] && strstr(h, range), "--help: --%s shows %s: '%s'", r->name, range, h);
+        if (man) {
+            man_of(man, r->name, m, sizeof m);
+            CHECK(m[0] && strstr(m, range + 3), "man/gsrscope.1: --%s says %s: '%.200s'", r->name, range + 3, m);
+        }
+        snprintf(opt, sizeof opt, "--%s", r->name);
+        snprintf(lo, sizeof lo, "%.17g", r->lo);
+        snprintf(hi, sizeof hi, "%.17g", r->hi);
+        snprintf(below, sizeof below, "%.17g", r->kind == PA_DBL ? r->lo * 0.99 : r->lo - 1);
+        snprintf(above, sizeof above, "%.17g", r->kind == PA_DBL ? r->hi * 1.01 : r->hi + 1);
+        const char *vals[] = {lo, hi, "0", below, above};
+        for (int k = 0; k < 5; k++) {
+            char *argv[] = {"gsrscope", "export", "--frames", opt, (char *)vals[k], NULL}; /* --frame-ms needs --frames */
+            op_opts o;
+            int rc = op_parse(&o, 5, argv);
+            if (k < 3) CHECK(rc == GS_OK && pa_get(&o, r) == strtod(vals[k], NULL), "%s %s accepted: %s", opt, vals[k], gs_last_error());
+            else CHECK(rc == GS_EINPUT && strstr(gs_last_error(), range), "%s %s refused naming %s: %s", opt, vals[k], range, gs_last_error());
+        }
+        op_opts o;
+        op_defaults(&o);
+        CHECK(op_set(&o, r->name, lo) == GS_EINPUT, "%s: no parameter (sessions, --param)", r->name);
+    }
+    free(man);
+}
+
 static void test_rows(void)
 {
     op_opts *o = malloc(sizeof *o);
@@ -290,6 +330,7 @@ static void test_change_a_row(void)
 int main(void)
 {
     test_rows();
+    test_option_rows();
     test_sessions_presets();
     test_change_a_row();
     return tap_done();

@@ -122,18 +122,15 @@ static void record(op_opts *o, const char *name_in, const char *value)
 
 void op_note(op_opts *o, const char *name, const char *value) { record(o, name, value); }
 
-/* The values are the rows of the parameter table (gs_params.h): `--name V` on the command line,
- * `name=V` in sessions and presets (with '_' for '-'), `--param name=v1,v2` in sweep. */
-int op_set(op_opts *o, const char *name_in, const char *v)
+/* Read v into row k's field (a parameter or a number option), checked against its range. */
+static int set_row(op_opts *o, const pa_param *k, const char *v)
 {
-    const pa_param *k = pa_find(name_in);
-    if (!k) return gs_error(GS_EINPUT, "unknown parameter '%s'", name_in);
     char opt[80];
     snprintf(opt, sizeof opt, "--%s", k->name);
     void *field = (char *)o + k->off;
-    double d;
-    long l;
-    int e, st;
+    double d = 0;
+    long l = 0;
+    int e = 0, st;
     switch (k->kind) {
     case PA_DBL:
         if ((st = parse_double(opt, v, &d)) || (st = pa_check(k, d))) return st;
@@ -151,6 +148,17 @@ int op_set(op_opts *o, const char *name_in, const char *v)
         *(int *)field = e;
         break;
     }
+    return GS_OK;
+}
+
+/* The values are the rows of the parameter table (gs_params.h): `--name V` on the command line,
+ * `name=V` in sessions and presets (with '_' for '-'), `--param name=v1,v2` in sweep. */
+int op_set(op_opts *o, const char *name_in, const char *v)
+{
+    const pa_param *k = pa_find(name_in);
+    if (!k) return gs_error(GS_EINPUT, "unknown parameter '%s'", name_in);
+    int st = set_row(o, k, v);
+    if (st) return st;
     record(o, k->name, v);
     return op_validate(o);
 }
@@ -231,14 +239,9 @@ int op_validate(const op_opts *o)
     int st;
     for (int i = 0; i < pa_count(); i++)
         if ((st = pa_check(&pa_table()[i], pa_get(o, &pa_table()[i])))) return st;
-    /* Below 72 dpi a PNG's text is a few pixels high; below 3 inches the labels overlap. */
-    if (o->dpi != 0 && !(o->dpi >= OP_MIN_DPI && o->dpi <= 2400))
-        return gs_error(GS_EINPUT, "--dpi: must be in [%d, 2400] (below %d dpi the text is unreadable), got %g", OP_MIN_DPI, OP_MIN_DPI, o->dpi);
-    if (o->width_in != 0 && !(o->width_in >= OP_MIN_WIDTH_IN && o->width_in <= 40))
-        return gs_error(GS_EINPUT, "--width-in: must be in [%g, 40] (narrower figures overlap their labels), got %g", OP_MIN_WIDTH_IN, o->width_in);
+    for (int i = 0; i < pa_option_count(); i++)
+        if ((st = pa_check(&pa_options()[i], pa_get(o, &pa_options()[i])))) return st;
     if (o->task < 0) return gs_error(GS_EINPUT, "--task: must be ≥ 1, got %d", o->task);
-    if (o->font_scale != 0 && !(o->font_scale >= 0.5 && o->font_scale <= 4))
-        return gs_error(GS_EINPUT, "--font-scale: must be in [0.5, 4], got %g", o->font_scale);
     if (o->size && o->width_in != 0)
         return gs_error(GS_EINPUT, "--size and --width-in: give one of them (--size %s is %s)",
                         o->size == OP_SIZE_COLUMN ? "column" : o->size == OP_SIZE_PAGE ? "page" : "slide",
@@ -251,12 +254,13 @@ int op_validate(const op_opts *o)
 enum {
     O_SYNTH = 1000, O_DATA, O_IDX, O_TRF, O_TRL, O_TEF, O_TEL, O_LABELCOL, O_NONORM,
     O_MAXMEM, O_METHODS, O_FORMAT, O_SAVE, O_SPECTRUM, O_THEOREM, O_SPLIT, O_QUIET, O_FIGURE,
-    O_DPI, O_TASK, O_WIDTH, O_CSV, O_PARAM, O_SEEDS, O_OUTDIR, O_ASCII, O_PRESET, O_SESSION,
+    O_TASK, O_CSV, O_PARAM, O_SEEDS, O_OUTDIR, O_ASCII, O_PRESET, O_SESSION,
     O_TOUR, O_THEME, O_HELP, O_VERSION, O_SET, O_OBJECTIVE, O_SAMPLE, O_PRECISION,
-    O_FRAMES, O_FUTURE, O_FRAME_MS, O_SIZE, O_FONT_SCALE
+    O_FRAMES, O_FUTURE, O_SIZE, O_NUM
 };
 
-/* The other options (the rows of the parameter table are options too, each `--name V`, id O_SET). */
+/* The other options (the rows of the parameter table are options too, each `--name V`, id O_SET,
+ * and so are the number options of pa_options(), id O_NUM). */
 typedef struct {
     const char *name;
     int has_arg;
@@ -288,15 +292,11 @@ static const op_def DEFS[] = {
     {"quiet", no_argument, O_QUIET, OPG_QUIET},
     {"figure", required_argument, O_FIGURE, OPG_FIGURE},
     {"output", required_argument, 'o', OPG_FIGURE},
-    {"dpi", required_argument, O_DPI, OPG_FIGURE},
     {"task", required_argument, O_TASK, OPG_FIGURE},
-    {"width-in", required_argument, O_WIDTH, OPG_FIGURE},
     {"csv", required_argument, O_CSV, OPG_FIGURE},
     {"frames", no_argument, O_FRAMES, OPG_FIGURE},
     {"future", required_argument, O_FUTURE, OPG_FIGURE},
-    {"frame-ms", required_argument, O_FRAME_MS, OPG_FIGURE},
     {"size", required_argument, O_SIZE, OPG_FIGURE},
-    {"font-scale", required_argument, O_FONT_SCALE, OPG_FIGURE},
     {"param", required_argument, O_PARAM, OPG_PARAM},
     {"seeds", required_argument, O_SEEDS, OPG_SEEDS},
     {"objective", required_argument, O_OBJECTIVE, OPG_OBJECTIVE},
@@ -309,15 +309,19 @@ static const op_def DEFS[] = {
 };
 #define N_DEFS ((int)(sizeof DEFS / sizeof DEFS[0]))
 
-/* getopt's table: DEFS, then one row per parameter (gs_params.h). */
+/* getopt's table: DEFS, then one row per parameter, then one per number option (gs_params.h). */
 #define MAX_KEYS 64
 static struct option LONG[N_DEFS + MAX_KEYS + 1];
+static int n_keys; /* the parameters among them */
 
 static void build_long(void)
 {
     for (int i = 0; i < N_DEFS; i++) LONG[i] = (struct option){DEFS[i].name, DEFS[i].has_arg, 0, DEFS[i].id};
-    int n = pa_count() < MAX_KEYS ? pa_count() : MAX_KEYS;
-    for (int i = 0; i < n; i++) LONG[N_DEFS + i] = (struct option){pa_table()[i].name, required_argument, 0, O_SET};
+    n_keys = pa_count() < MAX_KEYS ? pa_count() : MAX_KEYS;
+    for (int i = 0; i < n_keys; i++) LONG[N_DEFS + i] = (struct option){pa_table()[i].name, required_argument, 0, O_SET};
+    int n = n_keys;
+    for (int i = 0; i < pa_option_count() && n < MAX_KEYS; i++, n++)
+        LONG[N_DEFS + n] = (struct option){pa_options()[i].name, required_argument, 0, O_NUM};
     LONG[N_DEFS + n] = (struct option){0, 0, 0, 0};
 }
 
@@ -329,6 +333,7 @@ typedef struct {
 
 static unsigned group_of(int li, int c)
 {
+    if (li >= N_DEFS + n_keys) return pa_options()[li - N_DEFS - n_keys].group;
     if (li >= N_DEFS) return pa_table()[li - N_DEFS].group;
     if (li >= 0) return DEFS[li].group;
     for (int i = 0; i < N_DEFS; i++) if (DEFS[i].id == c) return DEFS[i].group; /* -o, -h, -V */
@@ -404,6 +409,7 @@ static int apply_opt(op_opts *o, int c, const char *name, char *arg, int *user_m
     long l;
     switch (c) {
     case O_SET: return op_set(o, name, arg);
+    case O_NUM: return set_row(o, pa_find_option(name), arg);
     case O_SYNTH:
         clear_source(o, cleared);
         o->data.synthetic = 1;
@@ -471,23 +477,15 @@ static int apply_opt(op_opts *o, int c, const char *name, char *arg, int *user_m
     case O_QUIET: o->quiet = 1; break;
     case O_FIGURE: o->figure = arg; break;
     case 'o': o->output = arg; break;
-    case O_DPI: st = parse_double("--dpi", arg, &o->dpi); break;
     case O_TASK:
         if (!strcmp(arg, "all")) { o->frames = 1; o->task = 0; break; } /* every task: one frame each */
         if ((st = parse_long("--task", arg, &l))) break;
         if (l < 1 || l > 1000000) { st = gs_error(GS_EINPUT, "--task: must be ≥ 1, got %ld", l); break; }
         o->task = (int)l;
         break;
-    case O_WIDTH: st = parse_double("--width-in", arg, &o->width_in); break;
     case O_FRAMES: o->frames = 1; break;
     case O_FUTURE: { int e; st = parse_enum("--future", arg, FUTURE_NAMES, 3, &e); o->future = e + 1; break; }
-    case O_FRAME_MS:
-        if ((st = parse_long("--frame-ms", arg, &l))) break;
-        if (l < 20 || l > 60000) { st = gs_error(GS_EINPUT, "--frame-ms: must be in [20, 60000] ms, got %ld", l); break; }
-        o->frame_ms = (int)l;
-        break;
     case O_SIZE: { int e; st = parse_enum("--size", arg, SIZE_NAMES, 3, &e); o->size = e + 1; break; }
-    case O_FONT_SCALE: st = parse_double("--font-scale", arg, &o->font_scale); break;
     case O_PARAM:
         if (rule(o, OPR_PARAM_NAMES)) { /* tune: the names of the parameters to search */
             if (o->tune_params) return gs_error(GS_EINPUT, "--param: give the parameters once, comma-separated (tau,beta)");

@@ -6,6 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A constant's digits in the text (EN_SINGLE_MIN_D: "2048"). */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 static const char HEAD[] =
 "An option given to a subcommand it does not apply to is refused (exit 2).\n"
 "Values: defaults < --preset < --session < the options given on the command line.\n"
@@ -32,15 +36,16 @@ static const char METHODS[] =
 "                           gauss-shrink, gauss-transfer, interclass, oversample (copies of a\n"
 "                           class's rows, GSR's count: its mass without its geometry);\n"
 "                           gsr alone = gacl+gsr\n";
+/* A line "@NAME" stands for the lines of the number option NAME (pa_options). */
 static const char TAIL[] =
 "Output (run):\n"
 "  --format table|csv|json  per-task results (default table)\n"
 "  --spectrum auto|final|all exact eigenvalues at the last task (final) or every task (all);\n"
-"                           auto (default): final while D <= 2048 (a method's own D:\n"
+"                           auto (default): final while D <= " STR(EN_SPECTRUM_AUTO_MAX) " (a method's own D:\n"
 "                           ranpac's 10000-d map is above), else only where asked\n"
 "  --precision auto|single|double  arithmetic of the ridge learners (gacl, air, ranpac): single\n"
 "                           (float rows, Gram matrices, Cholesky, predictions) or double;\n"
-"                           auto (default): single from D >= 2048 (--expand), else double;\n"
+"                           auto (default): single from D >= " STR(EN_SINGLE_MIN_D) " (--expand), else double;\n"
 "                           the TUI, run and export (the others compute in double);\n"
 "                           anacp computes in single whatever it says (its\n"
 "                           ill-conditioned solves in double)\n"
@@ -53,19 +58,18 @@ static const char TAIL[] =
 "                           class-acc, eig-ratio, theorem, claims, collapse,\n"
 "                           ridge-lens\n"
 "  -o, --output FILE        output file; .png, .svg, .pdf or .gif\n"
-"  --dpi N                  PNG/GIF resolution, 72 to 2400 (default 300; GIF 100)\n"
+"@dpi\n"
 "  --task K                 task to show (default: last); all: one frame per task (--frames)\n"
 "  --future show|hide|fade  the tasks after K (default show, with a dotted line at K;\n"
 "                           frames: hide)\n"
 "  --frames                 one frame per task, each drawing the tasks up to its own, the same\n"
 "                           axes in all: .pdf one page each, .gif an animation, .png/.svg\n"
 "                           numbered FILE-01.png ... (--csv too)\n"
-"  --frame-ms N             animation: ms per frame, 20 to 60000 (default 1000; the last 3x)\n"
-"  --width-in W             figure width in inches, 3 to 40 (default 3.5; dashboard 7)\n"
+"@frame-ms\n"
+"@width-in\n"
 "  --size column|page|slide 3.5 in, 7 in, or a 16:9 slide of 13.33 x 7.5 in with text at 18 pt\n"
 "                           or more (font scale 2.25)\n"
-"  --font-scale S           text and lines S times as large, 0.5 to 4 (the layout of a\n"
-"                           figure 1/S as wide)\n"
+"@font-scale\n"
 "  --csv FILE, --data FILE.csv   also write the numbers behind the figure\n"
 "  --seeds 1,2,3            accuracy, stable-rank, dashboard, erank-cond, tau-sweep: the mean\n"
 "                           over the seeds with a ± std band (said in a caption)\n"
@@ -138,6 +142,28 @@ static void section(pa_section sec, char *buf, size_t cap, size_t *len)
         if (pa_table()[i].section == sec) row_lines(&pa_table()[i], buf, cap, len);
 }
 
+/* Fixed text, its "@NAME" lines replaced by the option rows' lines. */
+static void text(const char *t, char *buf, size_t cap, size_t *len)
+{
+    while (*t) {
+        const char *e = strchr(t, '\n');
+        size_t n = e ? (size_t)(e - t) + 1 : strlen(t);
+        char name[32];
+        const pa_param *r = NULL;
+        if (t[0] == '@' && n - 1 < sizeof name) {
+            snprintf(name, sizeof name, "%.*s", (int)(n - 2), t + 1);
+            r = pa_find_option(name);
+        }
+        if (r) row_lines(r, buf, cap, len);
+        else {
+            char line[256];
+            snprintf(line, sizeof line, "%.*s", (int)n, t);
+            add(buf, cap, len, "%s%s", line, "");
+        }
+        t += n;
+    }
+}
+
 /* tune's --param: the rows with a tuning grid and their grids, wrapped at 100 columns. */
 static void tune_param(char *buf, size_t cap, size_t *len)
 {
@@ -170,7 +196,7 @@ const char *op_usage(void)
     section(PA_SEC_PROTOCOL, buf, sizeof buf, &len);
     add(buf, sizeof buf, &len, "%s%s", METHODS, "");
     section(PA_SEC_METHODS, buf, sizeof buf, &len);
-    add(buf, sizeof buf, &len, "%s%s", TAIL, "");
+    text(TAIL, buf, sizeof buf, &len);
     tune_param(buf, sizeof buf, &len);
     add(buf, sizeof buf, &len, "%s%s", TAIL2, "");
     return buf;
