@@ -632,8 +632,9 @@ int op_parse_layered(op_opts *o, int argc, char **argv, const op_command *cmds, 
                         "CSV features without a labels file take their labels from --label-col", nfiles);
     int nsrc = o->data.synthetic + !!o->data.sample + !!o->data.data_dir + !!o->data.idx_dir + (nfiles == 4);
     if (o->format >= OP_FMT_MARKDOWN && o->cmd && !rule(o, OPR_DOC_FORMATS))
-        return gs_error(GS_EINPUT, "--format %s: only for %s (use table, csv or json)", FMT_NAMES[o->format],
-                        names_with(t, OPR_DOC_FORMATS, list, sizeof list));
+        return names_with(t, OPR_DOC_FORMATS, list, sizeof list)[0]
+                   ? gs_error(GS_EINPUT, "--format %s: only for %s (use table, csv or json)", FMT_NAMES[o->format], list)
+                   : gs_error(GS_EINPUT, "--format %s: use table, csv or json", FMT_NAMES[o->format]);
     if (rule(o, OPR_SOURCES)) { /* every source is a column group; the four files count as one more */
         if (nfiles == 4 && o->n_sources >= OP_MAX_SOURCES) return gs_error(GS_EINPUT, "%s: at most %d data sources", o->cmd->name, OP_MAX_SOURCES);
     } else if (nsrc > 1 || o->n_sources > 1)
