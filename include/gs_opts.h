@@ -151,8 +151,9 @@ int op_parse_layered(op_opts *o, int argc, char **argv, const op_command *cmds, 
  * command's name, every option is accepted and no rule applies; --preset and --session are only
  * recorded. */
 int op_parse(op_opts *o, int argc, char **argv);
-/* The options part of --help, after main.c's subcommand lines (agrees with man/gsrscope.1). */
-const char *op_usage(void);
+/* The options part of --help, after main.c's subcommand lines (agrees with man/gsrscope.1); the
+ * subcommands cmds[0..n) name which commands accept the presets and --precision (NULL, 0: none). */
+const char *op_usage(const op_command *cmds, int n);
 /* Parse one "name=value" hyperparameter/protocol assignment onto o (used by sweep, sessions
  * and the TUI editor). GS_OK or GS_EINPUT. */
 int op_set(op_opts *o, const char *name, const char *value);

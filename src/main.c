@@ -72,7 +72,7 @@ static void usage(void)
         else if (n + 3 + sw <= WIDTH) printf("%s   %s\n", line, c->summary);
         else printf("%s\n%*s%s\n", line, COL, "", c->summary);
     }
-    fputs(op_usage(), stdout);
+    fputs(op_usage(COMMANDS, N_COMMANDS), stdout);
 }
 
 /* The session's strings (paths, method names) live as long as the process. */

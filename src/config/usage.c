@@ -36,7 +36,8 @@ static const char METHODS[] =
 "                           gauss-shrink, gauss-transfer, interclass, oversample (copies of a\n"
 "                           class's rows, GSR's count: its mass without its geometry);\n"
 "                           gsr alone = gacl+gsr\n";
-/* A line "@NAME" stands for the lines of the number option NAME (pa_options). */
+/* A line "@NAME" stands for the lines of the number option NAME (pa_options); "{stream}" and
+ * "{compute}" for the subcommands that accept the group ("the TUI, run and export"). */
 static const char TAIL[] =
 "Output (run):\n"
 "  --format table|csv|json  per-task results (default table)\n"
@@ -46,7 +47,7 @@ static const char TAIL[] =
 "  --precision auto|single|double  arithmetic of the ridge learners (gacl, air, ranpac): single\n"
 "                           (float rows, Gram matrices, Cholesky, predictions) or double;\n"
 "                           auto (default): single from D >= " STR(EN_SINGLE_MIN_D) " (--expand), else double;\n"
-"                           the TUI, run and export (the others compute in double);\n"
+"                           {compute} (the others compute in double);\n"
 "                           anacp computes in single whatever it says (its\n"
 "                           ill-conditioned solves in double)\n"
 "  --save-state DIR         write rows, G, Q, W, eigenvalues and predictions as .npy\n"
@@ -94,7 +95,7 @@ static const char TAIL2[] =
 "                           ± std band, mean rows in the parameters panel (first seed shown)\n"
 "  --tour [NAME]            play a guided tour (assets/tours/NAME.tour or a path; default:\n"
 "                           bundled, or synthetic with --synthetic); n / p move, Esc leaves\n"
-"Presets and sessions (TUI, run, export, sweep, tune):\n"
+"Presets and sessions ({stream}):\n"
 "  --preset NAME            values from assets/presets/NAME: paper, teaching, reference\n"
 "  --session FILE           values and data from a session file (saved with s in the TUI)\n"
 "General:\n"
@@ -142,8 +143,39 @@ static void section(pa_section sec, char *buf, size_t cap, size_t *len)
         if (pa_table()[i].section == sec) row_lines(&pa_table()[i], buf, cap, len);
 }
 
-/* Fixed text, its "@NAME" lines replaced by the option rows' lines. */
-static void text(const char *t, char *buf, size_t cap, size_t *len)
+/* The subcommands accepting `group`, "a, b and c" (into out). */
+static void accepting(const op_command *cmds, int n, unsigned group, char *out, size_t cap)
+{
+    int k = 0, total = 0;
+    for (int i = 0; i < n; i++) total += !!(cmds[i].groups & group);
+    out[0] = 0;
+    for (int i = 0; i < n; i++)
+        if (cmds[i].groups & group) {
+            size_t L = strlen(out);
+            snprintf(out + L, cap - L, "%s%s", k == 0 ? "" : k == total - 1 ? " and " : ", ", cmds[i].title ? cmds[i].title : cmds[i].name);
+            k++;
+        }
+}
+
+/* A line with its "{stream}" and "{compute}" filled in. */
+static void fill(const char *line, const op_command *cmds, int n, char *out, size_t cap)
+{
+    static const struct { const char *token; unsigned group; } TOKENS[] = {{"{stream}", OPG_STREAM}, {"{compute}", OPG_COMPUTE}};
+    size_t o = 0;
+    while (*line && o + 1 < cap) {
+        size_t k = 0;
+        while (k < sizeof TOKENS / sizeof TOKENS[0] && strncmp(line, TOKENS[k].token, strlen(TOKENS[k].token))) k++;
+        if (k < sizeof TOKENS / sizeof TOKENS[0]) {
+            accepting(cmds, n, TOKENS[k].group, out + o, cap - o);
+            o += strlen(out + o);
+            line += strlen(TOKENS[k].token);
+        } else out[o++] = *line++;
+    }
+    out[o] = 0;
+}
+
+/* Fixed text, its "@NAME" lines replaced by the option rows' lines, its tokens filled in. */
+static void text(const char *t, const op_command *cmds, int ncmd, char *buf, size_t cap, size_t *len)
 {
     while (*t) {
         const char *e = strchr(t, '\n');
@@ -156,9 +188,10 @@ static void text(const char *t, char *buf, size_t cap, size_t *len)
         }
         if (r) row_lines(r, buf, cap, len);
         else {
-            char line[256];
+            char line[256], filled[512];
             snprintf(line, sizeof line, "%.*s", (int)n, t);
-            add(buf, cap, len, "%s%s", line, "");
+            fill(line, cmds, ncmd, filled, sizeof filled);
+            add(buf, cap, len, "%s%s", filled, "");
         }
         t += n;
     }
@@ -185,8 +218,8 @@ static void tune_param(char *buf, size_t cap, size_t *len)
     add(buf, cap, len, "%s%s", line, "\n");
 }
 
-/* Built at each call from the table (the tests change a row and read the help again). */
-const char *op_usage(void)
+/* Built at each call from the tables (the tests change a row and read the help again). */
+const char *op_usage(const op_command *cmds, int n)
 {
     static char buf[16384];
     size_t len = 0;
@@ -196,8 +229,8 @@ const char *op_usage(void)
     section(PA_SEC_PROTOCOL, buf, sizeof buf, &len);
     add(buf, sizeof buf, &len, "%s%s", METHODS, "");
     section(PA_SEC_METHODS, buf, sizeof buf, &len);
-    text(TAIL, buf, sizeof buf, &len);
+    text(TAIL, cmds, n, buf, sizeof buf, &len);
     tune_param(buf, sizeof buf, &len);
-    add(buf, sizeof buf, &len, "%s%s", TAIL2, "");
+    text(TAIL2, cmds, n, buf, sizeof buf, &len);
     return buf;
 }
