@@ -1,6 +1,6 @@
 /* gs_opts.h — every command-line option of gsrscope, parsed once by one parser (prefix op_).
  *
- * One struct serves the TUI, `run`, `export`, `sweep` and `synth`, so every data, protocol and
+ * One struct serves every subcommand (the TUI included), so every data, protocol and
  * method option means the same everywhere. op_parse validates ranges and returns GS_EINPUT with
  * a one-line message (gs_last_error) naming the option and what is wrong.
  *

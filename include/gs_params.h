@@ -115,9 +115,9 @@ typedef struct {
  * task (EN_SINGLE_KAPPA). Below it double costs under a second and every number stays the exact
  * double one (the default D = 768 and every documented example). */
 #define EN_SINGLE_MIN_D 2048
-/* The arithmetic of the ridge learners (--precision, run only): double everywhere, single (rows,
- * Gram matrices, Cholesky and predictions in float), or auto: single from the run's D ≥
- * EN_SINGLE_MIN_D (above), else double. Zero is double: the library's default. */
+/* The arithmetic of the ridge learners (--precision: the commands with OPG_COMPUTE): double
+ * everywhere, single (rows, Gram matrices, Cholesky and predictions in float), or auto: single
+ * from the run's D ≥ EN_SINGLE_MIN_D (above), else double. Zero is double: the library's default. */
 enum { OP_PREC_DOUBLE = 0, OP_PREC_SINGLE = 1, OP_PREC_AUTO = 2 };
 
 /* How random projections (--expand, ranpac) are drawn. */
