@@ -1,5 +1,8 @@
 # gsrscope — build, run, test. `make run` and `make check` install missing Debian packages first.
 PREFIX ?= /usr/local
+# The install data folder (assets/ and the bundled sets): its one definition. base/assets.c is
+# the one place that computes it at run time (as_install_dirs), from this value.
+DATADIR ?= $(PREFIX)/share/gsrscope
 DESTDIR ?=
 CC ?= cc
 BUILD ?= build
@@ -81,8 +84,8 @@ check:
 	@$(MAKE) --no-print-directory tests
 	@sh tests/run_tests.sh $(BUILD)
 
-# assets/ (presets, ...) is installed as $(PREFIX)/share/gsrscope, where gs_assets.h looks.
-$(BUILD)/obj/base/assets.o: ALL_CFLAGS += -DGS_DATADIR='"$(PREFIX)/share/gsrscope"'
+# assets/ (presets, ...) is installed as $(DATADIR), where gs_assets.h looks.
+$(BUILD)/obj/base/assets.o: ALL_CFLAGS += -DGS_DATADIR='"$(DATADIR)"'
 
 install: $(BUILD)/gsrscope
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
@@ -90,14 +93,16 @@ install: $(BUILD)/gsrscope
 	install -m 644 man/gsrscope.1 $(DESTDIR)$(PREFIX)/share/man/man1/gsrscope.1
 	install -d $(DESTDIR)$(PREFIX)/share/man/man7
 	install -m 644 man/gsrscope.7 $(DESTDIR)$(PREFIX)/share/man/man7/gsrscope.7
-	cd assets && find . -type f | while read -r f; do install -D -m 644 "$$f" "$(DESTDIR)$(PREFIX)/share/gsrscope/$$f"; done
+	cd assets && find . -type f | while read -r f; do install -D -m 644 "$$f" "$(DESTDIR)$(DATADIR)/$$f"; done
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/gsrscope $(DESTDIR)$(PREFIX)/share/man/man1/gsrscope.1 $(DESTDIR)$(PREFIX)/share/man/man7/gsrscope.7
-	cd assets && find . -type f | while read -r f; do rm -f "$(DESTDIR)$(PREFIX)/share/gsrscope/$$f"; done
+	cd assets && find . -type f | while read -r f; do rm -f "$(DESTDIR)$(DATADIR)/$$f"; done
 
+# Every folder a build makes: build (or BUILD=...), and each mk/*.mk adds its own to CLEAN_DIRS.
+CLEAN_DIRS := build $(BUILD)
 clean:
-	rm -rf build build-asan
+	rm -rf $(sort $(CLEAN_DIRS))
 
 -include $(LIB_OBJ:.o=.d) $(BUILD)/obj/main.d $(TEST_HELPER_OBJ:.o=.d)
 -include mk/*.mk

@@ -1,19 +1,20 @@
-/* fuzz_targets.h — the parse entry points shared by the libFuzzer targets (fuzz/fuzz_*.c, built
- * with clang by `make fuzz`) and the corpus replay test (tests/test_fuzz_replay.c, part of
- * `make check`). Each function parses one input from memory and checks the invariants a
- * successful parse promises; it returns 0 when the input was accepted, 1 when it was refused
- * cleanly (status GS_EINPUT/GS_ENOMEM with a message), and aborts on a broken invariant.
+/* fuzz_targets.h — the parse entry points shared by the libFuzzer targets (fuzz/fuzz_format.c,
+ * one per row of the format table src/data/formats.c, and fuzz/fuzz_session.c, built with clang
+ * by `make fuzz`) and the corpus replay test (tests/test_fuzz_replay.c, part of `make check`).
+ * Each function parses one input from memory, through the row's open_mem or read_mem, and checks
+ * the invariants a successful parse promises; it returns 0 when the input was accepted, 1 when it
+ * was refused cleanly (status GS_EINPUT/GS_ENOMEM with a message naming "fuzz.NAME"), and aborts
+ * on a broken invariant.
  */
 #ifndef GS_FUZZ_TARGETS_H
 #define GS_FUZZ_TARGETS_H
 
 #include "gs_common.h"
-#include "gs_csv.h"
-#include "gs_idx.h"
-#include "gs_npy.h"
 #include "gs_opts.h"
 #include "gs_session.h"
-#include "../src/data/load_int.h"
+#include "../src/data/formats.h"
+
+#include <stdio.h>
 
 #include <math.h>
 #include <stdint.h>
@@ -33,56 +34,6 @@ static inline int fz_refused(int st, const char *name)
     fz_assert(st == GS_EINPUT || st == GS_ENOMEM);
     fz_assert(strncmp(gs_last_error(), name, strlen(name)) == 0);
     return 1;
-}
-
-static inline int fz_npy(const uint8_t *d, size_t n)
-{
-    npy_array a;
-    int st = npy_parse("fuzz.npy", d, n, &a);
-    if (st) return fz_refused(st, "fuzz.npy");
-    fz_assert(a.ndim == 1 || a.ndim == 2);
-    fz_assert(a.shape[0] >= 0 && a.shape[1] >= 0);
-    size_t cnt = (size_t)a.shape[0] * (size_t)a.shape[1];
-    fz_assert(a.itemsize == 1 || a.itemsize == 2 || a.itemsize == 4 || a.itemsize == 8);
-    fz_assert(cnt * a.itemsize <= n);
-    /* touch every byte so ASan sees an undersized buffer */
-    unsigned s = 0;
-    const unsigned char *p = a.data;
-    for (size_t i = 0; i < cnt * a.itemsize; i++) s += p[i];
-    (void)s;
-    npy_array_free(&a);
-    return 0;
-}
-
-static inline int fz_csv(const uint8_t *d, size_t n)
-{
-    int accepted = 0;
-    static const int cols[] = {-1, CSV_NO_LABEL, 0, 2};
-    for (int k = 0; k < 4; k++) {
-        csv_table t;
-        int st = csv_parse("fuzz.csv", (const char *)d, n, cols[k], FZ_MAX_BYTES, &t);
-        if (st) { fz_refused(st, "fuzz.csv"); continue; }
-        accepted = 1;
-        fz_assert(t.rows > 0 && t.cols >= 0);
-        fz_assert((t.y != NULL) == (cols[k] != CSV_NO_LABEL));
-        for (long i = 0; i < t.rows * t.cols; i++) fz_assert(isfinite(t.x[i]));
-        for (long i = 0; t.y && i < t.rows; i++) fz_assert(t.y[i] >= 0);
-        csv_free(&t);
-    }
-    return !accepted;
-}
-
-static inline int fz_idx(const uint8_t *d, size_t n)
-{
-    idx_array a;
-    int st = idx_parse("fuzz.idx", d, n, FZ_MAX_BYTES, &a);
-    if (st) return fz_refused(st, "fuzz.idx");
-    fz_assert(a.ndim >= 1 && a.ndim <= 3 && a.n == a.dims[0] && a.item >= 0);
-    unsigned s = 0;
-    for (size_t i = 0; i < (size_t)a.n * (size_t)a.item; i++) s += a.data[i];
-    (void)s;
-    idx_free(&a);
-    return 0;
 }
 
 /* One array of an archive, opened: read as a run reads it, whole (1-D) or row by row in reverse
@@ -119,45 +70,52 @@ static inline int fz_read_src(ld_src *s, int scan, int *read)
     return st;
 }
 
-/* An .npz archive: each of the four arrays a run reads, by name (a missing one is skipped); an
- * accepted array is read by fz_read_src. Accepted when at least one array reads cleanly and none
- * is refused. */
-static inline int fz_npz(const uint8_t *d, size_t n)
+/* An array format: the array each role would take (one for a format that is not an archive; a
+ * role an archive holds no array for is skipped), read by fz_read_src with the zero scan.
+ * Accepted when at least one array reads cleanly and none is refused. */
+static inline int fz_arrays(const ld_format *f, const char *name, const uint8_t *d, size_t n)
 {
-    static const char *const member[4] = {"train_features.npy", "train_labels.npy", "test_features.npy",
-                                          "test_labels.npy"};
     int accepted = 0, refused = 0;
-    for (int m = 0; m < 4; m++) {
+    for (int m = 0; m < (f->archive ? 4 : 1); m++) {
         ld_src *s;
         gs_clear_error();
-        int st = ld_src_open_npz_mem("fuzz.npz", d, n, member[m], 1, &s), read = 0;
-        if (!st && s) st = fz_read_src(s, 0, &read);
+        int st = f->open_mem(name, d, n, m, &s), read = 0;
+        if (!st && s) st = fz_read_src(s, 1, &read);
         else if (!st) continue;
-        if (st) { fz_refused(st, "fuzz.npz"); refused = 1; }
+        if (st) { fz_refused(st, name); refused = 1; }
         else if (read) accepted = 1;
     }
     return !accepted || refused;
 }
 
-/* A torch.save (.pt) archive: the tensor each of the four roles would take (a lone tensor, or the
- * dict key named after the role), its pickle interpreted without running anything; an accepted
- * tensor is read by fz_read_src (with the zero scan). Accepted when at least one tensor reads
- * cleanly and none is refused. */
-static inline int fz_pt(const uint8_t *d, size_t n)
+/* A table read whole, with the label column last, none, first and third: accepted when one of
+ * them is; every value finite, every label non-negative. */
+static inline int fz_tables(const ld_format *f, const char *name, const uint8_t *d, size_t n)
 {
-    int accepted = 0, refused = 0;
-    for (int m = 0; m < 4; m++) {
-        ld_src *s;
-        gs_clear_error();
-        int st = ld_src_open_pt_mem("fuzz.pt", d, n, NULL, m, &s), read = 0;
-        if (!st) {
-            fz_assert(s != NULL);
-            st = fz_read_src(s, 1, &read);
-        }
-        if (st) { fz_refused(st, "fuzz.pt"); refused = 1; }
-        else if (read) accepted = 1;
+    int accepted = 0;
+    static const int cols[] = {-1, LD_NO_LABEL, 0, 2};
+    for (int k = 0; k < 4; k++) {
+        ld_table t;
+        int st = f->read_mem(name, d, n, cols[k], FZ_MAX_BYTES, &t);
+        if (st) { fz_refused(st, name); continue; }
+        accepted = 1;
+        fz_assert(t.ndim >= 1 && t.rows >= 0 && t.cols >= 0 && t.ny >= 0);
+        fz_assert((t.x != NULL) == (t.rows * t.cols > 0) && (t.y != NULL) == (t.ny > 0 || t.ndim == 1));
+        fz_assert(t.y == NULL || cols[k] != LD_NO_LABEL || t.ndim == 1);
+        for (long i = 0; i < t.rows * t.cols; i++) fz_assert(isfinite(t.x[i]));
+        for (long i = 0; i < t.ny; i++) fz_assert(t.y[i] >= 0);
+        ld_table_free(&t);
     }
-    return !accepted || refused;
+    return !accepted;
+}
+
+/* One input as a file of format f (its messages name "fuzz.NAME"). */
+static inline int fz_format(const ld_format *f, const uint8_t *d, size_t n)
+{
+    char name[64];
+    snprintf(name, sizeof name, "fuzz.%s", f->name);
+    fz_assert(f->open_mem != NULL || f->read_mem != NULL);
+    return f->open_mem ? fz_arrays(f, name, d, n) : fz_tables(f, name, d, n);
 }
 
 static inline int fz_session(const uint8_t *d, size_t n)

@@ -49,7 +49,7 @@ put("npy", "bad_trailing", npy_bytes(x) + b"\0")
 put("npy", "bad_truncated", npy_bytes(x)[:-3])
 put("npy", "bad_dupkey", raw_npy("{'descr': '<f8', 'descr': '<f8', 'fortran_order': False, 'shape': (1,), }", b"\0" * 8))
 put("npy", "bad_struct", raw_npy("{'descr': [('a', '<f8')], 'fortran_order': False, 'shape': (1,), }", b"\0" * 8))
-put("npy", "nan", npy_bytes(np.array([[np.nan, np.inf]])))
+put("npy", "bad_nan", npy_bytes(np.array([[np.nan, np.inf]])))  # the loader refuses NaN and infinity
 
 # .npz: np.savez (stored) and np.savez_compressed (deflated) of small arrays, then damaged copies
 def npz_bytes(compressed, **arrays):

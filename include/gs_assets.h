@@ -18,6 +18,12 @@
 
 #define AS_MAX_BYTES (1 << 20)
 #define AS_MAX_NAME 64
+#define AS_MAX_PATH 4200
+
+/* The installed data folders, the one rule for where `make install` puts assets/ and the bundled
+ * sets: <exe dir>/../share/gsrscope (when the executable's folder is known), then GS_DATADIR
+ * (the build's $(PREFIX)/share/gsrscope). Fills dirs[0..n) (at most cap) and returns n. */
+int as_install_dirs(char dirs[][AS_MAX_PATH], int cap);
 
 /* The folder assets are read from (the first of the list above that exists), into dir.
  * GS_OK, or GS_EINPUT saying where it looked. */

@@ -110,7 +110,8 @@ int ch_no_gram_names(const en_results *r, int m0, int m1, int own, char *buf, si
 /* A note too wide for its place keeps its leading "; " parts: the last one cut off (1), or 0 when
  * it has no "; " left. A cut part would say something else, so parts go whole. */
 int ch_note_cut(char *note);
-/* Display name of a method for legends ("gacl" -> "GACL", "gsr" -> "GSR", else upper-cased). */
+/* Display name of a method for legends: its row's in the method table (mt_display_name: "GACL",
+ * "GSR", "AnaCP + GSR"; an unknown name as given). */
 void ch_display_name(const char *name, char *out, size_t n);
 
 /* Build the charts from results. m0, m1: the two methods shown (indices into r->m; m1 may be -1).

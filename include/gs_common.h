@@ -28,6 +28,9 @@ enum {
 int gs_error(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The last message recorded on this thread ("" when none). Valid until the next gs_error. */
 const char *gs_last_error(void);
+/* s with its control characters escaped (\xNN; C1 controls \u00NN) into out (n bytes, NUL-terminated,
+ * cut at a whole escape); returns out. Every error message passes through it. */
+const char *gs_escape_controls(const char *s, char *out, size_t n);
 void gs_clear_error(void);
 /* Exit status for a status code: 0, 1 or 2. */
 int gs_exit_code(int status);
@@ -62,6 +65,12 @@ int gs_exe_dir(char *buf, size_t cap);
  * file): its index; or -1, with every folder tried appended to tried[tcap] (", " between them). */
 int gs_find_folder(const char *const *cand, int n, const char *member, int want_dir, char *tried,
                    size_t tcap);
+/* 1 when `path` ends with one of the space-separated extensions `exts` (".csv .txt"), in any case
+ * (X.CSV is a .csv); else 0. The one extension test of the data options and the loaders. */
+int gs_ext_in(const char *path, const char *exts);
+/* The extensions of CSV feature files: data/formats.c's csv row, and the parser's rule that CSV
+ * features without a labels file hold their labels (config/opts.c). */
+#define GS_CSV_EXTS ".csv .txt"
 
 /* Monotonic wall clock in seconds. */
 double gs_now(void);

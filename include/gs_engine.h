@@ -111,16 +111,32 @@ typedef struct {
     int reserved;                /* count what the engine reserves when it is made, touched or not
                                   * (a ridge method's D×D matrices even when every task is in the
                                   * dual): an allocation the machine cannot make at all */
+    long largest_task;           /* set by en_estimate_bytes for the learners' bytes hooks: the real
+                                  * rows of the largest task (the caller leaves it 0) */
 } en_size;
+/* ---- resolved methods ------------------------------------------------------------------ */
+/* A method as the engine receives it: its learner (gs_learner.h) and augmenter (gs_methods.h,
+ * NULL: the learner alone), resolved from its name above the engine (the method table, gs_mtable.h:
+ * mt_resolve); the engine never looks a name up. */
+struct en_learner;
+struct en_augmenter;
+typedef struct {
+    const struct en_learner *L;
+    const struct en_augmenter *A;
+} en_method;
+/* The parameters (EN_DEP_* bits, gs_params.h) a method's results depend on: what its learner's
+ * statistics and its augmenter's rows depend on (their deps), τ through a ridge solve, β through
+ * an augmenter weighted by β (en_weight_beta). The one rule: the engine's invalidation and the
+ * views' "does this parameter act on this method" (mt_uses) both read it. */
+unsigned en_method_deps(const en_method *m);
+
 /* Bytes a run of these methods needs at its peak: the process's own (libraries), the problem's
  * rows, each feature space's rows and base Gram, each ridge method's matrices (per task kept, in
  * the run's precision), its dual's kernel while it has fewer rows than columns, its augmenter's
  * buffers, the exact spectrum's copy, each stats learner's own state (en_learner.bytes). Made
  * before allocating; the loaded data (before the stream re-cuts it) is not counted. An estimate:
  * tests/t_memory.sh holds it to measured peaks within a stated band. */
-double en_estimate_bytes(const en_size *z, const char *const *methods, int n_methods);
-/* The real rows of the largest task of z (for the learners' estimates). */
-long en_size_largest_task(const en_size *z);
+double en_estimate_bytes(const en_size *z, const en_method *methods, int n_methods);
 
 /* ---- results --------------------------------------------------------------------------- */
 typedef enum { EN_PENDING = 0, EN_DONE = 1, EN_FAILED = 2 } en_state;
@@ -200,26 +216,22 @@ int en_results_copy(en_results *dst, const en_results *src);
 /* The method the views compare method m with: the one with the same learner and no augmenter
  * (gacl for gsr, ranpac for ranpac+gsr); -1 if none was run. */
 int en_results_baseline(const en_results *r, int m);
-/* For two shown methods: 1 with *ref, *aug set when one is the other's baseline, else 0. */
+/* The one rule for which of the shown methods m0, m1 is the reference (every view, figure and
+ * claim reads it): the one that is the other's baseline (its learner alone) when they are such a
+ * pair; else the one that is a learner alone, then the ridge one, then m0. *aug the other (-1
+ * with one valid method; both -1 with none). Returns 1 when the two are a learner alone and it
+ * with an augmenter (the pair Theorem 1 compares: G and G + Δ), else 0. */
 int en_results_pair(const en_results *r, int m0, int m1, int *ref, int *aug);
 void en_results_free(en_results *r);
-
-/* ---- methods ---------------------------------------------------------------------------- */
-/* Names accepted by --methods (LEARNER[+AUGMENTER], or an old name); en_method_known returns 1
- * for a valid name. */
-int en_method_known(const char *name);
-const char *en_method_list(void); /* "gacl,gsr,..." for messages */
-/* 1 if the method's results depend on the parameter `param` (a row of gs_params.h: "tau",
- * "beta", "alpha_base", "max-aug", ...), else 0 (also for unknown names and for the parameters
- * of the stream, which every method depends on through its rows). */
-int en_method_uses(const char *method, const char *param);
 
 /* ---- the engine -------------------------------------------------------------------------- */
 typedef struct en_engine en_engine;
 typedef void (*en_progress_fn)(double fraction, const char *what, void *user);
 
 typedef struct {
-    const char **methods; int n_methods; /* names */
+    const char **methods; int n_methods; /* names (the results' names) */
+    en_method method[OP_MAX_METHODS];    /* method[m]: methods[m] resolved (mt_resolve, gs_mtable.h);
+                                          * en_create refuses a method left unresolved */
     op_spectrum spectrum;  /* FINAL: full spectrum at the last task only; ALL: at every task */
     int keep_task_grams;   /* keep G_t of every task (interactive retuning); else only the last */
     int collect_aug;       /* keep the augmented rows (for --save-state) */

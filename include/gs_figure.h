@@ -1,9 +1,8 @@
 /* gs_figure.h — publication figures with cairo + pango; PNG through libpng (prefix fig_).
  *
- * Figures: "accuracy", "spectrum", "stable-rank", "dashboard" (the three plus a caption), and
- * "tau-sweep" (accuracy and stable rank against τ at the task; needs req->eng),
- * "erank-cond" (effective rank and condition number over tasks), "class-acc" (per-class
- * accuracy sorted by training rows) and "eig-ratio" (λ̃ᵢ/λᵢ at the task, needs both spectra). The format follows the extension of `path` (.png .svg .pdf .gif).
+ * The figures are the rows of one table (src/figure/catalog.c): fig_list() names them, fig_help()
+ * gives their --help lines (what each draws), fig_needs() what export and the TUI compute for
+ * one before drawing it. The format follows the extension of `path` (.png .svg .pdf .gif).
  * PNG carries pHYs (dpi) and tEXt metadata (software, every parameter, data source, checksum);
  * no time chunk, so the same inputs give the same bytes. Written atomically (gs_io.h).
  * Ownership: borrows everything; writes only `path` (and `data_csv` if given).
@@ -23,15 +22,15 @@ typedef struct {
     int m0, m1;                /* methods shown (indices into r->m), m1 may be -1 */
     int task;                  /* 1-based current task (0 = last) */
     double dpi;                /* default 300 */
-    double width_in;           /* default 3.5 (dashboard: 7.0) */
-    en_engine *eng;            /* the engine the results came from (may be NULL); the "tau-sweep"
-                                  figure needs it (and prob): it solves again from en_gram at
-                                  `task` */
+    double width_in;           /* 0: the figure's default (3.5; dashboard 7.0) */
+    en_engine *eng;            /* the engine the results came from (may be NULL); the figures
+                                  that solve again (tau-sweep, theorem, claims, collapse,
+                                  ridge-lens) need it and prob */
     const en_results *const *runs; /* several seeds (export --seeds, the figures of
                                   fig_seeds_supported): every curve over tasks is their mean with a
                                   ± std band and the caption says so; r is runs[0]. NULL = one run */
     int nruns;
-    const ts_curve *const *sweeps; /* "tau-sweep" with several seeds: sweeps[k] the nsweep curves of
+    const ts_curve *const *sweeps; /* FIG_TAU_CURVES with several seeds: sweeps[k] the nsweep curves of
                                   run k (fig_tau_curves on that seed's engine); the figure draws
                                   their mean with a ± std band */
     int nsweep;
@@ -53,7 +52,17 @@ enum { FIG_FUTURE_DEFAULT = 0, FIG_FUTURE_SHOW, FIG_FUTURE_HIDE, FIG_FUTURE_FADE
 #define FIG_MIN_FONT_PT 8.0
 #define FIG_SLIDE_FONT_SCALE 2.25
 
-/* Does `figure` take several seeds? And their names, for messages. */
+/* What a figure needs computed before it is drawn (its row's needs; 0 for an unknown name). */
+enum {
+    FIG_SEEDS = 1u,            /* draws a mean over seeds (export --seeds; req->runs) */
+    FIG_EVERY_SPECTRUM = 2u,   /* the exact spectrum at every task, not only at req->task */
+    FIG_TAU_CURVES = 4u,       /* over seeds: each seed's τ curves (fig_tau_curves; req->sweeps),
+                                  so a mean over seeds is at one task (no frames) */
+    FIG_AUG_ROWS = 8u,         /* the augmenting method's rows, kept by the engine
+                                  (en_config.collect_aug; en_aug_rows) */
+};
+unsigned fig_needs(const char *figure);
+/* Does `figure` take several seeds (FIG_SEEDS)? And their names, for messages. */
 int fig_seeds_supported(const char *figure);
 const char *fig_seeds_list(void);
 /* The τ curves of the "tau-sweep" figure (grid 1e-4 .. 1e4, TS_DEFAULT_N points) of the ridge
@@ -62,10 +71,13 @@ const char *fig_seeds_list(void);
 int fig_tau_curves(en_engine *e, const en_problem *p, const en_results *r, int m0, int m1, int task,
                    ts_curve *cv, int *ncv);
 
-/* Known figure name? */
+/* Known figure name? Their names, "accuracy, spectrum, ..."; their --help lines ("  --figure
+ * NAME ..." then one line per figure, FIG_SEEDS marked "(--seeds)"; main.c gives them to
+ * op_usage). */
 int fig_known(const char *figure);
 const char *fig_list(void);
-/* Page size in inches of `figure` for a requested width (0 = the default: 3.5, dashboard 7.0);
+const char *fig_help(void);
+/* Page size in inches of `figure` for a requested width (0 = the figure's default: 3.5, dashboard 7.0);
  * the height follows the figure's aspect, rounded to 0.01 in. PNG pixels = round(inches × dpi).
  * GS_OK or GS_EINPUT (unknown figure). */
 int fig_size_in(const char *figure, double width_in, double *w_in, double *h_in);

@@ -4,6 +4,11 @@
  * target's folder; io_atomic_commit flushes, fsyncs and renames it over the target; on any
  * failure (or io_atomic_abort) the temporary file is removed and an existing target is left
  * untouched. Errors name the target path.
+ * A new file gets the mode the umask leaves of 0666; an existing regular file keeps its mode. A
+ * symlink is followed: its target is written (the link stays). A target that is not a regular file
+ * (a device such as /dev/null or /dev/stdout, a FIFO) is written through, never replaced: the bytes
+ * are kept in a temporary file under $TMPDIR (or /tmp) and copied into it at the commit (or at
+ * the end of an output set), where a write error (/dev/full: ENOSPC) fails the command.
  * Ownership: io_atomic owns the FILE* and the temporary name until commit/abort.
  */
 #ifndef GS_IO_H
@@ -14,8 +19,9 @@
 
 typedef struct {
     FILE *f;
-    char path[4096];
+    char path[4096];         /* the target (a symlink's target once followed) */
     char tmp[4096];
+    int through;             /* the target is not a regular file: copied into, not renamed over */
 } io_atomic;
 
 /* GS_OK or GS_ERUN ("PATH: cannot create: reason"). */
@@ -39,9 +45,12 @@ void io_set_begin(void);
 int io_set_end(int keep);
 int io_set_failed(void);
 /* Before any work: `path` (named `what` in messages, e.g. "--csv") can be written: its folder
- * exists and takes a new file (a probe file is made and removed); with folder set, path is a
- * folder to write into, or to make in the nearest existing folder. GS_OK, GS_ERUN ("WHAT PATH:
- * cannot write in FOLDER: reason", a missing folder), or GS_EINPUT (a folder given for a file). */
+ * exists and takes a new file under the very temporary name io_atomic_open will use (a probe file
+ * is made and removed, so a name too long or a folder without write permission is found now), or
+ * it is a device or FIFO that can be opened for writing; with folder set, path is a folder to
+ * write into, or to make in the nearest existing folder. GS_OK, or GS_EINPUT ("WHAT PATH: cannot
+ * write in FOLDER: reason", a missing folder, a folder given for a file, a dangling symlink):
+ * every refusal before work is a usage error (exit 2). */
 int io_check_output(const char *what, const char *path, int folder);
 /* Test hook: GS_FAIL_WRITE=ENOSPC|EIO makes io_atomic_commit fail as if the disk did;
  * GS_FAIL_WRITE=ENOSPC@N lets the first N-1 commits of the process succeed. */

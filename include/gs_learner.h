@@ -1,6 +1,6 @@
 /* gs_learner.h — learners: the classifiers a method trains (prefix en_, internal to the engine).
  *
- * A method is LEARNER[+AUGMENTER] (gs_methods.h parses the names). The learner is the classifier:
+ * A method is LEARNER[+AUGMENTER] (the method table, gs_mtable.h, lists both and parses the names). The learner is the classifier:
  * its feature map, the statistics it accumulates from rows, how it solves and predicts, the
  * spectrum it can show and the memory it needs. The augmenter (gs_methods.h, en_augmenter) only
  * makes synthetic rows. The rule that joins them: a learner sees the real rows of each task and
@@ -9,8 +9,12 @@
  *
  * How a learner plugs in
  * ----------------------
- * Write one file src/learner_<name>.c (or method_<name>.c) that defines a `const en_learner`,
- * and list it in en_learners[] (src/learners/registry.c). Two families:
+ * Two places: its file src/learners/<name>.c, which defines a `const en_learner` (its name,
+ * display name, chart letter, help line, the parameters it reads and its hooks), and its row in
+ * the method table (src/methods/table.c, gs_mtable.h), which lists it. Everything else (--methods,
+ * --help, tables, figures, the TUI, the claims) reads that struct through the table; the engine
+ * receives it resolved (en_config.method) and never looks a name up. A learner calls nothing in
+ * engine/: what it needs arrives as an argument (en_mctx, en_size). Two families:
  *
  *  EN_RIDGE — the engine owns the statistics: G = Σ ω h hᵀ and Q = Σ ω h yᵀ (one-hot y), and
  *    solves W = (G + τ_eff I)⁻¹ Q by Cholesky (src/engine/ridge.c), predicts argmax over the seen
@@ -19,7 +23,7 @@
  *                        NULL = 1. Learners with NULL share one base Gram of the real rows
  *                        (computed once per run); a learner with weights gets its own.
  *      tau_eff(t, τ)     the τ actually added at task t (AIR: τ/s); NULL = τ.
- *    gacl and air are this family.
+ *    gacl, air and ranpac are this family.
  *
  *  EN_STATS — the learner keeps its own statistics (class means, covariances, ...):
  *      reset()                       before task 0 (and again when its parameters change);
@@ -38,7 +42,7 @@
  *                                    NULL = none (the views say so). The engine asks where it
  *                                    computes the ridge spectra (EN_OWN_SPECTRUM);
  *      destroy()                     frees en_mctx.priv (the learner's state).
- *    ncm, slda and anacp are this family.
+ *    ncm, slda, klda, fecam and anacp are this family.
  *
  * A learner with random draws of its own (AnaCP's layers, its replay rows) lists them through
  * `draw` so --save-state writes them and an independent implementation can replay the method.
@@ -50,7 +54,7 @@
  * mapped rows and, for ridge, the Gram of the real rows. `deps` lists the parameters (EN_DEP_*, gs_params.h) whose change
  * invalidates what the learner accumulated: the engine then resets and refits it. `bytes` is the
  * learner's memory beyond the rows the engine holds, for the estimate made before allocating
- * (src/engine/estimate.c; ridge learners are counted there).
+ * (src/engine/estimate.c; ridge learners are counted there; it reads en_size.largest_task, set there).
  *
  * Threading: the hooks of one method are called from one job at a time (never two tasks of the
  * same method concurrently), possibly on the engine's helper thread: use no global state.
@@ -103,8 +107,10 @@ typedef enum {
 } en_map_kind;
 
 typedef struct en_learner {
-    const char *name;        /* "gacl" */
-    const char *summary;     /* one line for --help */
+    const char *name;        /* "gacl": its name in --methods */
+    const char *display;     /* "GACL": its one spelling in tables, figures, the TUI and the claims */
+    char letter;             /* its chart letter (distinct across the table; tests/test_chart.c) */
+    const char *summary;     /* its help line in --help */
     en_family family;
     unsigned deps;           /* EN_DEP_* bits that invalidate its statistics */
     en_map_kind map;         /* its feature map (EN_MAP_RUN = 0 unless set) */
@@ -137,11 +143,10 @@ typedef struct en_learner {
     double (*bytes)(const en_size *z, long D);
 } en_learner;
 
-/* The table (src/learners/registry.c), NULL-terminated, and lookup by name (NULL if unknown). */
-extern const en_learner *const en_learners[];
-const en_learner *en_learner_find(const char *name);
-
 /* τ actually added to G at task t (0-based) by learner L (τ itself without a tau_eff hook). */
-double en_learner_tau(const en_learner *L, en_mctx *m, int t, double tau);
+static inline double en_learner_tau(const en_learner *L, en_mctx *m, int t, double tau)
+{
+    return L->tau_eff ? L->tau_eff(m, t, tau) : tau;
+}
 
 #endif

@@ -1,12 +1,14 @@
 /* gs_load.h — load a dataset from the data options (prefix ld_).
  *
  * Sources, in order of precedence: --synthetic; --train-features/--train-labels/
- * --test-features/--test-labels (.npy, .npz or .csv by content or extension; from an .npz, the
- * member named after the option, e.g. train_features.npy, or else its only array); --data DIR
- * (four .npy files, or train.csv and test.csv) or --data FILE.npz (the four arrays of one
- * archive); --idx DIR (MNIST IDX, plain or .gz); otherwise the bundled Fashion-MNIST sample
- * (found via $GSRSCOPE_DATA, ./sample_features, or the installed share folder).
- * Labels, CSV and IDX are read whole now. Features from .npy/.npz are validated now (header,
+ * --test-features/--test-labels (a format of the table in src/data/formats.c: .npy, .npz, .pt or
+ * .csv, by content first, then by extension in any case; from an archive, the array named after
+ * the option, e.g. train_features.npy, or else its only array; FILE:MEMBER names one); --data DIR
+ * (four .npy files, four .pt files, or train.csv and test.csv) or --data FILE.npz / FILE.pt (the
+ * four arrays of one archive); --idx DIR (MNIST IDX, plain or .gz); otherwise the bundled
+ * Fashion-MNIST sample (found via $GSRSCOPE_DATA, ./sample_features, or the installed data folder
+ * of gs_assets.h's as_install_dirs).
+ * Labels, CSV and IDX are read whole now. Features from .npy/.npz/.pt are validated now (header,
  * shape, type) and read later through ds_rows (lazy_rows, lazy_bulk): only the rows asked for,
  * so memory follows the rows a run keeps; a NaN/Inf is refused then, with file, row and column.
  * Every refusal is GS_EINPUT with a one-line message "FILE: problem" ("FILE: MEMBER: problem"

@@ -1,5 +1,7 @@
-/* gs_methods.h — augmenters, the emitter API they write through, and method names (prefix en_,
- * internal to the engine).
+/* gs_methods.h — augmenters and the emitter API they write through (prefix en_, internal to the
+ * engine). An augmenter is its file src/augmenters/<name>.c (a `const en_augmenter`: name, display
+ * name, chart letter, help line, the parameters it reads, its hooks) and its row in the method
+ * table (src/methods/table.c, gs_mtable.h), which also parses the method names.
  *
  * A method is LEARNER[+AUGMENTER] (gs_learner.h describes learners). An augmenter makes the
  * synthetic rows of each task: gsr (Algorithm 1) and its ablations gsr-linear and gsr-fixed
@@ -36,8 +38,10 @@ void en_emit_skip(en_emitter *em, long classes, long pairs);
  * z with en_emit_x (or en_emit_mix); the engine maps them to the learner's space and gives them
  * to the learner with weight weight(params)·ω (β for every augmenter of the paper). */
 typedef struct en_augmenter {
-    const char *name;               /* "gsr" */
-    const char *summary;            /* one line for --help */
+    const char *name;               /* "gsr": its name in --methods (after LEARNER+) */
+    const char *display;            /* "GSR": its one spelling in tables, figures, the TUI, claims */
+    char letter;                    /* its chart letter (distinct across the table) */
+    const char *summary;            /* its help line in --help */
     unsigned deps;                  /* parameters that invalidate its rows */
     int (*rows)(en_mctx *m, int t, en_emitter *em);
     double (*weight)(const op_params *params); /* NULL = 1 */
@@ -53,15 +57,6 @@ long en_aug_budget(const op_params *params, long N);
 /* The rows interclass and oversample give class c: 0 for a head class under --augment tail, 0
  * for a class of fewer than two rows (counted as skipped: en_emit_skip), else en_aug_budget. */
 long en_aug_class_budget(const en_mctx *m, int c, en_emitter *em);
-
-/* The augmenter table (src/augmenters/gsr.c), NULL-terminated; lookup by name (NULL if unknown). */
-extern const en_augmenter *const en_augmenters[];
-const en_augmenter *en_augmenter_find(const char *name);
-
-/* A method name LEARNER[+AUGMENTER], or an old name kept as an alias (gsr = gacl+gsr, every
- * augmenter name alone = gacl+it; ncm, slda, air = the learner alone). GS_OK with *L set and *A
- * the augmenter or NULL; GS_EINPUT with a message naming what is unknown. */
-int en_method_parse(const char *name, const en_learner **L, const en_augmenter **A);
 
 
 /* Shared helpers for generators. Rows of class c in the stream: [st->class_row_start[c],

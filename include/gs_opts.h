@@ -35,16 +35,16 @@ typedef struct {
 } op_origin;
 
 /* export's number options: their ranges (rows of pa_options(), which --help prints and the
- * parser checks; the figures read them too). 0 is the default of each. */
-#define OP_DPI_MIN 72.0        /* below it a PNG's text is a few pixels high */
-#define OP_DPI_MAX 2400.0
-#define OP_WIDTH_IN_MIN 3.0    /* narrower figures overlap their labels */
-#define OP_WIDTH_IN_MAX 40.0
-#define OP_MIN_WIDTH_IN OP_WIDTH_IN_MIN /* the name figure/catalog.c reads */
-#define OP_FONT_SCALE_MIN 0.5
-#define OP_FONT_SCALE_MAX 4.0
-#define OP_FRAME_MS_MIN 20     /* animation: ms per frame */
-#define OP_FRAME_MS_MAX 60000
+ * parser checks; the figures read them too: figure/catalog.c the font scale). 0 is the default
+ * of each. */
+#define OP_MIN_DPI 72.0        /* below it a PNG's text is a few pixels high */
+#define OP_MAX_DPI 2400.0
+#define OP_MIN_WIDTH_IN 3.0    /* narrower figures overlap their labels */
+#define OP_MAX_WIDTH_IN 40.0
+#define OP_MIN_FONT_SCALE 0.5
+#define OP_MAX_FONT_SCALE 4.0
+#define OP_MIN_FRAME_MS 20     /* animation: ms per frame */
+#define OP_MAX_FRAME_MS 60000
 enum { OP_SIZE_NONE = 0, OP_SIZE_COLUMN, OP_SIZE_PAGE, OP_SIZE_SLIDE }; /* export --size */
 #define OP_MAX_SWEEP 8
 #define OP_MAX_SOURCES 8
@@ -151,9 +151,11 @@ int op_parse_layered(op_opts *o, int argc, char **argv, const op_command *cmds, 
  * command's name, every option is accepted and no rule applies; --preset and --session are only
  * recorded. */
 int op_parse(op_opts *o, int argc, char **argv);
-/* The options part of --help, after main.c's subcommand lines (agrees with man/gsrscope.1); the
- * subcommands cmds[0..n) name which commands accept the presets and --precision (NULL, 0: none). */
-const char *op_usage(const op_command *cmds, int n);
+/* The options part of --help, after main.c's subcommand lines (agrees with man/gsrscope.1): the
+ * subcommands cmds[0..n) name which commands accept the presets and --precision (NULL, 0: none);
+ * `methods` is its "Methods:" section, the method table's (gs_mtable.h: mt_help); `figures` the
+ * --figure lines (the figures' table's: fig_help() in gs_figure.h; NULL: one line without the list). */
+const char *op_usage(const op_command *cmds, int n, const char *methods, const char *figures);
 /* Parse one "name=value" hyperparameter/protocol assignment onto o (used by sweep, sessions
  * and the TUI editor). GS_OK or GS_EINPUT. */
 int op_set(op_opts *o, const char *name, const char *value);

@@ -8,7 +8,7 @@
  * the stream and problem), and its --help line.
  * opts.c (parsing, op_defaults, op_validate), usage.c (--help), session.c (what a session
  * saves), tui/tui_params.c (the panel, steps and ranges), analysis/tuning.c (the search ranges),
- * cli/sweep.c (which names keep the problem) and engine/method_uses.c read it.
+ * cli/sweep.c (which names keep the problem) and methods/names.c (mt_uses) read it.
  *
  * The structs the rows' fields live in are here too (op_params, op_protocol, op_data, and the
  * spectrum and objective choices), below the option parser (gs_opts.h), so that the engine, the

@@ -30,5 +30,9 @@ typedef enum {
 uint64_t rng_derive(uint64_t seed, rng_purpose purpose, uint64_t index);
 /* NULL on allocation failure (message set). */
 gsl_rng *rng_new(uint64_t seed, rng_purpose purpose, uint64_t index);
+/* A uniform integer in [0, n), n >= 1, for any n up to 2^64 - 1: gsl_rng_uniform_int's own draw
+ * (the same numbers) while n fits the generator's 32-bit range, else 64 bits from two draws with
+ * rejection (GSL's own refuses n above 2^32 - 1 and aborts: a class of 65,537 rows has more pairs). */
+uint64_t rng_uniform_index(gsl_rng *r, uint64_t n);
 
 #endif

@@ -25,6 +25,7 @@
 #define SS_HEADER "# gsrscope session 1"
 #define SS_MAX_STRINGS 32
 #define SS_MAX_LINE 4096
+#define SS_MAX_BYTES (1 << 20) /* a whole session file: larger is refused (not a session) */
 
 typedef struct {
     char *s[SS_MAX_STRINGS];

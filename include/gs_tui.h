@@ -86,7 +86,7 @@ int tui_param_step(op_params *p, tui_param which, int dir);
 void tui_param_format(tui_param which, double v, char *buf, int n);
 /* 1 when the panel shows a change of p as a ratio (×2) rather than a difference. */
 int tui_param_ratio(tui_param p);
-/* 1 when parameter p acts on some of the n methods (en_method_uses), or is the stream's and the
+/* 1 when parameter p acts on some of the n methods (mt_uses), or is the stream's and the
  * problem's (the seed: its row invalidates no single part); 0 when none of them reads it (τ with
  * AnaCP, whose ridge is fixed): the panel says so and nothing is recomputed. */
 int tui_param_acts(tui_param p, const char *const *methods, int n);

@@ -3,11 +3,13 @@
 #                          sample with tools/features/extract.js (Node; npm packages pinned in
 #                          tools/features/package-lock.json, installed into
 #                          tools/features/node_modules by `npm ci`), then check SHA256SUMS
-#   make install           also installs the set into $(PREFIX)/share/gsrscope/
+#   make install           also installs the set into $(DATADIR)/ (the Makefile's install data folder)
 # Neither the build nor the tests need Node: the embeddings are committed.
 FEAT_DIR := sample_features/fashion-mnist-mobilenetv2
 FEAT_FILES := train_features.npy train_labels.npy test_features.npy test_labels.npy
 FEAT_JOBS ?= 2
+# what `npm ci` installs for the extractor (gitignored; sample-features installs it again)
+CLEAN_DIRS += tools/features/node_modules
 
 .PHONY: sample-features install-sample-features uninstall-sample-features
 
@@ -20,10 +22,10 @@ sample-features:
 
 install: install-sample-features
 install-sample-features:
-	install -d $(DESTDIR)$(PREFIX)/share/gsrscope/fashion-mnist-mobilenetv2
+	install -d $(DESTDIR)$(DATADIR)/fashion-mnist-mobilenetv2
 	install -m 644 $(addprefix $(FEAT_DIR)/,$(FEAT_FILES) README.md) \
-	  $(DESTDIR)$(PREFIX)/share/gsrscope/fashion-mnist-mobilenetv2/
+	  $(DESTDIR)$(DATADIR)/fashion-mnist-mobilenetv2/
 
 uninstall: uninstall-sample-features
 uninstall-sample-features:
-	rm -rf $(DESTDIR)$(PREFIX)/share/gsrscope/fashion-mnist-mobilenetv2
+	rm -rf $(DESTDIR)$(DATADIR)/fashion-mnist-mobilenetv2

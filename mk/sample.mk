@@ -1,15 +1,13 @@
 # mk/sample.mk — the bundled Fashion-MNIST sample (issue #3).
 #   make sample-data    regenerate sample_features/fashion-mnist from Debian's
 #                       dataset-fashion-mnist package and check it against SHA256SUMS
-#   make install        also installs the sample into $(PREFIX)/share/gsrscope/fashion-mnist
+#   make install        also installs the sample into $(DATADIR)/fashion-mnist (Makefile:
+#                       DATADIR, where base/assets.c's as_install_dirs looks)
 SAMPLE_SRC ?= /usr/share/datasets/fashion-mnist
 SAMPLE_DIR := sample_features/fashion-mnist
 SAMPLE_FILES := train_features.npy train_labels.npy test_features.npy test_labels.npy
 
 .PHONY: sample-data install-sample uninstall-sample
-
-# Where an installed gsrscope looks for the sample (see src/data/load.c).
-$(BUILD)/obj/data/load.o: ALL_CFLAGS += -DGS_DATADIR='"$(PREFIX)/share/gsrscope"'
 
 $(BUILD)/tools/make_sample: tools/make_sample.c $(BUILD)/libgsrscope.a
 	@mkdir -p $(dir $@)
@@ -23,10 +21,10 @@ sample-data: $(BUILD)/tools/make_sample
 
 install: install-sample
 install-sample:
-	install -d $(DESTDIR)$(PREFIX)/share/gsrscope/fashion-mnist
-	install -m 644 $(addprefix $(SAMPLE_DIR)/,$(SAMPLE_FILES) README.md) $(DESTDIR)$(PREFIX)/share/gsrscope/fashion-mnist/
+	install -d $(DESTDIR)$(DATADIR)/fashion-mnist
+	install -m 644 $(addprefix $(SAMPLE_DIR)/,$(SAMPLE_FILES) README.md) $(DESTDIR)$(DATADIR)/fashion-mnist/
 
 uninstall: uninstall-sample
 uninstall-sample:
-	rm -rf $(DESTDIR)$(PREFIX)/share/gsrscope/fashion-mnist
-	-rmdir $(DESTDIR)$(PREFIX)/share/gsrscope 2>/dev/null
+	rm -rf $(DESTDIR)$(DATADIR)/fashion-mnist
+	-rmdir $(DESTDIR)$(DATADIR) 2>/dev/null

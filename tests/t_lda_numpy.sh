@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
 REF=tests/support/lda_ref.py
-if ! "$PY" -c 'import numpy' 2>/dev/null; then echo "# NumPy not available (python3-numpy): skipped"; finish; exit $?; fi
+if ! "$PY" -c 'import numpy' 2>/dev/null; then skip "NumPy not available (python3-numpy)"; finish; exit $?; fi
 
 check() { # STATE METHOD LEARNER [ARGS] — NumPy agrees with the saved predictions
     out=$("$PY" "$REF" "$@" 2>&1) && ok "$2 on $(basename "$1"): $out" || { echo "$out" >"$tmp/err"; bad "$2 on $(basename "$1")"; }

@@ -7,8 +7,8 @@ pass=0; fail=0
 ok() { pass=$((pass+1)); }
 bad() { fail=$((fail+1)); echo "FAIL: $*"; }
 if [ -z "$GSRSCOPE" ] || [ ! -e "$GSRSCOPE" ]; then
-    echo "# gsrscope binary not built (\$GSRSCOPE='$GSRSCOPE'): skipped"
-    echo "0 passed, 0 failed"; exit 0
+    echo "SKIP - gsrscope binary not built (\$GSRSCOPE='$GSRSCOPE')"
+    echo "0 passed, 0 failed, 1 skipped"; exit 0
 fi
 if [ ! -x "$GSRSCOPE" ]; then echo "FAIL: $GSRSCOPE is not executable"; echo "0 passed, 1 failed"; exit 1; fi
 T=$(mktemp -d /tmp/gs_t_loaders.XXXXXX) || exit 1
@@ -197,8 +197,9 @@ EOF
     if [ "$rc" -ne 0 ] && [ ! -s "$T/bo" ] && grep -q "this run needs about .* allowed by --max-memory" "$T/be"; then ok
     else bad "--max-memory 20K: exit $rc: $(cat "$T/be")"; fi
 else
-    echo "# NumPy not available (install python3-numpy): format and bad-input checks skipped"
+    echo "SKIP - NumPy not available (install python3-numpy): format and bad-input checks"
+    skipped=1
 fi
 
-echo "$pass passed, $fail failed"
+echo "$pass passed, $fail failed, ${skipped:-0} skipped"
 [ "$fail" -eq 0 ]

@@ -57,9 +57,11 @@ cmp -s "$tmp/sw_t.csv" "$tmp/sw_f.csv" && ! cmp -s "$tmp/sw_t.csv" "$tmp/sw_d.cs
 
 # --session applies (a hand-written file holding only tau), and the layers' order.
 printf '# gsrscope session 1\ntau=3\nend\n' >"$tmp/s.session"
-"$G" run --format csv --quiet --session "$tmp/s.session" | cut -d, -f1-13 >"$tmp/ss"
-"$G" run --format csv --quiet --tau 3 | cut -d, -f1-13 >"$tmp/st"
-cmp -s "$tmp/ss" "$tmp/st" && ! cmp -s "$tmp/ss" "$tmp/a" && ok "run --session S applies S's τ" || bad "run --session"
+"$G" run --format csv --quiet --session "$tmp/s.session" >"$tmp/ss0" 2>"$tmp/err"; rc1=$?
+"$G" run --format csv --quiet --tau 3 >"$tmp/st0" 2>>"$tmp/err"; rc2=$?
+cut -d, -f1-13 "$tmp/ss0" >"$tmp/ss"; cut -d, -f1-13 "$tmp/st0" >"$tmp/st"
+[ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ -s "$tmp/ss" ] && cmp -s "$tmp/ss" "$tmp/st" && ! cmp -s "$tmp/ss" "$tmp/a" &&
+    ok "run --session S applies S's τ" || bad "run --session (exit $rc1, $rc2)"
 "$G" export --quiet --session "$tmp/s.session" --figure accuracy -o "$tmp/s.png" --csv "$tmp/s_fig.csv" 2>"$tmp/err" &&
 "$G" export --quiet --tau 3 --figure accuracy -o "$tmp/t3.png" --csv "$tmp/t3_fig.csv" 2>>"$tmp/err" &&
 cmp -s "$tmp/s_fig.csv" "$tmp/t3_fig.csv" && ok "export --session S applies S" || bad "export --session"
@@ -75,7 +77,9 @@ tau_line --preset teaching --session "$tmp/s.session" | grep -q ' β=10  τ=3  '
 "$G" run --quiet --preset teaching --session "$tmp/s.session" --seed 4 >"$tmp/h" 2>"$tmp/err"
 grep -q '^not at default: beta=10 (preset teaching); tau=3 (session .*s.session); seed=4 (command line)$' "$tmp/h" &&
     ok "run's header says which values are not defaults and where from" || bad "header: $(grep 'not at' "$tmp/h")"
-"$G" run --quiet | grep -q '^not at default' && bad "defaults listed as changed" || ok "a default run lists nothing"
+"$G" run --quiet >"$tmp/h0" 2>"$tmp/err"; rc=$?
+[ $rc -eq 0 ] && grep -q '^α_base=' "$tmp/h0" && ! grep -q '^not at default' "$tmp/h0" && ok "a default run lists nothing" ||
+    bad "a default run: exit $rc, or defaults listed as changed"
 "$G" run --quiet --format json --preset teaching --tau 0.01 >"$tmp/j.json" 2>"$tmp/err"
 python3 - "$tmp/j.json" <<'PY' && ok "JSON not_default: numbers, sources; a value set back to its default is not listed" || bad "JSON not_default"
 import json, sys

@@ -12,15 +12,15 @@ onlyerr() { [ "$(ls -A "$1" | grep -cv '^err$')" -eq 0 ]; }  # nothing but the t
 # refused before any work (the data folder is never looked at)
 mkdir -p "$tmp/o"
 "$G" export --figure accuracy -o "$tmp/o/f.png" --csv /nonexistent/dir/x.csv $NODATA >"$tmp/out" 2>"$tmp/err"; rc=$?
-if [ "$rc" -eq 1 ] && one_line "--csv /nonexistent/dir/x.csv: cannot create: folder /nonexistent/dir does not exist" && [ ! -e "$tmp/o/f.png" ]; then
+if [ "$rc" -eq 2 ] && one_line "--csv /nonexistent/dir/x.csv: cannot create: folder /nonexistent/dir does not exist" && [ ! -e "$tmp/o/f.png" ]; then
     ok "export --csv into a missing folder: refused before loading, no figure written"
 else bad "export --csv /nonexistent: exit $rc"; fi
 if [ -d /proc/self ]; then
     "$G" export --figure accuracy -o /proc/f.png $NODATA >"$tmp/out" 2>"$tmp/err"; rc=$?
-    if [ "$rc" -eq 1 ] && one_line "-o /proc/f.png: cannot write in /proc: "; then ok "export -o /proc/f.png: refused before any work"
+    if [ "$rc" -eq 2 ] && one_line "-o /proc/f.png: cannot write in /proc: "; then ok "export -o /proc/f.png: refused before any work"
     else bad "-o /proc/f.png: exit $rc"; fi
     "$G" run --save-state /proc/st $NODATA >"$tmp/out" 2>"$tmp/err"; rc=$?
-    if [ "$rc" -eq 1 ] && one_line "--save-state /proc/st: cannot write in /proc: "; then ok "run --save-state /proc/st: refused before any work"
+    if [ "$rc" -eq 2 ] && one_line "--save-state /proc/st: cannot write in /proc: "; then ok "run --save-state /proc/st: refused before any work"
     else bad "--save-state /proc/st: exit $rc"; fi
 fi
 : >"$tmp/o/afile"
@@ -28,7 +28,7 @@ fi
 if [ "$rc" -eq 2 ] && one_line "--save-state $tmp/o/afile: exists and is not a folder"; then ok "--save-state naming a file: exit 2"
 else bad "--save-state on a file: exit $rc"; fi
 "$G" synth --out /proc/syn >"$tmp/out" 2>"$tmp/err"; rc=$?
-if [ "$rc" -eq 1 ] && one_line "--out /proc/syn: cannot write in /proc"; then ok "synth --out /proc/syn: refused before generating"
+if [ "$rc" -eq 2 ] && one_line "--out /proc/syn: cannot write in /proc"; then ok "synth --out /proc/syn: refused before generating"
 else bad "synth --out /proc/syn: exit $rc"; fi
 
 # the second of two files fails: the first is not left behind, an older copy stays as it was
@@ -62,6 +62,6 @@ if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=24k tmpfs "$M" 2>/dev/null; th
     else bad "full disk export: exit $rc, left: $(ls -A "$M" | tr '\n' ' ')"; fi
     umount "$M"
 else
-    echo "# skipped: the full-disk cases (cannot mount a tmpfs here: needs root and mount rights)"
+    skip "the full-disk cases (cannot mount a tmpfs here: needs root and mount rights)"
 fi
 finish

@@ -29,12 +29,14 @@ n=$(cat "$tmp/n_train")
     >"$tmp/inline.csv" 2>"$tmp/err"; rc=$?
 [ $rc -eq 0 ] && ok "CSV features with inline labels need no labels files" || bad "inline labels (exit $rc)"
 "$G" run --quiet --format csv --tasks 3 --profile none --train-features "$tmp/train_x.csv" --train-labels "$tmp/train_y.csv" \
-    --test-features "$tmp/test_x.csv" --test-labels "$tmp/test_y.csv" >"$tmp/sep.csv" 2>"$tmp/err"
+    --test-features "$tmp/test_x.csv" --test-labels "$tmp/test_y.csv" >"$tmp/sep.csv" 2>"$tmp/err"; rc=$?
 cut -d, -f1-13 "$tmp/inline.csv" >"$tmp/a"; cut -d, -f1-13 "$tmp/sep.csv" >"$tmp/b"
-[ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b" && ok "inline labels give the numbers of separate labels files" || bad "inline vs separate"
+[ $rc -eq 0 ] && [ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b" && ok "inline labels give the numbers of separate labels files" ||
+    bad "inline vs separate (exit $rc)"
 "$G" run --quiet --format csv --tasks 3 --train-features "$tmp/train_l0.csv" --test-features "$tmp/test_l0.csv" \
-    --label-col 0 --profile none 2>"$tmp/err" | cut -d, -f1-13 >"$tmp/c"; rc=$?
-cmp -s "$tmp/a" "$tmp/c" && ok "--label-col 0 takes the first column as labels" || bad "--label-col 0"
+    --label-col 0 --profile none >"$tmp/c0" 2>"$tmp/err"; rc=$?
+cut -d, -f1-13 "$tmp/c0" >"$tmp/c"
+[ $rc -eq 0 ] && [ -s "$tmp/c" ] && cmp -s "$tmp/a" "$tmp/c" && ok "--label-col 0 takes the first column as labels" || bad "--label-col 0 (exit $rc)"
 "$G" run --quiet --train-features sample_features/fashion-mnist/train_features.npy \
     --test-features sample_features/fashion-mnist/test_features.npy >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] && one_line "--train-features, --train-labels, --test-features and --test-labels go together" &&

@@ -49,7 +49,7 @@ if [ -n "$TPY" ]; then
     if "$TPY" tests/pt/make_pt.py "$tmp/fresh" 2>"$tmp/err"; then check_sets "$tmp/fresh" "fresh torch.save:"
     else bad "tests/pt/make_pt.py failed"; fi
 else
-    echo "# torch not installed: only the committed .pt files were checked (skipped: fresh files)"
+    skip "fresh torch.save files: torch not installed (python3-torch); the committed .pt files were checked"
 fi
 
 # An .npz with its own member names: FILE.npz:NAME (with or without .npy)
@@ -70,7 +70,7 @@ np.savez(sys.argv[1], feats=np.zeros((3, 2)), labs=np.arange(3))" "$tmp/other.np
         grep -qF "name one as $tmp/other.npz:MEMBER" "$tmp/err"; then ok "an .npz with other names says how to name a member"
     else bad "other.npz without a member: exit $rc"; fi
 else
-    echo "# NumPy not installed: skipped the .npz member check"
+    skip "the .npz member check: NumPy not installed"
 fi
 $RUN --train-features tests/pt/views.pt:nokey --train-labels tests/pt/views.pt:y_train \
     --test-features tests/pt/views.pt:X_test --test-labels tests/pt/views.pt:y_test >"$tmp/out" 2>"$tmp/err"; rc=$?

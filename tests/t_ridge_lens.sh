@@ -62,7 +62,7 @@ got = {}
 for r in csv.DictReader(open(path)):
     got.setdefault((r["chart"].split(":")[1].strip(), r["series"]), {})[int(float(r["x"]))] = float(r["y"])
 bad = 0
-for m, name in (("gacl", "GACL"), ("gsr", "GSR"), ("gacl+oversample", "GACL+OVERSAMPLE")):
+for m, name in (("gacl", "GACL"), ("gsr", "GSR"), ("gacl+oversample", "GACL + Oversample")):
     lam, V = np.linalg.eigh(np.load(os.path.join(d, m, "G.npy")))
     lam, V = np.clip(lam[::-1], 0, None), V[:, ::-1]
     phi = lam / (lam + tau)

@@ -48,7 +48,7 @@ assert all(r["a_last"]["std"] is None and len(r["a_last"]["values"]) == 1 for r 
 ' "$tmp/t.json" && ok "json parses, one seed: std null" || bad "json"
 
 "$G" table --data "$S" --methods gacl,gsr --seeds 1,2 --format latex >"$tmp/t.tex" 2>"$tmp/err" \
-    && grep -q '^\\toprule' "$tmp/t.tex" && grep -q '^GACL + GSR & ' "$tmp/t.tex" && grep -q 'textbf' "$tmp/t.tex" \
+    && grep -q '^\\toprule' "$tmp/t.tex" && grep -q '^GSR & ' "$tmp/t.tex" && grep -q 'textbf' "$tmp/t.tex" \
     && grep -q '^\\end{tabular}' "$tmp/t.tex" && ok "latex" || bad "latex"
 "$G" table --data "$S" --methods gacl,ncm --format markdown >"$tmp/t.md" 2>"$tmp/err" \
     && grep -q '^| SimpleCIL | ' "$tmp/t.md" && grep -q '\*\*' "$tmp/t.md" && ok "markdown" || bad "markdown"

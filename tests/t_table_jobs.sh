@@ -31,7 +31,7 @@ cp "$tmp/par.err" "$tmp/err"
 cmp -s "$tmp/serial.json" "$tmp/par.json" && ok "two engines at once: the same bytes as one after another" \
     || { diff "$tmp/serial.json" "$tmp/par.json" | head -n 5 >"$tmp/err"; bad "two engines at once differ from one after another"; }
 need=$(sed -n 's/^gsrscope: table estimate at most \([0-9]*\) bytes at once$/\1/p' "$tmp/par.err")
-if [ -n "${GS_SANITIZED:-}" ]; then echo "# peak check skipped under sanitizers (shadow memory is not the program's)"
+if [ -n "${GS_SANITIZED:-}" ]; then skip "peak check under sanitizers (shadow memory is not the program's)"
 else [ -n "$need" ] && [ "$got" -le "$need" ] && ok "peak $got bytes within the schedule's estimate $need" \
     || bad "peak $got bytes above the schedule's estimate '${need}'"; fi
 grep -q "table estimate" "$tmp/serial.json" && bad "the estimate line went to stdout"
@@ -62,7 +62,7 @@ OPT3="--synthetic --expand 3000 --tasks 5 --methods ranpac,ranpac+gsr --seeds 1 
 got=$(GS_TABLE_NEED=1 peak "$tmp/pair.json" "$tmp/pair.err" "$G" table $OPT3)
 need=$(sed -n 's/^gsrscope: table estimate at most \([0-9]*\) bytes at once$/\1/p' "$tmp/pair.err")
 [ "$got" -gt 0 ] 2>/dev/null || { cp "$tmp/pair.err" "$tmp/err"; bad "table, ranpac pair"; }
-if [ -n "${GS_SANITIZED:-}" ]; then echo "# peak check skipped under sanitizers (shadow memory is not the program's)"
+if [ -n "${GS_SANITIZED:-}" ]; then skip "peak check under sanitizers (shadow memory is not the program's)"
 else [ -n "$need" ] && [ "$got" -gt 0 ] && [ "$got" -le "$need" ] && ok "ranpac pair, one work matrix: peak $got bytes within the estimate $need" \
     || bad "ranpac pair: peak $got bytes above the schedule's estimate '${need}'"; fi
 GS_THREADS=1 "$G" table $OPT3 >"$tmp/pair1.json" 2>"$tmp/err" || bad "table, ranpac pair, GS_THREADS=1"

@@ -31,7 +31,7 @@ for key in ("a_last", "a_avg"):
 PY
 got=$(cat "$tmp/peak")
 need=$(sed -n 's/^gsrscope: table estimate at most \([0-9]*\) bytes at once$/\1/p' "$tmp/err")
-if [ -n "${GS_SANITIZED:-}" ]; then echo "# peak check skipped under sanitizers (shadow memory is not the program's)"
+if [ -n "${GS_SANITIZED:-}" ]; then skip "peak check under sanitizers (shadow memory is not the program's)"
 else [ -n "$need" ] && [ "$got" -le "$need" ] && ok "peak $got bytes within the table's estimate $need" \
     || bad "peak $got bytes above the table's estimate '$need'"; fi
 finish

@@ -103,11 +103,11 @@ for size in 80x24 160x50; do
 
     # ---- AnaCP: the spectral panels' note wrapped, never cut ----
     start "$W" "$H" --methods gacl,anacp
-    wait_for 'ANACP' 20
+    wait_for 'AnaCP' 20
     wait_gone 'computing' 60
     aw=$((W * 60 / 100))
     s=$(cols_text "$aw" "$W")
-    if printf '%s\n' "$s" | grep -qF 'ANACP: no Gram matrix, no spectrum'; then ok "$size: AnaCP's note whole in the spectrum panel"
+    if printf '%s\n' "$s" | grep -qF 'AnaCP: no Gram matrix, no spectrum'; then ok "$size: AnaCP's note whole in the spectrum panel"
     else bad "$size: AnaCP note" "$(screen)"; fi
     quit "$size anacp"
 

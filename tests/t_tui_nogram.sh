@@ -42,14 +42,14 @@ if wait_for '─ Stable rank.*\(v: next view\)' 20 && wait_for 'GACL +[0-9]' 20;
 T send-keys -t tui f
 wait_gone 'hidden \(f\)' 5
 sleep 0.5
-a=$(count 'NCM: no Gram matrix, no spectrum'); n=$(count 'NCM: no Gram matrix')
+a=$(count 'SimpleCIL: no Gram matrix, no spectrum'); n=$(count 'SimpleCIL: no Gram matrix')
 if [ "$a" = 1 ] && [ "$n" = 2 ]; then ok "ncm,gacl: once in the spectrum panel, once in the Stable rank panel"
 else bad "ncm,gacl: $a spectrum notes, $n in all" "$(screen)"; fi
 quit ncm,gacl
 
 # τ acts on neither stats learner: + on τ says so in the panel and changes nothing
 start --methods ncm,slda
-if wait_for 'NCM' 20; then ok "ncm,slda: starts"; else bad "ncm,slda start" "$(screen)"; fi
+if wait_for 'SimpleCIL' 20; then ok "ncm,slda: starts"; else bad "ncm,slda start" "$(screen)"; fi
 sleep 1
 T send-keys -t tui Down Down Down +
 if wait_for 'τ does not act on ncm, slda: not changed' 5; then ok "+ on τ with ncm,slda: the panel says τ does not act"

@@ -6,7 +6,7 @@
 cd "$(dirname "$0")/.." || exit 1
 G=${GSRSCOPE:-$PWD/build/gsrscope}
 F=tests/bad_inputs/files
-if [ "${GS_VALGRIND:-0}" != 1 ]; then echo "skip: run by make check-valgrind only"; echo "0 passed, 0 failed"; exit 0; fi
+if [ "${GS_VALGRIND:-0}" != 1 ]; then echo "SKIP - run by make check-valgrind only"; echo "0 passed, 0 failed, 1 skipped"; exit 0; fi
 command -v valgrind >/dev/null || { echo "FAIL valgrind not installed (Debian package valgrind)"; echo "0 passed, 1 failed"; exit 1; }
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -22,12 +22,13 @@ case_() {
     if [ "$rc" -eq "$want" ] && ! grep -q '^==[0-9]*==' "$tmp/err"; then pass=$((pass+1)); echo "ok - $name (exit $rc)"
     else fail=$((fail+1)); echo "FAIL - $name: exit $rc, expected $want"; head -n 40 "$tmp/err" | sed 's/^/#   /'; fi
 }
-if [ "${GS_VALGRIND_QUICK:-0}" = 1 ]; then echo "skip: bundled-sample case (GS_VALGRIND_QUICK=1)"
+skipped=0
+if [ "${GS_VALGRIND_QUICK:-0}" = 1 ]; then skipped=1; echo "SKIP - bundled-sample case (GS_VALGRIND_QUICK=1)"
 else case_ "run on the bundled sample, --tasks 3" 0 run --tasks 3 --quiet; fi
 case_ "run --format json" 0 run --tasks 1 --format json --quiet $SMALL
 case_ "bad input (NaN in a .npy) is refused" 2 run --tasks 1 --quiet --train-features $F/nan.npy --train-labels $F/ok_y.npy --test-features $F/ok_X.npy --test-labels $F/ok_y.npy
 case_ "bad option is refused" 2 run --tau -1
 case_ "export -o X.png" 0 export --tasks 1 --quiet --figure accuracy -o "$tmp/x.png" $SMALL
 [ -s "$tmp/x.png" ] || { fail=$((fail+1)); echo "FAIL - export wrote no PNG"; }
-echo "$pass passed, $fail failed"
+echo "$pass passed, $fail failed, $skipped skipped"
 [ "$fail" -eq 0 ]

@@ -1,5 +1,6 @@
-/* test_canvas.c — the pure TUI raster: braille/block/ASCII dots, lines, dashes, text folding,
- * chart rasterization (NaN gaps, ticks, legend, mark), layout, key table, parameter steps. */
+/* test_canvas.c — the terminal's cell canvas (src/chart/canvas.c, gs_canvas.h): braille/block/ASCII
+ * dots, lines, dashes, text folding, chart rasterization (NaN gaps, ticks, legend, mark). The TUI's
+ * layout, keys and parameter steps: test_tui_layout.c, test_tui_keys.c, test_tui_params.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -316,125 +317,6 @@ static void test_compact_legend(void)
     cv_free(&cv);
 }
 
-static void test_layout(void)
-{
-    tui_layout l;
-    CHECK(tui_layout_compute(TUI_MIN_COLS - 1, 40, &l) == -1, "too narrow");
-    CHECK(tui_layout_compute(120, TUI_MIN_ROWS - 1, &l) == -1, "too short");
-    CHECK(tui_layout_compute(80, 24, &l) == 0, "80x24 fits");
-    CHECK(l.params.h - 2 >= 9, "80x24: parameters panel has 9 rows inside (%d)", l.params.h - 2);
-    CHECK(tui_layout_compute(120, 40, &l) == 0, "120x40 fits");
-    CHECK(l.accuracy.w >= 60 && l.accuracy.h >= 18, "120x40 accuracy %dx%d", l.accuracy.w, l.accuracy.h);
-    int bad = 0, sizes = 0;
-    static unsigned char cover[300 * 100];
-    for (int W = TUI_MIN_COLS; W <= 300; W += 7)
-        for (int H = TUI_MIN_ROWS; H <= 100; H += 3) {
-            if (tui_layout_compute_msg(W, H, 1 + (W / 7 + H) % 3, &l)) { bad++; continue; }
-            sizes++;
-            memset(cover, 0, sizeof cover);
-            tui_rect r[7] = {l.status, l.accuracy, l.spectrum, l.stable, l.params, l.hint, l.message};
-            for (int k = 0; k < 7; k++) {
-                if (r[k].x < 0 || r[k].y < 0 || r[k].x + r[k].w > W || r[k].y + r[k].h > H) bad++;
-                if (k >= 1 && k <= 4 && (r[k].w - 2 < CV_CHART_MIN_W || r[k].h - 2 < CV_CHART_MIN_H + 1)) bad++;
-                for (int y = r[k].y; y < r[k].y + r[k].h; y++)
-                    for (int x = r[k].x; x < r[k].x + r[k].w; x++) cover[y * W + x]++;
-            }
-            if (l.params.w < 40) bad++;
-            for (int i = 0; i < W * H; i++) if (cover[i] != 1) { bad++; break; }
-        }
-    CHECK(bad == 0 && sizes > 100, "%d sizes: panels inside, large enough, cover the screen once (%d bad)", sizes, bad);
-}
-
-static void test_keys(void)
-{
-    int n;
-    const tui_key *k = tui_keys(&n);
-    int dup = 0;
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < TUI_KEY_ALIASES && k[i].keys[j]; j++)
-            for (int i2 = 0; i2 < n; i2++)
-                for (int j2 = 0; j2 < TUI_KEY_ALIASES && k[i2].keys[j2]; j2++)
-                    if ((i != i2 || j != j2) && k[i].keys[j] == k[i2].keys[j2]) dup++;
-    CHECK(dup == 0, "no key bound twice");
-    for (int a = TA_PLAY; a <= TA_QUIT; a++) {
-        int found = 0;
-        for (int i = 0; i < n; i++) found += k[i].act == (tui_action)a && k[i].keys[0];
-        CHECK(found == 1, "action %d has exactly one table entry with keys", a);
-    }
-    CHECK(tui_key_action('n') == TA_NEXT && tui_key_action('p') == TA_PREV, "n/p");
-    CHECK(tui_key_action(' ') == TA_PLAY && tui_key_action('q') == TA_QUIT, "space/q");
-    CHECK(tui_key_action('?') == TA_HELP && tui_key_action('x') == TA_NONE, "?/unbound");
-    static char lines[TUI_HELP_MAX][TUI_HELP_LEN];
-    int m = tui_help_lines(lines, TUI_HELP_MAX);
-    CHECK(m > n, "help has one line per key entry, then the numbers (%d vs %d)", m, n);
-    int ok = 1;
-    for (int i = 0; i < n; i++) ok &= strstr(lines[i], k[i].help) != NULL && strstr(lines[i], k[i].keyname) == lines[i];
-    CHECK(ok, "help lines are generated from the table");
-}
-
-/* The panel's steps (the parameter table's rows, gs_params.h): β, τ and ξ over 1, 2, 5, 10, ...,
- * α_base by 0.05, the seed by 1, each kept in its valid range. */
-static void test_params(void)
-{
-    const tui_param TAU = tui_param_find("tau"), XI = tui_param_find("xi"), BETA = tui_param_find("beta"),
-                    ALPHA = tui_param_find("alpha_base"), SEED = tui_param_find("seed");
-    CHECK(TAU >= 0 && XI >= 0 && BETA >= 0 && ALPHA >= 0 && SEED >= 0 && tui_param_count() == 5 &&
-          tui_param_find("max-aug") < 0, "the panel holds α_base, ξ, β, τ and the seed");
-    op_params p = {.alpha_base = 0.6, .xi = 5e-3, .beta = 1, .tau = 0.01, .seed = 1};
-    static const double up[] = {0.02, 0.05, 0.1, 0.2};
-    int ok = 1;
-    for (int i = 0; i < 4; i++) { tui_param_step(&p, TAU, +1); ok &= p.tau == up[i]; }
-    CHECK(ok, "τ 0.01 → 0.02 → 0.05 → 0.1 → 0.2 (round values, exactly as their decimal text)");
-    for (int i = 0; i < 4; i++) tui_param_step(&p, TAU, -1);
-    CHECK(p.tau == 0.01, "τ back to 0.01");
-    p.tau = 0;
-    CHECK(tui_param_step(&p, TAU, +1) && p.tau == 1e-6, "τ from 0 goes to 1e-6");
-    CHECK(tui_param_step(&p, TAU, -1) && p.tau == 0, "τ below 1e-6 goes to 0");
-    CHECK(!tui_param_step(&p, TAU, -1) && p.tau == 0, "τ stays at 0");
-    p.tau = 9e11;
-    tui_param_step(&p, TAU, +1);
-    CHECK(p.tau == 1e12 && !tui_param_step(&p, TAU, +1), "τ stops at 1e12, the end of its range");
-    p.tau = 3e-3;
-    tui_param_step(&p, TAU, +1);
-    CHECK(p.tau == 5e-3, "τ between round values: up to the next one (0.003 → 0.005)");
-    /* which parameters act on the run's methods: the panel refuses a change that acts on none */
-    const char *const anacp[] = {"anacp", "anacp+gsr"}, *const solo[] = {"anacp"}, *const mix[] = {"anacp", "gacl"};
-    CHECK(!tui_param_acts(TAU, anacp, 2) && tui_param_acts(BETA, anacp, 2) && tui_param_acts(XI, anacp, 2) &&
-          tui_param_acts(ALPHA, anacp, 2) && tui_param_acts(SEED, anacp, 2),
-          "anacp, anacp+gsr: τ acts on neither (AnaCP's ridge is fixed); β, ξ, α_base (GSR's) and the seed act");
-    CHECK(!tui_param_acts(TAU, solo, 1) && !tui_param_acts(BETA, solo, 1) && !tui_param_acts(XI, solo, 1) &&
-          tui_param_acts(SEED, solo, 1), "anacp alone: only the seed acts");
-    CHECK(tui_param_acts(TAU, mix, 2), "anacp with gacl: τ acts (gacl's ridge)");
-    p.beta = 10;
-    tui_param_step(&p, BETA, +1);
-    CHECK(p.beta == 20, "β 10 → 20 (not 10.1)");
-    tui_param_step(&p, BETA, -1);
-    tui_param_step(&p, BETA, -1);
-    CHECK(p.beta == 5, "β 20 → 10 → 5");
-    p.beta = 0;
-    CHECK(!tui_param_step(&p, BETA, -1) && p.beta == 0, "β ≥ 0");
-    p.xi = 1000;
-    CHECK(!tui_param_step(&p, XI, +1) && p.xi == 1000, "ξ stops at 1000");
-    p.xi = 5e-3;
-    tui_param_step(&p, XI, -1);
-    CHECK(p.xi == 2e-3, "ξ 0.005 → 0.002");
-    p.alpha_base = 1;
-    CHECK(!tui_param_step(&p, ALPHA, +1), "α_base stops at 1");
-    tui_param_step(&p, ALPHA, -1);
-    CHECK_NEAR(p.alpha_base, 0.95, 1e-12, "α_base - 0.05");
-    p.alpha_base = 0.05;
-    CHECK(!tui_param_step(&p, ALPHA, -1) && p.alpha_base > 0, "α_base stays > 0");
-    p.seed = 1;
-    CHECK(!tui_param_step(&p, SEED, -1) && p.seed == 1, "seed ≥ 1");
-    CHECK(tui_param_step(&p, SEED, +1) && p.seed == 2, "seed + 1");
-    char b[32];
-    tui_param_format(XI, 5e-3, b, sizeof b);
-    CHECK(!strcmp(b, "0.005"), "format ξ: %s", b);
-    tui_param_format(TAU, 1e-6, b, sizeof b);
-    CHECK(!strcmp(b, "1e-06"), "format τ: %s", b);
-    CHECK(!strcmp(tui_param_label(ALPHA), "α_base") && !strcmp(tui_param_name(TAU), "tau"), "names");
-}
-
 int main(void)
 {
     test_braille_bits();
@@ -443,8 +325,5 @@ int main(void)
     test_chart();
     test_log_chart();
     test_compact_legend();
-    test_layout();
-    test_keys();
-    test_params();
     return tap_done();
 }

@@ -8,6 +8,7 @@
 #include "gs_chart.h"
 #include "gs_common.h"
 #include "gs_engine.h"
+#include "gs_mtable.h"
 #include "support/tap.h"
 #include "fig_fake.h"
 
@@ -198,13 +199,15 @@ static void test_style(void)
     ch_method_style("gacl", 0, NULL, NULL, NULL, &l0);
     ch_method_style("gsr", 1, NULL, NULL, NULL, &l1);
     CHECK(l0 != l1 && l0 && l1, "letters differ (%c, %c)", l0, l1);
-    /* every method the engine knows has its own letter, whatever its slot */
-    char names[1024], seen[64][32], lt[64];
-    int nn = 0;
-    snprintf(names, sizeof names, "%s", en_method_list());
-    for (char *tok = strtok(names, " ,;:"); tok && nn < 64; tok = strtok(NULL, " ,;:")) {
-        if (!strcmp(tok, "learners") || !strcmp(tok, "augmenters")) continue;
-        snprintf(seen[nn], sizeof seen[0], "%s", tok);
+    /* every row of the method table has its own letter, whatever its slot */
+    const char *seen[64];
+    char lt[64];
+    int nn = 0, nl, na;
+    const en_learner *const *Ls = mt_learners(&nl);
+    const en_augmenter *const *As = mt_augmenters(&na);
+    for (int i = 0; i < nl + na && nn < 64; i++) {
+        const char *tok = i < nl ? Ls[i]->name : As[i - nl]->name;
+        seen[nn] = tok;
         ch_method_style(tok, 2 + nn, NULL, NULL, NULL, &lt[nn]);
         for (int j = 0; j < nn; j++)
             CHECK(lt[j] != lt[nn], "%s and %s have different letters (%c, %c)", seen[j], tok, lt[j], lt[nn]);

@@ -10,6 +10,7 @@
 #include "tap.h"
 #include "problem.h"
 #include "gs_common.h"
+#include "gs_mtable.h"
 #include "gs_engine.h"
 
 #include <cblas.h>
@@ -32,7 +33,7 @@ enum { NM = 4 };
 static en_engine *make(const en_problem *p, int keep, int threads)
 {
     en_config cfg = {0};
-    cfg.methods = names; cfg.n_methods = NM; cfg.spectrum = OP_SPECTRUM_FINAL;
+    cfg.methods = names; cfg.n_methods = NM; cfg.spectrum = OP_SPECTRUM_FINAL; mt_resolve(&cfg);
     cfg.keep_task_grams = keep; cfg.threads = threads;
     en_engine *e = NULL;
     CHECK(en_create(&e, p, &cfg) == GS_OK, "en_create: %s", gs_last_error());

@@ -3,6 +3,7 @@
 #include "problem.h"
 #include "gs_argmax.h"
 #include "gs_common.h"
+#include "gs_mtable.h"
 #include "gs_engine.h"
 #include "gs_learner.h"
 #include "gs_methods.h"
@@ -30,7 +31,7 @@ static op_params defaults(void)
 static en_engine *make_engine(const en_problem *p, int keep, int collect, const char **names, int nm)
 {
     en_config cfg = {0};
-    cfg.methods = names; cfg.n_methods = nm; cfg.spectrum = OP_SPECTRUM_FINAL;
+    cfg.methods = names; cfg.n_methods = nm; cfg.spectrum = OP_SPECTRUM_FINAL; mt_resolve(&cfg);
     cfg.keep_task_grams = keep; cfg.collect_aug = collect;
     en_engine *e = NULL;
     int rc = en_create(&e, p, &cfg);
@@ -443,7 +444,7 @@ static int identical_results(const en_results *a, const en_results *b)
 static en_engine *make_threads(const en_problem *p, int keep, const char **names, int nm, int threads)
 {
     en_config cfg = {0};
-    cfg.methods = names; cfg.n_methods = nm; cfg.spectrum = OP_SPECTRUM_FINAL;
+    cfg.methods = names; cfg.n_methods = nm; cfg.spectrum = OP_SPECTRUM_FINAL; mt_resolve(&cfg);
     cfg.keep_task_grams = keep; cfg.threads = threads;
     en_engine *e = NULL;
     CHECK(en_create(&e, p, &cfg) == GS_OK, "en_create (threads %d): %s", threads, gs_last_error());
@@ -501,7 +502,7 @@ static void test_accuracies_only(void)
     en_engine *e[2];
     for (int k = 0; k < 2; k++) {
         en_config cfg = {0};
-        cfg.methods = names; cfg.n_methods = 2; cfg.spectrum = OP_SPECTRUM_AUTO; cfg.accuracies_only = k;
+        cfg.methods = names; cfg.n_methods = 2; cfg.spectrum = OP_SPECTRUM_AUTO; cfg.accuracies_only = k; mt_resolve(&cfg);
         CHECK(en_create(&e[k], &tp.prob, &cfg) == GS_OK, "en_create: %s", gs_last_error());
         CHECK(en_update(e[k], &q, 1, NULL, NULL, NULL) == GS_OK, "update: %s", gs_last_error());
     }
@@ -604,7 +605,7 @@ static void test_threads(void)
         rp = en_get_results(par);
         int moved = 0, same = 1;
         for (int m = 0; m < 3; m++) {
-            CHECK(en_method_uses(names[m], "tau") && !en_method_uses(names[3], "tau"), "%s uses τ, ncm does not", names[m]);
+            CHECK(mt_uses(names[m], "tau") && !mt_uses(names[3], "tau"), "%s uses τ, ncm does not", names[m]);
             for (int t = 0; t < tp.prob.T; t++) moved += !same_bits(&rp->m[m].snaps[t].lambda_min, &before.m[m].snaps[t].lambda_min, 1);
         }
         for (int t = 0; t < tp.prob.T; t++) {
@@ -699,7 +700,7 @@ static void test_screen_synthetic(void)
     CHECK(op_parse(&o, 3, argv) == GS_OK, "options: %s", gs_last_error());
     en_config cfg = {0};
     cfg.methods = (const char **)o.methods;
-    cfg.n_methods = o.n_methods;
+    cfg.n_methods = o.n_methods; mt_resolve(&cfg);
     cfg.spectrum = OP_SPECTRUM_FINAL;
     pl_ctx c;
     int rc = pl_open(&c, &o, &cfg, NULL, NULL);
@@ -749,7 +750,7 @@ static void test_rank_and_auto_spectrum(void)
     CHECK(tp_make(&tp, 4, 6, 5, 3, 4, 2, 9, D) == 0, "problem with D = %ld", D);
     const char *names[] = {"gsr"};
     en_config cfg = {0};
-    cfg.methods = names; cfg.n_methods = 1; cfg.spectrum = OP_SPECTRUM_AUTO;
+    cfg.methods = names; cfg.n_methods = 1; cfg.spectrum = OP_SPECTRUM_AUTO; mt_resolve(&cfg);
     en_engine *e = NULL;
     CHECK(en_create(&e, &tp.prob, &cfg) == GS_OK, "en_create: %s", gs_last_error());
     op_params q = defaults();

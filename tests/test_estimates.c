@@ -4,6 +4,7 @@
  * Gram + ridge), its failure modes (pivots, allocation); and the engine's per-task λ_max/λ_min
  * estimates against the exact eigenvalues of the same G (interactive engine, tasks before the last). */
 #include "gs_common.h"
+#include "gs_mtable.h"
 #include "gs_engine.h"
 #include "gs_opts.h"
 #include "gs_pipeline.h"
@@ -308,7 +309,7 @@ static void engine(void)
     CHECK(op_parse(&o, 7, argv) == GS_OK, "options: %s", gs_last_error());
     en_config cfg = {0};
     cfg.methods = (const char **)o.methods;
-    cfg.n_methods = o.n_methods;
+    cfg.n_methods = o.n_methods; mt_resolve(&cfg);
     cfg.spectrum = OP_SPECTRUM_FINAL;
     cfg.keep_task_grams = 1;
     pl_ctx c;

@@ -357,7 +357,7 @@ static void test_failures(void)
     snprintf(path, sizeof path, "%s/x.png", dir);
     CHECK(fig_export(&q, "histogram", path, NULL) == GS_EINPUT, "unknown figure -> GS_EINPUT");
     CHECK(fig_check_output("accuracy", path) == GS_OK, "check_output ok for %s", path);
-    CHECK(fig_check_output("accuracy", "nofolder/x.png") == GS_ERUN, "check_output: missing folder");
+    CHECK(fig_check_output("accuracy", "nofolder/x.png") == GS_EINPUT, "check_output: missing folder (refused before work: exit 2)");
     CHECK(fig_check_output("accuracy", "x.tif") == GS_EINPUT, "check_output: bad extension");
     CHECK(fig_check_output("pie", "x.png") == GS_EINPUT, "check_output: unknown figure");
     CHECK(!fig_known("histogram") && fig_known("dashboard") && fig_known("stable-rank"), "fig_known");

@@ -1,5 +1,6 @@
 /* test_fuzz_replay.c — replay every committed fuzz corpus file (fuzz/corpus/TARGET/FILE)
- * through the same entry points as the libFuzzer targets (fuzz/fuzz_targets.h). An input that
+ * through the same entry points as the libFuzzer targets (fuzz/fuzz_targets.h): a target per row
+ * of the format table (src/data/formats.c), and the session files. An input that
  * breaks an invariant aborts the test; a file named ok_* / bad_* must be accepted / refused.
  * Corpus root: $GS_FUZZ_CORPUS, else fuzz/corpus (make check runs from the repository root). */
 #include "support/tap.h"
@@ -14,12 +15,12 @@ int main(void)
 {
     const char *root = getenv("GS_FUZZ_CORPUS");
     if (!root) root = "fuzz/corpus";
-    static const struct { const char *name; int (*fn)(const uint8_t *, size_t); } t[] = {
-        {"npy", fz_npy}, {"npz", fz_npz}, {"pt", fz_pt}, {"csv", fz_csv}, {"idx", fz_idx}, {"session", fz_session},
-    };
-    for (size_t k = 0; k < sizeof t / sizeof t[0]; k++) {
+    int nt = ld_fmt_count + 1; /* the formats, then the session files */
+    for (int k = 0; k < nt; k++) {
+        const ld_format *f = k < ld_fmt_count ? &ld_fmt_table[k] : NULL;
+        const char *name = f ? f->name : "session";
         char dir[4096];
-        snprintf(dir, sizeof dir, "%s/%s", root, t[k].name);
+        snprintf(dir, sizeof dir, "%s/%s", root, name);
         DIR *d = opendir(dir);
         CHECK(d != NULL, "corpus folder %s exists", dir);
         if (!d) continue;
@@ -34,7 +35,7 @@ int main(void)
             CHECK(buf != NULL, "read %s", p);
             if (!buf) continue;
             gs_clear_error();
-            int refused = t[k].fn(buf, n); /* aborts on a broken invariant */
+            int refused = f ? fz_format(f, buf, n) : fz_session(buf, n); /* aborts on a broken invariant */
             files++;
             if (strncmp(e->d_name, "bad_", 4) == 0) {
                 bad++;
@@ -47,7 +48,7 @@ int main(void)
         }
         closedir(d);
         CHECK(files >= 5 && good >= 1 && bad >= 1, "%s corpus: %d files (%d valid, %d invalid)",
-              t[k].name, files, good, bad);
+              name, files, good, bad);
     }
     return tap_done();
 }

@@ -11,6 +11,7 @@
  * (keep_task_grams: check_interactive) keeping every task's Grams or two tasks' (bounded). Not a timing:
  * the peak is a count of pages. */
 #include "gs_common.h"
+#include "gs_mtable.h"
 #include "gs_engine.h"
 #include "gs_opts.h"
 #include "gs_pipeline.h"
@@ -39,7 +40,7 @@ static double estimate(int argc, char **argv)
     if (op_parse(&o, argc, argv) != GS_OK) { CHECK(0, "options: %s", gs_last_error()); return -1; }
     en_config cfg = {0}, none;
     cfg.methods = (const char **)o.methods;
-    cfg.n_methods = o.n_methods;
+    cfg.n_methods = o.n_methods; mt_resolve(&cfg);
     cfg.spectrum = o.spectrum;
     none = cfg;
     none.n_methods = 0; /* the data and stream only: no engine allocated here */
@@ -110,7 +111,7 @@ static int interactive_child(int argc, char **argv, int slots)
     if (op_parse(&o, argc, argv) != GS_OK) return 1;
     en_config cfg = {0};
     cfg.methods = (const char **)o.methods;
-    cfg.n_methods = o.n_methods;
+    cfg.n_methods = o.n_methods; mt_resolve(&cfg);
     cfg.spectrum = o.spectrum;
     cfg.keep_task_grams = 1;
     pl_ctx c;
@@ -144,7 +145,7 @@ static void check_interactive(const char *line, const char *budget_mb, int slots
     if (op_parse(&o, argc, argv2) == GS_OK) {
         en_config cfg = {0}, none;
         cfg.methods = (const char **)o.methods;
-        cfg.n_methods = o.n_methods;
+        cfg.n_methods = o.n_methods; mt_resolve(&cfg);
         cfg.spectrum = o.spectrum;
         cfg.keep_task_grams = 1;
         none = cfg;
@@ -177,7 +178,9 @@ static void check_interactive(const char *line, const char *budget_mb, int slots
  * every task in the dual (fewer rows than D) no A is ever written: the same estimate. */
 static void check_share_formula(void)
 {
-    const char *m3[] = {"gacl", "gacl+gsr", "air"};
+    en_method m3[3], m2[2];
+    CHECK(!mt_parse("gacl", &m3[0]) && !mt_parse("gacl+gsr", &m3[1]) && !mt_parse("air", &m3[2]) &&
+          !mt_parse("gacl", &m2[0]) && !mt_parse("air", &m2[1]), "methods resolved");
     en_size z = {.n_rows = 3000, .n_test = 500, .n_val = 0, .d = 1000, .expand = 0, .C = 20, .T = 5,
                  .precision = OP_PREC_DOUBLE, .spectrum = OP_SPECTRUM_AUTO};
     double own = en_estimate_bytes(&z, m3, 3);
@@ -185,7 +188,6 @@ static void check_share_formula(void)
     double shared = en_estimate_bytes(&z, m3, 3);
     CHECK(own - shared == 2 * 8.0 * 1000 * 1000, "share_work, D = 1000 in the primal: %.0f bytes less (two A of %.0f)",
           own - shared, 8.0 * 1000 * 1000);
-    const char *m2[] = {"gacl", "air"};
     z.expand = 4000; /* every task in the dual: 600 rows < D, no synthetic rows */
     z.n_rows = 600;
     double dual_shared = en_estimate_bytes(&z, m2, 2);
@@ -205,7 +207,7 @@ int main(void)
         return tap_done();
     }
     if (getenv("GS_SANITIZED")) { /* make check-asan: shadow memory and redzones are not the program's */
-        printf("# skipped under sanitizers: the peak measured there is not the program's own\n");
+        tap_skip("peak checks under sanitizers: the peak measured there is not the program's own");
         return tap_done();
     }
     check(bin, "--synthetic --methods gacl");

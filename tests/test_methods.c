@@ -4,6 +4,7 @@
  * every task; the τ sweep against separate engine runs (Cholesky) at each τ; Theorem 1's bound
  * ≤ the actual stable rank on random G, Δ; determinism of the sampling baselines. */
 #include "gs_common.h"
+#include "gs_mtable.h"
 #include "gs_engine.h"
 #include "gs_methods.h"
 #include "gs_rng.h"
@@ -29,7 +30,7 @@ static en_engine *engine(const en_problem *p, const char **names, int n, int kee
 {
     en_config cfg = {0};
     cfg.methods = names;
-    cfg.n_methods = n;
+    cfg.n_methods = n; mt_resolve(&cfg);
     cfg.keep_task_grams = keep;
     en_engine *e = NULL;
     if (en_create(&e, p, &cfg)) { CHECK(0, "en_create: %s", gs_last_error()); return NULL; }
@@ -277,7 +278,7 @@ static void test_tau_sweep(void)
                 qq.tau = taus[g];
                 const char *one[] = {names[m]};
                 en_config cfg = {0};
-                cfg.methods = one; cfg.n_methods = 1; cfg.keep_task_grams = 1; cfg.spectrum = OP_SPECTRUM_ALL;
+                cfg.methods = one; cfg.n_methods = 1; cfg.keep_task_grams = 1; cfg.spectrum = OP_SPECTRUM_ALL; mt_resolve(&cfg);
                 en_engine *f = NULL;
                 CHECK(en_create(&f, p, &cfg) == GS_OK && en_update(f, &qq, 1, NULL, NULL, NULL) == GS_OK, "fresh engine");
                 const en_snap *s = &en_get_results(f)->m[0].snaps[task - 1];

@@ -6,6 +6,7 @@
 #include "tap.h"
 #include "problem.h"
 #include "gs_common.h"
+#include "gs_mtable.h"
 #include "gs_engine.h"
 #include "gs_lapack_quiet.h"
 
@@ -55,7 +56,7 @@ static void test_singular(void)
     CHECK(reprepare(&tp) == GS_OK, "prepare: %s", gs_last_error());
     const char *names[] = {"gacl", "gsr"};
     en_config cfg = {0};
-    cfg.methods = names; cfg.n_methods = 2; cfg.spectrum = OP_SPECTRUM_ALL;
+    cfg.methods = names; cfg.n_methods = 2; cfg.spectrum = OP_SPECTRUM_ALL; mt_resolve(&cfg);
     en_engine *e = NULL;
     CHECK(en_create(&e, &tp.prob, &cfg) == GS_OK, "en_create: %s", gs_last_error());
     op_params q = defaults(0);

@@ -50,7 +50,7 @@ int main(void)
     expect_error("--quiet", "--quiet: not an option of the home view (it applies to: like-run)");
     expect_error("pic --format csv", "--format: not an option of `pic` (it applies to: like-run)");
     expect_error("run", "unknown command 'run' (expected like-run, pic; see --help)");
-    expect_error("pic --synthetic", "pic: --figure NAME is required (accuracy, spectrum, stable-rank, dashboard, ...)");
+    expect_error("pic --synthetic", "pic: --figure NAME is required (gsrscope --help lists the figures)");
     expect_error("like-run --format latex", "--format latex: use table, csv or json");
     CHECK(parse("pic --figure accuracy -o a.png --data n.csv", &o) == GS_OK && o.data_csv && !strcmp(o.data_csv, "n.csv") && !o.data.data_dir,
           "OPR_DATA_CSV: --data FILE.csv is the figure's CSV (%s)", gs_last_error());

@@ -10,6 +10,7 @@
 
 #include "gs_common.h"
 #include "gs_engine.h"
+#include "gs_mtable.h"
 #include "gs_opts.h"
 #include "gs_params.h"
 #include "gs_preset.h"
@@ -98,7 +99,7 @@ static int count_of(const char *s, const char *w)
 static void check_tune_lists(const char *man, const char *why)
 {
     char h[1024], m[4096], t[96];
-    section_of(op_usage(NULL, 0), "\nTune:\n", "\n  --objective", h, sizeof h);
+    section_of(op_usage(NULL, 0, mt_help(), NULL), "\nTune:\n", "\n  --objective", h, sizeof h);
     section_of(man, "\n.SH TUNE OPTIONS", "\n.BI \\-\\-objective", m, sizeof m);
     CHECK(h[0] && (m[0] || !man), "%s: tune's --help and man sections found", why);
     int n = 0;
@@ -132,7 +133,7 @@ static void test_option_rows(void)
         char range[96], h[1024], m[2048], opt[64], lo[32], hi[32], below[32], above[32];
         pa_range_text(r, range, sizeof range);
         CHECK(pa_find_option(r->name) == r && !pa_find(r->name), "--%s: an option row, not a parameter", r->name);
-        help_of(op_usage(NULL, 0), r->name, h, sizeof h);
+        help_of(op_usage(NULL, 0, mt_help(), NULL), r->name, h, sizeof h);
         CHECK(h[0] && strstr(h, range), "--help: --%s shows %s: '%s'", r->name, range, h);
         if (man) {
             man_of(man, r->name, m, sizeof m);
@@ -165,7 +166,7 @@ static void test_rows(void)
     size_t mn = 0;
     char *man = (char *)tap_slurp("man/gsrscope.1", &mn);
     CHECK(man != NULL, "man/gsrscope.1 readable");
-    const char *help = op_usage(NULL, 0);
+    const char *help = op_usage(NULL, 0, mt_help(), NULL);
     int nrow = pa_count();
     CHECK(nrow >= 26, "%d rows", nrow);
     for (int i = 0; i < nrow; i++) {
@@ -219,9 +220,9 @@ static void test_rows(void)
         CHECK((sp == r) == (r->tune_grid > 1), "%s: %s", r->name, r->tune_grid > 1 ? "tune searches it" : "tune refuses it");
         if (sp) CHECK(pa_in_range(r, r->tune_lo) && pa_in_range(r, r->tune_hi) && r->tune_lo < r->tune_hi, "%s: tune's range [%g, %g] within %s", r->name, r->tune_lo, r->tune_hi, range);
         /* which methods use it: the row's dependency bit */
-        if (r->dep == EN_DEP_TAU) CHECK(en_method_uses("gacl", r->name) && !en_method_uses("ncm", r->name), "%s: gacl uses it, ncm not", r->name);
+        if (r->dep == EN_DEP_TAU) CHECK(mt_uses("gacl", r->name) && !mt_uses("ncm", r->name), "%s: gacl uses it, ncm not", r->name);
         if (r->dep == EN_DEP_ALPHA || r->dep == EN_DEP_XI || r->dep == EN_DEP_BETA)
-            CHECK(en_method_uses("gsr", r->name) && !en_method_uses("gacl", r->name), "%s: gsr uses it, gacl not", r->name);
+            CHECK(mt_uses("gsr", r->name) && !mt_uses("gacl", r->name), "%s: gsr uses it, gacl not", r->name);
     }
     check_tune_lists(man, "the table as built");
     free(man);
@@ -291,7 +292,7 @@ static void test_change_a_row(void)
     CHECK(op_set(o, "tau", "60") == GS_EINPUT && strstr(gs_last_error(), "[0, 50]"), "--tau 60 refused: %s", gs_last_error());
     CHECK(op_set(o, "tau", "40") == GS_OK && o->params.tau == 40, "--tau 40 accepted");
     char h[512];
-    help_of(op_usage(NULL, 0), "tau", h, sizeof h);
+    help_of(op_usage(NULL, 0, mt_help(), NULL), "tau", h, sizeof h);
     CHECK(strstr(h, "in [0, 50]") != NULL, "--help follows: %s", h);
     tui_param tp = tui_param_find("tau");
     op_params p = o->params;
@@ -299,7 +300,7 @@ static void test_change_a_row(void)
     const tn_space *sp = tn_space_find("tau");
     CHECK(sp && sp->tune_lo == 1e-2 && sp->tune_hi == 20 && sp->tune_grid == 4, "tune's range follows");
     check_tune_lists(NULL, "tau's grid changed");
-    CHECK(strstr(op_usage(NULL, 0), "tau 1e-2..20 (4 points, log scale)") != NULL, "tune's --help line follows tau's grid");
+    CHECK(strstr(op_usage(NULL, 0, mt_help(), NULL), "tau 1e-2..20 (4 points, log scale)") != NULL, "tune's --help line follows tau's grid");
     /* a different TUI step: additive 0.5 */
     tau->scale = PA_STEP_ADD;
     tau->step = 0.5;
@@ -314,14 +315,14 @@ static void test_change_a_row(void)
     beta->tune_grid = 0;
     CHECK(tui_param_count() == n - 1 && tui_param_find("beta") < 0 && !tn_space_find("beta"), "β out of the panel and of tune");
     check_tune_lists(NULL, "beta untunable");
-    CHECK(!strstr(op_usage(NULL, 0), "beta 0..4"), "β out of tune's --help line");
+    CHECK(!strstr(op_usage(NULL, 0, mt_help(), NULL), "beta 0..4"), "β out of tune's --help line");
     *beta = bsaved;
     /* a different default */
     pa_param *xi = (pa_param *)pa_find("xi"), xsaved = *xi;
     xi->def = 0.02;
     op_defaults(o);
     CHECK(o->params.xi == 0.02, "op_defaults follows the row's default");
-    help_of(op_usage(NULL, 0), "xi", h, sizeof h);
+    help_of(op_usage(NULL, 0, mt_help(), NULL), "xi", h, sizeof h);
     CHECK(strstr(h, "default 0.02") != NULL, "--help shows the new default: %s", h);
     *xi = xsaved;
     free(o);

@@ -151,8 +151,8 @@ int main(void)
     free(txt);
 
     char name[96];
-    const char *cases[][2] = {{"gsr", "GACL + GSR"}, {"fecam", "FeCAM"}, {"anacp+gsr", "AnaCP + GSR"},
-                              {"klda+gsr-linear", "KLDA + GSR (linear)"}, {"foo+bar", "foo + bar"}, {"air", "AIR"}};
+    const char *cases[][2] = {{"gsr", "GSR"}, {"fecam", "FeCAM"}, {"anacp+gsr", "AnaCP + GSR"},
+                              {"klda+gsr-linear", "KLDA + GSR (linear)"}, {"foo+bar", "foo+bar"}, {"gacl+gsr", "GACL + GSR"}, {"air", "AIR"}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         tb_display_name(cases[i][0], name, sizeof name);
         CHECK(!strcmp(name, cases[i][1]), "display name of %s: %s", cases[i][0], name);

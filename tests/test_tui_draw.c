@@ -550,17 +550,17 @@ int main(void)
             cv_init(&cv, W, H, CV_BRAILLE);
             tui_draw(&cv, &v);
             const char *sp = rect_text(&cv, l.spectrum);
-            CHECK(strstr(sp, "ANACP: no Gram matrix, no spectrum") != NULL, "%dx%d: spectrum panel's note whole: %s", W, H, sp);
+            CHECK(strstr(sp, "AnaCP: no Gram matrix, no spectrum") != NULL, "%dx%d: spectrum panel's note whole: %s", W, H, sp);
             const char *st = rect_text(&cv, l.stable);
-            CHECK(strstr(st, "ANACP: no Gram matrix") != NULL, "%dx%d: stable-rank panel's note whole", W, H);
+            CHECK(strstr(st, "AnaCP: no Gram matrix") != NULL, "%dx%d: stable-rank panel's note whole", W, H);
             v.lower = TV_ERANK;
             tui_draw(&cv, &v);
             st = rect_text(&cv, l.stable);
-            CHECK(strstr(st, "ANACP: no Gram matrix") != NULL, "%dx%d: erank panel's note whole: %s", W, H, st);
+            CHECK(strstr(st, "AnaCP: no Gram matrix") != NULL, "%dx%d: erank panel's note whole: %s", W, H, st);
             v.lower = TV_RATIO;
             tui_draw(&cv, &v);
             st = rect_text(&cv, l.stable);
-            CHECK(strstr(st, "the ratio needs two ridge methods (keys m / M)") && strstr(st, "ANACP: no Gram matrix"),
+            CHECK(strstr(st, "the ratio needs two ridge methods (keys m / M)") && strstr(st, "AnaCP: no Gram matrix"),
                   "%dx%d: λ-ratio view's reason whole: %s", W, H, st);
             cv_free(&cv);
         }

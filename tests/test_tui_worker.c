@@ -18,6 +18,7 @@
 
 #include "../src/tui/tui_int.h"
 #include "gs_common.h"
+#include "gs_mtable.h"
 #include "gs_tune.h"
 #include "support/tap.h"
 
@@ -207,7 +208,7 @@ static void tui_config(const op_opts *o, en_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->methods = (const char **)o->methods;
-    cfg->n_methods = o->n_methods;
+    cfg->n_methods = o->n_methods; mt_resolve(cfg);
     cfg->spectrum = o->spectrum;
     cfg->keep_task_grams = 1;
 }

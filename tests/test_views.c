@@ -11,6 +11,7 @@
 
 #include "gs_chart.h"
 #include "gs_common.h"
+#include "gs_mtable.h"
 #include "gs_figure.h"
 #include "gs_opts.h"
 #include "gs_pipeline.h"
@@ -220,7 +221,7 @@ static void test_tau_sweep_figure(void)
     en_config cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.methods = (const char **)o.methods;
-    cfg.n_methods = o.n_methods;
+    cfg.n_methods = o.n_methods; mt_resolve(&cfg);
     cfg.spectrum = o.spectrum;
     cfg.keep_task_grams = 1;
     pl_ctx c;
@@ -279,7 +280,7 @@ static void test_no_gram_views(void)
     CHECK(tp_make(&tp, 6, 12, 20, 3, 10, 3, 7, 0) == 0, "problem: %s", gs_last_error());
     const char *names[] = {"slda", "ncm", "gacl"};
     en_config cfg = {0};
-    cfg.methods = names; cfg.n_methods = 3; cfg.spectrum = OP_SPECTRUM_FINAL;
+    cfg.methods = names; cfg.n_methods = 3; cfg.spectrum = OP_SPECTRUM_FINAL; mt_resolve(&cfg);
     op_opts o;
     op_defaults(&o);
     en_engine *e = NULL;
@@ -326,7 +327,7 @@ static void test_no_gram_views(void)
 
     ch_chart c;
     CHECK(ch_build_spectrum(&c, r, NULL, 1, 0, T) == GS_OK && c.nseries == 1 && strstr(c.y.label, r->m[0].spectrum_of) &&
-          has_note(&c, "NCM: no Gram matrix") && !has_note(&c, "pending"),
+          has_note(&c, "SimpleCIL: no Gram matrix") && !has_note(&c, "pending"),
           "spectrum chart of ncm and slda: slda's curve, its matrix on the axis, ncm said to have none (note \"%s\")", c.note);
     ch_free(&c);
     /* both curves, and GACL's τ line (at 2τ, where G's eigenvalue equals τ; SLDA has no τ) */
@@ -335,7 +336,7 @@ static void test_no_gram_views(void)
               r->m[2].snaps[T - 1].tau == o.params.tau && has_note(&c, r->m[0].spectrum_of) && !strstr(c.y.label, "G+"),
           "spectrum chart of slda and gacl: both curves and GACL's τ line, the note names slda's matrix (\"%s\")", c.note);
     ch_free(&c);
-    CHECK(ch_build_spectrum(&c, r, NULL, 1, -1, T) == GS_OK && c.nseries == 0 && has_note(&c, "NCM: no Gram matrix") &&
+    CHECK(ch_build_spectrum(&c, r, NULL, 1, -1, T) == GS_OK && c.nseries == 0 && has_note(&c, "SimpleCIL: no Gram matrix") &&
           !has_note(&c, "pending"), "spectrum chart of ncm alone: says it has none (\"%s\")", c.note);
     ch_free(&c);
     CHECK(ch_build_spectrum(&c, r, NULL, 0, -1, 1) == GS_OK && c.nseries == 0 && has_note(&c, "SLDA: spectrum at task 3 only") &&

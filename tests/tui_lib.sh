@@ -1,5 +1,5 @@
 # tui_lib.sh — shared set-up for the tmux tests of the TUI (sourced after setting TUI_TEST to a
-# short name). Skips the whole test (0 passed, 0 failed) when tmux or $GSRSCOPE is missing.
+# short name). Skips the whole test (counted as 1 skipped) when tmux or $GSRSCOPE is missing.
 # Gives: ok/bad counters, $TMPD (removed on exit), T (tmux on a private socket), screen,
 # wait_for PATTERN [SECONDS], wait_gone PATTERN [SECONDS], wait_file FILE [SECONDS].
 pass=0; fail=0
@@ -9,8 +9,8 @@ ok() { pass=$((pass+1)); echo "ok - $1"; }
 bad() { fail=$((fail+1)); echo "FAIL $1"; [ -n "$2" ] && printf '%s\n' "$2" | sed 's/^/    /' | head -n 45; }
 
 if ! command -v tmux >/dev/null 2>&1 || [ -z "$GSRSCOPE" ] || [ ! -x "$GSRSCOPE" ]; then
-    echo "skip: tmux or \$GSRSCOPE missing"
-    echo "0 passed, 0 failed"
+    echo "SKIP - ${TUI_TEST:-tui}: tmux or \$GSRSCOPE missing (Debian package tmux; make check installs it)"
+    echo "0 passed, 0 failed, 1 skipped"
     exit 0
 fi
 

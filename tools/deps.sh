@@ -1,14 +1,14 @@
 #!/bin/sh
 # Install the Debian packages gsrscope needs, only those missing.
 #   tools/deps.sh build   — compiler and libraries
-#   tools/deps.sh test    — also what the tests use (tmux, NumPy, valgrind, clang, fonts, data)
-#   tools/deps.sh bench   — also what `make bench` compares against (PyTorch, /usr/bin/time);
+#   tools/deps.sh test    — also what the tests use (tmux, NumPy, PyTorch for fresh .pt files, valgrind, clang, fonts, data)
+#   tools/deps.sh bench   — also what `make bench` measures with (/usr/bin/time; PyTorch comes with test);
 #                           never needed by the build, the tests or CI
 # On a system without apt-get, print the list and stop with status 1.
 set -e
 BUILD_PKGS="gcc make pkg-config libncurses-dev libgsl-dev libopenblas-dev liblapacke-dev libpng-dev libcairo2-dev libpango1.0-dev zlib1g-dev libzip-dev libgif-dev fonts-dejavu-core"
-TEST_PKGS="locales python3 python3-numpy tmux valgrind clang libclang-rt-14-dev dataset-fashion-mnist libxml2-utils poppler-utils man-db groff-base python3-pil"
-BENCH_PKGS="python3-torch time"
+TEST_PKGS="locales python3 python3-numpy python3-torch tmux valgrind clang libclang-rt-14-dev dataset-fashion-mnist libxml2-utils poppler-utils man-db groff-base python3-pil"
+BENCH_PKGS="time"
 want="$BUILD_PKGS"
 [ "${1:-build}" = test ] && want="$BUILD_PKGS $TEST_PKGS"
 [ "${1:-build}" = bench ] && want="$BUILD_PKGS $TEST_PKGS $BENCH_PKGS"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gs_chart.h"
+#include "gs_mtable.h"
 #include "gs_common.h"
 
 const char *cl_mark(cl_verdict v) { return v == CL_HOLDS ? "✔" : v == CL_FAILS ? "✗" : "?"; }
@@ -384,7 +384,7 @@ static void claim_split(const cl_input *in, const cl_report *rep, cl_row *w)
     }
     double mass = v->tail_acc - a->tail_acc, geo = b->tail_acc - v->tail_acc;
     char on[32];
-    ch_display_name(r->m[o].name, on, sizeof on);
+    mt_display_name(r->m[o].name, on, sizeof on);
     snprintf(w->numbers, sizeof w->numbers, "tail %s %.1f → %s %.1f → %s %.1f %%: mass %+.1f, geometry %+.1f points",
              rep->ref, a->tail_acc, on, v->tail_acc, rep->aug, b->tail_acc, mass, geo);
     w->verdict = geo >= CL_TAIL_GAIN && geo > mass ? CL_HOLDS : CL_FAILS;
@@ -408,8 +408,8 @@ int cl_claims(const cl_input *in, cl_report *out)
     if (in->ref < 0 || in->ref >= r->n_methods || in->aug < 0 || in->aug >= r->n_methods || in->ref == in->aug)
         return gs_error(GS_EINPUT, "claims: need two methods, plain ridge (gacl) and an augmenting one (gsr)");
     out->task = in->task;
-    ch_display_name(r->m[in->ref].name, out->ref, sizeof out->ref);
-    ch_display_name(r->m[in->aug].name, out->aug, sizeof out->aug);
+    mt_display_name(r->m[in->ref].name, out->ref, sizeof out->ref);
+    mt_display_name(r->m[in->aug].name, out->aug, sizeof out->aug);
     claim_sr(in, out, &out->row[CL_SR]);
     claim_theorem(in, out, &out->row[CL_THEOREM]);
     claim_smallest(in, out, &out->row[CL_SMALLEST]);

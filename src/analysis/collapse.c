@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gs_chart.h"
+#include "gs_mtable.h"
 #include "gs_common.h"
 
 void co_free(co_result *c)
@@ -157,8 +157,8 @@ int co_compute(en_engine *e, const en_problem *p, int ref, int aug, int task, co
     if (st == GS_OK) st = co_compute_g(&gr, aug >= 0 ? G : NULL, p, r->is_head, task, r->params.tau, out);
     gm_free(&gr);
     if (st == GS_OK) {
-        ch_display_name(r->m[ref].name, out->ref, sizeof out->ref);
-        if (aug >= 0) ch_display_name(r->m[aug].name, out->aug, sizeof out->aug);
+        mt_display_name(r->m[ref].name, out->ref, sizeof out->ref);
+        if (aug >= 0) mt_display_name(r->m[aug].name, out->aug, sizeof out->aug);
     }
     return st;
 }

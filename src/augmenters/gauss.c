@@ -216,7 +216,7 @@ static int shrink_rows(en_mctx *m, int t, en_emitter *em) { return gauss_task(m,
 static int transfer_rows(en_mctx *m, int t, en_emitter *em) { return gauss_task(m, t, em, 1); }
 
 const en_augmenter en_aug_gauss_shrink = {
-    .name = "gauss-shrink",
+    .name = "gauss-shrink", .display = "Gauss-shrink", .letter = 'S',
     .summary = "tail classes: Gaussian samples from N(μ_c, (1−a)Σ_c + aI), a = --gauss-a, weight β",
     .deps = EN_DEP_MAXAUG | EN_DEP_GAUSS_A,
     .rows = shrink_rows,
@@ -224,7 +224,7 @@ const en_augmenter en_aug_gauss_shrink = {
 };
 
 const en_augmenter en_aug_gauss_transfer = {
-    .name = "gauss-transfer",
+    .name = "gauss-transfer", .display = "Gauss-transfer", .letter = 'T',
     .summary = "tail classes: Gaussian samples from N(μ_c, Σ_c + bΣ_head), b = --gauss-b, weight β",
     .deps = EN_DEP_MAXAUG | EN_DEP_GAUSS_B,
     .rows = transfer_rows,

@@ -1,5 +1,5 @@
-/* augmenters/gsr.c — the GSR family of augmenters, the augmenter table and method names
- * LEARNER[+AUGMENTER] (see gs_methods.h). */
+/* augmenters/gsr.c — the GSR family of augmenters: gsr (Algorithm 1) and its ablations gsr-linear
+ * and gsr-fixed, listed in the method table (gs_methods.h, gs_mtable.h). */
 #include "gs_methods.h"
 #include "gs_common.h"
 #include "gs_rng.h"
@@ -27,7 +27,7 @@ int en_choose_sorted(gsl_rng *r, long n, long K, long *out)
     for (size_t i = 0; i < cap; i++) set[i] = -1;
     long m = 0;
     for (long j = n - K; j < n; j++) {
-        long t = (long)gsl_rng_uniform_int(r, (unsigned long)j + 1);
+        long t = (long)rng_uniform_index(r, (uint64_t)j + 1);
         /* insert t, or j if t is already there (j is never there yet) */
         for (int pass = 0; pass < 2; pass++) {
             long v = pass ? j : t;
@@ -120,7 +120,7 @@ int en_gsr_class(en_mctx *m, int c, int linear, int fixed_alpha, en_emitter *em)
         long *part = gs_malloc((size_t)N, sizeof(long), "GSR pairs");
         if (!part) { rc = GS_ENOMEM; goto out; }
         for (long i = 0; i < N; i++) {
-            long j = (long)gsl_rng_uniform_int(rp, (unsigned long)(N - 1));
+            long j = (long)rng_uniform_index(rp, (uint64_t)(N - 1));
             part[i] = j < i ? j : j + 1;
         }
         if (K < N) {
@@ -192,84 +192,15 @@ long en_aug_class_budget(const en_mctx *m, int c, en_emitter *em)
 
 #define GSR_DEPS (EN_DEP_ALPHA | EN_DEP_XI | EN_DEP_PAIRS | EN_DEP_MAXAUG | EN_DEP_AUGMENT)
 
-static const en_augmenter A_GSR = {
-    .name = "gsr", .summary = "GSR: spherical intra-class mixup, adaptive α_c, weight β",
+const en_augmenter en_aug_gsr = {
+    .name = "gsr", .display = "GSR", .letter = 'R', .summary = "GSR: spherical intra-class mixup, adaptive α_c, weight β",
     .deps = GSR_DEPS, .rows = gsr_rows, .weight = en_weight_beta,
 };
-static const en_augmenter A_GSR_LINEAR = {
-    .name = "gsr-linear", .summary = "ablation: linear mixup, no normalization",
+const en_augmenter en_aug_gsr_linear = {
+    .name = "gsr-linear", .display = "GSR (linear)", .letter = 'M', .summary = "ablation: linear mixup, no normalization",
     .deps = GSR_DEPS, .rows = gsr_linear_rows, .weight = en_weight_beta,
 };
-static const en_augmenter A_GSR_FIXED = {
-    .name = "gsr-fixed", .summary = "ablation: spherical mixup with α_c = α_base",
+const en_augmenter en_aug_gsr_fixed = {
+    .name = "gsr-fixed", .display = "GSR (fixed α)", .letter = 'F', .summary = "ablation: spherical mixup with α_c = α_base",
     .deps = GSR_DEPS & ~EN_DEP_XI, .rows = gsr_fixed_rows, .weight = en_weight_beta,
 };
-
-/* The other augmenters live in their own files (augmenters/gauss.c, interclass.c, oversample.c). */
-extern const en_augmenter en_aug_gauss_shrink, en_aug_gauss_transfer, en_aug_interclass, en_aug_oversample;
-
-const en_augmenter *const en_augmenters[] = {
-    &A_GSR, &A_GSR_LINEAR, &A_GSR_FIXED, &en_aug_gauss_shrink, &en_aug_gauss_transfer, &en_aug_interclass,
-    &en_aug_oversample, NULL
-};
-
-const en_augmenter *en_augmenter_find(const char *name)
-{
-    for (int i = 0; en_augmenters[i]; i++)
-        if (!strcmp(en_augmenters[i]->name, name)) return en_augmenters[i];
-    return NULL;
-}
-
-/* LEARNER[+AUGMENTER]; an augmenter's name alone is gacl with it (gsr = gacl+gsr). */
-static int parse(const char *name, const en_learner **L, const en_augmenter **A)
-{
-    char lname[32];
-    const char *plus = strchr(name, '+');
-    *L = NULL;
-    *A = NULL;
-    if (!plus) {
-        if ((*L = en_learner_find(name))) return 1;
-        *A = en_augmenter_find(name);
-        *L = en_learner_find("gacl");
-        return *A != NULL;
-    }
-    size_t n = (size_t)(plus - name);
-    if (n == 0 || n >= sizeof lname) return 0;
-    memcpy(lname, name, n);
-    lname[n] = '\0';
-    *L = en_learner_find(lname);
-    *A = en_augmenter_find(plus + 1);
-    return *L && *A;
-}
-
-int en_method_parse(const char *name, const en_learner **L, const en_augmenter **A)
-{
-    if (parse(name, L, A)) return GS_OK;
-    return gs_error(GS_EINPUT, "--methods: unknown method '%s' (a method is LEARNER[+AUGMENTER]; %s)", name,
-                    en_method_list());
-}
-
-int en_method_known(const char *name)
-{
-    const en_learner *L;
-    const en_augmenter *A;
-    return parse(name, &L, &A);
-}
-
-const char *en_method_list(void)
-{
-    static char buf[512];
-    if (!buf[0]) {
-        strncat(buf, "learners: ", sizeof buf - 1);
-        for (int i = 0; en_learners[i]; i++) {
-            if (i) strncat(buf, ",", sizeof buf - strlen(buf) - 1);
-            strncat(buf, en_learners[i]->name, sizeof buf - strlen(buf) - 1);
-        }
-        strncat(buf, "; augmenters: ", sizeof buf - strlen(buf) - 1);
-        for (int i = 0; en_augmenters[i]; i++) {
-            if (i) strncat(buf, ",", sizeof buf - strlen(buf) - 1);
-            strncat(buf, en_augmenters[i]->name, sizeof buf - strlen(buf) - 1);
-        }
-    }
-    return buf;
-}

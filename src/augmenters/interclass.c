@@ -41,7 +41,7 @@ static int inter_class(en_mctx *m, int t, int c, en_emitter *em)
     if (!zt || !rp || !rg) { rc = GS_ENOMEM; goto out; }
     for (long k = 0; k < K; k++) {
         long i = first + k % N;
-        long u = (long)gsl_rng_uniform_int(rp, (unsigned long)others);
+        long u = (long)rng_uniform_index(rp, (uint64_t)others);
         long j = u < first ? u : u + N;
         double g = gsl_ran_beta(rg, alpha, alpha);
         const double *zi = gm_row(&p->z, i), *zj = gm_row(&p->z, j);
@@ -73,7 +73,7 @@ static int inter_rows(en_mctx *m, int t, en_emitter *em)
 
 
 const en_augmenter en_aug_interclass = {
-    .name = "interclass",
+    .name = "interclass", .display = "Interclass", .letter = 'C',
     .summary = "ablation: spherical mixup with partners from other classes, soft labels, weight β",
     .deps = EN_DEP_ALPHA | EN_DEP_XI | EN_DEP_PAIRS | EN_DEP_MAXAUG | EN_DEP_AUGMENT,
     .rows = inter_rows,

@@ -42,7 +42,7 @@ static int oversample_rows(en_mctx *m, int t, en_emitter *em)
 }
 
 const en_augmenter en_aug_oversample = {
-    .name = "oversample",
+    .name = "oversample", .display = "Oversample", .letter = 'O',
     .summary = "control for GSR: copies of the class's own rows, GSR's count per class, weight β",
     .deps = EN_DEP_PAIRS | EN_DEP_MAXAUG | EN_DEP_AUGMENT,
     .rows = oversample_rows,

@@ -1,4 +1,4 @@
-/* base/assets.c — where assets/ is, and reading its files (gs_assets.h). */
+/* base/assets.c — where assets/ and the installed data folder are, and reading assets (gs_assets.h). */
 #include "gs_assets.h"
 
 #include <dirent.h>
@@ -11,9 +11,20 @@
 
 #include "gs_common.h"
 
+/* The one definition of the install data folder: the Makefile passes $(DATADIR) (that is
+ * $(PREFIX)/share/gsrscope) to this file only. */
 #ifndef GS_DATADIR
 #define GS_DATADIR "/usr/local/share/gsrscope"
 #endif
+
+int as_install_dirs(char dirs[][AS_MAX_PATH], int cap)
+{
+    int n = 0;
+    char exe[4096];
+    if (cap > 1 && gs_exe_dir(exe, sizeof exe) == 0) snprintf(dirs[n++], AS_MAX_PATH, "%.3900s/../share/gsrscope", exe);
+    if (n < cap) snprintf(dirs[n++], AS_MAX_PATH, "%.3900s", GS_DATADIR);
+    return n;
+}
 
 static int is_dir(const char *p)
 {
@@ -28,17 +39,16 @@ int as_root(char *dir, size_t cap)
         if (is_dir(env)) { snprintf(dir, cap, "%s", env); return GS_OK; }
         return gs_error(GS_EINPUT, "%s: not a folder ($GSRSCOPE_ASSETS must name a folder laid out like assets/)", env);
     }
-    char cand[6][4200];
+    char cand[6][AS_MAX_PATH];
     int nc = 0;
     char exe[4096];
     if (gs_exe_dir(exe, sizeof exe) == 0) {
         /* the source tree: build/gsrscope, build/tests/test_x, or next to the binary */
-        snprintf(cand[nc++], sizeof cand[0], "%s/../assets", exe);
-        snprintf(cand[nc++], sizeof cand[0], "%s/../../assets", exe);
-        snprintf(cand[nc++], sizeof cand[0], "%s/assets", exe);
-        snprintf(cand[nc++], sizeof cand[0], "%s/../share/gsrscope", exe);
+        snprintf(cand[nc++], sizeof cand[0], "%.3900s/../assets", exe);
+        snprintf(cand[nc++], sizeof cand[0], "%.3900s/../../assets", exe);
+        snprintf(cand[nc++], sizeof cand[0], "%.3900s/assets", exe);
     }
-    snprintf(cand[nc++], sizeof cand[0], "%s", GS_DATADIR);
+    nc += as_install_dirs(cand + nc, 6 - nc); /* installed: assets/ is copied there */
     char tried[4096] = "";
     const char *cp[6];
     for (int i = 0; i < nc; i++) cp[i] = cand[i];

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <pthread.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -23,8 +24,29 @@ int gs_error(int status, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(tmp, sizeof tmp, fmt, ap);
     va_end(ap);
-    memcpy(err_buf, tmp, sizeof err_buf);
+    gs_escape_controls(tmp, err_buf, sizeof err_buf);
     return status;
+}
+
+/* Control characters from input (a file name, a .pt key, a CSV cell, a session value) never reach
+ * the terminal raw: C0 bytes and DEL as \xNN, the C1 controls U+0080..U+009F (C2 80..C2 9F in
+ * UTF-8) as \u00NN; everything else, UTF-8 included, as it is. */
+const char *gs_escape_controls(const char *s, char *out, size_t n)
+{
+    if (!n) return out;
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        char esc[8];
+        int k;
+        if (*p < 0x20 || *p == 0x7f) k = snprintf(esc, sizeof esc, "\\x%02x", *p);
+        else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) { k = snprintf(esc, sizeof esc, "\\u%04x", p[1]); p++; }
+        else { esc[0] = (char)*p; esc[1] = 0; k = 1; }
+        if (o + (size_t)k >= n) break;
+        memcpy(out + o, esc, (size_t)k);
+        o += (size_t)k;
+    }
+    out[o] = 0;
+    return out;
 }
 
 const char *gs_last_error(void) { return err_buf; }
@@ -189,6 +211,18 @@ int gs_exe_dir(char *buf, size_t cap)
     if (!slash) return -1;
     *slash = '\0';
     if ((size_t)snprintf(buf, cap, "%s", exe) >= cap) return -1;
+    return 0;
+}
+
+int gs_ext_in(const char *path, const char *exts)
+{
+    size_t n = strlen(path);
+    for (const char *e = exts; *e;) {
+        size_t m = strcspn(e, " ");
+        if (m && n >= m && strncasecmp(path + n - m, e, m) == 0) return 1;
+        e += m;
+        e += strspn(e, " ");
+    }
     return 0;
 }
 

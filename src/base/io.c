@@ -3,6 +3,8 @@
 #include "gs_common.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +13,7 @@
 
 /* ---- the open output set: finished files under their temporary names, folders made ---- */
 
-typedef struct { char *tmp, *path; } set_file;
+typedef struct { char *tmp, *path; int through; } set_file;
 static struct {
     int open, failed;
     set_file *f;
@@ -37,7 +39,7 @@ void io_set_begin(void)
 }
 
 /* Keep a finished temporary for the set's end; 0 when no set is open (rename it now). */
-static int set_keep(const char *tmp, const char *path, int *err)
+static int set_keep(const char *tmp, const char *path, int through, int *err)
 {
     pthread_mutex_lock(&set_lock);
     int kept = 0;
@@ -52,6 +54,7 @@ static int set_keep(const char *tmp, const char *path, int *err)
         if (set.n < set.cap && t && p) {
             set.f[set.n].tmp = t;
             set.f[set.n].path = p;
+            set.f[set.n].through = through;
             set.n++;
         } else {
             free(t);
@@ -80,12 +83,21 @@ static void set_made_dir(const char *dir)
     pthread_mutex_unlock(&set_lock);
 }
 
+static int copy_through(const char *tmp, const char *path);
+
 int io_set_end(int keep)
 {
     pthread_mutex_lock(&set_lock);
     int st = GS_OK, failed = set.failed;
     keep = keep && !failed;
+    /* devices and FIFOs first: a write that fails there (/dev/full) leaves no file renamed */
+    for (int i = 0; i < set.n; i++)
+        if (set.f[i].through) {
+            if (keep && st == GS_OK) st = copy_through(set.f[i].tmp, set.f[i].path);
+            else unlink(set.f[i].tmp);
+        }
     for (int i = 0; i < set.n; i++) {
+        if (set.f[i].through) { free(set.f[i].tmp); free(set.f[i].path); continue; }
         if (keep && st == GS_OK && rename(set.f[i].tmp, set.f[i].path) != 0)
             st = gs_error(GS_ERUN, "%s: cannot rename into place: %s", set.f[i].path, strerror(errno));
         if (!keep || st) unlink(set.f[i].tmp);
@@ -112,16 +124,68 @@ int io_set_failed(void)
     return f;
 }
 
+/* ---- what a target is: its mode bits, followed symlinks, the temporary name ---- */
+
+/* The process's umask, read once (without changing it where /proc tells it). */
+static mode_t g_umask;
+static void read_umask(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    int found = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "Umask:", 6)) { g_umask = (mode_t)strtoul(line + 6, NULL, 8); found = 1; break; }
+    if (f) fclose(f);
+    if (!found) { g_umask = umask(022); umask(g_umask); }
+}
+static mode_t new_file_mode(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, read_umask);
+    return 0666 & ~g_umask;
+}
+
+/* The file a path names: a symlink's final target (realpath), else the path. GS_OK with
+ * *exists and *sb set when it exists; GS_EINPUT for a symlink whose target is missing. */
+static int resolve_target(const char *what, const char *path, char *out, size_t n, struct stat *sb, int *exists)
+{
+    struct stat lb;
+    *exists = 0;
+    if (snprintf(out, n, "%s", path) >= (int)n) return gs_error(GS_EINPUT, "%s%s%s: path too long", what, *what ? " " : "", path);
+    if (lstat(path, &lb) != 0) return GS_OK;
+    if (S_ISLNK(lb.st_mode)) {
+        char r[PATH_MAX];
+        if (!realpath(path, r) || stat(r, sb) != 0)
+            return gs_error(GS_EINPUT, "%s%s%s: a symlink to a missing file; give the file itself", what, *what ? " " : "", path);
+        if (snprintf(out, n, "%s", r) >= (int)n) return gs_error(GS_EINPUT, "%s%s%s: path too long", what, *what ? " " : "", path);
+        *exists = 1;
+        return GS_OK;
+    }
+    *sb = lb;
+    *exists = 1;
+    return GS_OK;
+}
+
+/* The temporary name of `path` in its folder: FOLDER/.NAME.tmpXXXXXX (mkstemp's pattern). */
+static int tmp_name(const char *path, char *tmp, size_t n)
+{
+    const char *slash = strrchr(path, '/');
+    int k = slash ? snprintf(tmp, n, "%.*s.%s.tmpXXXXXX", (int)(slash - path + 1), path, slash + 1)
+                  : snprintf(tmp, n, ".%s.tmpXXXXXX", path);
+    return k > 0 && (size_t)k < n ? GS_OK : GS_ERUN;
+}
+
 /* ---- checking an output path before any work ---- */
 
-/* A file can be made in `folder`: one is created and removed. */
-static int probe(const char *what, const char *path, const char *folder)
+/* A file can be made in `folder` under the name `pattern` (mkstemp's): one is created and removed. */
+static int probe(const char *what, const char *path, const char *folder, const char *pattern)
 {
     char p[4200];
-    snprintf(p, sizeof p, "%s/.gsrscope-probe-XXXXXX", folder);
+    if (pattern) snprintf(p, sizeof p, "%s", pattern);
+    else snprintf(p, sizeof p, "%s/.gsrscope-probe-XXXXXX", folder);
     int fd = mkstemp(p);
     if (fd < 0)
-        return gs_error(GS_ERUN, "%s %s: cannot write in %s: %s", what, path, folder, strerror(errno));
+        return gs_error(GS_EINPUT, "%s %s: cannot write in %s: %s", what, path, folder, strerror(errno));
     close(fd);
     unlink(p);
     return GS_OK;
@@ -136,7 +200,7 @@ int io_check_output(const char *what, const char *path, int folder)
     if (folder) {
         if (stat(dir, &sb) == 0) {
             if (!S_ISDIR(sb.st_mode)) return gs_error(GS_EINPUT, "%s %s: exists and is not a folder", what, path);
-            return probe(what, path, dir);
+            return probe(what, path, dir, NULL);
         }
         /* the nearest folder that exists must take the new one */
         for (;;) {
@@ -149,19 +213,29 @@ int io_check_output(const char *what, const char *path, int folder)
             if (stat(dir, &sb) == 0) break;
         }
         if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
-            return gs_error(GS_ERUN, "%s %s: cannot create: %s is not a folder", what, path, dir);
-        return probe(what, path, dir);
+            return gs_error(GS_EINPUT, "%s %s: cannot create: %s is not a folder", what, path, dir);
+        return probe(what, path, dir, NULL);
     }
-    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
-        return gs_error(GS_EINPUT, "%s %s: is a folder; give a file name", what, path);
+    char target[4096];
+    int exists, rc = resolve_target(what, path, target, sizeof target, &sb, &exists);
+    if (rc) return rc;
+    if (exists && S_ISDIR(sb.st_mode)) return gs_error(GS_EINPUT, "%s %s: is a folder; give a file name", what, path);
+    if (exists && !S_ISREG(sb.st_mode)) { /* a device or FIFO: written through */
+        if (access(target, W_OK) != 0)
+            return gs_error(GS_EINPUT, "%s %s: cannot write: %s", what, path, strerror(errno));
+        return GS_OK;
+    }
+    snprintf(dir, sizeof dir, "%s", target);
     char *slash = strrchr(dir, '/');
     if (!slash) snprintf(dir, sizeof dir, ".");
     else if (slash == dir) dir[1] = '\0';
     else *slash = '\0';
     if (stat(dir, &sb) != 0)
-        return gs_error(GS_ERUN, "%s %s: cannot create: folder %s does not exist", what, path, dir);
-    if (!S_ISDIR(sb.st_mode)) return gs_error(GS_ERUN, "%s %s: cannot create: %s is not a folder", what, path, dir);
-    return probe(what, path, dir);
+        return gs_error(GS_EINPUT, "%s %s: cannot create: folder %s does not exist", what, path, dir);
+    if (!S_ISDIR(sb.st_mode)) return gs_error(GS_EINPUT, "%s %s: cannot create: %s is not a folder", what, path, dir);
+    char pattern[4200];
+    if (tmp_name(target, pattern, sizeof pattern)) return gs_error(GS_EINPUT, "%s %s: path too long", what, path);
+    return probe(what, path, dir, pattern);
 }
 
 /* ---- one file ---- */
@@ -169,15 +243,21 @@ int io_check_output(const char *what, const char *path, int folder)
 int io_atomic_open(io_atomic *a, const char *path)
 {
     memset(a, 0, sizeof *a);
-    if (strlen(path) + 16 >= sizeof a->tmp)
+    struct stat sb;
+    int exists;
+    int st = resolve_target("", path, a->path, sizeof a->path, &sb, &exists);
+    if (st) { set_fail(); return st; }
+    if (exists && S_ISDIR(sb.st_mode)) { set_fail(); return gs_error(GS_ERUN, "%s: is a folder", path); }
+    a->through = exists && !S_ISREG(sb.st_mode);
+    mode_t mode = exists && !a->through ? sb.st_mode & 07777 : new_file_mode();
+    if (a->through) { /* the bytes wait in a temporary file; copied into the target at the commit */
+        const char *td = getenv("TMPDIR");
+        if (snprintf(a->tmp, sizeof a->tmp, "%s/gsrscope-out-XXXXXX", td && *td ? td : "/tmp") >= (int)sizeof a->tmp)
+            snprintf(a->tmp, sizeof a->tmp, "/tmp/gsrscope-out-XXXXXX");
+    } else if (tmp_name(a->path, a->tmp, sizeof a->tmp)) {
+        set_fail();
         return gs_error(GS_ERUN, "%s: path too long", path);
-    snprintf(a->path, sizeof a->path, "%s", path);
-    /* Temporary file in the same folder so rename() is atomic. */
-    const char *slash = strrchr(path, '/');
-    if (slash)
-        snprintf(a->tmp, sizeof a->tmp, "%.*s.%s.tmpXXXXXX", (int)(slash - path + 1), path, slash + 1);
-    else
-        snprintf(a->tmp, sizeof a->tmp, ".%s.tmpXXXXXX", path);
+    }
     int fd = mkstemp(a->tmp);
     if (fd < 0) {
         int e = errno;
@@ -185,7 +265,7 @@ int io_atomic_open(io_atomic *a, const char *path)
         set_fail();
         return gs_error(GS_ERUN, "%s: cannot create: %s", path, strerror(e));
     }
-    fchmod(fd, 0644 & ~(mode_t)0);
+    if (!a->through) fchmod(fd, mode);
     a->f = fdopen(fd, "wb");
     if (!a->f) {
         int e = errno;
@@ -196,6 +276,31 @@ int io_atomic_open(io_atomic *a, const char *path)
         return gs_error(GS_ERUN, "%s: cannot open: %s", path, strerror(e));
     }
     return GS_OK;
+}
+
+/* The bytes of tmp written into the device or FIFO `path` (opened for writing, never created
+ * or truncated); tmp removed. GS_OK or GS_ERUN naming path. */
+static int copy_through(const char *tmp, const char *path)
+{
+    int in = open(tmp, O_RDONLY), out = in < 0 ? -1 : open(path, O_WRONLY | O_NOCTTY);
+    int err = in < 0 || out < 0 ? errno : 0;
+    char buf[65536];
+    while (!err) {
+        ssize_t k = read(in, buf, sizeof buf);
+        if (k < 0 && errno == EINTR) continue;
+        if (k < 0) { err = errno; break; }
+        if (k == 0) break;
+        for (ssize_t w = 0; w < k && !err;) {
+            ssize_t r = write(out, buf + w, (size_t)(k - w));
+            if (r < 0 && errno == EINTR) continue;
+            if (r < 0) err = errno;
+            else w += r;
+        }
+    }
+    if (out >= 0 && close(out) != 0 && !err) err = errno;
+    if (in >= 0) close(in);
+    unlink(tmp);
+    return err ? gs_error(GS_ERUN, "%s: write failed: %s", path, strerror(err)) : GS_OK;
 }
 
 void io_atomic_abort(io_atomic *a)
@@ -221,7 +326,15 @@ int io_atomic_commit(io_atomic *a)
     if (!err && fsync(fileno(a->f)) != 0) err = errno;
     if (fclose(a->f) != 0 && !err) err = errno ? errno : EIO;
     a->f = NULL;
-    if (!err && !set_keep(a->tmp, a->path, &err) && rename(a->tmp, a->path) != 0) err = errno;
+    if (!err && !set_keep(a->tmp, a->path, a->through, &err)) {
+        if (a->through) {
+            int st = copy_through(a->tmp, a->path);
+            a->tmp[0] = '\0';
+            if (st) set_fail();
+            return st;
+        }
+        if (rename(a->tmp, a->path) != 0) err = errno;
+    }
     if (err) {
         unlink(a->tmp);
         a->tmp[0] = '\0';
@@ -253,11 +366,11 @@ int io_mkdirs(const char *path)
     for (char *p = buf + 1; *p; p++) {
         if (*p != '/') continue;
         *p = '\0';
-        if (mkdir(buf, 0755) == 0) set_made_dir(buf);
+        if (mkdir(buf, 0777) == 0) set_made_dir(buf); /* the umask decides */
         else if (errno != EEXIST) { set_fail(); return gs_error(GS_ERUN, "%s: cannot create folder: %s", buf, strerror(errno)); }
         *p = '/';
     }
-    if (mkdir(buf, 0755) == 0) set_made_dir(buf);
+    if (mkdir(buf, 0777) == 0) set_made_dir(buf);
     else if (errno != EEXIST) { set_fail(); return gs_error(GS_ERUN, "%s: cannot create folder: %s", buf, strerror(errno)); }
     struct stat sb;
     if (stat(buf, &sb) != 0 || !S_ISDIR(sb.st_mode))

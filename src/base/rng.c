@@ -31,3 +31,17 @@ gsl_rng *rng_new(uint64_t seed, rng_purpose purpose, uint64_t index)
     gsl_rng_set(r, ul ? ul : 4357UL);
     return r;
 }
+
+uint64_t rng_uniform_index(gsl_rng *r, uint64_t n)
+{
+    if (n <= 1) return 0;
+    if (n <= 0xffffffffULL) return gsl_rng_uniform_int(r, (unsigned long)n);
+    /* mt19937 gives 32 bits a draw: two make 64; reject the top partial block so every value in
+     * [0, n) is equally likely. */
+    uint64_t lim = UINT64_MAX - UINT64_MAX % n;
+    for (;;) {
+        uint64_t hi = gsl_rng_get(r) & 0xffffffffULL, lo = gsl_rng_get(r) & 0xffffffffULL;
+        uint64_t v = hi << 32 | lo;
+        if (v < lim) return v % n;
+    }
+}

@@ -18,14 +18,12 @@ const en_snap *ch_spectrum_snap(const en_results *r, int m, int task)
     return s->flags & EN_OWN_SPECTRUM ? s : NULL;
 }
 
-/* The ratio's reference is preferably a method without an augmenter (the learner alone), then a
- * ridge one: 1 when m1 is a better reference than m0. */
-static int ref_score(const en_results *r, int m) { return 2 * !r->m[m].augmenter[0] + !!r->m[m].ridge; }
-
+/* 1 when m1 is the ratio's reference (the one rule: en_results_pair). */
 int ch_ratio_second_ref(const en_results *r, int m0, int m1)
 {
-    if (!r || m0 < 0 || m1 < 0 || m0 >= r->n_methods || m1 >= r->n_methods) return 0;
-    return ref_score(r, m1) > ref_score(r, m0);
+    int ref, aug;
+    en_results_pair(r, m0, m1, &ref, &aug); /* the one rule for the reference */
+    return ref == m1;
 }
 
 static int add_spectrum_series(ch_chart *c, const en_results *src, int m, int slot, int ghost,

@@ -1,6 +1,8 @@
-/* chart/style.c — how a method looks: its display name, colour, dash, marker and letter, and the
- * style slots of the shown methods (gs_chart.h, chart_int.h). */
+/* chart/style.c — how a method looks: its display name and letter (from its row of the method
+ * table, gs_mtable.h), colour, dash and marker, and the style slots of the shown methods (gs_chart.h,
+ * chart_int.h). */
 #include "chart_int.h"
+#include "gs_mtable.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -8,21 +10,10 @@
 
 void ch_display_name(const char *name, char *out, size_t n)
 {
-    if (!n) return;
-    size_t i = 0;
-    for (; name && name[i] && i + 1 < n; i++) out[i] = (char)toupper((unsigned char)name[i]);
-    out[i] = '\0';
+    mt_display_name(name, out, n); /* the row's one spelling (gs_mtable.h) */
 }
 
 /* ---- styles ----------------------------------------------------------------------------- */
-
-/* Each known method its own letter (tests/test_chart.c checks they differ). */
-static const struct { const char *name; char letter; } known_letters[] = {
-    {"gacl", 'A'}, {"gsr", 'R'}, {"gauss-shrink", 'S'}, {"gauss-transfer", 'T'},
-    {"slda", 'L'}, {"ridge", 'I'}, {"ncm", 'N'}, {"air", 'W'}, {"gsr-linear", 'M'},
-    {"gsr-fixed", 'F'}, {"interclass", 'C'}, {"ranpac", 'P'}, {"anacp", 'Y'}, {"fecam", 'E'}, {"klda", 'K'},
-    {"oversample", 'O'},
-};
 
 void ch_method_style(const char *name, int slot, uint32_t *rgb, ch_dash *dash, ch_marker *marker,
                      char *letter)
@@ -44,12 +35,11 @@ void ch_method_style(const char *name, int slot, uint32_t *rgb, ch_dash *dash, c
         int k = slot - 2;
         c = more_rgb[k % 6]; d = more_dash[k % 3]; m = more_mark[k % 3];
     }
-    /* The letter names the method when it is known, so "GSR" is always 'R'. */
+    /* The letter names the method when it is a row of the method table, so "GSR" is always 'R'. */
     if (name) {
-        int found = 0;
-        for (size_t i = 0; i < sizeof known_letters / sizeof known_letters[0]; i++)
-            if (strcmp(name, known_letters[i].name) == 0) { l = known_letters[i].letter; found = 1; }
-        if (!found && slot >= 2) {
+        char row = mt_letter(name);
+        if (row) l = row;
+        else if (slot >= 2) {
             for (const char *p = name; *p; p++)
                 if (isalnum((unsigned char)*p)) { l = (char)toupper((unsigned char)*p); break; }
         }

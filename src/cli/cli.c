@@ -46,15 +46,17 @@ void cli_warn(const char *msg, void *user)
     fprintf(stderr, "gsrscope: warning: %s\n", msg);
 }
 
-void cli_config_for(const op_opts *o, en_config *cfg, int keep)
+int cli_config_for(const op_opts *o, en_config *cfg, int keep)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->methods = (const char **)o->methods;
     cfg->n_methods = o->n_methods;
     cfg->spectrum = o->spectrum;
     cfg->keep_task_grams = keep;
-    /* the augmenter's rows: saved by --save-state, read by --theorem and the claims figure (spread, mass) */
-    cfg->collect_aug = o->save_state != NULL || o->theorem || (o->figure && !strcmp(o->figure, "claims"));
+    /* the augmenter's rows: saved by --save-state, read by --theorem and a figure that needs them
+     * (FIG_AUG_ROWS: the claims' spread and mass) */
+    cfg->collect_aug = o->save_state != NULL || o->theorem || (fig_needs(o->figure) & FIG_AUG_ROWS);
+    return mt_resolve(cfg); /* the names reach the engine resolved */
 }
 
 int cli_report_failed(const en_results *r)

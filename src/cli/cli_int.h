@@ -4,6 +4,7 @@
 
 #include "gs_cli.h"
 #include "gs_engine.h"
+#include "gs_mtable.h"
 
 /* Seeds one --seeds list may give (sweep, tune, table). */
 #define CLI_MAX_SEEDS 256
@@ -17,7 +18,7 @@ int cli_interrupted(void);
 void cli_warn(const char *msg, void *user);
 
 /* The engine configuration of run (keep = 0) and export (keep = 1: every task's Grams). */
-void cli_config_for(const op_opts *o, en_config *cfg, int keep);
+int cli_config_for(const op_opts *o, en_config *cfg, int keep);
 
 /* Print one line per method that failed at some task (the first failing task); returns the
  * number of such methods. Failed tasks are shown as gaps / empty fields, never as numbers. */

@@ -8,13 +8,13 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #define EXPORT_MAX_SEEDS 64
 
-/* One run of export: the update to `task`, the exact spectrum there and, for the erank-cond
- * figure, at every task (the effective rank needs it); of the two methods the figure shows (the
- * first two of --methods: req.m0, req.m1 in cli_export) only; a unit of the progress pg. */
+/* One run of export: the update to `task`, the exact spectrum there and, for a figure that needs
+ * it (FIG_EVERY_SPECTRUM: the effective rank) or frames, at every task; of the two methods the
+ * figure shows (the first two of --methods: req.m0, req.m1 in cli_export) only; a unit of the
+ * progress pg. */
 static int export_compute(pl_ctx *c, const op_opts *o, const op_params *q, int task, pg_state *pg)
 {
     unsigned shown = en_method_bit(0) | en_method_bit(1);
@@ -25,7 +25,7 @@ static int export_compute(pl_ctx *c, const op_opts *o, const op_params *q, int t
     int rc = en_update(c->eng, q, task, &cli_cancel, pg_engine_cb, &pu);
     if (!rc) rc = en_ensure_spectrum(c->eng, task, shown, &cli_cancel);
     /* frames: each shows the spectrum at its own task */
-    if (o->figure && (!strcmp(o->figure, "erank-cond") || o->frames))
+    if ((fig_needs(o->figure) & FIG_EVERY_SPECTRUM) || o->frames)
         for (int t = 1; !rc && t <= c->prob.T; t++) rc = en_ensure_spectrum(c->eng, t, shown, &cli_cancel);
     if (!rc) pg_done(pg, unit);
     return rc;
@@ -42,10 +42,10 @@ int cli_export(op_opts *o)
     en_results *runs[EXPORT_MAX_SEEDS];
     ts_curve (*sweeps)[2] = NULL;
     const ts_curve *sweep_ptr[EXPORT_MAX_SEEDS];
-    int ns = 0, nruns = 0, nsweep = 0, tau_fig = !strcmp(o->figure, "tau-sweep");
+    int ns = 0, nruns = 0, nsweep = 0, tau_fig = (fig_needs(o->figure) & FIG_TAU_CURVES) != 0;
     if (o->seeds && o->frames && tau_fig)
-        return cli_fail(gs_error(GS_EINPUT, "--frames with --seeds: the tau-sweep figure's mean over seeds is at one task; "
-                                        "drop --seeds or --frames"));
+        return cli_fail(gs_error(GS_EINPUT, "--frames with --seeds: the %s figure's mean over seeds is at one task; "
+                                        "drop --seeds or --frames", o->figure));
     if (o->seeds) {
         rc0 = op_parse_seeds(o->seeds, seeds, EXPORT_MAX_SEEDS, &ns);
         if (!rc0 && !fig_seeds_supported(o->figure))
@@ -56,8 +56,8 @@ int cli_export(op_opts *o)
     }
     pl_ctx c;
     en_config cfg;
-    cli_config_for(o, &cfg, 1);
-    int rc = pl_open(&c, o, &cfg, cli_warn, NULL);
+    int rc = cli_config_for(o, &cfg, 1);
+    if (!rc) rc = pl_open(&c, o, &cfg, cli_warn, NULL);
     if (rc) return cli_fail(rc);
     int task = o->task ? o->task : c.prob.T;
     if (task > c.prob.T) {
@@ -77,7 +77,7 @@ int cli_export(op_opts *o)
             const en_results *r = en_get_results(c.eng);
             int n = 0;
             rc = fig_tau_curves(c.eng, &c.prob, r, 0, r->n_methods > 1 ? 1 : -1, task, sweeps[s], &n);
-            if (!rc && s > 0 && n != nsweep) rc = gs_error(GS_ERUN, "tau-sweep figure: seed %llu has other curves", (unsigned long long)seeds[s]);
+            if (!rc && s > 0 && n != nsweep) rc = gs_error(GS_ERUN, "%s figure: seed %llu has other curves", o->figure, (unsigned long long)seeds[s]);
             nsweep = n;
             sweep_ptr[s] = sweeps[s];
         }
@@ -105,7 +105,7 @@ int cli_export(op_opts *o)
         req.frames = o->frames;
         req.future = o->future;
         req.frame_ms = o->frame_ms;
-        req.eng = c.eng; /* the tau-sweep figure solves again from the Gram matrices */
+        req.eng = c.eng; /* the figures that solve again from the Gram matrices */
         req.sweeps = sweeps ? sweep_ptr : NULL;
         req.nsweep = nsweep;
         rc = fig_export(&req, o->figure, o->output, o->data_csv);

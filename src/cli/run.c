@@ -23,12 +23,14 @@ static int ranpac_lambda(pl_ctx *c, const op_opts *o, const en_config *cfg, cons
     *lambda = 0;
     *val = NAN;
     const char *name = NULL;
+    int im = -1;
     for (int m = 0; m < o->n_methods && !name; m++)
         if (!strncmp(o->methods[m], "ranpac", 6) && (o->methods[m][6] == '\0' || o->methods[m][6] == '+'))
-            name = o->methods[m];
+            name = o->methods[im = m];
     if (!name || c->prob.val_h.rows == 0) return GS_OK;
     en_config one = *cfg;
     one.methods = &name;
+    one.method[0] = cfg->method[im];
     one.n_methods = 1;
     one.collect_aug = 0;
     op_params q = o->params;
@@ -59,8 +61,8 @@ int cli_run(op_opts *o)
 {
     pl_ctx c;
     en_config cfg;
-    cli_config_for(o, &cfg, 0);
-    int rc = pl_open(&c, o, &cfg, cli_warn, NULL);
+    int rc = cli_config_for(o, &cfg, 0);
+    if (!rc) rc = pl_open(&c, o, &cfg, cli_warn, NULL);
     if (rc) return cli_fail(rc);
     /* RanPAC chooses its λ on the validation rows when there are some */
     double lam, lval;

@@ -174,6 +174,7 @@ int cli_sweep(op_opts *o)
             cfg.n_methods = w.n_methods;
             cfg.spectrum = OP_SPECTRUM_FINAL;
             cfg.keep_task_grams = keep;
+            if ((rc = mt_resolve(&cfg))) goto out;
             if (open && same_problem(&cur, &w)) {
                 /* reuse: only method parameters changed */
             } else if (open && same_data(&cur, &w)) {

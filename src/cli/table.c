@@ -4,6 +4,7 @@
 #include "gs_common.h"
 #include "gs_engine.h"
 #include "gs_json.h"
+#include "gs_mtable.h"
 #include "gs_pipeline.h"
 
 #include <math.h>
@@ -22,39 +23,8 @@ static const char *const STAT_TEX[TB_NSTAT] = {"$A_{\\mathrm{last}}$", "$A_{\\ma
 
 /* ---- names -------------------------------------------------------------------------------- */
 
-static const char *const LEARNER_NAMES[][2] = {
-    {"gacl", "GACL"}, {"air", "AIR"}, {"ranpac", "RanPAC"}, {"ncm", "SimpleCIL"}, {"slda", "SLDA"},
-    {"klda", "KLDA"}, {"fecam", "FeCAM"}, {"anacp", "AnaCP"},
-};
-static const char *const AUG_NAMES[][2] = {
-    {"gsr", "GSR"}, {"gsr-linear", "GSR (linear)"}, {"gsr-fixed", "GSR (fixed α)"},
-    {"gauss-shrink", "Gauss-shrink"}, {"gauss-transfer", "Gauss-transfer"}, {"interclass", "Interclass"},
-    {"oversample", "Oversample"},
-};
-
-static const char *lookup(const char *const (*tab)[2], size_t n, const char *key, size_t len)
-{
-    for (size_t i = 0; i < n; i++)
-        if (strlen(tab[i][0]) == len && !strncmp(tab[i][0], key, len)) return tab[i][1];
-    return NULL;
-}
-
-void tb_display_name(const char *method, char *out, size_t n)
-{
-    const size_t NL = sizeof LEARNER_NAMES / sizeof *LEARNER_NAMES, NA = sizeof AUG_NAMES / sizeof *AUG_NAMES;
-    const char *plus = strchr(method, '+');
-    size_t ll = plus ? (size_t)(plus - method) : strlen(method);
-    const char *L = lookup(LEARNER_NAMES, NL, method, ll);
-    if (!plus) {
-        /* an augmenter's name alone is GACL with it (the old aliases) */
-        const char *A = L ? NULL : lookup(AUG_NAMES, NA, method, ll);
-        if (A) snprintf(out, n, "GACL + %s", A);
-        else snprintf(out, n, "%s", L ? L : method);
-        return;
-    }
-    const char *A = lookup(AUG_NAMES, NA, plus + 1, strlen(plus + 1));
-    snprintf(out, n, "%s%.*s + %s", L ? L : "", L ? 0 : (int)ll, method, A ? A : plus + 1);
-}
+/* A method's one display name: its row's in the method table (gs_mtable.h). */
+void tb_display_name(const char *method, char *out, size_t n) { mt_display_name(method, out, n); }
 
 /* ---- output --------------------------------------------------------------------------------- */
 
@@ -426,6 +396,7 @@ static double group_need(const pl_ctx *c, const op_opts *o, const tb_group *g, i
     cfg.spectrum = OP_SPECTRUM_AUTO; /* as run_engine's */
     cfg.lean_test_rows = 1;
     cfg.accuracies_only = 1; /* its ridge methods share a work matrix */
+    if (mt_resolve(&cfg)) return HUGE_VAL; /* the names were checked before */
     return pl_need(c, o, &cfg);
 }
 
@@ -533,7 +504,8 @@ static int run_engine(const pl_ctx *c, const op_opts *w, const int *idx, int n, 
         redo[k] = 0;
     }
     en_engine *eng;
-    int rc = pl_engine_new(c, w, &cfg, &eng);
+    int rc = mt_resolve(&cfg);
+    if (!rc) rc = pl_engine_new(c, w, &cfg, &eng);
     if (rc) return rc;
     int urc = en_update(eng, &w->params, 1, NULL, progress_cb, pr);
     const en_results *r = en_get_results(eng);
@@ -713,8 +685,8 @@ int cli_table(op_opts *o)
     else { seeds[0] = o->params.seed; nk = 1; }
     int nm = o->n_methods;
     for (int m = 0; m < nm; m++)
-        if (!en_method_known(o->methods[m])) {
-            rc = gs_error(GS_EINPUT, "--methods: unknown method '%s' (known: %s)", o->methods[m], en_method_list());
+        if (!mt_known(o->methods[m])) {
+            rc = mt_unknown(o->methods[m]);
             goto done;
         }
     int nfiles = !!o->data.train_features;

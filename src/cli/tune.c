@@ -265,7 +265,7 @@ static int tune_method(const tn_seeds *S, const op_opts *o, const tn_space *cons
     for (int k = 0; k < ns; k++) eng[k] = S->c[k].eng;
     row->q = o->params;
     for (int k = 0; k < np; k++) {
-        row->used[k] = en_method_uses(row->name, pa_key(sp[k]));
+        row->used[k] = mt_uses(row->name, pa_key(sp[k]));
         if (!row->used[k]) continue;
         double best;
         int ev;
@@ -314,9 +314,8 @@ int cli_tune(op_opts *o)
     if (o->seeds && (rc = op_parse_seeds(o->seeds, seeds, TN_MAX_SEEDS, &ns))) goto out;
     for (int m = 0; m < nm; m++) {
         int any = 0;
-        for (int k = 0; k < np; k++) any |= en_method_uses(o->methods[m], pa_key(sp[k]));
-        if (!en_method_known(o->methods[m]))
-            { rc = gs_error(GS_EINPUT, "--methods: unknown method '%s' (known: %s)", o->methods[m], en_method_list()); goto out; }
+        for (int k = 0; k < np; k++) any |= mt_uses(o->methods[m], pa_key(sp[k]));
+        if (!mt_known(o->methods[m])) { rc = mt_unknown(o->methods[m]); goto out; }
         if (!any) { rc = gs_error(GS_EINPUT, "tune: %s uses none of --param %s", o->methods[m], o->tune_params); goto out; }
     }
     for (int m = 0; m < nm; m++) {
@@ -326,6 +325,7 @@ int cli_tune(op_opts *o)
         cfg.n_methods = 1;
         cfg.spectrum = OP_SPECTRUM_FINAL;
         cfg.keep_task_grams = 1;
+        if ((rc = mt_resolve(&cfg))) goto out;
         rows[m].name = o->methods[m];
         pg_work(&pg, o->methods[m], 0);
         if (!open) {

@@ -375,7 +375,7 @@ static int ends_with(const char *s, const char *suf)
     return a >= b && strcasecmp(s + a - b, suf) == 0;
 }
 
-static int is_text_table(const char *path) { return ends_with(path, ".csv") || ends_with(path, ".txt"); }
+static int is_text_table(const char *path) { return gs_ext_in(path, GS_CSV_EXTS); }
 
 /* A data source from the command line replaces one a preset or session gave. */
 static void clear_source(op_opts *o, int *cleared)
@@ -582,7 +582,7 @@ static int check_rules(const op_opts *o)
 {
     const char *name = o->cmd ? o->cmd->name : "";
     if (rule(o, OPR_NEED_FIGURE)) {
-        if (!o->figure) return gs_error(GS_EINPUT, "%s: --figure NAME is required (accuracy, spectrum, stable-rank, dashboard, ...)", name);
+        if (!o->figure) return gs_error(GS_EINPUT, "%s: --figure NAME is required (gsrscope --help lists the figures)", name);
         if (!o->output) return gs_error(GS_EINPUT, "%s: -o FILE (--output) is required (.png, .svg or .pdf)", name);
     }
     if (rule(o, OPR_NEED_OUT_DIR) && !o->out_dir)

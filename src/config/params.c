@@ -116,15 +116,15 @@ static pa_param TABLE[] = {
 /* The number options that are not parameters (gs_params.h pa_options): export's. Their defaults
  * (0) are the figure's own (300 dpi, GIF 100; 3.5 in; 1000 ms; scale 1), said in their help. */
 static const pa_param OPTIONS[] = {
-    {"dpi", PA_DBL, F(dpi), NULL, 0, 0, OP_DPI_MIN, OP_DPI_MAX, PA_ZERO_DEFAULT, NOWORD,
+    {"dpi", PA_DBL, F(dpi), NULL, 0, 0, OP_MIN_DPI, OP_MAX_DPI, PA_ZERO_DEFAULT, NOWORD,
      NOSTEP, NOTUNE, OPG_FIGURE, 0, PA_SEC_DATA, "N", "PNG/GIF resolution %r (default 300; GIF 100)",
      "below %g dpi the text is unreadable"},
-    {"frame-ms", PA_INT, F(frame_ms), NULL, 0, 0, OP_FRAME_MS_MIN, OP_FRAME_MS_MAX, PA_ZERO_DEFAULT, NOWORD,
+    {"frame-ms", PA_INT, F(frame_ms), NULL, 0, 0, OP_MIN_FRAME_MS, OP_MAX_FRAME_MS, PA_ZERO_DEFAULT, NOWORD,
      NOSTEP, NOTUNE, OPG_FIGURE, 0, PA_SEC_DATA, "N", "animation: ms per frame %r (default 1000; the last 3x)", NULL},
-    {"width-in", PA_DBL, F(width_in), NULL, 0, 0, OP_WIDTH_IN_MIN, OP_WIDTH_IN_MAX, PA_ZERO_DEFAULT, NOWORD,
+    {"width-in", PA_DBL, F(width_in), NULL, 0, 0, OP_MIN_WIDTH_IN, OP_MAX_WIDTH_IN, PA_ZERO_DEFAULT, NOWORD,
      NOSTEP, NOTUNE, OPG_FIGURE, 0, PA_SEC_DATA, "W", "figure width %r inches (default 3.5; dashboard 7)",
      "narrower figures overlap their labels"},
-    {"font-scale", PA_DBL, F(font_scale), NULL, 0, 0, OP_FONT_SCALE_MIN, OP_FONT_SCALE_MAX, PA_ZERO_DEFAULT, NOWORD,
+    {"font-scale", PA_DBL, F(font_scale), NULL, 0, 0, OP_MIN_FONT_SCALE, OP_MAX_FONT_SCALE, PA_ZERO_DEFAULT, NOWORD,
      NOSTEP, NOTUNE, OPG_FIGURE, 0, PA_SEC_DATA, "S", "text and lines S times as large, S %r (the layout\n"
                                                        "of a figure 1/S as wide)", NULL},
 };

@@ -58,6 +58,15 @@ static int parse(ps_preset *p, char *text)
         if (!eq || eq == s)
             return gs_error(GS_EINPUT, "%s: line %d: expected name=value, got '%.60s'", p->path, lineno, s);
         if (!strncmp(s, "title=", 6)) { snprintf(p->title, sizeof p->title, "%s", s + 6); continue; }
+        size_t nl = (size_t)(eq - s);
+        while (nl && (s[nl - 1] == ' ' || s[nl - 1] == '\t')) nl--;
+        for (int i = 0; i < p->n_assign; i++) { /* a key set twice: refused, as a session does */
+            const char *a = p->assign[i];
+            size_t al = strcspn(a, "= \t");
+            if (al == nl && !strncmp(a, s, nl))
+                return gs_error(GS_EINPUT, "%s: line %d: '%.*s' is set twice (first on line %d)", p->path, lineno,
+                                (int)nl, s, p->lines[i]);
+        }
         if (p->n_assign >= PS_MAX_ASSIGN)
             return gs_error(GS_EINPUT, "%s: line %d: more than %d settings", p->path, lineno, PS_MAX_ASSIGN);
         if (strlen(s) >= sizeof p->assign[0])

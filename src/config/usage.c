@@ -29,13 +29,6 @@ static const char HEAD[] =
 static const char PROTOCOL[] =
 "  --max-memory SIZE        refuse runs needing more than SIZE (e.g. 2G; default: available memory)\n"
 "Protocol:\n";
-static const char METHODS[] =
-"Methods:\n"
-"  --methods a,b,...        LEARNER[+AUGMENTER],... (default gacl,gsr); learners gacl, air, ranpac,\n"
-"                           ncm, slda, klda, fecam, anacp; augmenters gsr, gsr-linear, gsr-fixed,\n"
-"                           gauss-shrink, gauss-transfer, interclass, oversample (copies of a\n"
-"                           class's rows, GSR's count: its mass without its geometry);\n"
-"                           gsr alone = gacl+gsr\n";
 /* A line "@NAME" stands for the lines of the number option NAME (pa_options); "{stream}" and
  * "{compute}" for the subcommands that accept the group ("the TUI, run and export"). */
 static const char TAIL[] =
@@ -54,10 +47,9 @@ static const char TAIL[] =
 "  --theorem                check the paper's Theorem 1 at the last task\n"
 "  --split R                Theorem 1 split r (default: head classes seen)\n"
 "  --quiet                  no progress on stderr\n"
-"Figures (export):\n"
-"  --figure NAME            accuracy, spectrum, stable-rank, dashboard, tau-sweep, erank-cond,\n"
-"                           class-acc, eig-ratio, theorem, claims, collapse,\n"
-"                           ridge-lens\n"
+"Figures (export):\n";
+/* after the --figure lines, which the caller gives (main.c: the figures' table, gs_figure.h) */
+static const char TAIL_FIG[] =
 "  -o, --output FILE        output file; .png, .svg, .pdf or .gif\n"
 "@dpi\n"
 "  --task K                 task to show (default: last); all: one frame per task (--frames)\n"
@@ -72,8 +64,8 @@ static const char TAIL[] =
 "                           or more (font scale 2.25)\n"
 "@font-scale\n"
 "  --csv FILE, --data FILE.csv   also write the numbers behind the figure\n"
-"  --seeds 1,2,3            accuracy, stable-rank, dashboard, erank-cond, tau-sweep: the mean\n"
-"                           over the seeds with a ± std band (said in a caption)\n"
+"  --seeds 1,2,3            the figures marked (--seeds) above: the mean over the seeds with a\n"
+"                           ± std band (said in a caption)\n"
 "Sweep:\n"
 "  --param NAME=v1,v2,...   grid over a parameter (repeatable)\n"
 "  --seeds 1,2,3            seeds to average over (mean ± std; sweep, tune and table)\n"
@@ -218,8 +210,10 @@ static void tune_param(char *buf, size_t cap, size_t *len)
     add(buf, cap, len, "%s%s", line, "\n");
 }
 
-/* Built at each call from the tables (the tests change a row and read the help again). */
-const char *op_usage(const op_command *cmds, int n)
+/* Built at each call from the tables (the tests change a row and read the help again); the
+ * "Methods:" section and the --figure lines are given (the method table's, mt_help, and the
+ * figures' table's, fig_help: config/ is below both), and so is the subcommand table (main.c's). */
+const char *op_usage(const op_command *cmds, int n, const char *methods, const char *figures)
 {
     static char buf[16384];
     size_t len = 0;
@@ -227,9 +221,11 @@ const char *op_usage(const op_command *cmds, int n)
     section(PA_SEC_DATA, buf, sizeof buf, &len);
     add(buf, sizeof buf, &len, "%s%s", PROTOCOL, "");
     section(PA_SEC_PROTOCOL, buf, sizeof buf, &len);
-    add(buf, sizeof buf, &len, "%s%s", METHODS, "");
+    add(buf, sizeof buf, &len, "%s%s", methods ? methods : "Methods:\n", "");
     section(PA_SEC_METHODS, buf, sizeof buf, &len);
     text(TAIL, cmds, n, buf, sizeof buf, &len);
+    add(buf, sizeof buf, &len, "%s%s", figures ? figures : "  --figure NAME            the figure to draw\n", "");
+    text(TAIL_FIG, cmds, n, buf, sizeof buf, &len);
     tune_param(buf, sizeof buf, &len);
     text(TAIL2, cmds, n, buf, sizeof buf, &len);
     return buf;

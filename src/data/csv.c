@@ -214,7 +214,7 @@ int csv_parse(const char *name, const char *buf, size_t n, int label_col, uint64
     }
     if (max_bytes && (uint64_t)bytes > max_bytes) {
         char a[32], b[32];
-        st = gs_error(GS_ENOMEM, "%s: needs %s but only %s available (use --max-memory to change "
+        st = gs_error(GS_EINPUT, "%s: needs %s but only %s available (use --max-memory to change "
                       "the limit)", name, gs_fmt_bytes(bytes, a, sizeof a),
                       gs_fmt_bytes(max_bytes, b, sizeof b));
         goto out;
@@ -277,7 +277,7 @@ int csv_read(const char *path, int label_col, uint64_t max_bytes, csv_table *t)
     if (max_bytes && size > max_bytes) {
         char a[32], b[32];
         fclose(f);
-        return gs_error(GS_ENOMEM, "%s: needs %s but only %s available (use --max-memory to change "
+        return gs_error(GS_EINPUT, "%s: needs %s but only %s available (use --max-memory to change "
                         "the limit)", path, gs_fmt_bytes(size, a, sizeof a),
                         gs_fmt_bytes(max_bytes, b, sizeof b));
     }

@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 typedef struct {
@@ -22,8 +23,13 @@ typedef struct {
     int inflating;             /* memory input is gzip: zs is live */
     int zend;                  /* inflate reached the end of the stream */
     int truncated;             /* the gzip stream ended early (no end marker / checksum) */
+    uint64_t comp_size;        /* file input: its size on disk (the gzip's bound) */
     z_stream zs;
 } src;
+
+/* Deflate turns at most 1032 bytes into one (zlib's own bound): a gzip stream of n bytes holds at
+ * most this many, whatever its header claims. */
+static uint64_t inflate_bound(uint64_t n) { return n * 1032 + 4096; }
 
 /* Read up to n bytes; *got is what was read. GS_OK (short reads mean end of data) or
  * GS_EINPUT for a corrupt stream. */
@@ -128,9 +134,18 @@ static int read_idx(src *s, uint64_t max_bytes, idx_array *a)
     size_t need;
     if (gs_mul_size(total, 9, &need))
         return gs_error(GS_EINPUT, "%s: IDX dimensions are too large (size overflows)", s->name);
+    /* a header claiming more than its gzip stream can inflate to is refused before allocating or
+     * inflating anything (a decompression bomb, or a damaged file) */
+    uint64_t comp = s->gz ? (gzdirect(s->gz) ? 0 : s->comp_size) : s->inflating ? s->mlen : 0;
+    if (comp && total > inflate_bound(comp)) {
+        char x[32], y[32];
+        return gs_error(GS_EINPUT, "%s: the IDX header claims %s, more than a gzip file of %s can hold "
+                        "(damaged, or a decompression bomb)", s->name, gs_fmt_bytes(total, x, sizeof x),
+                        gs_fmt_bytes(comp, y, sizeof y));
+    }
     if (max_bytes && need > max_bytes) {
         char x[32], y[32];
-        return gs_error(GS_ENOMEM, "%s: needs %s but only %s available (use --max-memory to change "
+        return gs_error(GS_EINPUT, "%s: needs %s but only %s available (use --max-memory to change "
                         "the limit)", s->name, gs_fmt_bytes(need, x, sizeof x),
                         gs_fmt_bytes(max_bytes, y, sizeof y));
     }
@@ -164,7 +179,8 @@ int idx_read(const char *path, uint64_t max_bytes, idx_array *a)
         return gs_error(GS_EINPUT, "%s: cannot open: %s", path, e ? strerror(e) : "out of memory");
     }
     gzbuffer(gz, 1u << 17);
-    src s = {.name = path, .gz = gz};
+    struct stat sb;
+    src s = {.name = path, .gz = gz, .comp_size = stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0};
     int st = read_idx(&s, max_bytes, a);
     gzclose(gz);
     return st;

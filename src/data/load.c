@@ -1,20 +1,22 @@
 /* data/load.c — build a ds_data from the data options (see gs_load.h).
  *
- * Each source (files, --data, --idx, the bundled sample) reads labels through the strict readers
- * (npy_read.c for .npy and .npz members via load_src.c, csv.c, idx.c) as ints; CSV and IDX
- * features become row-major doubles now, .npy/.npz features stay on disk as an ld_src per split
- * (load_src.c) behind ds_data.lazy_rows. Then one function validates the pair of splits and
- * fills names and checksum.
+ * Each source (files, --data, --idx, the bundled sample) takes its files' formats from the table
+ * of formats (formats.c: detection, the readers, the --data DIR namings and the messages that
+ * list them). Labels are read as ints; a table read whole (CSV, IDX) becomes row-major doubles
+ * now, array features (.npy, .npz, .pt) stay on disk as an ld_src per split (load_src.c) behind
+ * ds_data.lazy_rows. Then one function validates the pair of splits and fills names and checksum.
  * Memory: every file read whole has its claimed size checked against a budget (the --max-memory
  * limit, or what /proc/meminfo says is available) before its arrays are allocated; features
  * left on disk are counted by the run's estimate of the rows it keeps (pipeline.c).
  */
 #include "gs_load.h"
+#include "gs_assets.h"
 #include "gs_common.h"
 #include "gs_csv.h"
 #include "gs_idx.h"
 #include "gs_npy.h"
 #include "gs_synth.h"
+#include "formats.h"
 #include "load_int.h"
 
 #include <errno.h>
@@ -25,11 +27,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zip.h>
-
-#ifndef GS_DATADIR
-#define GS_DATADIR "/usr/local/share/gsrscope"
-#endif
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "load.c converts little-endian .npy data with memcpy; add byte swapping for this host"
@@ -56,8 +53,8 @@ static int budget_take(budget *b, const char *file, uint64_t need)
         gs_fmt_bytes(need, x, sizeof x);
         gs_fmt_bytes(b->used < b->limit ? b->limit - b->used : 0, y, sizeof y);
         if (b->from_option)
-            return gs_error(GS_ENOMEM, "%s: needs %s but --max-memory leaves only %s", file, x, y);
-        return gs_error(GS_ENOMEM, "%s: needs %s but only %s available (use --max-memory to change "
+            return gs_error(GS_EINPUT, "%s: needs %s but --max-memory leaves only %s", file, x, y);
+        return gs_error(GS_EINPUT, "%s: needs %s but only %s available (use --max-memory to change "
                         "the limit)", file, x, y);
     }
     b->used += need;
@@ -69,46 +66,6 @@ static int is_file(const char *p)
     struct stat sb;
     return stat(p, &sb) == 0 && S_ISREG(sb.st_mode);
 }
-
-static int ends_with(const char *s, const char *suf)
-{
-    size_t n = strlen(s), m = strlen(suf);
-    return n >= m && strcmp(s + n - m, suf) == 0;
-}
-
-/* .npy / .npz by content (magic) or name; .csv/.txt by name. */
-static int has_magic(const char *path, const char *ext, const char *magic, size_t n)
-{
-    if (ends_with(path, ext)) return 1;
-    FILE *f = fopen(path, "rb");
-    if (!f) return 0;
-    unsigned char m[8] = {0};
-    size_t got = fread(m, 1, n, f);
-    fclose(f);
-    return got == n && memcmp(m, magic, n) == 0;
-}
-static int is_npy(const char *path) { return has_magic(path, ".npy", "\x93NUMPY", 6); }
-static int is_zip(const char *path) { return has_magic(path, "\x01", "PK\x03\x04", 4); }
-/* A torch.save file: .pt / .pth, or a zip archive whose entries hold a data.pkl. */
-static int is_pt(const char *path)
-{
-    if (ends_with(path, ".pt") || ends_with(path, ".pth")) return 1;
-    if (ends_with(path, ".npz") || !is_zip(path)) return 0;
-    int err = 0, found = 0;
-    zip_t *za = zip_open(path, ZIP_RDONLY, &err);
-    if (!za) return 0;
-    zip_int64_t m = zip_get_num_entries(za, 0);
-    for (zip_int64_t i = 0; i < m && !found; i++) {
-        const char *nm = zip_get_name(za, (zip_uint64_t)i, 0), *sl = nm ? strchr(nm, '/') : NULL;
-        found = nm && (!strcmp(nm, "data.pkl") || (sl && !strcmp(sl, "/data.pkl")));
-    }
-    zip_discard(za);
-    return found;
-}
-static int is_npz(const char *path) { return ends_with(path, ".npz") || (is_zip(path) && !is_pt(path)); }
-
-static const char *const role_name[4] = {"train_features", "train_labels", "test_features", "test_labels"};
-static const char *const role_alt[4] = {"X_train", "y_train", "X_test", "y_test"}; /* GACL's names */
 
 /* "FILE:MEMBER" names a member of an .npz or .pt archive when FILE exists and the whole does
  * not: file and member into the buffers (member "" when none). */
@@ -126,51 +83,21 @@ static void split_member(const char *path, char *file, size_t fcap, char *member
     snprintf(member, mcap, "%s", colon + 1);
 }
 
-/* The array for `role` (0..3, role_name) in a .npy file, an .npz archive (the member ROLE.npy,
- * or the archive's only array) or a .pt file (pt_choose's rule); PATH:MEMBER names the member. */
-static int open_array(const char *path, int role, ld_src **s)
+/* The array for `role` (0..3: train features, train labels, test features, test labels) in a
+ * file of format f read on demand (f->open chooses it in an archive); PATH:MEMBER names it. */
+static int open_array(const ld_format *f, const char *path, int role, ld_src **s)
 {
     char file[4096], key[256];
     split_member(path, file, sizeof file, key, sizeof key);
-    if (is_pt(file)) return ld_src_open_pt(file, key[0] ? key : NULL, role, s);
-    if (!is_npz(file)) {
-        if (key[0])
-            return gs_error(GS_EINPUT, "%s: a .npy file has no members; ':%s' names a member of an .npz or "
-                            ".pt archive", file, key);
-        return ld_src_open_npy(file, s);
-    }
-    char member[300];
-    int st;
-    if (key[0]) { /* X_train or X_train.npy */
-        snprintf(member, sizeof member, "%s", key);
-        if ((st = ld_src_open_npz(file, member, 1, s)) || *s) return st;
-        snprintf(member, sizeof member, "%s.npy", key);
-        return ld_src_open_npz(file, member, 0, s);
-    }
-    snprintf(member, sizeof member, "%s.npy", role_alt[role]);
-    st = ld_src_open_npz(file, member, 1, s);
-    if (st || *s) return st;
-    snprintf(member, sizeof member, "%s.npy", role_name[role]);
-    st = ld_src_open_npz(file, member, 1, s);
-    if (st || *s) return st;
-    char names[2][256];
-    int n = 0;
-    if ((st = ld_src_npz_members(file, names, 2, &n))) return st;
-    if (n == 1) return ld_src_open_npz(file, names[0], 0, s);
-    st = ld_src_open_npz(file, member, 0, s); /* refused, naming what it holds */
-    if (st) {
-        char m[1200];
-        snprintf(m, sizeof m, "%s; name one as %s:MEMBER", gs_last_error(), file);
-        st = gs_error(GS_EINPUT, "%s", m);
-    }
-    return st;
+    return f->open(file, key[0] ? key : NULL, role, s);
 }
 
-/* ---- .npy / .npz / .pt features: validated now, read later (only the rows a run uses) ---- */
+/* ---- arrays read on demand (.npy, .npz, .pt): features validated now, read later (only the
+ * rows a run uses) ---- */
 
-static int npy_features(const char *path, int role, gm_mat *x, ld_src **src)
+static int src_features(const ld_format *f, const char *path, int role, gm_mat *x, ld_src **src)
 {
-    int st = open_array(path, role, src);
+    int st = open_array(f, path, role, src);
     if (st) return st;
     const npy_array *a = ld_src_info(*src);
     const char *nm = ld_src_name(*src);
@@ -191,10 +118,10 @@ static int npy_features(const char *path, int role, gm_mat *x, ld_src **src)
 }
 
 /* Labels: any integer type, read exactly (finish() maps them to classes 0..C-1). */
-static int npy_labels(const char *path, int role, budget *b, int64_t **y, long *n)
+static int src_labels(const ld_format *f, const char *path, int role, budget *b, int64_t **y, long *n)
 {
     ld_src *s;
-    int st = open_array(path, role, &s);
+    int st = open_array(f, path, role, &s);
     if (st) return st;
     const npy_array *a = ld_src_info(s);
     const char *nm = ld_src_name(s);
@@ -226,26 +153,25 @@ static int npy_labels(const char *path, int role, budget *b, int64_t **y, long *
     return GS_OK;
 }
 
-/* ---- CSV ---- */
+/* ---- tables read whole (CSV) ---- */
 
 /* Features (and labels when y != NULL: taken from the label column). */
-static int csv_features(const char *path, int label_col, budget *b, gm_mat *x, int64_t **y, long *ny)
+static int table_features(const ld_format *f, const char *path, int label_col, budget *b, gm_mat *x, int64_t **y,
+                          long *ny)
 {
-    csv_table t;
-    int st = csv_read(path, y ? label_col : CSV_NO_LABEL, budget_left(b), &t);
+    ld_table t;
+    int st = f->read(path, y ? label_col : LD_NO_LABEL, budget_left(b), &t);
     if (st) return st;
     if (t.cols == 0) {
-        csv_free(&t);
+        ld_table_free(&t);
         return gs_error(GS_EINPUT, "%s: no feature columns (only the label column)", path);
     }
     if (y) {
-        *y = gs_malloc(t.rows ? (size_t)t.rows : 1, sizeof(int64_t), path);
-        if (!*y) { csv_free(&t); return GS_ENOMEM; }
-        for (long i = 0; i < t.rows; i++) (*y)[i] = t.y[i];
-        *ny = t.rows;
+        *y = t.y;
+        *ny = t.ny;
+        t.y = NULL;
     }
     free(t.y);
-    t.y = NULL;
     b->used += (uint64_t)t.rows * (uint64_t)t.cols * 8 + (y ? (uint64_t)t.rows * sizeof(int64_t) : 0);
     x->rows = t.rows;
     x->cols = t.cols;
@@ -253,21 +179,29 @@ static int csv_features(const char *path, int label_col, budget *b, gm_mat *x, i
     return GS_OK;
 }
 
-/* A labels CSV: one column, or the --label-col column of several; whole numbers. */
-static int csv_labels(const char *path, int label_col, budget *b, int64_t **y, long *n)
+/* A labels table: its labels when the format has them apart (IDX), else one column, or the
+ * --label-col column of several; whole numbers. */
+static int table_labels(const ld_format *f, const char *path, int label_col, budget *b, int64_t **y, long *n)
 {
-    csv_table t;
-    int st = csv_read(path, CSV_NO_LABEL, budget_left(b), &t);
+    ld_table t;
+    int st = f->read(path, LD_NO_LABEL, budget_left(b), &t);
     if (st) return st;
+    if (t.y) {
+        free(t.x);
+        *y = t.y;
+        *n = t.ny;
+        b->used += (uint64_t)*n * sizeof(int64_t);
+        return GS_OK;
+    }
     long col = t.cols == 1 ? 0 : label_col == -1 ? t.cols - 1 : label_col;
     if (col >= t.cols) {
         long c = t.cols;
-        csv_free(&t);
+        ld_table_free(&t);
         return gs_error(GS_EINPUT, "%s: --label-col %d is out of range: the file has %ld columns "
                         "(numbered from 0; -1 = last)", path, label_col, c);
     }
     *y = gs_malloc(t.rows ? (size_t)t.rows : 1, sizeof(int64_t), path);
-    if (!*y) { csv_free(&t); return GS_ENOMEM; }
+    if (!*y) { ld_table_free(&t); return GS_ENOMEM; }
     for (long i = 0; i < t.rows && st == GS_OK; i++) {
         double v = t.x[(size_t)i * (size_t)t.cols + (size_t)col];
         if (v != floor(v) || fabs(v) > 9e15)
@@ -276,7 +210,7 @@ static int csv_labels(const char *path, int label_col, budget *b, int64_t **y, l
         else (*y)[i] = (int64_t)v;
     }
     *n = t.rows;
-    csv_free(&t);
+    ld_table_free(&t);
     if (st) { free(*y); *y = NULL; return st; }
     b->used += (uint64_t)*n * sizeof(int64_t);
     return GS_OK;
@@ -284,7 +218,8 @@ static int csv_labels(const char *path, int label_col, budget *b, int64_t **y, l
 
 /* ---- one split from a features file and a labels file ---- */
 
-/* split: 0 train, 1 test. Features from .npy/.npz stay on disk (*src set, x->v NULL). */
+/* split: 0 train, 1 test. Features of an array format stay on disk (*src set, x->v NULL); the
+ * format of each file comes from the table (formats.c). */
 static int load_split(int split, const char *fpath, const char *lpath, int label_col, budget *b,
                       gm_mat *x, ld_src **src, int64_t **y, long *ny)
 {
@@ -293,22 +228,23 @@ static int load_split(int split, const char *fpath, const char *lpath, int label
     split_member(lpath, lf, sizeof lf, lk, sizeof lk);
     if (!is_file(ff) && access(ff, F_OK) != 0)
         return gs_error(GS_EINPUT, "%s: cannot open: %s", fpath, strerror(errno));
+    const ld_format *f = ld_fmt_of(ff);
     int st;
-    if (is_npy(ff) || is_zip(ff) || is_pt(ff)) {
-        st = npy_features(fpath, 2 * split, x, src);
-    } else if (ends_with(fpath, ".csv") || ends_with(fpath, ".txt")) {
+    if (f && f->open) {
+        st = src_features(f, fpath, 2 * split, x, src);
+    } else if (f && !fk[0]) { /* a table names no member */
         int combined = strcmp(fpath, lpath) == 0;
-        st = csv_features(fpath, label_col, b, x, combined ? y : NULL, ny);
+        st = table_features(f, fpath, label_col, b, x, combined ? y : NULL, ny);
         if (st || combined) return st;
     } else {
-        return gs_error(GS_EINPUT, "%s: unknown format (features must be .npy, .npz, .pt or .csv)", fpath);
+        return ld_fmt_unknown(fpath, "features");
     }
     if (st) return st;
     if (!is_file(lf) && access(lf, F_OK) != 0)
         return gs_error(GS_EINPUT, "%s: cannot open: %s", lpath, strerror(errno));
-    if (is_npy(lf) || is_zip(lf) || is_pt(lf)) return npy_labels(lpath, 2 * split + 1, b, y, ny);
-    if (ends_with(lf, ".csv") || ends_with(lf, ".txt")) return csv_labels(lpath, label_col, b, y, ny);
-    return gs_error(GS_EINPUT, "%s: unknown format (labels must be .npy, .npz, .pt or .csv)", lpath);
+    if (!(f = ld_fmt_of(lf)) || (!f->open && lk[0])) return ld_fmt_unknown(lpath, "labels");
+    if (f->open) return src_labels(f, lpath, 2 * split + 1, b, y, ny);
+    return table_labels(f, lpath, label_col, b, y, ny);
 }
 
 /* ds_data.lazy_rows for features left on disk: one source per split. */
@@ -338,39 +274,33 @@ static int idx_path(const char *dir, const char *base, char *out, size_t cap)
     return gs_error(GS_EINPUT, "%s/%s[.gz]: cannot open: No such file or directory", dir, base);
 }
 
-static int idx_split(const char *dir, const char *img, const char *lab, budget *b, gm_mat *x,
-                     int64_t **y, long *ny, char *src, size_t srccap)
+static int idx_split(const ld_format *f, const char *dir, const char *img, const char *lab, budget *b,
+                     gm_mat *x, int64_t **y, long *ny, char *src, size_t srccap)
 {
     char ip[4096], lp[4096];
     int st;
     if ((st = idx_path(dir, img, ip, sizeof ip)) || (st = idx_path(dir, lab, lp, sizeof lp))) return st;
-    idx_array a;
-    if ((st = idx_read(ip, budget_left(b), &a))) return st;
-    if (a.ndim < 2) {
-        idx_free(&a);
+    ld_table t;
+    if ((st = f->read(ip, LD_NO_LABEL, budget_left(b), &t))) return st;
+    if (t.ndim < 2) {
+        ld_table_free(&t);
         return gs_error(GS_EINPUT, "%s: not an images file (1-D; expected magic 0x00000803)", ip);
     }
-    if (a.n == 0 || a.item == 0) {
-        idx_free(&a);
+    if (t.rows == 0 || t.cols == 0) {
+        ld_table_free(&t);
         return gs_error(GS_EINPUT, "%s: no images", ip);
     }
-    x->v = gs_malloc((size_t)a.n * (size_t)a.item, sizeof(double), ip);
-    if (!x->v) { idx_free(&a); return GS_ENOMEM; }
-    x->rows = a.n;
-    x->cols = a.item;
-    for (size_t k = 0; k < (size_t)a.n * (size_t)a.item; k++) x->v[k] = a.data[k];
-    b->used += (uint64_t)a.n * (uint64_t)a.item * 8;
-    idx_free(&a);
-    if ((st = idx_read(lp, budget_left(b), &a))) return st;
-    if (a.ndim != 1) {
-        idx_free(&a);
-        return gs_error(GS_EINPUT, "%s: not a labels file (%d-D; expected magic 0x00000801)", lp, a.ndim);
+    x->v = t.x;
+    x->rows = t.rows;
+    x->cols = t.cols;
+    b->used += (uint64_t)t.rows * (uint64_t)t.cols * 8;
+    if ((st = f->read(lp, LD_NO_LABEL, budget_left(b), &t))) return st;
+    if (t.ndim != 1) {
+        ld_table_free(&t);
+        return gs_error(GS_EINPUT, "%s: not a labels file (%d-D; expected magic 0x00000801)", lp, t.ndim);
     }
-    *y = gs_malloc(a.n ? (size_t)a.n : 1, sizeof(int64_t), lp);
-    if (!*y) { idx_free(&a); return GS_ENOMEM; }
-    for (long i = 0; i < a.n; i++) (*y)[i] = a.data[i];
-    *ny = a.n;
-    idx_free(&a);
+    *y = t.y;
+    *ny = t.ny;
     size_t L = strlen(src);
     snprintf(src + L, srccap - L, "%s%s %s", L ? " " : "", ip, lp);
     return GS_OK;
@@ -582,17 +512,13 @@ static int load_files(const ld_ctx *cx, const char *trf, const char *trl, const 
     return st;
 }
 
-/* The four files of --data DIR under one naming: ours (.npy), or GACL's cache (.pt). */
-static const char *const dir_names[2][4] = {
-    {"train_features.npy", "train_labels.npy", "test_features.npy", "test_labels.npy"},
-    {"X_train.pt", "y_train.pt", "X_test.pt", "y_test.pt"},
-};
-
-/* --data DIR: four .npy files, four .pt files (X_train.pt, ...), or train.csv and test.csv with
- * a label column; --data FILE.npz / FILE.pt: the four arrays of one archive. */
+/* --data DIR: the four files of the first naming of the format table found in DIR (four .npy
+ * files, four .pt files X_train.pt, ..., or train.csv and test.csv with a label column);
+ * --data FILE.npz / FILE.pt: the four arrays of one archive. */
 static int load_dir(const ld_ctx *cx, const char *dir, ds_data *d)
 {
-    if (is_file(dir) && (is_zip(dir) || is_pt(dir))) {
+    const ld_format *f = is_file(dir) ? ld_fmt_of(dir) : NULL;
+    if (f && f->archive) {
         int st = load_files(cx, dir, dir, dir, dir, d);
         if (!st) {
             snprintf(d->source, sizeof d->source, "%s", dir);
@@ -601,53 +527,55 @@ static int load_dir(const ld_ctx *cx, const char *dir, ds_data *d)
         return st;
     }
     char p[4][4096];
-    int set = -1;
-    for (int k = 0; k < 2 && set < 0; k++) {
-        snprintf(p[0], sizeof p[0], "%s/%s", dir, dir_names[k][0]);
-        if (is_file(p[0])) set = k;
+    f = NULL;
+    for (int i = 0; i < ld_fmt_count && !f; i++) {
+        const ld_format *r = &ld_fmt_table[i];
+        if (!r->words || !r->dir[0]) continue;
+        snprintf(p[0], sizeof p[0], "%s/%s", dir, r->dir[0]);
+        if (is_file(p[0])) f = r;
     }
-    if (set < 0) {
-        char c0[4096], c1[4096];
-        snprintf(c0, sizeof c0, "%s/train.csv", dir);
-        snprintf(c1, sizeof c1, "%s/test.csv", dir);
-        if (is_file(c0)) return load_files(cx, c0, c0, c1, c1, d);
+    if (!f) {
         struct stat sb;
         if (stat(dir, &sb) != 0)
             return gs_error(GS_EINPUT, "%s: cannot open: %s", dir, strerror(errno));
-        if (!S_ISDIR(sb.st_mode))
-            return gs_error(GS_EINPUT, "%s: not a directory or an .npz / .pt archive (--data takes a folder "
-                            "holding train_features.npy, train_labels.npy, test_features.npy, "
-                            "test_labels.npy (or X_train.pt, y_train.pt, X_test.pt, y_test.pt), or an "
-                            ".npz or .pt archive of those four arrays)", dir);
-        snprintf(p[0], sizeof p[0], "%s/train_features.npy", dir);
-        return gs_error(GS_EINPUT, "%s: cannot open: No such file or directory (--data DIR needs "
-                        "train_features.npy, train_labels.npy, test_features.npy, test_labels.npy, "
-                        "or X_train.pt, y_train.pt, X_test.pt, y_test.pt, or train.csv and test.csv)", p[0]);
+        char first[512], more[1024], arch[128], all[1536];
+        ld_fmt_dir_names(first, sizeof first, 0, 1, 1, ", or ");
+        ld_fmt_dir_names(more, sizeof more, 1, ld_fmt_count, 1, ", or ");
+        ld_fmt_dir_names(all, sizeof all, 0, ld_fmt_count, 0, ", or ");
+        if (!S_ISDIR(sb.st_mode)) {
+            char slash[128];
+            ld_fmt_archive_words(slash, sizeof slash, " / ");
+            ld_fmt_archive_words(arch, sizeof arch, " or ");
+            return gs_error(GS_EINPUT, "%s: not a directory or an %s archive (--data takes a folder holding %s "
+                            "(or %s), or an %s archive of those four arrays)", dir, slash, first, more, arch);
+        }
+        for (int i = 0; i < ld_fmt_count && !f; i++)
+            if (ld_fmt_table[i].words && ld_fmt_table[i].dir[0]) f = &ld_fmt_table[i];
+        snprintf(p[0], sizeof p[0], "%s/%s", dir, f->dir[0]);
+        return gs_error(GS_EINPUT, "%s: cannot open: No such file or directory (--data DIR needs %s)", p[0], all);
     }
-    for (int k = 1; k < 4; k++) snprintf(p[k], sizeof p[k], "%s/%s", dir, dir_names[set][k]);
+    for (int k = 1; k < 4; k++) snprintf(p[k], sizeof p[k], "%s/%s", dir, f->dir[k]);
     int st = load_files(cx, p[0], p[1], p[2], p[3], d);
-    if (!st) {
+    if (!st && f->open) { /* a folder of tables keeps the names of its files */
         snprintf(d->source, sizeof d->source, "%s", dir);
         base_name(dir, d->name, sizeof d->name);
     }
     return st;
 }
 
+/* --idx DIR: the four files of the idx row's naming (each plain or .gz). */
 static int load_idx(const ld_ctx *cx, const char *dir, ds_data *d)
 {
+    const ld_format *f = ld_fmt_named("idx");
+    const char *const *nm = f->dir;
     long ntr = 0, nte = 0;
     int64_t *ytr = NULL, *yte = NULL;
-    int st = idx_split(dir, "train-images-idx3-ubyte", "train-labels-idx1-ubyte", cx->b, &d->train_x,
-                       &ytr, &ntr, d->source, sizeof d->source);
-    if (!st) st = idx_split(dir, "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte", cx->b, &d->test_x,
-                            &yte, &nte, d->source, sizeof d->source);
+    int st = idx_split(f, dir, nm[0], nm[1], cx->b, &d->train_x, &ytr, &ntr, d->source, sizeof d->source);
+    if (!st) st = idx_split(f, dir, nm[2], nm[3], cx->b, &d->test_x, &yte, &nte, d->source, sizeof d->source);
     if (!st) {
-        char trf[4096], trl[4096], tef[4096], tel[4096];
-        snprintf(trf, sizeof trf, "%s/train-images-idx3-ubyte", dir);
-        snprintf(trl, sizeof trl, "%s/train-labels-idx1-ubyte", dir);
-        snprintf(tef, sizeof tef, "%s/t10k-images-idx3-ubyte", dir);
-        snprintf(tel, sizeof tel, "%s/t10k-labels-idx1-ubyte", dir);
-        st = finish(cx, d, trf, trl, ytr, ntr, tef, tel, yte, nte);
+        char p[4][4096];
+        for (int k = 0; k < 4; k++) snprintf(p[k], sizeof p[k], "%s/%s", dir, nm[k]);
+        st = finish(cx, d, p[0], p[1], ytr, ntr, p[2], p[3], yte, nte);
     }
     free(ytr);
     free(yte);
@@ -657,33 +585,33 @@ static int load_idx(const ld_ctx *cx, const char *dir, ds_data *d)
 
 /* The bundled set in folder `sub` (fashion-mnist: pixels, fashion-mnist-mobilenetv2:
  * embeddings): ./sample_features/SUB, next to the executable (../sample_features/SUB from
- * build/gsrscope, ../share/gsrscope/SUB when installed), then GS_DATADIR/SUB. $GSRSCOPE_DATA,
- * when set, replaces the default (pixel) set only. */
+ * build/gsrscope), then SUB in the installed data folders (as_install_dirs: ../share/gsrscope,
+ * GS_DATADIR). $GSRSCOPE_DATA, when set, replaces the default (pixel) set only. */
 static int find_sample(const char *sub, int use_env, char *out, size_t cap)
 {
     char tried[2048] = "";
+    const char *first = ld_fmt_named("npy")->dir[0]; /* the sets are .npy files */
     const char *env = use_env ? getenv("GSRSCOPE_DATA") : NULL;
     if (env && *env) {
         snprintf(out, cap, "%s", env);
-        char f[4200];
-        snprintf(f, sizeof f, "%s/train_features.npy", env);
+        char f[4200], names[512];
+        snprintf(f, sizeof f, "%s/%s", env, first);
         if (is_file(f)) return GS_OK;
+        ld_fmt_dir_names(names, sizeof names, 0, 1, 1, ", or ");
         return gs_error(GS_EINPUT, "%s: cannot open: No such file or directory ($GSRSCOPE_DATA "
-                        "must name a folder holding train_features.npy, train_labels.npy, "
-                        "test_features.npy, test_labels.npy)", f);
+                        "must name a folder holding %s)", f, names);
     }
-    char cand[4][4096];
+    char cand[4][4096], inst[2][AS_MAX_PATH];
     int nc = 0;
     snprintf(cand[nc++], sizeof cand[0], "sample_features/%s", sub);
     char exe[4096];
-    if (gs_exe_dir(exe, sizeof exe) == 0) {
+    if (gs_exe_dir(exe, sizeof exe) == 0)
         snprintf(cand[nc++], sizeof cand[0], "%.3900s/../sample_features/%.64s", exe, sub);
-        snprintf(cand[nc++], sizeof cand[0], "%.3900s/../share/gsrscope/%.64s", exe, sub);
-    }
-    snprintf(cand[nc++], sizeof cand[0], "%.3900s/%.64s", GS_DATADIR, sub);
+    for (int i = 0, n = as_install_dirs(inst, 2); i < n; i++)
+        snprintf(cand[nc++], sizeof cand[0], "%.3900s/%.64s", inst[i], sub);
     const char *cp[4];
     for (int i = 0; i < nc; i++) cp[i] = cand[i];
-    int k = gs_find_folder(cp, nc, "train_features.npy", 0, tried, sizeof tried);
+    int k = gs_find_folder(cp, nc, first, 0, tried, sizeof tried);
     if (k >= 0) { snprintf(out, cap, "%s", cand[k]); return GS_OK; }
     return gs_error(GS_EINPUT, "bundled sample data not found (tried %s%s); give "
                     "--data DIR, --idx DIR, the four --train-/--test- files or --synthetic",

@@ -3,7 +3,7 @@
  * An ld_src is one validated array, a .npy file of its own, a member of an .npz archive or a
  * tensor of a torch.save (.pt) file, whose values stay on disk: rows are read when asked for
  * (features), or all at once (labels). A .pt tensor may be a strided view of its storage.
- * Only load.c, load_src.c, pt_read.c and the fuzz targets use this header.
+ * Only the loaders (load.c, load_src.c, pt_read.c, formats.c), the fuzz targets and tests use it.
  * Ownership: ld_src_open_* returns a source the caller closes with ld_src_close. A source may be
  * read from two threads at once.
  */
@@ -12,10 +12,14 @@
 
 #include "gs_npy.h"
 
+#include <zip.h>
+
 typedef struct ld_src ld_src;
 
 /* Open a .npy file and validate its header (every problem is GS_EINPUT "PATH: problem"). */
 int ld_src_open_npy(const char *path, ld_src **out);
+/* The same for a .npy file held in memory (buf must outlive the source); `name` in messages. */
+int ld_src_open_npy_mem(const char *name, const void *buf, size_t n, ld_src **out);
 /* Open member `member` (e.g. "train_features.npy") of the .npz archive `path`. `missing_ok`:
  * when the archive has no such member, return GS_OK with *out = NULL (no message). */
 int ld_src_open_npz(const char *path, const char *member, int missing_ok, ld_src **out);
@@ -36,10 +40,26 @@ int ld_src_open_pt(const char *path, const char *key, int role, ld_src **out);
 /* The same from memory (for the fuzzer). */
 int ld_src_open_pt_mem(const char *name, const void *buf, size_t n, const char *key, int role, ld_src **out);
 
-/* ---- the pickle of a .pt file (pt_read.c) ---- */
+/* ---- zip archives (.npz, .pt) and their members as sources (load_src.c) ---- */
+/* Open the archive `path` (a regular file; `what` names its kind in messages: ".npz"); `hint`
+ * is appended when it is not a zip archive at all. GS_OK or GS_EINPUT. */
+int ld_zip_open(const char *path, const char *what, const char *hint, zip_t **za);
+/* The same for an archive held in memory (buf must outlive the archive). */
+int ld_zip_open_mem(const char *name, const void *buf, size_t n, const char *what, zip_t **za);
+/* A source over member idx of za (taken over, also on failure): the array a (its header; data is
+ * not used), values rs and cs elements apart, the data at bytes [off, off + bytes) of the member
+ * (seekable: stored, not compressed); name for messages. */
+int ld_src_zip(zip_t *za, zip_int64_t idx, int seekable, const char *name, const npy_array *a, long rs, long cs,
+               uint64_t off, uint64_t bytes, ld_src **out);
+
+/* ---- the pickle of a .pt file (pt_read.c, which also opens .pt files) ---- */
 #define PT_MAX_DIM 8
 #define PT_MAX_TENSORS 256
 #define PT_PICKLE_MAX ((uint64_t)64 << 20)
+/* The pickle machine's objects and container items, in all: a saved dict of PT_MAX_TENSORS
+ * tensors needs some thousands; the caps bound its memory to about 20 MB whatever the pickle. */
+#define PT_MAX_OBJECTS (1 << 18)
+#define PT_MAX_ITEMS (1 << 20)
 enum { PT_ONE, PT_DICT, PT_LIST };
 typedef struct {
     char key[128];         /* dict key, list index, or "" for a lone tensor */

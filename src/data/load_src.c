@@ -1,4 +1,5 @@
 /* data/load_src.c — .npy arrays read on demand, from a file or an .npz member (see load_int.h).
+ * (A torch.save tensor is opened by pt_read.c and read here, through ld_src_zip.)
  *
  * A source reads byte ranges of its array's data at increasing offsets. A .npy file is read
  * with pread, so any range costs only its bytes and two threads can read at once. An .npz
@@ -30,6 +31,8 @@ struct ld_src {
     npy_array a;                 /* header only */
     uint64_t data_off, data_bytes;
     int fd;                      /* a .npy file: -1 for an .npz member */
+    const unsigned char *mem;    /* a .npy file held in memory (the fuzzer), mem_n bytes */
+    uint64_t mem_n;
     zip_t *za;                   /* an .npz member: archive, member index, open stream */
     zip_int64_t zidx;
     zip_file_t *zf;
@@ -159,6 +162,10 @@ static int read_at(ld_src *s, uint64_t off, void *buf, size_t n)
 {
     if (off > s->data_bytes || n > s->data_bytes - off)
         return gs_error(GS_EINPUT, "%s: internal error: read past the data", s->name);
+    if (s->mem) { /* npy_header checked that the data fits */
+        memcpy(buf, s->mem + s->data_off + off, n);
+        return GS_OK;
+    }
     if (!s->za) {
         unsigned char *p = buf;
         off += s->data_off;
@@ -255,7 +262,29 @@ int ld_src_open_npy(const char *path, ld_src **out)
     return GS_OK;
 }
 
-static int npz_open(const char *path, zip_t **za)
+int ld_src_open_npy_mem(const char *name, const void *buf, size_t n, ld_src **out)
+{
+    *out = NULL;
+    ld_src *s = src_new();
+    if (!s) return gs_error(GS_ENOMEM, "%s: out of memory", name);
+    snprintf(s->name, sizeof s->name, "%s", name);
+    s->mem = buf;
+    s->mem_n = n;
+    size_t off = 0;
+    int st = npy_header(name, buf, n < NPY_HEADER_MAX ? n : NPY_HEADER_MAX, n, &s->a, &off);
+    if (st) { ld_src_close(s); return st; }
+    s->data_off = off;
+    s->data_bytes = array_bytes(&s->a);
+    dense_strides(s);
+    if (s->data_off > n || s->data_bytes > n - s->data_off) { /* npy_header's promise, kept */
+        ld_src_close(s);
+        return gs_error(GS_EINPUT, "%s: the data is shorter than the header says", name);
+    }
+    *out = s;
+    return GS_OK;
+}
+
+int ld_zip_open(const char *path, const char *what, const char *hint, zip_t **za)
 {
     FILE *f;
     uint64_t size;
@@ -267,16 +296,53 @@ static int npz_open(const char *path, zip_t **za)
     if (*za) return GS_OK;
     zip_error_t e;
     zip_error_init_with_code(&e, err);
-    st = gs_error(GS_EINPUT, "%s: not a readable .npz archive (%s)%s", path, zip_error_strerror(&e),
-                  err == ZIP_ER_NOZIP ? "; is it truncated, or not written by np.savez?" : "");
+    st = gs_error(GS_EINPUT, "%s: not a readable %s archive (%s)%s", path, what, zip_error_strerror(&e),
+                  err == ZIP_ER_NOZIP ? hint : "");
     zip_error_fini(&e);
     return st;
+}
+
+int ld_zip_open_mem(const char *name, const void *buf, size_t n, const char *what, zip_t **za)
+{
+    zip_error_t e;
+    zip_error_init(&e);
+    zip_source_t *zs = zip_source_buffer_create(buf, n, 0, &e);
+    *za = zs ? zip_open_from_source(zs, ZIP_RDONLY | ZIP_CHECKCONS, &e) : NULL;
+    int st = GS_OK;
+    if (!*za) {
+        st = gs_error(GS_EINPUT, "%s: not a readable %s archive (%s)", name, what, zip_error_strerror(&e));
+        if (zs) zip_source_free(zs);
+    }
+    zip_error_fini(&e);
+    return st;
+}
+
+static const char NPZ_HINT[] = "; is it truncated, or not written by np.savez?";
+
+int ld_src_zip(zip_t *za, zip_int64_t idx, int seekable, const char *name, const npy_array *a, long rs, long cs,
+               uint64_t off, uint64_t bytes, ld_src **out)
+{
+    *out = NULL;
+    ld_src *s = src_new();
+    if (!s) { zip_discard(za); return GS_ENOMEM; }
+    s->za = za;
+    s->zidx = idx;
+    s->seekable = seekable;
+    snprintf(s->name, sizeof s->name, "%s", name);
+    s->a = *a;
+    s->a.data = NULL;
+    s->rs = rs;
+    s->cs = cs;
+    s->data_off = off;
+    s->data_bytes = bytes;
+    *out = s;
+    return GS_OK;
 }
 
 int ld_src_npz_members(const char *path, char names[][256], int cap, int *n)
 {
     zip_t *za;
-    int st = npz_open(path, &za);
+    int st = ld_zip_open(path, ".npz", NPZ_HINT, &za);
     if (st) return st;
     *n = 0;
     zip_int64_t m = zip_get_num_entries(za, 0);
@@ -295,7 +361,7 @@ int ld_src_open_npz(const char *path, const char *member, int missing_ok, ld_src
 {
     *out = NULL;
     zip_t *za;
-    int st = npz_open(path, &za);
+    int st = ld_zip_open(path, ".npz", NPZ_HINT, &za);
     if (st) return st;
     return member_open(path, za, member, missing_ok, out);
 }
@@ -304,17 +370,9 @@ int ld_src_open_npz_mem(const char *name, const void *buf, size_t n, const char 
                         ld_src **out)
 {
     *out = NULL;
-    zip_error_t e;
-    zip_error_init(&e);
-    zip_source_t *zs = zip_source_buffer_create(buf, n, 0, &e);
-    zip_t *za = zs ? zip_open_from_source(zs, ZIP_RDONLY | ZIP_CHECKCONS, &e) : NULL;
-    if (!za) {
-        int st = gs_error(GS_EINPUT, "%s: not a readable .npz archive (%s)", name, zip_error_strerror(&e));
-        if (zs) zip_source_free(zs);
-        zip_error_fini(&e);
-        return st;
-    }
-    zip_error_fini(&e);
+    zip_t *za;
+    int st = ld_zip_open_mem(name, buf, n, ".npz", &za);
+    if (st) return st;
     return member_open(name, za, member, missing_ok, out);
 }
 
@@ -377,236 +435,6 @@ static int member_open(const char *path, zip_t *za, const char *member, int miss
     if (st) { ld_src_close(s); return st; }
     *out = s;
     return GS_OK;
-}
-
-/* ---- torch.save files ---- */
-
-static const char *const pt_roles[4][2] = {
-    {"train_features", "X_train"}, {"train_labels", "y_train"}, {"test_features", "X_test"}, {"test_labels", "y_test"},
-};
-
-/* The keys of the tensors, for messages. */
-static void pt_keys(const pt_tensor *t, int nt, char *out, size_t cap)
-{
-    out[0] = '\0';
-    for (int k = 0; k < nt && strlen(out) < cap - 140; k++) {
-        size_t L = strlen(out);
-        snprintf(out + L, cap - L, "%s%s", k ? ", " : "", t[k].key);
-    }
-    if (!nt) snprintf(out, cap, "no tensor");
-}
-
-static int pt_choose(const char *path, const pt_tensor *t, int nt, int kind, const char *key, int role, int *pick)
-{
-    char keys[1024];
-    pt_keys(t, nt, keys, sizeof keys);
-    if (kind == PT_ONE) {
-        if (key) return gs_error(GS_EINPUT, "%s: holds one tensor, not a dict; give the file without ':%s'", path, key);
-        *pick = 0;
-        return GS_OK;
-    }
-    if (key) {
-        for (int k = 0; k < nt; k++) if (!strcmp(t[k].key, key)) { *pick = k; return GS_OK; }
-        return gs_error(GS_EINPUT, "%s: has no tensor '%s' (it holds: %s)", path, key, keys);
-    }
-    if (role >= 0 && role < 4)
-        for (int n = 0; n < 2; n++)
-            for (int k = 0; kind == PT_DICT && k < nt; k++)
-                if (!strcmp(t[k].key, pt_roles[role][n])) { *pick = k; return GS_OK; }
-    if (nt == 1) { *pick = 0; return GS_OK; }
-    if (role >= 0 && role < 4)
-        return gs_error(GS_EINPUT, "%s: has no tensor %s or %s (it holds: %s); name one as %s:KEY", path,
-                        pt_roles[role][0], pt_roles[role][1], keys, path);
-    return gs_error(GS_EINPUT, "%s: holds %d tensors (%s); name one as %s:KEY", path, nt, keys, path);
-}
-
-/* Read a whole small member (the pickle, byteorder) into *buf (NUL-terminated). */
-static int pt_member(const char *path, zip_t *za, zip_int64_t idx, uint64_t max, unsigned char **buf, size_t *n)
-{
-    zip_stat_t zs;
-    zip_stat_init(&zs);
-    const char *nm = zip_get_name(za, (zip_uint64_t)idx, 0);
-    if (zip_stat_index(za, (zip_uint64_t)idx, 0, &zs) != 0 || !(zs.valid & ZIP_STAT_SIZE))
-        return gs_error(GS_EINPUT, "%s: %s: cannot read the member's size: %s", path, nm, zip_strerror(za));
-    if (zs.size > max)
-        return gs_error(GS_EINPUT, "%s: %s: %llu bytes, more than a pickle of tensors needs (limit %llu)", path, nm,
-                        (unsigned long long)zs.size, (unsigned long long)max);
-    if ((zs.valid & ZIP_STAT_COMP_SIZE) && (zs.valid & ZIP_STAT_COMP_METHOD) &&
-        ((zs.comp_method == ZIP_CM_STORE && zs.size != zs.comp_size) ||
-         (zs.comp_method == ZIP_CM_DEFLATE && zs.size / 1032 > zs.comp_size + 1)))
-        return gs_error(GS_EINPUT, "%s: %s: claims %llu bytes from %llu stored (damaged or forged archive)", path, nm,
-                        (unsigned long long)zs.size, (unsigned long long)zs.comp_size);
-    *buf = malloc((size_t)zs.size + 1);
-    if (!*buf) return gs_error(GS_ENOMEM, "%s: out of memory", path);
-    zip_file_t *zf = zip_fopen_index(za, (zip_uint64_t)idx, 0);
-    int st = GS_OK;
-    if (!zf) st = gs_error(GS_EINPUT, "%s: %s: cannot read: %s", path, nm, zip_strerror(za));
-    size_t got = 0;
-    while (!st && got < zs.size) {
-        zip_int64_t k = zip_fread(zf, *buf + got, zs.size - got);
-        if (k < 0) st = gs_error(GS_EINPUT, "%s: %s: read error: %s (damaged archive?)", path, nm, zip_file_strerror(zf));
-        else if (k == 0) st = gs_error(GS_EINPUT, "%s: %s: the member is truncated (damaged archive)", path, nm);
-        else got += (size_t)k;
-    }
-    unsigned char one;
-    if (!st && zip_fread(zf, &one, 1) != 0)
-        st = gs_error(GS_EINPUT, "%s: %s: damaged member (its checksum or size does not match)", path, nm);
-    if (zf) zip_fclose(zf);
-    if (st) { free(*buf); *buf = NULL; return st; }
-    (*buf)[got] = 0;
-    *n = got;
-    return GS_OK;
-}
-
-/* Takes ownership of za. */
-static int pt_open(const char *path, zip_t *za, const char *key, int role, ld_src **out)
-{
-    *out = NULL;
-    char prefix[512] = "", holds[512] = "";
-    zip_int64_t m = zip_get_num_entries(za, 0), pkl = -1;
-    for (zip_int64_t i = 0; i < m; i++) {
-        const char *nm = zip_get_name(za, (zip_uint64_t)i, 0);
-        if (!nm) continue;
-        size_t L = strlen(nm), H = strlen(holds);
-        if (H < 400) snprintf(holds + H, sizeof holds - H, "%s%s", i ? ", " : "", nm);
-        const char *slash = strchr(nm, '/');
-        if (L < 500 && ((!strcmp(nm, "data.pkl")) || (slash && !strcmp(slash, "/data.pkl")))) {
-            if (pkl >= 0) { zip_discard(za); return gs_error(GS_EINPUT, "%s: holds two pickles (data.pkl); not one torch.save file", path); }
-            pkl = i;
-            snprintf(prefix, sizeof prefix, "%.*s", (int)(L - 8), nm);
-        }
-    }
-    if (pkl < 0) {
-        zip_discard(za);
-        return gs_error(GS_EINPUT, "%s: not a torch.save file: no ARCHIVE/data.pkl (it holds: %s)", path, m ? holds : "nothing");
-    }
-    char mn[700];
-    unsigned char *b = NULL;
-    size_t bn = 0;
-    snprintf(mn, sizeof mn, "%sbyteorder", prefix);
-    zip_int64_t bo = zip_name_locate(za, mn, 0);
-    int st = GS_OK;
-    if (bo >= 0 && !(st = pt_member(path, za, bo, 64, &b, &bn))) {
-        if (strcmp((char *)b, "little") != 0)
-            st = gs_error(GS_EINPUT, "%s: byteorder says '%.16s'; only little-endian files are read (save it "
-                          "on a little-endian machine)", path, (char *)b);
-        free(b);
-        b = NULL;
-    }
-    if (!st) st = pt_member(path, za, pkl, PT_PICKLE_MAX, &b, &bn);
-    pt_tensor *t = st ? NULL : gs_malloc(PT_MAX_TENSORS, sizeof *t, path);
-    if (!st && !t) st = GS_ENOMEM;
-    int nt = 0, kind = 0, pick = 0;
-    if (!st) st = pt_pickle(path, b, bn, t, PT_MAX_TENSORS, &nt, &kind);
-    free(b);
-    if (!st) st = pt_choose(path, t, nt, kind, key, role, &pick);
-    if (st) { free(t); zip_discard(za); return st; }
-    pt_tensor tt = t[pick];
-    free(t);
-
-    ld_src *s = src_new();
-    if (!s) { zip_discard(za); return GS_ENOMEM; }
-    s->za = za;
-    if (tt.key[0]) snprintf(s->name, sizeof s->name, "%s: %s", path, tt.key);
-    else snprintf(s->name, sizeof s->name, "%s", path);
-    const char *nm = s->name;
-    if (tt.ndim == 0)
-        st = gs_error(GS_EINPUT, "%s: a 0-d tensor (one number); need 1-D labels or 2-D features", nm);
-    else if (tt.ndim > 2)
-        st = gs_error(GS_EINPUT, "%s: a %d-D tensor; need 1-D labels or 2-D features (rows × dimensions; "
-                      "e.g. t.flatten(1))", nm, tt.ndim);
-    zip_stat_t zs;
-    zip_stat_init(&zs);
-    if (!st) {
-        snprintf(mn, sizeof mn, "%sdata/%s", prefix, tt.storage);
-        s->zidx = zip_name_locate(za, mn, 0);
-        if (s->zidx < 0)
-            st = gs_error(GS_EINPUT, "%s: the storage %s the pickle names is missing (damaged file)", nm, mn);
-        else if (zip_stat_index(za, (zip_uint64_t)s->zidx, 0, &zs) != 0 || !(zs.valid & ZIP_STAT_SIZE))
-            st = gs_error(GS_EINPUT, "%s: cannot read the size of %s: %s", nm, mn, zip_strerror(za));
-        else if ((zs.valid & ZIP_STAT_ENCRYPTION_METHOD) && zs.encryption_method != ZIP_EM_NONE)
-            st = gs_error(GS_EINPUT, "%s: %s is encrypted", nm, mn);
-    }
-    uint64_t it = tt.itemsize;
-    if (!st && (tt.numel > UINT64_MAX / 16 || zs.size != tt.numel * it))
-        st = gs_error(GS_EINPUT, "%s: %s holds %llu bytes but the pickle says %llu values of %llu bytes "
-                      "(truncated or forged file)", nm, mn, (unsigned long long)zs.size,
-                      (unsigned long long)tt.numel, (unsigned long long)it);
-    if (!st && (zs.valid & ZIP_STAT_COMP_SIZE) && (zs.valid & ZIP_STAT_COMP_METHOD) &&
-        ((zs.comp_method == ZIP_CM_STORE && zs.size != zs.comp_size) ||
-         (zs.comp_method == ZIP_CM_DEFLATE && zs.size / 1032 > zs.comp_size + 1)))
-        st = gs_error(GS_EINPUT, "%s: %s claims %llu bytes from %llu stored (damaged or forged archive)", nm, mn,
-                      (unsigned long long)zs.size, (unsigned long long)zs.comp_size);
-    long r = tt.shape[0], c = tt.ndim == 2 ? tt.shape[1] : 1;
-    long rs = tt.stride[0], cs = tt.ndim == 2 ? tt.stride[1] : 1;
-    if (!st && r > 0 && c > 0) {
-        /* the last element's offset, within the storage (each term checked against overflow) */
-        uint64_t lim = (uint64_t)1 << 62, a1 = (uint64_t)(r - 1), a2 = (uint64_t)(c - 1);
-        int over = tt.offset > lim || (rs && a1 > lim / (uint64_t)rs) || (cs && a2 > lim / (uint64_t)cs);
-        uint64_t last = over ? 0 : tt.offset + a1 * (uint64_t)rs + a2 * (uint64_t)cs;
-        if (over || last >= tt.numel)
-            st = gs_error(GS_EINPUT, "%s: the tensor's size, stride and offset reach past its storage of %llu "
-                          "values (damaged or forged file)", nm, (unsigned long long)tt.numel);
-        else if (cs != 1 && rs != 1 && c > 1 && (a2 * (uint64_t)cs + 1) * it > ((uint64_t)64 << 20))
-            st = gs_error(GS_EINPUT, "%s: a view whose rows spread over more than 64 MB of its storage; save "
-                          "t.contiguous() instead", nm);
-    }
-    if (!st && tt.offset > tt.numel)
-        st = gs_error(GS_EINPUT, "%s: storage offset %llu past its storage of %llu values (damaged or forged file)",
-                      nm, (unsigned long long)tt.offset, (unsigned long long)tt.numel);
-    if (st) { ld_src_close(s); return st; }
-    s->a.dtype = tt.dtype;
-    s->a.itemsize = tt.itemsize;
-    s->a.ndim = tt.ndim;
-    s->a.shape[0] = r;
-    s->a.shape[1] = c;
-    s->rs = rs;
-    s->cs = cs;
-    s->a.fortran = tt.ndim == 2 && rs == 1 && cs != 1 && r > 1;
-    s->seekable = (zs.valid & ZIP_STAT_COMP_METHOD) && zs.comp_method == ZIP_CM_STORE;
-    s->data_off = tt.offset * it;
-    s->data_bytes = tt.numel * it - s->data_off;
-    *out = s;
-    return GS_OK;
-}
-
-int ld_src_open_pt(const char *path, const char *key, int role, ld_src **out)
-{
-    *out = NULL;
-    FILE *f;
-    uint64_t size;
-    int st = io_open_regular(path, &f, &size);
-    if (st) return st;
-    fclose(f);
-    int err = 0;
-    zip_t *za = zip_open(path, ZIP_RDONLY | ZIP_CHECKCONS, &err);
-    if (!za) {
-        zip_error_t e;
-        zip_error_init_with_code(&e, err);
-        st = gs_error(GS_EINPUT, "%s: not a readable .pt archive (%s)%s", path, zip_error_strerror(&e),
-                      err == ZIP_ER_NOZIP ? "; is it truncated, or saved with torch.save(..., "
-                      "_use_new_zipfile_serialization=False)? re-save it with a current torch.save" : "");
-        zip_error_fini(&e);
-        return st;
-    }
-    return pt_open(path, za, key, role, out);
-}
-
-int ld_src_open_pt_mem(const char *name, const void *buf, size_t n, const char *key, int role, ld_src **out)
-{
-    *out = NULL;
-    zip_error_t e;
-    zip_error_init(&e);
-    zip_source_t *zs = zip_source_buffer_create(buf, n, 0, &e);
-    zip_t *za = zs ? zip_open_from_source(zs, ZIP_RDONLY | ZIP_CHECKCONS, &e) : NULL;
-    if (!za) {
-        int st = gs_error(GS_EINPUT, "%s: not a readable .pt archive (%s)", name, zip_error_strerror(&e));
-        if (zs) zip_source_free(zs);
-        zip_error_fini(&e);
-        return st;
-    }
-    zip_error_fini(&e);
-    return pt_open(name, za, key, role, out);
 }
 
 /* ---- rows ---- */

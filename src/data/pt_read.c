@@ -1,4 +1,4 @@
-/* data/pt_read.c — the pickle inside a torch.save file, read without running it (load_int.h).
+/* data/pt_read.c — torch.save files: the pickle read without running it, the tensor opened (load_int.h).
  *
  * torch.save writes a zip archive: ARCHIVE/data.pkl (a pickle, protocol 2 by default) describes
  * the tensors, ARCHIVE/data/KEY holds each storage's raw bytes. The pickle is a program for
@@ -7,7 +7,9 @@
  * the storage classes of the dtypes the loaders read (FloatStorage, HalfStorage, ...) and
  * collections.OrderedDict (torch's backward hooks, and dicts saved as OrderedDict). Any other
  * global or opcode is refused by name; nothing is ever called. The result is a list of tensor
- * descriptions (dtype, shape, strides, storage offset and key); load_src.c opens the storage.
+ * descriptions (dtype, shape, strides, storage offset and key); ld_src_open_pt picks the tensor a
+ * role asks for, checks its storage member against it and hands it to load_src.c (ld_src_zip),
+ * which reads its rows.
  * Limits: the pickle is at most PT_PICKLE_MAX bytes (checked by the caller), and every count
  * (objects, memo, children) is bounded by its length.
  */
@@ -17,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zip.h>
 
 enum { P_NONE, P_BOOL, P_INT, P_FLOAT, P_STR, P_TUPLE, P_LIST, P_DICT, P_GLOBAL, P_STORAGE, P_TENSOR, P_MARK };
 enum { G_REBUILD, G_ODICT, G_STORAGE };
@@ -43,6 +46,7 @@ typedef struct {
     int nmarks, capmarks;
     int *memo;
     long nmemo;
+    long nkids;              /* children of every container, in all: capped by PT_MAX_ITEMS */
     pt_tensor *out;
     int cap_out, n_out;
 } pvm;
@@ -83,7 +87,11 @@ static int grow(void **p, int *cap, int need, size_t sz)
 
 static int new_obj(pvm *v, int type, int *id)
 {
-    /* every object comes from at least one byte of the pickle */
+    /* every object comes from at least one byte of the pickle; a pickle of tensors needs a few per
+     * tensor: far more is a pickle bomb (nested lists and tuples), refused before it grows */
+    if (v->no >= PT_MAX_OBJECTS)
+        return gs_error(GS_EINPUT, "%s: the pickle builds more than %d objects, more than a pickle of tensors "
+                        "needs (a pickle bomb?); refused", v->name, PT_MAX_OBJECTS);
     if ((size_t)v->no > v->n + 16 || grow((void **)&v->o, &v->capo, v->no + 1, sizeof(pobj)))
         return gs_error(GS_ENOMEM, "%s: out of memory reading the pickle", v->name);
     memset(&v->o[v->no], 0, sizeof(pobj));
@@ -116,6 +124,9 @@ static int pop(pvm *v, int *id)
 static int add_kid(pvm *v, int parent, int kid)
 {
     pobj *p = &v->o[parent];
+    if (++v->nkids > PT_MAX_ITEMS)
+        return gs_error(GS_EINPUT, "%s: the pickle's containers hold more than %d items, more than a pickle of "
+                        "tensors needs (a pickle bomb?); refused", v->name, PT_MAX_ITEMS);
     if (grow((void **)&p->kids, &p->capk, p->nk + 1, sizeof(int)))
         return gs_error(GS_ENOMEM, "%s: out of memory reading the pickle", v->name);
     p->kids[p->nk++] = kid;
@@ -447,4 +458,211 @@ int pt_pickle(const char *name, const unsigned char *buf, size_t n, pt_tensor *o
     free(v.marks);
     free(v.memo);
     return st;
+}
+
+/* ---- opening a torch.save file: the pickle's tensor, its storage member ---- */
+
+static const char *const pt_roles[4][2] = {
+    {"train_features", "X_train"}, {"train_labels", "y_train"}, {"test_features", "X_test"}, {"test_labels", "y_test"},
+};
+
+/* The keys of the tensors, for messages. */
+static void pt_keys(const pt_tensor *t, int nt, char *out, size_t cap)
+{
+    out[0] = '\0';
+    for (int k = 0; k < nt && strlen(out) < cap - 140; k++) {
+        size_t L = strlen(out);
+        snprintf(out + L, cap - L, "%s%s", k ? ", " : "", t[k].key);
+    }
+    if (!nt) snprintf(out, cap, "no tensor");
+}
+
+static int pt_choose(const char *path, const pt_tensor *t, int nt, int kind, const char *key, int role, int *pick)
+{
+    char keys[1024];
+    pt_keys(t, nt, keys, sizeof keys);
+    if (kind == PT_ONE) {
+        if (key) return gs_error(GS_EINPUT, "%s: holds one tensor, not a dict; give the file without ':%s'", path, key);
+        *pick = 0;
+        return GS_OK;
+    }
+    if (key) {
+        for (int k = 0; k < nt; k++) if (!strcmp(t[k].key, key)) { *pick = k; return GS_OK; }
+        return gs_error(GS_EINPUT, "%s: has no tensor '%s' (it holds: %s)", path, key, keys);
+    }
+    if (role >= 0 && role < 4)
+        for (int n = 0; n < 2; n++)
+            for (int k = 0; kind == PT_DICT && k < nt; k++)
+                if (!strcmp(t[k].key, pt_roles[role][n])) { *pick = k; return GS_OK; }
+    if (nt == 1) { *pick = 0; return GS_OK; }
+    if (role >= 0 && role < 4)
+        return gs_error(GS_EINPUT, "%s: has no tensor %s or %s (it holds: %s); name one as %s:KEY", path,
+                        pt_roles[role][0], pt_roles[role][1], keys, path);
+    return gs_error(GS_EINPUT, "%s: holds %d tensors (%s); name one as %s:KEY", path, nt, keys, path);
+}
+
+/* Read a whole small member (the pickle, byteorder) into *buf (NUL-terminated). */
+static int pt_member(const char *path, zip_t *za, zip_int64_t idx, uint64_t max, unsigned char **buf, size_t *n)
+{
+    zip_stat_t zs;
+    zip_stat_init(&zs);
+    const char *nm = zip_get_name(za, (zip_uint64_t)idx, 0);
+    if (zip_stat_index(za, (zip_uint64_t)idx, 0, &zs) != 0 || !(zs.valid & ZIP_STAT_SIZE))
+        return gs_error(GS_EINPUT, "%s: %s: cannot read the member's size: %s", path, nm, zip_strerror(za));
+    if (zs.size > max)
+        return gs_error(GS_EINPUT, "%s: %s: %llu bytes, more than a pickle of tensors needs (limit %llu)", path, nm,
+                        (unsigned long long)zs.size, (unsigned long long)max);
+    if ((zs.valid & ZIP_STAT_COMP_SIZE) && (zs.valid & ZIP_STAT_COMP_METHOD) &&
+        ((zs.comp_method == ZIP_CM_STORE && zs.size != zs.comp_size) ||
+         (zs.comp_method == ZIP_CM_DEFLATE && zs.size / 1032 > zs.comp_size + 1)))
+        return gs_error(GS_EINPUT, "%s: %s: claims %llu bytes from %llu stored (damaged or forged archive)", path, nm,
+                        (unsigned long long)zs.size, (unsigned long long)zs.comp_size);
+    *buf = malloc((size_t)zs.size + 1);
+    if (!*buf) return gs_error(GS_ENOMEM, "%s: out of memory", path);
+    zip_file_t *zf = zip_fopen_index(za, (zip_uint64_t)idx, 0);
+    int st = GS_OK;
+    if (!zf) st = gs_error(GS_EINPUT, "%s: %s: cannot read: %s", path, nm, zip_strerror(za));
+    size_t got = 0;
+    while (!st && got < zs.size) {
+        zip_int64_t k = zip_fread(zf, *buf + got, zs.size - got);
+        if (k < 0) st = gs_error(GS_EINPUT, "%s: %s: read error: %s (damaged archive?)", path, nm, zip_file_strerror(zf));
+        else if (k == 0) st = gs_error(GS_EINPUT, "%s: %s: the member is truncated (damaged archive)", path, nm);
+        else got += (size_t)k;
+    }
+    unsigned char one;
+    if (!st && zip_fread(zf, &one, 1) != 0)
+        st = gs_error(GS_EINPUT, "%s: %s: damaged member (its checksum or size does not match)", path, nm);
+    if (zf) zip_fclose(zf);
+    if (st) { free(*buf); *buf = NULL; return st; }
+    (*buf)[got] = 0;
+    *n = got;
+    return GS_OK;
+}
+
+/* Takes ownership of za. */
+static int pt_open(const char *path, zip_t *za, const char *key, int role, ld_src **out)
+{
+    *out = NULL;
+    char prefix[512] = "", holds[512] = "";
+    zip_int64_t m = zip_get_num_entries(za, 0), pkl = -1;
+    for (zip_int64_t i = 0; i < m; i++) {
+        const char *nm = zip_get_name(za, (zip_uint64_t)i, 0);
+        if (!nm) continue;
+        size_t L = strlen(nm), H = strlen(holds);
+        if (H < 400) snprintf(holds + H, sizeof holds - H, "%s%s", i ? ", " : "", nm);
+        const char *slash = strchr(nm, '/');
+        if (L < 500 && ((!strcmp(nm, "data.pkl")) || (slash && !strcmp(slash, "/data.pkl")))) {
+            if (pkl >= 0) { zip_discard(za); return gs_error(GS_EINPUT, "%s: holds two pickles (data.pkl); not one torch.save file", path); }
+            pkl = i;
+            snprintf(prefix, sizeof prefix, "%.*s", (int)(L - 8), nm);
+        }
+    }
+    if (pkl < 0) {
+        zip_discard(za);
+        return gs_error(GS_EINPUT, "%s: not a torch.save file: no ARCHIVE/data.pkl (it holds: %s)", path, m ? holds : "nothing");
+    }
+    char mn[700];
+    unsigned char *b = NULL;
+    size_t bn = 0;
+    snprintf(mn, sizeof mn, "%sbyteorder", prefix);
+    zip_int64_t bo = zip_name_locate(za, mn, 0);
+    int st = GS_OK;
+    if (bo >= 0 && !(st = pt_member(path, za, bo, 64, &b, &bn))) {
+        if (strcmp((char *)b, "little") != 0)
+            st = gs_error(GS_EINPUT, "%s: byteorder says '%.16s'; only little-endian files are read (save it "
+                          "on a little-endian machine)", path, (char *)b);
+        free(b);
+        b = NULL;
+    }
+    if (!st) st = pt_member(path, za, pkl, PT_PICKLE_MAX, &b, &bn);
+    pt_tensor *t = st ? NULL : gs_malloc(PT_MAX_TENSORS, sizeof *t, path);
+    if (!st && !t) st = GS_ENOMEM;
+    int nt = 0, kind = 0, pick = 0;
+    if (!st) st = pt_pickle(path, b, bn, t, PT_MAX_TENSORS, &nt, &kind);
+    free(b);
+    if (!st) st = pt_choose(path, t, nt, kind, key, role, &pick);
+    if (st) { free(t); zip_discard(za); return st; }
+    pt_tensor tt = t[pick];
+    free(t);
+
+    char nm[4400];
+    if (tt.key[0]) snprintf(nm, sizeof nm, "%s: %s", path, tt.key);
+    else snprintf(nm, sizeof nm, "%s", path);
+    zip_int64_t zidx = -1;
+    if (tt.ndim == 0)
+        st = gs_error(GS_EINPUT, "%s: a 0-d tensor (one number); need 1-D labels or 2-D features", nm);
+    else if (tt.ndim > 2)
+        st = gs_error(GS_EINPUT, "%s: a %d-D tensor; need 1-D labels or 2-D features (rows × dimensions; "
+                      "e.g. t.flatten(1))", nm, tt.ndim);
+    zip_stat_t zs;
+    zip_stat_init(&zs);
+    if (!st) {
+        snprintf(mn, sizeof mn, "%sdata/%s", prefix, tt.storage);
+        zidx = zip_name_locate(za, mn, 0);
+        if (zidx < 0)
+            st = gs_error(GS_EINPUT, "%s: the storage %s the pickle names is missing (damaged file)", nm, mn);
+        else if (zip_stat_index(za, (zip_uint64_t)zidx, 0, &zs) != 0 || !(zs.valid & ZIP_STAT_SIZE))
+            st = gs_error(GS_EINPUT, "%s: cannot read the size of %s: %s", nm, mn, zip_strerror(za));
+        else if ((zs.valid & ZIP_STAT_ENCRYPTION_METHOD) && zs.encryption_method != ZIP_EM_NONE)
+            st = gs_error(GS_EINPUT, "%s: %s is encrypted", nm, mn);
+    }
+    uint64_t it = tt.itemsize;
+    if (!st && (tt.numel > UINT64_MAX / 16 || zs.size != tt.numel * it))
+        st = gs_error(GS_EINPUT, "%s: %s holds %llu bytes but the pickle says %llu values of %llu bytes "
+                      "(truncated or forged file)", nm, mn, (unsigned long long)zs.size,
+                      (unsigned long long)tt.numel, (unsigned long long)it);
+    if (!st && (zs.valid & ZIP_STAT_COMP_SIZE) && (zs.valid & ZIP_STAT_COMP_METHOD) &&
+        ((zs.comp_method == ZIP_CM_STORE && zs.size != zs.comp_size) ||
+         (zs.comp_method == ZIP_CM_DEFLATE && zs.size / 1032 > zs.comp_size + 1)))
+        st = gs_error(GS_EINPUT, "%s: %s claims %llu bytes from %llu stored (damaged or forged archive)", nm, mn,
+                      (unsigned long long)zs.size, (unsigned long long)zs.comp_size);
+    long r = tt.shape[0], c = tt.ndim == 2 ? tt.shape[1] : 1;
+    long rs = tt.stride[0], cs = tt.ndim == 2 ? tt.stride[1] : 1;
+    if (!st && r > 0 && c > 0) {
+        /* the last element's offset, within the storage (each term checked against overflow) */
+        uint64_t lim = (uint64_t)1 << 62, a1 = (uint64_t)(r - 1), a2 = (uint64_t)(c - 1);
+        int over = tt.offset > lim || (rs && a1 > lim / (uint64_t)rs) || (cs && a2 > lim / (uint64_t)cs);
+        uint64_t last = over ? 0 : tt.offset + a1 * (uint64_t)rs + a2 * (uint64_t)cs;
+        if (over || last >= tt.numel)
+            st = gs_error(GS_EINPUT, "%s: the tensor's size, stride and offset reach past its storage of %llu "
+                          "values (damaged or forged file)", nm, (unsigned long long)tt.numel);
+        else if (cs != 1 && rs != 1 && c > 1 && (a2 * (uint64_t)cs + 1) * it > ((uint64_t)64 << 20))
+            st = gs_error(GS_EINPUT, "%s: a view whose rows spread over more than 64 MB of its storage; save "
+                          "t.contiguous() instead", nm);
+    }
+    if (!st && tt.offset > tt.numel)
+        st = gs_error(GS_EINPUT, "%s: storage offset %llu past its storage of %llu values (damaged or forged file)",
+                      nm, (unsigned long long)tt.offset, (unsigned long long)tt.numel);
+    if (st) { zip_discard(za); return st; }
+    npy_array a;
+    memset(&a, 0, sizeof a);
+    a.dtype = tt.dtype;
+    a.itemsize = tt.itemsize;
+    a.ndim = tt.ndim;
+    a.shape[0] = r;
+    a.shape[1] = c;
+    a.fortran = tt.ndim == 2 && rs == 1 && cs != 1 && r > 1;
+    int seekable = (zs.valid & ZIP_STAT_COMP_METHOD) && zs.comp_method == ZIP_CM_STORE;
+    return ld_src_zip(za, zidx, seekable, nm, &a, rs, cs, tt.offset * it, tt.numel * it - tt.offset * it, out);
+}
+
+static const char PT_HINT[] = "; is it truncated, or saved with torch.save(..., "
+                               "_use_new_zipfile_serialization=False)? re-save it with a current torch.save";
+
+int ld_src_open_pt(const char *path, const char *key, int role, ld_src **out)
+{
+    *out = NULL;
+    zip_t *za;
+    int st = ld_zip_open(path, ".pt", PT_HINT, &za);
+    if (st) return st;
+    return pt_open(path, za, key, role, out);
+}
+
+int ld_src_open_pt_mem(const char *name, const void *buf, size_t n, const char *key, int role, ld_src **out)
+{
+    *out = NULL;
+    zip_t *za;
+    int st = ld_zip_open_mem(name, buf, n, ".pt", &za);
+    if (st) return st;
+    return pt_open(name, za, key, role, out);
 }

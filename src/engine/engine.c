@@ -92,12 +92,13 @@ static int alloc_slots(gm_mat **M, gm_mat **QM, int nslots, long D, int C, int s
 }
 
 /* A method's state: its learner and augmenter, per-task counters and caches, work matrices. */
-static int mstate_init(en_engine *e, mstate *ms, const char *name)
+static int mstate_init(en_engine *e, mstate *ms, const char *name, const en_method *def)
 {
     const en_problem *p = e->p;
     int T = p->T, C = p->C, rc;
     long D, nt = p->test_task_end[T - 1];
-    if ((rc = en_method_parse(name, &ms->L, &ms->aug_def))) return rc;
+    ms->L = def->L;
+    ms->aug_def = def->A;
     if ((rc = en_space_find(e, ms->L, &ms->space))) return rc;
     p = ms->p = &e->sp[ms->space].pm;
     D = p->D;
@@ -204,10 +205,9 @@ int en_create(en_engine **out, const en_problem *p, const en_config *cfg)
     *out = NULL;
     if (cfg->n_methods < 1 || cfg->n_methods > OP_MAX_METHODS)
         return gs_error(GS_EINPUT, "--methods: give between 1 and %d methods", OP_MAX_METHODS);
-    const en_learner *L;
-    const en_augmenter *A;
-    for (int m = 0; m < cfg->n_methods; m++)
-        if (en_method_parse(cfg->methods[m], &L, &A)) return GS_EINPUT;
+    for (int m = 0; m < cfg->n_methods; m++) /* resolved above the engine (gs_mtable.h: mt_resolve) */
+        if (!cfg->method[m].L)
+            return gs_error(GS_EINPUT, "method '%s' reached the engine unresolved (mt_resolve)", cfg->methods[m]);
     en_engine *e = gs_calloc(1, sizeof *e, "engine");
     if (!e) return GS_ENOMEM;
     e->p = p;
@@ -229,7 +229,7 @@ int en_create(en_engine **out, const en_problem *p, const en_config *cfg)
     e->spectrum_default = cfg->spectrum != OP_SPECTRUM_AUTO || p->D <= EN_SPECTRUM_AUTO_MAX;
     e->share_a = !e->keep && cfg->accuracies_only;
     for (int m = 0; m < e->nm; m++)
-        if ((rc = mstate_init(e, &e->ms[m], e->names[m]))) goto fail;
+        if ((rc = mstate_init(e, &e->ms[m], e->names[m], &cfg->method[m]))) goto fail;
     /* T slots of per-task matrices, or two when they would take more than the budget (roll) */
     int all_ridge;
     double slot_bytes = task_slot_bytes(e, &all_ridge);
@@ -293,9 +293,18 @@ static int deps_changed(unsigned deps, const op_params *a, const op_params *b)
     return (pa_changed_deps(a, b) & deps) != 0;
 }
 
+/* What invalidates a method's rows and statistics (a τ or β change does not: en_method_deps). */
 static unsigned method_deps(const mstate *ms)
 {
     return ms->L->deps | (ms->aug_def ? ms->aug_def->deps : 0);
+}
+
+unsigned en_method_deps(const en_method *m)
+{
+    unsigned deps = m->L->deps | (m->A ? m->A->deps : 0);
+    if (m->L->family == EN_RIDGE) deps |= EN_DEP_TAU;
+    if (m->A && m->A->weight == en_weight_beta) deps |= EN_DEP_BETA;
+    return deps;
 }
 
 /* τ reaches a method's results through a ridge solve or a statistic that names it (EN_DEP_TAU),
@@ -303,9 +312,9 @@ static unsigned method_deps(const mstate *ms)
  * that use it; the others keep their results, bit for bit. */
 static int solve_params_changed(const mstate *ms, const op_params *a, const op_params *b)
 {
-    unsigned deps = method_deps(ms);
-    int tau = en_is_ridge(ms) || (deps & EN_DEP_TAU);
-    return (tau && a->tau != b->tau) || ((deps & EN_DEP_LAMBDA) && a->ranpac_lambda != b->ranpac_lambda);
+    en_method m = {ms->L, ms->aug_def};
+    unsigned deps = en_method_deps(&m);
+    return ((deps & EN_DEP_TAU) && a->tau != b->tau) || ((deps & EN_DEP_LAMBDA) && a->ranpac_lambda != b->ranpac_lambda);
 }
 
 /* The class weights of a learner with class_weight (final once the stream is built). */

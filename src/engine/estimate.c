@@ -49,6 +49,7 @@ static double test_f(const en_size *z, long D, int single)
 }
 
 static long rows_through(const en_size *z, int t);
+static long largest_task(const en_size *z);
 
 /* A lazy space's mapped rows resident at once (space.c, plan.c): every row through the first task
  * whose real rows reach D (a method may be in the dual until then, and the dual reads them all),
@@ -58,7 +59,7 @@ static double lazy_rows(const en_size *z, long D)
 {
     int t = 0;
     while (t < z->T - 1 && rows_through(z, t) < D) t++;
-    long big = en_size_largest_task(z);
+    long big = largest_task(z);
     return fmin((double)z->n_rows, fmax((double)rows_through(z, t), 2.0 * (double)big));
 }
 
@@ -82,7 +83,7 @@ static long rows_through(const en_size *z, int t)
     if (z->task_row_start) return z->task_row_start[t + 1];
     return (long)((double)z->n_rows * (t + 1) / (z->T > 0 ? z->T : 1));
 }
-long en_size_largest_task(const en_size *z)
+static long largest_task(const en_size *z)
 {
     long m = 0;
     for (int t = 0; t < z->T; t++) {
@@ -177,7 +178,7 @@ static double ridge_bytes(const en_size *z, const en_learner *L, const en_augmen
     if (L->class_weight) b += 8.0 * C * D * slots;
     if (A) { /* the emitter: Y over the largest task, its row buffer, the expansion staging (a
               * task's feature-space rows, and a block of mapped rows per EXP job) */
-        b += 8.0 * (double)en_size_largest_task(z) * D + 512.0 * g * D;
+        b += 8.0 * (double)largest_task(z) * D + 512.0 * g * D;
         double most = 0;
         for (int t = 0; s->relu && t < z->T; t++) most = fmax(most, aug_rows(z, t));
         if (s->relu) b += 8.0 * (double)z->d * fmax(most, XCAP) + 2.0 * XCAP * g * D;
@@ -222,7 +223,7 @@ static double spectrum_bytes(const en_size *z, const double *copy, int n)
 /* The bytes of one task's per-task matrices (each space's base, each method's E and OB) and
  * whether every method is a ridge learner: the engine's choice between T slots and two
  * (en_gram_rolls; engine.c task_slot_bytes, from the spaces as below). */
-static double task_slot_bytes(const en_size *z, const char *const *methods, int n_methods, int *all_ridge)
+static double task_slot_bytes(const en_size *z, const en_method *methods, int n_methods, int *all_ridge)
 {
     est_space sp[EN_MAX_SPACES + 1];
     int ns = 1;
@@ -233,9 +234,9 @@ static double task_slot_bytes(const en_size *z, const char *const *methods, int 
     sp[0].based = 0;
     *all_ridge = 1;
     for (int m = 0; m < n_methods && m < OP_MAX_METHODS; m++) {
-        const en_learner *L;
-        const en_augmenter *A;
-        if (en_method_parse(methods[m], &L, &A)) continue;
+        const en_learner *L = methods[m].L;
+        const en_augmenter *A = methods[m].A;
+        if (!L) continue;
         int relu, k;
         long D = space_dim(L, z, &relu);
         for (k = 0; k < ns && !(sp[k].D == D && sp[k].relu == relu); k++) {}
@@ -271,7 +272,7 @@ static double share_bytes(const est_share *sh, int n, double gD2)
     return fmax(duals, gD2 + rest + a64);
 }
 
-double en_estimate_bytes(const en_size *z, const char *const *methods, int n_methods)
+double en_estimate_bytes(const en_size *z, const en_method *methods, int n_methods)
 {
     int all_ridge;
     double slot_bytes = task_slot_bytes(z, methods, n_methods, &all_ridge);
@@ -291,9 +292,9 @@ double en_estimate_bytes(const en_size *z, const char *const *methods, int n_met
     est_share sh[EN_MAX_SPACES + 1][OP_MAX_METHODS]; /* a space's methods sharing A (z->share_work) */
     int nsh[EN_MAX_SPACES + 1] = {0};
     for (int m = 0; m < n_methods && m < OP_MAX_METHODS; m++) {
-        const en_learner *L;
-        const en_augmenter *A;
-        if (en_method_parse(methods[m], &L, &A)) continue; /* refused later with its message */
+        const en_learner *L = methods[m].L;
+        const en_augmenter *A = methods[m].A;
+        if (!L) continue; /* unresolved: en_create refuses it */
         int relu, k;
         long D = space_dim(L, z, &relu);
         for (k = 0; k < ns && !(sp[k].D == D && sp[k].relu == relu); k++) {}
@@ -331,6 +332,7 @@ double en_estimate_bytes(const en_size *z, const char *const *methods, int n_met
         } else {
             en_size zl = *z; /* a learner that keeps its rows for a refit sees the augmenter's too */
             for (int t = 0; A && L->refit && t < z->T; t++) zl.n_rows += (long)fmin(aug_rows(z, t), 1e15);
+            zl.largest_task = largest_task(&zl);
             if (L->bytes) b += L->bytes(&zl, D);
             if (A) b += 8.0 * aug_max(z) * (double)D + 512.0 * 8.0 * (double)D; /* a task's synthetic rows */
         }

@@ -1,4 +1,5 @@
-/* engine/pipeline.c — options → data → stream → problem → engine (see gs_pipeline.h). */
+/* engine/pipeline.c — options → data → stream → problem → engine (see gs_pipeline.h); the
+ * methods arrive resolved in en_config.method. */
 #include "gs_pipeline.h"
 #include "gs_common.h"
 #include "gs_load.h"
@@ -18,7 +19,7 @@ static double need_bytes(const pl_ctx *c, const op_opts *o, const en_config *cfg
         .keep_task_grams = cfg->keep_task_grams, .params = &o->params, .reserved = reserved,
         .lean_test_rows = cfg->lean_test_rows, .share_work = cfg->accuracies_only,
     };
-    return en_estimate_bytes(&z, (const char *const *)cfg->methods, cfg->n_methods);
+    return en_estimate_bytes(&z, cfg->method, cfg->n_methods);
 }
 
 double pl_need(const pl_ctx *c, const op_opts *o, const en_config *cfg) { return need_bytes(c, o, cfg, 0); }
@@ -91,10 +92,7 @@ static void report_recut(const pl_ctx *c, const op_opts *o, void (*warn)(const c
 static int open_copies(pl_ctx *c, const op_opts *o, const en_config *cfg, void (*warn)(const char *, void *),
                        void *user, int copies)
 {
-    memset(c, 0, sizeof *c);
-    for (int m = 0; m < cfg->n_methods; m++)
-        if (!en_method_known(cfg->methods[m]))
-            return gs_error(GS_EINPUT, "--methods: unknown method '%s' (known: %s)", cfg->methods[m], en_method_list());
+    memset(c, 0, sizeof *c); /* cfg's methods come resolved (gs_mtable.h: mt_resolve) */
     /* A cheap early refusal for absurd expansions, before reading any data. */
     if (o->data.expand > 0) {
         double need = 2.0 * gm_bytes(o->data.expand, o->data.expand);

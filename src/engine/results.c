@@ -72,12 +72,21 @@ int en_results_baseline(const en_results *r, int m)
     return -1;
 }
 
+/* 2 for a learner alone, plus 1 for a ridge method: the higher is the reference of a pair that
+ * is not a learner and it with an augmenter. */
+static int ref_score(const en_results *r, int m) { return 2 * !r->m[m].augmenter[0] + !!r->m[m].ridge; }
+
 int en_results_pair(const en_results *r, int m0, int m1, int *ref, int *aug)
 {
-    if (m0 < 0 || m1 < 0 || m0 >= r->n_methods || m1 >= r->n_methods || m0 == m1) return 0;
-    if (r->m[m1].augmenter[0] && !r->m[m0].augmenter[0] && en_results_baseline(r, m1) == m0) { *ref = m0; *aug = m1; return 1; }
-    if (r->m[m0].augmenter[0] && !r->m[m1].augmenter[0] && en_results_baseline(r, m0) == m1) { *ref = m1; *aug = m0; return 1; }
-    return 0;
+    int ok0 = r && m0 >= 0 && m0 < r->n_methods, ok1 = r && m1 >= 0 && m1 < r->n_methods && m1 != m0;
+    if (!ok0) { m0 = ok1 ? m1 : -1; ok0 = ok1; ok1 = 0; }
+    *ref = ok0 ? m0 : -1;
+    *aug = ok1 ? m1 : -1;
+    if (!ok0 || !ok1) return 0;
+    int pair1 = r->m[m1].augmenter[0] && !r->m[m0].augmenter[0] && en_results_baseline(r, m1) == m0;
+    int pair0 = r->m[m0].augmenter[0] && !r->m[m1].augmenter[0] && en_results_baseline(r, m0) == m1;
+    if (pair0 || (!pair1 && ref_score(r, m1) > ref_score(r, m0))) { *ref = m1; *aug = m0; }
+    return pair0 || pair1;
 }
 
 /* ---- a task's evaluation ------------------------------------------------------------ */

@@ -173,17 +173,11 @@ static int theorem_charts(charts *cs, const fig_request *req, int task)
 
 /* ---- teaching figures: claims and collapse ------------------------------------------------- */
 
-/* The reference (gacl when shown, else m0) and the other shown method. */
-static void teach_pair(const fig_request *req, int *ref, int *aug)
+/* The reference and the other shown method (the one rule, en_results_pair); 1 for a learner
+ * alone and it with an augmenter. */
+static int teach_pair(const fig_request *req, int *ref, int *aug)
 {
-    const en_results *r = req->r;
-    int ok0 = req->m0 >= 0 && req->m0 < r->n_methods, ok1 = req->m1 >= 0 && req->m1 < r->n_methods && req->m1 != req->m0;
-    *ref = ok0 ? req->m0 : -1;
-    *aug = ok0 && ok1 ? req->m1 : -1;
-    if (ok0 && ok1 && !strcmp(r->m[req->m1].name, "gacl") && strcmp(r->m[req->m0].name, "gacl")) {
-        *ref = req->m1;
-        *aug = req->m0;
-    }
+    return en_results_pair(req->r, req->m0, req->m1, ref, aug);
 }
 
 /* The claims at `task`: Theorem 1 (GACL's G, Δ = the other method's G − G, split r = head
@@ -192,14 +186,14 @@ static int claims_report(charts *cs, const fig_request *req, int task)
 {
     const en_results *r = req->r;
     int ref, aug, st = GS_OK;
-    teach_pair(req, &ref, &aug);
+    int pair = teach_pair(req, &ref, &aug);
     if (ref < 0 || aug < 0 || !req->eng || !req->prob)
         return gs_error(GS_EINPUT, "claims figure: needs two methods (e.g. --methods gacl,gsr) and the engine");
     cs->claims = gs_calloc(1, sizeof *cs->claims, "claims figure");
     if (!cs->claims) return GS_ENOMEM;
     sp_theorem th;
     int have_th = 0;
-    if (!strcmp(r->m[ref].name, "gacl") && r->m[ref].ridge && r->m[aug].ridge) {
+    if (pair && r->m[ref].ridge && r->m[aug].ridge) {
         gm_mat G = {0}, Dl = {0};
         const gm_mat *Gp, *Qp;
         if (!(st = en_gram(req->eng, ref, task, &Gp, &Qp)) && !(st = gm_copy(&G, Gp, "claims figure")) &&
@@ -268,49 +262,77 @@ static int lens_charts(charts *cs, const fig_request *req, int task)
     return st;
 }
 
-int fig_charts_build(charts *cs, const fig_request *req, int fig, int task)
+/* ---- the rows' build functions (catalog.c) ------------------------------------------------- */
+
+int fig_build_accuracy(charts *cs, const fig_request *req, int task)
+{
+    int st = ch_build_accuracy(&cs->acc, req->r, req->baseline, req->m0, req->m1, task);
+    if (st) return st;
+    cs->have_acc = 1;
+    return req->nruns > 1 ? ch_add_seed_bands(&cs->acc, req->runs, req->nruns) : GS_OK;
+}
+
+int fig_build_spectrum(charts *cs, const fig_request *req, int task)
+{
+    int st = ch_build_spectrum(&cs->spec, req->r, req->baseline, req->m0, req->m1, task);
+    if (st == GS_OK) cs->have_spec = 1;
+    return st;
+}
+
+int fig_build_stable_rank(charts *cs, const fig_request *req, int task)
+{
+    int st = ch_build_stable_rank(&cs->sr, req->r, req->baseline, req->m0, req->m1, task);
+    if (st) return st;
+    cs->have_sr = 1;
+    return req->nruns > 1 ? ch_add_seed_bands_of(&cs->sr, req->runs, req->nruns, CH_BAND_STABLE_RANK) : GS_OK;
+}
+
+int fig_build_dashboard(charts *cs, const fig_request *req, int task)
+{
+    int st = fig_build_accuracy(cs, req, task);
+    if (st == GS_OK) st = fig_build_spectrum(cs, req, task);
+    if (st == GS_OK) st = fig_build_stable_rank(cs, req, task);
+    return st;
+}
+
+int fig_build_tau_sweep(charts *cs, const fig_request *req, int task) { return tau_sweep_charts(cs, req, task); }
+
+int fig_build_erank_cond(charts *cs, const fig_request *req, int task)
+{
+    int st;
+    if ((st = ch_build_erank_cond(&cs->ex[0], req->r, req->m0, req->m1, task, CH_ERANK))) return st;
+    cs->nex = 1;
+    if ((st = ch_build_erank_cond(&cs->ex[1], req->r, req->m0, req->m1, task, CH_COND))) return st;
+    cs->nex = 2;
+    if (req->nruns > 1 && ((st = ch_add_seed_bands_of(&cs->ex[0], req->runs, req->nruns, CH_BAND_ERANK)) ||
+                           (st = ch_add_seed_bands_of(&cs->ex[1], req->runs, req->nruns, CH_BAND_COND))))
+        return st;
+    return GS_OK;
+}
+
+int fig_build_class_acc(charts *cs, const fig_request *req, int task)
+{
+    int st = ch_build_class_acc(&cs->ex[0], req->r, req->m0, req->m1, task);
+    if (st == GS_OK) cs->nex = 1;
+    return st;
+}
+
+int fig_build_eig_ratio(charts *cs, const fig_request *req, int task)
+{
+    int st = ch_build_eig_ratio(&cs->ex[0], req->r, req->m0, req->m1, task);
+    if (st == GS_OK) cs->nex = 1;
+    return st;
+}
+
+int fig_build_theorem(charts *cs, const fig_request *req, int task) { return theorem_charts(cs, req, task); }
+int fig_build_claims(charts *cs, const fig_request *req, int task) { return claims_report(cs, req, task); }
+int fig_build_collapse(charts *cs, const fig_request *req, int task) { return collapse_chart(cs, req, task); }
+int fig_build_ridge_lens(charts *cs, const fig_request *req, int task) { return lens_charts(cs, req, task); }
+
+int fig_charts_build(charts *cs, const fig_request *req, const fig_kind *fig, int task)
 {
     memset(cs, 0, sizeof *cs);
-    int st;
-    if (fig == FIG_ACCURACY || fig == FIG_DASHBOARD) {
-        if ((st = ch_build_accuracy(&cs->acc, req->r, req->baseline, req->m0, req->m1, task))) goto fail;
-        cs->have_acc = 1;
-        if (req->nruns > 1 && (st = ch_add_seed_bands(&cs->acc, req->runs, req->nruns))) goto fail;
-    }
-    if (fig == FIG_SPECTRUM || fig == FIG_DASHBOARD) {
-        if ((st = ch_build_spectrum(&cs->spec, req->r, req->baseline, req->m0, req->m1, task))) goto fail;
-        cs->have_spec = 1;
-    }
-    if (fig == FIG_STABLE_RANK || fig == FIG_DASHBOARD) {
-        if ((st = ch_build_stable_rank(&cs->sr, req->r, req->baseline, req->m0, req->m1, task))) goto fail;
-        cs->have_sr = 1;
-        if (req->nruns > 1 && (st = ch_add_seed_bands_of(&cs->sr, req->runs, req->nruns, CH_BAND_STABLE_RANK)))
-            goto fail;
-    }
-    if (fig == FIG_TAU_SWEEP && (st = tau_sweep_charts(cs, req, task))) goto fail;
-    if (fig == FIG_ERANK_COND) {
-        if ((st = ch_build_erank_cond(&cs->ex[0], req->r, req->m0, req->m1, task, CH_ERANK))) goto fail;
-        cs->nex = 1;
-        if ((st = ch_build_erank_cond(&cs->ex[1], req->r, req->m0, req->m1, task, CH_COND))) goto fail;
-        cs->nex = 2;
-        if (req->nruns > 1 && ((st = ch_add_seed_bands_of(&cs->ex[0], req->runs, req->nruns, CH_BAND_ERANK)) ||
-                               (st = ch_add_seed_bands_of(&cs->ex[1], req->runs, req->nruns, CH_BAND_COND))))
-            goto fail;
-    }
-    if (fig == FIG_CLASS_ACC) {
-        if ((st = ch_build_class_acc(&cs->ex[0], req->r, req->m0, req->m1, task))) goto fail;
-        cs->nex = 1;
-    }
-    if (fig == FIG_EIG_RATIO) {
-        if ((st = ch_build_eig_ratio(&cs->ex[0], req->r, req->m0, req->m1, task))) goto fail;
-        cs->nex = 1;
-    }
-    if (fig == FIG_THEOREM && (st = theorem_charts(cs, req, task))) goto fail;
-    if (fig == FIG_CLAIMS && (st = claims_report(cs, req, task))) goto fail;
-    if (fig == FIG_COLLAPSE && (st = collapse_chart(cs, req, task))) goto fail;
-    if (fig == FIG_RIDGE_LENS && (st = lens_charts(cs, req, task))) goto fail;
-    return GS_OK;
-fail:
-    fig_charts_free(cs);
+    int st = fig->build(cs, req, task);
+    if (st) fig_charts_free(cs);
     return st;
 }

@@ -1,88 +1,140 @@
-/* figure/catalog.c — the figures export knows: their names, which take several seeds, their page
- * size and aspect (gs_figure.h, fig_int.h). */
+/* figure/catalog.c — the one table of figures (a row each: name, help line, size and aspect, what
+ * it needs computed, its build and layout) and what is read from it: names, seeds, --help's
+ * lines, page size (gs_figure.h, fig_int.h). */
 #include "fig_int.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
-/* In the order of fig_kind (fig_int.h). */
-static const char *const figure_names[] = {"accuracy", "spectrum", "stable-rank", "dashboard",
-                                           "tau-sweep", "erank-cond", "class-acc", "eig-ratio", "theorem",
-                                           "claims", "collapse", "ridge-lens"};
+/* Adding a figure: its build function (build.c or its own file), a layout (draw.c) if none of
+ * these fits, and its row here. Export, the TUI's `e`, --help and the page size read the row.
+ * FIG_SEEDS: a mean over seeds (export --seeds): quantities of a run over tasks or τ; the others
+ * show one run's spectrum, classes or matrices, where a mean hides what they show. */
+static const fig_kind FIGURES[] = {
+    {"accuracy", "accuracy over tasks: overall, head, tail", 3.5, 0.60, 0, FIG_SEEDS, 0,
+     fig_build_accuracy, fig_layout_accuracy},
+    {"spectrum", "the eigenvalues of G + \u03c4I at the task", 3.5, 0.72, 0, 0, 0, fig_build_spectrum,
+     fig_layout_one},
+    {"stable-rank", "stable rank over tasks", 3.5, 0.72, 0, FIG_SEEDS, 0, fig_build_stable_rank, fig_layout_one},
+    {"dashboard", "the three above and a caption with the parameters", 7.0, 0.70, 1.75, FIG_SEEDS,
+     FIG_OWN_CAPTION, fig_build_dashboard, fig_layout_dashboard},
+    {"tau-sweep", "accuracy and stable rank against \u03c4 at the task", 3.5, 1.15, 0, FIG_SEEDS | FIG_TAU_CURVES,
+     0, fig_build_tau_sweep, fig_layout_tau_sweep},
+    {"erank-cond", "effective rank and condition number over tasks", 3.5, 0.55, 0,
+     FIG_SEEDS | FIG_EVERY_SPECTRUM, 0, fig_build_erank_cond, fig_layout_side},
+    {"class-acc", "per-class accuracy at the task, classes by training rows", 3.5, 0.72, 0, 0, 0,
+     fig_build_class_acc, fig_layout_one},
+    {"eig-ratio", "eigenvalues of the second method over GACL's at the task", 3.5, 0.72, 0, 0, 0,
+     fig_build_eig_ratio, fig_layout_one},
+    {"theorem", "Theorem 1 at every task: stable rank before, after and bound", 3.5, 0.72, 0, 0, 0,
+     fig_build_theorem, fig_layout_one},
+    /* twelve claims, each two to four lines at 3.5 in */
+    {"claims", "the paper's claims at the task, each with its numbers", 3.5, 2.45, 0, FIG_AUG_ROWS, FIG_WHOLE_PAGE,
+     fig_build_claims, fig_layout_claims},
+    {"collapse", "each seen class's energy along its own direction", 3.5, 0.72, 0, 0, 0, fig_build_collapse,
+     fig_layout_one},
+    /* the filter factors above, the classes below */
+    {"ridge-lens", "what the ridge keeps: filter factors, classes above \u03c4", 3.5, 1.30, 0, 0, 0,
+     fig_build_ridge_lens, fig_layout_stacked},
+#ifdef FIG_EXTRA_ROWS /* tests/test_figure_table.c: a figure added through its row alone */
+    FIG_EXTRA_ROWS
+#endif
+};
+#define N_FIGURES ((int)(sizeof FIGURES / sizeof *FIGURES))
 
-int fig_id(const char *figure)
+const fig_kind *fig_find(const char *figure)
 {
-    for (int i = 0; i < FIG_COUNT; i++)
-        if (strcmp(figure, figure_names[i]) == 0) return i;
-    return -1;
+    for (int i = 0; figure && i < N_FIGURES; i++)
+        if (strcmp(figure, FIGURES[i].name) == 0) return &FIGURES[i];
+    return NULL;
 }
 
-int fig_known(const char *figure)
+int fig_known(const char *figure) { return fig_find(figure) != NULL; }
+
+unsigned fig_needs(const char *figure)
 {
-    return figure && fig_id(figure) >= 0;
+    const fig_kind *f = fig_find(figure);
+    return f ? f->needs : 0;
+}
+
+int fig_seeds_supported(const char *figure) { return (fig_needs(figure) & FIG_SEEDS) != 0; }
+
+/* The lists read from the table, made once (the TUI's worker thread reads them too). */
+static char names[512], seed_names[256], help[4096];
+static pthread_once_t lists_once = PTHREAD_ONCE_INIT;
+
+static void append(char *buf, size_t cap, const char *fmt, const char *a, const char *b, const char *c)
+{
+    size_t len = strlen(buf);
+    if (len + 1 < cap) snprintf(buf + len, cap - len, fmt, a, b, c);
+}
+
+static void make_lists(void)
+{
+    append(help, sizeof help, "%s%s%s", "  --figure NAME            the figure to draw, one of:\n", "", "");
+    for (int i = 0; i < N_FIGURES; i++) {
+        const fig_kind *f = &FIGURES[i];
+        append(names, sizeof names, "%s%s%s", i ? ", " : "", f->name, "");
+        if (f->needs & FIG_SEEDS) append(seed_names, sizeof seed_names, "%s%s%s", seed_names[0] ? ", " : "", f->name, "");
+        append(help, sizeof help, "                           %-12s %s%s\n", f->name, f->help,
+               f->needs & FIG_SEEDS ? " (--seeds)" : "");
+    }
 }
 
 const char *fig_list(void)
 {
-    return "accuracy, spectrum, stable-rank, dashboard, tau-sweep, erank-cond, class-acc, eig-ratio, theorem, "
-           "claims, collapse, ridge-lens";
+    pthread_once(&lists_once, make_lists);
+    return names;
 }
 
-/* The figures that draw a mean over seeds (export --seeds): quantities of a run over tasks or τ.
- * The others show one run's spectrum, classes or matrices, where a mean hides what they show. */
-static const int seed_figures[] = {FIG_ACCURACY, FIG_STABLE_RANK, FIG_DASHBOARD, FIG_ERANK_COND, FIG_TAU_SWEEP};
-
-int fig_seeds_supported(const char *figure)
+const char *fig_seeds_list(void)
 {
-    int f = figure ? fig_id(figure) : -1;
-    for (size_t i = 0; i < sizeof seed_figures / sizeof *seed_figures; i++) if (seed_figures[i] == f) return 1;
-    return 0;
+    pthread_once(&lists_once, make_lists);
+    return seed_names;
 }
 
-const char *fig_seeds_list(void) { return "accuracy, stable-rank, dashboard, erank-cond, tau-sweep"; }
-
-/* Height over width of a figure `w_in` inches wide. */
-static double figure_aspect(int fig, double w_in)
+const char *fig_help(void)
 {
-    switch (fig) {
-    case FIG_ACCURACY: return 0.60;
-    case FIG_DASHBOARD: return w_in >= DASH_WIDE_IN ? 0.70 : 1.75;
-    case FIG_TAU_SWEEP: return 1.15;
-    case FIG_ERANK_COND: return 0.55;
-    case FIG_CLAIMS: return 2.45; /* twelve claims, each two to four lines at 3.5 in */
-    case FIG_RIDGE_LENS: return 1.30; /* the filter factors above, the classes below */
-    default: return 0.72;
-    }
+    pthread_once(&lists_once, make_lists);
+    return help;
+}
+
+/* Height over width of figure `f` laid out `w_in` inches wide. */
+static double figure_aspect(const fig_kind *f, double w_in)
+{
+    return f->narrow_aspect > 0 && w_in < DASH_WIDE_IN ? f->narrow_aspect : f->aspect;
 }
 
 int fig_size_in(const char *figure, double width_in, double *w_in, double *h_in)
 {
-    int fig = figure ? fig_id(figure) : -1;
-    if (fig < 0) return gs_error(GS_EINPUT, "--figure %s: unknown figure (use %s)",
-                                 figure ? figure : "(none)", fig_list());
-    double w = width_in > 0 ? width_in : fig == FIG_DASHBOARD ? 7.0 : 3.5;
+    const fig_kind *f = fig_find(figure);
+    if (!f) return gs_error(GS_EINPUT, "--figure %s: unknown figure (use %s)", figure ? figure : "(none)", fig_list());
+    double w = width_in > 0 ? width_in : f->width_in;
     if (w_in) *w_in = w;
-    if (h_in) *h_in = round(w * figure_aspect(fig, w) * 100.0) / 100.0;
+    if (h_in) *h_in = round(w * figure_aspect(f, w) * 100.0) / 100.0;
     return GS_OK;
 }
 
-int fig_page_size(const fig_request *req, const char *figure, int fig, fig_page *pg)
+int fig_page_size(const fig_request *req, const fig_kind *fig, fig_page *pg)
 {
     double s = req->font_scale > 0 ? req->font_scale : req->slide ? FIG_SLIDE_FONT_SCALE : 1.0;
-    if (!isfinite(s) || s < 0.25 || s > 8) return gs_error(GS_EINPUT, "--font-scale %g: out of range", s);
+    if (!isfinite(s) || s < OP_MIN_FONT_SCALE || s > OP_MAX_FONT_SCALE)
+        return gs_error(GS_EINPUT, "--font-scale %g: must be in [%g, %g]", s, OP_MIN_FONT_SCALE, OP_MAX_FONT_SCALE);
     double w, h;
     if (req->slide) {
         w = FIG_SLIDE_W_IN;
         h = FIG_SLIDE_H_IN;
     } else {
-        w = req->width_in > 0 ? req->width_in : fig == FIG_DASHBOARD ? 7.0 : 3.5;
+        w = req->width_in > 0 ? req->width_in : fig->width_in;
         /* the layout is that of a figure 1/s as wide, everything drawn s times as large */
         h = round(w * figure_aspect(fig, w / s) * 100.0) / 100.0;
     }
     if (s != 1.0 && w / s < OP_MIN_WIDTH_IN - 1e-9) /* (a plain width is checked with the options) */
         return gs_error(GS_EINPUT, "%s: at --font-scale %g a %g in wide %s figure lays out like one %.2f in wide, "
                         "where labels overlap (at least %g in): widen it (--width-in %g or more) or lower --font-scale",
-                        figure, s, w, figure, w / s, OP_MIN_WIDTH_IN, ceil(OP_MIN_WIDTH_IN * s * 10) / 10);
+                        fig->name, s, w, fig->name, w / s, OP_MIN_WIDTH_IN, ceil(OP_MIN_WIDTH_IN * s * 10) / 10);
     pg->W = w * 72.0;
     pg->H = h * 72.0;
     pg->scale = s;

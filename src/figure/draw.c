@@ -10,7 +10,7 @@
 
 /* The claims as a table of paragraphs: mark and claim in bold with the numbers, the reason
  * under it. */
-static void draw_claims(fz *z, const cl_report *rep, box b)
+static void draw_claims(fig_ctx *z, const cl_report *rep, box b)
 {
     char title[200], ref[64], aug[64];
     snprintf(title, sizeof title, "<b>The paper's claims on this data</b> (task %d: %s against %s)", rep->task,
@@ -27,10 +27,10 @@ static void draw_claims(fz *z, const cl_report *rep, box b)
     }
 }
 
-static double legend_h(fz *z) { double h; fig_text_size(z, "Ag", FS_LEGEND, NULL, &h); return h + 4.0; }
+static double legend_h(fig_ctx *z) { double h; fig_text_size(z, "Ag", FS_LEGEND, NULL, &h); return h + 4.0; }
 
 /* The three accuracy panels (overall, head, tail) sharing the 0–100 % axis. */
-static void draw_accuracy_row(fz *z, const ch_chart *acc, box row)
+static void draw_accuracy_row(fig_ctx *z, const ch_chart *acc, box row)
 {
     panel ps[3];
     fig_panel_init(&ps[0], acc, CH_KIND_OVERALL, "Overall");
@@ -54,7 +54,7 @@ static void seeds_text(const fig_request *req, char *out, size_t n)
 }
 
 /* The caption of a figure drawn over several seeds (the dashboard has its own, longer one). */
-static PangoLayout *seeds_caption(fz *z, const fig_request *req, double w)
+static PangoLayout *seeds_caption(fig_ctx *z, const fig_request *req, double w)
 {
     char list[300], txt[500];
     seeds_text(req, list, sizeof list);
@@ -67,7 +67,7 @@ static PangoLayout *seeds_caption(fz *z, const fig_request *req, double w)
 }
 
 /* Lay out the caption for width w (caller unrefs). */
-static PangoLayout *caption_layout(fz *z, const fig_request *req, int task, double w)
+static PangoLayout *caption_layout(fig_ctx *z, const fig_request *req, int task, double w)
 {
     const en_results *r = req->r;
     const op_params *pp = &r->params;
@@ -121,7 +121,7 @@ static PangoLayout *caption_layout(fz *z, const fig_request *req, int task, doub
     return l;
 }
 
-static double caption_height(fz *z, const fig_request *req, int task, double w)
+static double caption_height(fig_ctx *z, const fig_request *req, int task, double w)
 {
     PangoLayout *l = caption_layout(z, req, task, w);
     PangoRectangle log;
@@ -130,7 +130,7 @@ static double caption_height(fz *z, const fig_request *req, int task, double w)
     return (double)log.height / PANGO_SCALE;
 }
 
-static void draw_caption(fz *z, const fig_request *req, int task, box bx)
+static void draw_caption(fig_ctx *z, const fig_request *req, int task, box bx)
 {
     PangoLayout *l = caption_layout(z, req, task, bx.w);
     cairo_move_to(z->cr, bx.x, bx.y);
@@ -140,22 +140,112 @@ static void draw_caption(fz *z, const fig_request *req, int task, box bx)
     g_object_unref(l);
 }
 
-void fig_draw(fz *z, const fig_request *req, int fig, const charts *cs, int task, double W,
-                        double H)
+/* ---- the rows' layouts (catalog.c) --------------------------------------------------------- */
+
+#define PAGE_PAD 4.0 /* the page's margin */
+
+void fig_layout_claims(fig_ctx *z, const fig_request *req, const charts *cs, int task, box body)
+{
+    (void)req;
+    (void)task;
+    draw_claims(z, cs->claims, (box){body.x + 2, body.y, body.w - 4, body.h});
+}
+
+void fig_layout_accuracy(fig_ctx *z, const fig_request *req, const charts *cs, int task, box body)
+{
+    (void)req;
+    (void)task;
+    draw_accuracy_row(z, &cs->acc, body);
+}
+
+/* One chart over the body. */
+static void one_panel(fig_ctx *z, const ch_chart *c, box body)
+{
+    panel p;
+    fig_panel_init(&p, c, -1, NULL);
+    fig_layout_row(z, &p, 1, body, 0, 0);
+    fig_draw_panel(z, &p);
+}
+
+/* Two charts side by side. */
+static void two_panels(fig_ctx *z, const ch_chart *a, const ch_chart *b, box row)
+{
+    panel two[2];
+    fig_panel_init(&two[0], a, -1, NULL);
+    fig_panel_init(&two[1], b, -1, NULL);
+    fig_layout_row(z, two, 2, row, 0, 16.0);
+    fig_draw_panel(z, &two[0]);
+    fig_draw_panel(z, &two[1]);
+}
+
+void fig_layout_one(fig_ctx *z, const fig_request *req, const charts *cs, int task, box body)
+{
+    (void)req;
+    (void)task;
+    one_panel(z, cs->nex ? &cs->ex[0] : cs->have_spec ? &cs->spec : &cs->sr, body);
+}
+
+void fig_layout_side(fig_ctx *z, const fig_request *req, const charts *cs, int task, box body)
+{
+    (void)req;
+    (void)task;
+    two_panels(z, &cs->ex[0], &cs->ex[1], body);
+}
+
+void fig_layout_tau_sweep(fig_ctx *z, const fig_request *req, const charts *cs, int task, box body)
+{
+    (void)req;
+    (void)task;
+    /* accuracy against τ (overall, head, tail) above, stable rank against τ below */
+    double h1 = (body.h - 8.0) * 0.5;
+    draw_accuracy_row(z, &cs->ex[0], (box){body.x, body.y, body.w, h1});
+    one_panel(z, &cs->ex[1], (box){body.x, body.y + h1 + 8.0, body.w, body.h - h1 - 8.0});
+}
+
+void fig_layout_stacked(fig_ctx *z, const fig_request *req, const charts *cs, int task, box body)
+{
+    (void)req;
+    (void)task;
+    double h1 = (body.h - 8.0) * 0.5;
+    one_panel(z, &cs->ex[0], (box){body.x, body.y, body.w, h1});
+    if (cs->nex > 1) one_panel(z, &cs->ex[1], (box){body.x, body.y + h1 + 8.0, body.w, body.h - h1 - 8.0});
+}
+
+void fig_layout_dashboard(fig_ctx *z, const fig_request *req, const charts *cs, int task, box body)
+{
+    double ch = caption_height(z, req, task, body.w - 4);
+    double rows_h = body.h - ch - 6.0;
+    if (body.w + 2 * PAGE_PAD >= DASH_WIDE_IN * 72.0 - 1e-9) {
+        box r1 = {body.x, body.y, body.w, rows_h * 0.5 - 3};
+        box r2 = {body.x, body.y + rows_h * 0.5 + 3, body.w, rows_h * 0.5 - 3};
+        draw_accuracy_row(z, &cs->acc, r1);
+        two_panels(z, &cs->spec, &cs->sr, r2);
+    } else {
+        /* one column: accuracy row, spectrum, stable rank */
+        double h3 = (rows_h - 12.0) / 3.0;
+        draw_accuracy_row(z, &cs->acc, (box){body.x, body.y, body.w, h3});
+        one_panel(z, &cs->spec, (box){body.x, body.y + h3 + 6.0, body.w, h3});
+        one_panel(z, &cs->sr, (box){body.x, body.y + 2 * h3 + 12.0, body.w, h3});
+    }
+    draw_caption(z, req, task, (box){body.x + 2, body.y + rows_h + 4.0, body.w - 4, ch});
+}
+
+void fig_draw(fig_ctx *z, const fig_request *req, const fig_kind *fig, const charts *cs, int task, double W,
+              double H)
 {
     cairo_t *cr = z->cr;
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);
-    const double pad = 4.0;
-    double lh = legend_h(z);
-    if (fig == FIG_CLAIMS) {
-        draw_claims(z, cs->claims, (box){pad + 2, pad, W - 2 * pad - 4, H - 2 * pad});
+    const double pad = PAGE_PAD;
+    if (fig->layout & FIG_WHOLE_PAGE) {
+        fig->draw(z, req, cs, task, (box){pad, pad, W - 2 * pad, H - 2 * pad});
         return;
     }
+    double lh = legend_h(z);
     const ch_chart *first = cs->nex ? &cs->ex[0] : cs->have_acc ? &cs->acc : cs->have_spec ? &cs->spec : &cs->sr;
     fig_draw_legend(z, first, cs->have_spec ? &cs->spec : NULL, W / 2, pad, lh);
     box body = {pad, pad + lh + 2.0, W - 2 * pad, H - 2 * pad - lh - 2.0};
-    if (req->nruns > 1 && fig != FIG_DASHBOARD) {
+    if (req->nruns > 1 && !(fig->layout & FIG_OWN_CAPTION)) {
         /* several seeds: a caption line under the panels says what the curves and bands are */
         PangoLayout *l = seeds_caption(z, req, body.w - 4);
         PangoRectangle log;
@@ -168,89 +258,10 @@ void fig_draw(fz *z, const fig_request *req, int fig, const charts *cs, int task
         pango_cairo_show_layout(cr, l);
         g_object_unref(l);
     }
-    panel p;
-    switch (fig) {
-    case FIG_ACCURACY:
-        draw_accuracy_row(z, &cs->acc, body);
-        break;
-    case FIG_TAU_SWEEP: {
-        /* accuracy against τ (overall, head, tail) above, stable rank against τ below */
-        double h1 = (body.h - 8.0) * 0.5;
-        draw_accuracy_row(z, &cs->ex[0], (box){body.x, body.y, body.w, h1});
-        fig_panel_init(&p, &cs->ex[1], -1, NULL);
-        fig_layout_row(z, &p, 1, (box){body.x, body.y + h1 + 8.0, body.w, body.h - h1 - 8.0}, 0, 0);
-        fig_draw_panel(z, &p);
-        break;
-    }
-    case FIG_ERANK_COND: {
-        panel two[2];
-        fig_panel_init(&two[0], &cs->ex[0], -1, NULL);
-        fig_panel_init(&two[1], &cs->ex[1], -1, NULL);
-        fig_layout_row(z, two, 2, body, 0, 16.0);
-        fig_draw_panel(z, &two[0]);
-        fig_draw_panel(z, &two[1]);
-        break;
-    }
-    case FIG_RIDGE_LENS: {
-        /* the filter factors above, each class's share above τ below */
-        double h1 = (body.h - 8.0) * 0.5;
-        panel a, b;
-        fig_panel_init(&a, &cs->ex[0], -1, NULL);
-        fig_layout_row(z, &a, 1, (box){body.x, body.y, body.w, h1}, 0, 0);
-        fig_draw_panel(z, &a);
-        if (cs->nex > 1) {
-            fig_panel_init(&b, &cs->ex[1], -1, NULL);
-            fig_layout_row(z, &b, 1, (box){body.x, body.y + h1 + 8.0, body.w, body.h - h1 - 8.0}, 0, 0);
-            fig_draw_panel(z, &b);
-        }
-        break;
-    }
-    case FIG_CLASS_ACC:
-    case FIG_EIG_RATIO:
-    case FIG_THEOREM:
-    case FIG_COLLAPSE:
-        fig_panel_init(&p, &cs->ex[0], -1, NULL);
-        fig_layout_row(z, &p, 1, body, 0, 0);
-        fig_draw_panel(z, &p);
-        break;
-    case FIG_SPECTRUM:
-    case FIG_STABLE_RANK:
-        fig_panel_init(&p, fig == FIG_SPECTRUM ? &cs->spec : &cs->sr, -1, NULL);
-        fig_layout_row(z, &p, 1, body, 0, 0);
-        fig_draw_panel(z, &p);
-        break;
-    default: {
-        double ch = caption_height(z, req, task, body.w - 4);
-        double rows_h = body.h - ch - 6.0;
-        if (W >= DASH_WIDE_IN * 72.0 - 1e-9) {
-            box r1 = {body.x, body.y, body.w, rows_h * 0.5 - 3};
-            box r2 = {body.x, body.y + rows_h * 0.5 + 3, body.w, rows_h * 0.5 - 3};
-            draw_accuracy_row(z, &cs->acc, r1);
-            panel two[2];
-            fig_panel_init(&two[0], &cs->spec, -1, NULL);
-            fig_panel_init(&two[1], &cs->sr, -1, NULL);
-            fig_layout_row(z, two, 2, r2, 0, 16.0);
-            fig_draw_panel(z, &two[0]);
-            fig_draw_panel(z, &two[1]);
-        } else {
-            /* one column: accuracy row, spectrum, stable rank */
-            double h3 = (rows_h - 12.0) / 3.0;
-            draw_accuracy_row(z, &cs->acc, (box){body.x, body.y, body.w, h3});
-            panel one;
-            fig_panel_init(&one, &cs->spec, -1, NULL);
-            fig_layout_row(z, &one, 1, (box){body.x, body.y + h3 + 6.0, body.w, h3}, 0, 0);
-            fig_draw_panel(z, &one);
-            fig_panel_init(&one, &cs->sr, -1, NULL);
-            fig_layout_row(z, &one, 1, (box){body.x, body.y + 2 * h3 + 12.0, body.w, h3}, 0, 0);
-            fig_draw_panel(z, &one);
-        }
-        draw_caption(z, req, task, (box){body.x + 2, body.y + rows_h + 4.0, body.w - 4, ch});
-        break;
-    }
-    }
+    fig->draw(z, req, cs, task, body);
 }
 
-void fig_draw_page(fz *z, const fig_request *req, int fig, const charts *cs, int task, const fig_page *pg)
+void fig_draw_page(fig_ctx *z, const fig_request *req, const fig_kind *fig, const charts *cs, int task, const fig_page *pg)
 {
     if (pg->scale == 1.0) {
         fig_draw(z, req, fig, cs, task, pg->W, pg->H);
@@ -262,7 +273,7 @@ void fig_draw_page(fz *z, const fig_request *req, int fig, const charts *cs, int
     cairo_restore(z->cr);
 }
 
-int fig_image(const fig_request *req, int fig, const fig_frame *f, const fig_page *pg, double dpi,
+int fig_image(const fig_request *req, const fig_kind *fig, const fig_frame *f, const fig_page *pg, double dpi,
               const char *path, cairo_surface_t **out)
 {
     double W = pg->W, H = pg->H;
@@ -276,7 +287,7 @@ int fig_image(const fig_request *req, int fig, const fig_frame *f, const fig_pag
         cairo_surface_destroy(s);
         return gs_error(GS_ENOMEM, "%s: cannot allocate a %d×%d image", path, wpx, hpx);
     }
-    fz z;
+    fig_ctx z;
     if (fig_begin(&z, s) != 0) {
         fig_end(&z);
         cairo_surface_destroy(s);

@@ -92,7 +92,7 @@ void fig_frames_free(fig_frame *f, int n)
     free(f);
 }
 
-int fig_frames_build(const fig_request *req, const char *figure, int fig, int task, fig_frame **out, int *n)
+int fig_frames_build(const fig_request *req, const fig_kind *fig, int task, fig_frame **out, int *n)
 {
     int T = req->r->T, first = req->frames ? 1 : task, st = GS_OK;
     int mode = req->future ? req->future : req->frames ? FIG_FUTURE_HIDE : FIG_FUTURE_SHOW;
@@ -106,7 +106,7 @@ int fig_frames_build(const fig_request *req, const char *figure, int fig, int ta
         if ((st = fig_charts_build(&f[k].cs, req, fig, f[k].task)) != GS_OK) break;
         *n = k + 1;
         charts_future(&f[k].cs, mode, f[k].task, T);
-        fig_meta_build(&f[k].md, req, figure, f[k].task);
+        fig_meta_build(&f[k].md, req, fig->name, f[k].task);
     }
     if (st == GS_OK && req->frames) st = unify_frames(f, count);
     if (st != GS_OK) {

@@ -26,7 +26,7 @@ static void split_row(const unsigned char *row, int w, GifByteType *r, GifByteTy
     }
 }
 
-int fig_write_gif(const fig_request *req, int fig, const fig_frame *f, int n, const fig_page *pg, double dpi,
+int fig_write_gif(const fig_request *req, const fig_kind *fig, const fig_frame *f, int n, const fig_page *pg, double dpi,
                   const char *path)
 {
     int w = 0, h = 0, st = GS_OK;

@@ -54,7 +54,7 @@ static cairo_status_t membuf_write(void *closure, const unsigned char *data, uns
     return CAIRO_STATUS_SUCCESS;
 }
 
-static int render_png(const fig_request *req, int fig, const fig_frame *f, const fig_page *pg, double dpi,
+static int render_png(const fig_request *req, const fig_kind *fig, const fig_frame *f, const fig_page *pg, double dpi,
                       const char *path)
 {
     cairo_surface_t *s;
@@ -128,7 +128,7 @@ static int svg_with_meta(const membuf *m, const meta *md, const char *path)
 }
 
 /* A PDF of the frames, one page each (md: the document's metadata), or the SVG of one frame. */
-static int render_vector(const fig_request *req, int fig, const fig_frame *f, int n, const fig_page *pg,
+static int render_vector(const fig_request *req, const fig_kind *fig, const fig_frame *f, int n, const fig_page *pg,
                          int pdf, const meta *md, const char *path)
 {
     double W = pg->W, H = pg->H;
@@ -153,7 +153,7 @@ static int render_vector(const fig_request *req, int fig, const fig_frame *f, in
     }
     cairo_status_t st1 = CAIRO_STATUS_SUCCESS;
     for (int k = 0; k < n && st1 == CAIRO_STATUS_SUCCESS; k++) {
-        fz z;
+        fig_ctx z;
         if (k > 0) cairo_surface_show_page(s); /* the next page, the same size */
         if (fig_begin(&z, s) != 0) {
             fig_end(&z);
@@ -225,12 +225,12 @@ int fig_check_output(const char *figure, const char *path)
     if (!slash) return GS_OK;
     size_t n = (size_t)(slash - path);
     if (n == 0) return GS_OK;
-    if (n >= sizeof folder) return gs_error(GS_ERUN, "%s: path too long", path);
+    if (n >= sizeof folder) return gs_error(GS_EINPUT, "%s: path too long", path);
     memcpy(folder, path, n);
     folder[n] = '\0';
     struct stat sb;
     if (stat(folder, &sb) != 0 || !S_ISDIR(sb.st_mode))
-        return gs_error(GS_ERUN, "%s: cannot create: folder %s does not exist", path, folder);
+        return gs_error(GS_EINPUT, "%s: cannot create: folder %s does not exist", path, folder);
     return GS_OK;
 }
 
@@ -255,12 +255,12 @@ int fig_export(const fig_request *req, const char *figure, const char *path, con
 {
     if (!req || !req->r || req->r->T < 1 || !req->r->m)
         return gs_error(GS_EINPUT, "%s: no results to draw", path ? path : "figure");
-    if (!figure || !fig_known(figure))
+    const fig_kind *fig = figure ? fig_find(figure) : NULL;
+    if (!fig)
         return gs_error(GS_EINPUT, "--figure %s: unknown figure (use %s)", figure ? figure : "(none)",
                         fig_list());
     int kind = output_kind(path);
     if (kind < 0) return GS_EINPUT;
-    int fig = fig_id(figure);
     int task = req->task;
     if (task < 0 || task > req->r->T)
         return gs_error(GS_EINPUT, "--task %d: out of range (1..%d, 0 = last)", task, req->r->T);
@@ -268,14 +268,14 @@ int fig_export(const fig_request *req, const char *figure, const char *path, con
     /* PNG at 300 dpi for print; a GIF is for screens and slide programs: 100 dpi */
     double dpi = req->dpi > 0 ? req->dpi : kind == 3 ? 100.0 : 300.0;
     fig_page pg;
-    int st = fig_page_size(req, figure, fig, &pg);
+    int st = fig_page_size(req, fig, &pg);
     if (st) return st;
     if (!isfinite(dpi) || !isfinite(pg.W))
         return gs_error(GS_EINPUT, "%s: bad --dpi or --width-in", path);
 
     fig_frame *f;
     int n;
-    if ((st = fig_frames_build(req, figure, fig, task, &f, &n))) return st;
+    if ((st = fig_frames_build(req, fig, task, &f, &n))) return st;
     char fp[4200];
     if (kind == 2) {
         meta md = f[n - 1].md; /* the document: the last frame's parameters */

@@ -36,12 +36,12 @@ static void tick_markup(const ch_axis *ax, int i, char *out, size_t n)
     out[o] = '\0';
 }
 
-static double title_h(fz *z) { double h; fig_text_size(z, "Ag", FS_TITLE, NULL, &h); return h; }
-static double tick_h(fz *z) { double h; fig_text_size(z, "0", FS_TICK, NULL, &h); return h; }
-static double label_h(fz *z) { double h; fig_text_size(z, "Ag", FS_LABEL, NULL, &h); return h; }
+static double title_h(fig_ctx *z) { double h; fig_text_size(z, "Ag", FS_TITLE, NULL, &h); return h; }
+static double tick_h(fig_ctx *z) { double h; fig_text_size(z, "0", FS_TICK, NULL, &h); return h; }
+static double label_h(fig_ctx *z) { double h; fig_text_size(z, "Ag", FS_LABEL, NULL, &h); return h; }
 
-static double panel_top(fz *z, const panel *p) { return p->title[0] ? title_h(z) + 2.0 : 2.0; }
-static double panel_bottom(fz *z, const panel *p)
+static double panel_top(fig_ctx *z, const panel *p) { return p->title[0] ? title_h(z) + 2.0 : 2.0; }
+static double panel_bottom(fig_ctx *z, const panel *p)
 {
     return TICK_LEN + 1.5 + tick_h(z) + (p->xlabel ? label_h(z) + 0.5 : 0);
 }
@@ -62,7 +62,7 @@ static double py_f(const panel *p, double f)
 }
 
 /* Re-tick the y axis until labels have room for the plot height. */
-static void fit_y(fz *z, panel *p, double plot_h)
+static void fit_y(fig_ctx *z, panel *p, double plot_h)
 {
     double lh = tick_h(z);
     int maxn = (int)floor(plot_h / (lh * 1.4)) + 1;
@@ -82,7 +82,7 @@ static void fit_y(fz *z, panel *p, double plot_h)
     p->y = a;
 }
 
-static double y_labels_width(fz *z, const panel *p)
+static double y_labels_width(fig_ctx *z, const panel *p)
 {
     double mw = 0;
     char m[64];
@@ -95,7 +95,7 @@ static double y_labels_width(fz *z, const panel *p)
     return mw;
 }
 
-static double panel_left(fz *z, const panel *p)
+static double panel_left(fig_ctx *z, const panel *p)
 {
     double l = 3.0;
     if (p->yticklabels) l = TICK_LEN + 2.0 + y_labels_width(z, p);
@@ -104,7 +104,7 @@ static double panel_left(fz *z, const panel *p)
 }
 
 /* Re-tick the x axis until neighbouring labels are at least 4 pt apart. */
-static void fit_x(fz *z, panel *p, double plot_w)
+static void fit_x(fig_ctx *z, panel *p, double plot_w)
 {
     ch_axis a = p->c->x;
     for (int maxn = CH_MAX_TICKS; maxn >= 3; maxn--) {
@@ -200,7 +200,7 @@ static int series_shown(const panel *p, const ch_series *s)
 }
 
 /* The points of s with x in [xlo, xhi] (all: ±inf), alpha × afac. */
-static void draw_series_part(fz *z, const panel *p, const ch_series *s, int slot, double xlo, double xhi,
+static void draw_series_part(fig_ctx *z, const panel *p, const ch_series *s, int slot, double xlo, double xhi,
                              double afac)
 {
     cairo_t *cr = z->cr;
@@ -268,7 +268,7 @@ static void draw_series_part(fz *z, const panel *p, const ch_series *s, int slot
 
 /* A series; with the chart's fade_after_mark, the part after the current task faded (drawn
  * first, so the points up to the task sit on top). */
-static void draw_series(fz *z, const panel *p, const ch_series *s, int slot)
+static void draw_series(fig_ctx *z, const panel *p, const ch_series *s, int slot)
 {
     double m = p->c->mark_x;
     if (p->c->fade_after_mark && isfinite(m)) {
@@ -279,7 +279,7 @@ static void draw_series(fz *z, const panel *p, const ch_series *s, int slot)
     draw_series_part(z, p, s, slot, -INFINITY, INFINITY, 1.0);
 }
 
-void fig_draw_panel(fz *z, const panel *p)
+void fig_draw_panel(fig_ctx *z, const panel *p)
 {
     cairo_t *cr = z->cr;
     const box *b = &p->plot;
@@ -428,7 +428,7 @@ void fig_panel_init(panel *p, const ch_chart *c, int kind, const char *title)
 
 /* Lay out n panels side by side in `row` with equal plot widths; with shared_y only the first
  * shows y tick labels and the y label. */
-void fig_layout_row(fz *z, panel *ps, int n, box row, int shared_y, double gap)
+void fig_layout_row(fig_ctx *z, panel *ps, int n, box row, int shared_y, double gap)
 {
     double top = 0, bottom = 0;
     for (int i = 0; i < n; i++) {
@@ -480,7 +480,7 @@ static int has_ghosts(const ch_chart *c)
 }
 
 /* One centred row: line sample with marker, then the method name. */
-void fig_draw_legend(fz *z, const ch_chart *c, const ch_chart *c2, double cx, double y, double h)
+void fig_draw_legend(fig_ctx *z, const ch_chart *c, const ch_chart *c2, double cx, double y, double h)
 {
     const ch_series *e[CH_MAX_SERIES];
     int n = legend_entries(c, e, CH_MAX_SERIES);

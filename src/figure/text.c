@@ -14,7 +14,7 @@ void fig_rgb(cairo_t *cr, uint32_t rgb, double alpha)
                           (rgb & 0xff) / 255.0, alpha);
 }
 
-PangoLayout *fig_layout(fz *z, const char *markup, double size)
+PangoLayout *fig_layout(fig_ctx *z, const char *markup, double size)
 {
     PangoLayout *l = pango_layout_new(z->pc);
     pango_font_description_set_size(z->font, (gint)lround(size * PANGO_SCALE));
@@ -23,7 +23,7 @@ PangoLayout *fig_layout(fz *z, const char *markup, double size)
     return l;
 }
 
-void fig_text_size(fz *z, const char *markup, double size, double *w, double *h)
+void fig_text_size(fig_ctx *z, const char *markup, double size, double *w, double *h)
 {
     PangoLayout *l = fig_layout(z, markup, size);
     PangoRectangle log;
@@ -35,7 +35,7 @@ void fig_text_size(fz *z, const char *markup, double size, double *w, double *h)
 
 /* Draw markup anchored at (x, y): halign 0 left, 0.5 centre, 1 right; valign VA_*; angle in
  * radians (the anchor is applied in the rotated frame). */
-void fig_text(fz *z, double x, double y, const char *markup, double size, uint32_t rgb,
+void fig_text(fig_ctx *z, double x, double y, const char *markup, double size, uint32_t rgb,
                     double halign, int valign, double angle)
 {
     PangoLayout *l = fig_layout(z, markup, size);
@@ -71,7 +71,7 @@ const char *fig_esc(const char *s, char *buf, size_t n)
 }
 
 /* A word-wrapped paragraph of markup at (b.x, y), b.w wide; returns its height. */
-double fig_paragraph(fz *z, const char *markup, double size, box b, double y)
+double fig_paragraph(fig_ctx *z, const char *markup, double size, box b, double y)
 {
     PangoLayout *l = fig_layout(z, markup, size);
     pango_layout_set_width(l, (int)(b.w * PANGO_SCALE));
@@ -86,7 +86,7 @@ double fig_paragraph(fz *z, const char *markup, double size, box b, double y)
     return (double)log.height / PANGO_SCALE;
 }
 
-int fig_begin(fz *z, cairo_surface_t *s)
+int fig_begin(fig_ctx *z, cairo_surface_t *s)
 {
     memset(z, 0, sizeof *z);
     z->cr = cairo_create(s);
@@ -106,7 +106,7 @@ int fig_begin(fz *z, cairo_surface_t *s)
     return 0;
 }
 
-void fig_end(fz *z)
+void fig_end(fig_ctx *z)
 {
     if (z->font) pango_font_description_free(z->font);
     if (z->pc) g_object_unref(z->pc);

@@ -36,7 +36,7 @@ static double air_tau(en_mctx *m, int t, double tau)
 }
 
 const en_learner en_learner_air = {
-    .name = "air",
+    .name = "air", .display = "AIR", .letter = 'W',
     .summary = "AIR: ridge with per-class weights π_c ∝ 1/n_c (one weighted Gram, τ/s)",
     .family = EN_RIDGE,
     .class_weight = air_weight,

@@ -945,7 +945,7 @@ static double anacp_bytes(const en_size *z, long D)
 }
 
 const en_learner en_learner_anacp = {
-    .name = "anacp",
+    .name = "anacp", .display = "AnaCP", .letter = 'Y',
     .summary = "AnaCP: 3 GELU heads projecting to spread class means, Gaussian replay, final ridge",
     .family = EN_STATS,
     .map = EN_MAP_IDENTITY,

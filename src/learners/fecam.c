@@ -25,7 +25,7 @@
 #include "gs_common.h"
 #include "gs_lda.h"
 #include "gs_learner.h"
-#include "gs_methods.h"
+#include "gs_learner.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -213,7 +213,7 @@ static double fecam_bytes(const en_size *z, long D)
 }
 
 const en_learner en_learner_fecam = {
-    .name = "fecam",
+    .name = "fecam", .display = "FeCAM", .letter = 'E',
     .summary = "FeCAM: per-class covariance, shrunk and normalized (--fecam-alpha), Tukey (--fecam-tukey), Mahalanobis",
     .family = EN_STATS,
     .map = EN_MAP_IDENTITY, /* the backbone's features, as the reference (not --expand's map) */

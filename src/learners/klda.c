@@ -23,7 +23,7 @@
 #include "gs_common.h"
 #include "gs_lda.h"
 #include "gs_learner.h"
-#include "gs_methods.h"
+#include "gs_learner.h"
 #include "gs_rng.h"
 
 #include <lapacke.h>
@@ -250,7 +250,7 @@ static double klda_bytes(const en_size *z, long D)
 }
 
 const en_learner en_learner_klda = {
-    .name = "klda",
+    .name = "klda", .display = "KLDA", .letter = 'K',
     .summary = "KLDA: random Fourier features (--klda-dim, --klda-gamma), LDA with S + reg·I (--klda-reg)",
     .family = EN_STATS,
     .map = EN_MAP_IDENTITY, /* the backbone's features, as the reference (not --expand's map) */

@@ -77,7 +77,7 @@ static double ncm_bytes(const en_size *z, long D)
 }
 
 const en_learner en_learner_ncm = {
-    .name = "ncm",
+    .name = "ncm", .display = "SimpleCIL", .letter = 'N',
     .summary = "SimpleCIL: nearest class mean by cosine similarity",
     .family = EN_STATS,
     .map = EN_MAP_IDENTITY, /* the backbone's features, as the reference (not --expand's map) */

@@ -14,7 +14,7 @@
 #include "gs_common.h"
 #include "gs_lda.h"
 #include "gs_learner.h"
-#include "gs_methods.h"
+#include "gs_learner.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -128,12 +128,12 @@ static int slda_spectrum(en_mctx *m, int t, double *eig, long *n)
  * of the largest task stacked for one rank-k update (src/linalg/lda.c) */
 static double slda_bytes(const en_size *z, long D)
 {
-    double rows = (double)en_size_largest_task(z) + z->C;
+    double rows = (double)z->largest_task + z->C;
     return 8.0 * (2.0 * (double)D * D + (double)z->C * D * (z->T + 2) + (double)D + rows * D);
 }
 
 const en_learner en_learner_slda = {
-    .name = "slda",
+    .name = "slda", .display = "SLDA", .letter = 'L',
     .summary = "streaming LDA: shared covariance S/(N − C) + εI, ε = --slda-eps",
     .family = EN_STATS,
     .map = EN_MAP_IDENTITY, /* the backbone's features, as the reference (not --expand's map) */

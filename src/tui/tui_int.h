@@ -1,6 +1,7 @@
 /* tui/tui_int.h — internals shared by the TUI files (src/tui*.c); not a public API.
  * tui_draw.c composes a whole frame into a cv_canvas (pure); tui_worker.c runs the engine in a
- * pthread; tui.c owns curses, the event loop and the UI state. */
+ * pthread; tui_actions.c is what the keys do to the UI state; tui.c owns curses and the event
+ * loop. */
 #ifndef GS_TUI_INT_H
 #define GS_TUI_INT_H
 
@@ -12,6 +13,7 @@
 #include "gs_collapse.h"
 #include "gs_engine.h"
 #include "gs_lens.h"
+#include "gs_mtable.h"
 #include "gs_opts.h"
 #include "gs_pipeline.h"
 #include "gs_preset.h"
@@ -279,5 +281,68 @@ en_results *tw_take(tui_worker *w);
 /* Status: busy flag, progress, and a new message (copied into msg, returns 1 if new). */
 int tw_status(tui_worker *w, int *busy, double *progress, char *msg, int n, int *is_error);
 void tw_stop(tui_worker *w);
+
+
+/* ---- the UI's state and what keys do (tui_actions.c); tui.c holds it, draws it and reads the keys ---- */
+#define TUI_UNDO_MAX 64
+typedef struct {
+    op_opts opts;
+    uint64_t gen;
+    int task, T;
+    int playing, speed;
+    double next_tick;
+    int sel;
+    int editing;
+    char edit[48];
+    int help;
+    int help_scroll;
+    int future;              /* show the tasks after the current one (key f) */
+    int scroll;              /* first row of the claims view */
+    tr_tour tour;            /* --tour: the steps (empty without a tour) */
+    int tour_step;           /* 1-based step shown, 0 = no tour */
+    op_opts tour_base;       /* the options when the tour started (steps apply on top) */
+    char tour_name[64];
+    en_results *res, *base;
+    op_params base_params;
+    op_opts undo[TUI_UNDO_MAX];
+    int nundo;
+    char msg[512];
+    int msg_err;
+    int preset;              /* index of the last preset applied, -1 none */
+    cv_glyphs glyphs;
+    int utf8;
+    int color_mode;          /* 0 none, 8, 256 */
+    tui_theme theme;         /* --theme (colours of text, background, GACL, GSR) */
+    short bg;                /* background colour index, -1 = the terminal's */
+    const char *session_path;
+    char data_name[128];
+    int spinner;
+    tui_worker *w;
+    short pair_of[257];
+    short npairs;
+    int view;                /* tui_lower_view of the lower-left panel */
+    tui_extra *ex[TV_COUNT]; /* each view's latest computation from the worker (owned), or NULL:
+                              * back on a view whose inputs did not change, it shows at once */
+    int m0, m1;              /* the shown pair: indices into --methods (m1 -1 with one method) */
+    int nseeds;              /* --seeds: how many (1 without); the first is the shown run's */
+    en_results *seed_runs[TUI_MAX_SEEDS]; /* the other seeds' newest results (owned) */
+    int nseed_runs;
+} tui_state;
+/* Tasks per second at the play speed shown ([ and ] change it). */
+double tui_speed(const tui_state *u);
+/* The status line's message: fmt with one %s (a, or "" when NULL); err 1 shows it as an error. */
+void tui_message(tui_state *u, int err, const char *fmt, const char *a);
+/* Show task t (clamped to 1..T) and ask the worker for it. */
+void tui_set_task(tui_state *u, int t);
+/* Show step k of the tour: the presets and parameters of steps 1..k on the options the tour
+ * started from, then that step's task, view and future setting. */
+void tui_tour_show(tui_state *u, int k);
+/* A tuning result from the worker, applied as a parameter change (u undoes it) unless the
+ * parameters changed since it started (generation gen). */
+void tui_apply_tune(tui_state *u, int p, double v, double obj, uint64_t gen);
+/* What key ch does (on a screen of cols × rows, at time now): TUI_KEY_DONE, TUI_KEY_QUIT, or
+ * TUI_KEY_REDRAW (the caller repaints the whole terminal). */
+enum { TUI_KEY_DONE, TUI_KEY_QUIT, TUI_KEY_REDRAW };
+int tui_on_key(tui_state *u, int ch, double now, int cols, int rows);
 
 #endif

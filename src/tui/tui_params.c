@@ -3,6 +3,7 @@
  * (gs_tui.h). Pure; no curses. */
 #include "gs_tui.h"
 #include "gs_engine.h"
+#include "gs_mtable.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -70,6 +71,6 @@ int tui_param_acts(tui_param p, const char *const *methods, int n)
     const pa_param *r = tui_param_row(p);
     if (!r || !r->dep) return 1;
     for (int m = 0; m < n; m++)
-        if (en_method_uses(methods[m], r->name)) return 1;
+        if (mt_uses(methods[m], r->name)) return 1;
     return 0;
 }

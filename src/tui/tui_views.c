@@ -1,45 +1,42 @@
-/* tui/tui_views.c — the views' names: titles, short names and the figure each exports; which of the
- * shown methods a view treats as the reference (tui_int.h). */
+/* tui/tui_views.c — the views' table: titles, short names, the figure each exports (`e`), which
+ * the worker computes; which of the shown methods a view treats as the reference (tui_int.h). */
 #include "tui_int.h"
 
-#include <string.h>
 
-static const char *const VIEW_TITLES[TV_COUNT] = {
-    "Stable rank", "τ sweep — accuracy and stable rank vs τ", "Theorem 1",
-    "Effective rank & condition", "Per-class accuracy (classes by training rows)",
-    "Eigenvalue ratio λ(GSR)/λ(GACL)", "Claims — the paper against this data",
-    "Collapse — energy of G+τI along each class's direction",
-    "Ridge lens — what W = (G+τI)⁻¹Q keeps"};
+/* A view's row: its title, its short name, the figure `e` exports (a gs_figure.h name: the
+ * figures' table says what it draws and needs), whether the worker computes it, whether it wants
+ * the wide layout. Indexed by TV_* (tui_int.h), not by order. */
+typedef struct {
+    const char *title, *short_name, *figure;
+    int worker, wide;
+} view_row;
 
-static const char *const VIEW_SHORT[TV_COUNT] = {"Stable rank", "τ sweep", "Theorem 1", "erank & κ",
-                                                  "Per-class acc.", "λ ratio", "Claims", "Collapse",
-                                                  "Ridge lens"};
+static const view_row VIEWS[TV_COUNT] = {
+    [TV_STABLE] = {"Stable rank", "Stable rank", "dashboard", 0, 0},
+    [TV_TAU] = {"τ sweep — accuracy and stable rank vs τ", "τ sweep", "tau-sweep", 1, 0},
+    [TV_THEOREM] = {"Theorem 1", "Theorem 1", "theorem", 1, 0},
+    [TV_ERANK] = {"Effective rank & condition", "erank & κ", "erank-cond", 0, 0},
+    [TV_CLASS] = {"Per-class accuracy (classes by training rows)", "Per-class acc.", "class-acc", 0, 0},
+    [TV_RATIO] = {"Eigenvalue ratio λ(GSR)/λ(GACL)", "λ ratio", "eig-ratio", 0, 0},
+    [TV_CLAIMS] = {"Claims — the paper against this data", "Claims", "claims", 1, 1},
+    [TV_COLLAPSE] = {"Collapse — energy of G+τI along each class's direction", "Collapse", "collapse", 1, 1},
+    [TV_LENS] = {"Ridge lens — what W = (G+τI)⁻¹Q keeps", "Ridge lens", "ridge-lens", 1, 0},
+};
 
-static const char *const VIEW_FIGURE[TV_COUNT] = {"dashboard", "tau-sweep", "theorem", "erank-cond",
-                                                   "class-acc", "eig-ratio", "claims", "collapse",
-                                                   "ridge-lens"};
+static const view_row *view_of(int view) { return view >= 0 && view < TV_COUNT ? &VIEWS[view] : NULL; }
 
-const char *tui_view_figure(int view) { return view >= 0 && view < TV_COUNT ? VIEW_FIGURE[view] : "dashboard"; }
+const char *tui_view_figure(int view) { return view_of(view) ? view_of(view)->figure : "dashboard"; }
 
-const char *tui_view_short(int view) { return view >= 0 && view < TV_COUNT ? VIEW_SHORT[view] : "?"; }
+const char *tui_view_short(int view) { return view_of(view) ? view_of(view)->short_name : "?"; }
 
-const char *tui_view_title(int view)
-{
-    return view >= 0 && view < TV_COUNT ? VIEW_TITLES[view] : "?";
-}
+const char *tui_view_title(int view) { return view_of(view) ? view_of(view)->title : "?"; }
 
-int tui_view_needs_worker(int view)
-{
-    return view == TV_TAU || view == TV_THEOREM || view == TV_CLAIMS || view == TV_COLLAPSE || view == TV_LENS;
-}
+int tui_view_needs_worker(int view) { return view_of(view) && view_of(view)->worker; }
 
-int tui_view_wide(int view) { return view == TV_CLAIMS || view == TV_COLLAPSE; }
+int tui_view_wide(int view) { return view_of(view) && view_of(view)->wide; }
 
-/* The reference (plain ridge: "gacl" when shown, else m0) and the compared method of the shown pair. */
+/* The reference and the compared method of the shown pair: the one rule, en_results_pair. */
 void tui_ref_aug(const en_results *r, int m0, int m1, int *ref, int *aug)
 {
-    int ok0 = r && m0 >= 0 && m0 < r->n_methods, ok1 = r && m1 >= 0 && m1 < r->n_methods && m1 != m0;
-    *ref = ok0 ? m0 : ok1 ? m1 : -1;
-    *aug = ok0 && ok1 ? m1 : -1;
-    if (ok0 && ok1 && !strcmp(r->m[m1].name, "gacl") && strcmp(r->m[m0].name, "gacl")) { *ref = m1; *aug = m0; }
+    en_results_pair(r, m0, m1, ref, aug);
 }

@@ -127,8 +127,8 @@ static int seed_engines(tui_worker *w, const op_opts *o, en_engine **eng, uint64
 /* The methods of the shown pair, as en_ensure_spectrum takes them. */
 static unsigned pair_mask(int m0, int m1) { return en_method_bit(m0) | en_method_bit(m1); }
 
-static void do_export(tui_worker *w, const char *path, const char *figure, en_results *base, int m0, int m1,
-                      int frames)
+static void run_export(tui_worker *w, const char *path, const char *figure, en_results *base, int m0, int m1,
+                       int frames)
 {
     fig_request q;
     memset(&q, 0, sizeof q);
@@ -140,7 +140,7 @@ static void do_export(tui_worker *w, const char *path, const char *figure, en_re
     q.m1 = m1 >= 0 && m1 < q.r->n_methods && m1 != q.m0 ? m1 : -1;
     q.task = w->spec_task;
     q.dpi = 300;
-    q.width_in = strcmp(figure, "dashboard") ? 0 : 7.0;
+    q.width_in = 0; /* the figure's own default width */
     q.eng = w->ctx->eng;
     q.frames = frames;
     /* --seeds: the figures that draw a mean over seeds get every seed's run (and τ curves) */
@@ -156,12 +156,13 @@ static void do_export(tui_worker *w, const char *path, const char *figure, en_re
         for (int t = 1; st == GS_OK && t <= (q.task >= 1 ? q.task : q.r->T); t++)
             st = en_ensure_spectrum(w->ctx->eng, t, pair_mask(q.m0, q.m1), &w->cancel);
     if (frames) q.r = en_get_results(w->ctx->eng);
-    int tau = !strcmp(figure, "tau-sweep"), erank = !strcmp(figure, "erank-cond");
+    unsigned needs = fig_needs(figure);
+    int tau = (needs & FIG_TAU_CURVES) != 0, erank = (needs & FIG_EVERY_SPECTRUM) != 0;
     memset(sw, 0, sizeof sw);
     if (ne == w->nctx && ne > 1) {
         unsigned shown = pair_mask(q.m0, q.m1);
         for (int k = 0; k < ne && st == GS_OK; k++) {
-            if (erank) /* the effective rank needs the spectrum at every task */
+            if (erank) /* e.g. the effective rank: the spectrum at every task */
                 for (int t = 1; st == GS_OK && t <= q.r->T; t++) st = en_ensure_spectrum(eng[k], t, shown, &w->cancel);
             else if (q.task >= 1) st = en_ensure_spectrum(eng[k], q.task, shown, &w->cancel);
             runs[k] = en_get_results(eng[k]);
@@ -451,7 +452,7 @@ static void do_sweep(tui_worker *w, uint64_t gen, int task, unsigned mask)
 /* `t`: search one parameter on the validation rows (gs_tune.h), then bring the engine back to
  * the current parameters (the tuning leaves it at its last evaluation) and hand the value to the
  * UI, which applies it as a parameter change (undoable). */
-static void do_tune(tui_worker *w, int param, int m, const op_opts *o, int task, uint64_t gen)
+static void run_tune(tui_worker *w, int param, int m, const op_opts *o, int task, uint64_t gen)
 {
     const op_params *cur = &o->params;
     const tn_space *sp = tn_space_find(tui_param_name((tui_param)param));
@@ -512,7 +513,7 @@ static void *worker_main(void *arg)
             flag_set(&w->cancel, 0);
             w->busy = 1;
             pthread_mutex_unlock(&w->mu);
-            do_tune(w, param, m, &q, task, gen);
+            run_tune(w, param, m, &q, task, gen);
             wake(w);
             pthread_mutex_lock(&w->mu);
             continue;
@@ -526,7 +527,7 @@ static void *worker_main(void *arg)
             w->export_base = NULL;
             w->export_req = 0;
             pthread_mutex_unlock(&w->mu);
-            do_export(w, path, fig, base, e0, e1, frames);
+            run_export(w, path, fig, base, e0, e1, frames);
             if (base) { en_results_free(base); free(base); }
             wake(w);
             pthread_mutex_lock(&w->mu);

@@ -16,9 +16,17 @@ void tap_check(int ok, const char *file, int line, const char *fmt, ...)
     fputc('\n', stdout);
 }
 
+int tap_skipped;
+
+void tap_skip(const char *reason)
+{
+    tap_skipped++;
+    printf("SKIP - %s\n", reason);
+}
+
 int tap_done(void)
 {
-    printf("%d passed, %d failed\n", tap_pass, tap_fail);
+    printf("%d passed, %d failed, %d skipped\n", tap_pass, tap_fail, tap_skipped);
     return tap_fail ? 1 : 0;
 }
 

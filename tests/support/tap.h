@@ -1,5 +1,5 @@
 /* tap.h — tiny test helpers. Each test binary calls the CHECK macros and ends with
- * `return tap_done();`, which prints "N passed, N failed" (read by tests/run_tests.sh). */
+ * `return tap_done();`, which prints "N passed, N failed, N skipped" (read by tests/run_tests.sh). */
 #ifndef GS_TAP_H
 #define GS_TAP_H
 #include <math.h>
@@ -10,6 +10,8 @@ extern int tap_pass, tap_fail;
 void tap_check(int ok, const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 int tap_done(void);
+/* A check that cannot run here (a locale, a tool missing): counted as skipped, never as passed. */
+void tap_skip(const char *reason);
 /* Relative difference |a-b| / max(|a|,|b|,tiny). */
 double tap_rel(double a, double b);
 /* Max relative difference of two arrays, scaled by the max magnitude of b. */

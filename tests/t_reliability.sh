@@ -1,0 +1,115 @@
+#!/bin/sh
+# t_reliability.sh — the reliability round (SPEC §13): what a careless user or an attacker tries.
+#  1 a class larger than GSL's 32-bit draws (65,537 rows: N(N−1) > 2³² pairs) runs, no abort
+#  4 outputs: a device is written through, never replaced (/dev/full fails, /dev/null stays a
+#    device), a symlink's target is written and the link kept, the umask and an existing file's
+#    mode are kept
+#  6 every output path is checked in full before any work: a name too long for the folder, a file
+#    where a folder should be, a missing folder: exit 2, the data never read
+#  7 control characters from input are shown escaped, never raw
+#  8 a session read from an endless input is refused at once; a preset that sets a key twice is
+#    refused, as a session is
+#  9 honest counts: tests/run_tests.sh counts a skip as skipped, a test that ran nothing as failed,
+#    and GS_NO_SKIP=1 fails on any skip
+. "$(dirname "$0")/lib.sh"
+export GSRSCOPE_ASSETS="$PWD/assets"
+PY=/usr/bin/python3
+NODATA="--data /nonexistent/gsrscope-no-data"
+
+# ---- 1: a class of 65,537 rows ------------------------------------------------------------------
+if "$PY" -c 'import numpy' 2>/dev/null; then
+    "$PY" - "$tmp/big" <<'PY'
+import numpy as np, os, sys
+d = sys.argv[1]; os.makedirs(d)
+rng = np.random.default_rng(0)
+y = np.concatenate([np.zeros(65537, np.int64), np.repeat(np.arange(1, 4), 20)])
+X = (rng.standard_normal((len(y), 6)) + y[:, None]).astype(np.float32)
+yt = np.repeat(np.arange(4), 10).astype(np.int64)
+Xt = (rng.standard_normal((len(yt), 6)) + yt[:, None]).astype(np.float32)
+for n, a in (("train_features", X), ("train_labels", y), ("test_features", Xt), ("test_labels", yt)):
+    np.save(os.path.join(d, n + ".npy"), a)
+PY
+    for pairs in all literal random; do
+        "$G" run --data "$tmp/big" --profile none --tasks 2 --methods gacl+gsr,gacl+interclass --pairs $pairs \
+            --format csv --quiet >"$tmp/out" 2>"$tmp/err"; rc=$?
+        if [ $rc -eq 0 ] && [ "$(grep -c '^gacl+gsr,' "$tmp/out")" -eq 2 ]; then
+            ok "a class of 65,537 rows, --pairs $pairs: GSR and interclass draw its pairs (exit 0)"
+        else bad "65,537-row class, --pairs $pairs: exit $rc"; fi
+    done
+else skip "the 65,537-row class: NumPy not installed (python3-numpy)"; fi
+
+# ---- 4: devices, symlinks, modes ----------------------------------------------------------------
+FIG="export --sample mobilenetv2 --tasks 2 --figure accuracy --quiet"
+mkdir "$tmp/o"
+if [ -c /dev/full ]; then
+    "$G" $FIG -o "$tmp/o/a.png" --csv /dev/full >"$tmp/out" 2>"$tmp/err"; rc=$?
+    if [ $rc -eq 1 ] && [ -c /dev/full ] && one_line "/dev/full: write failed: No space left on device" && [ ! -e "$tmp/o/a.png" ]; then
+        ok "--csv /dev/full: exit 1 naming the cause, /dev/full still a device, no figure left"
+    else bad "--csv /dev/full: exit $rc, $(ls -l /dev/full)"; fi
+else skip "--csv /dev/full: no /dev/full here"; fi
+if [ -w /dev/null ]; then
+    "$G" $FIG -o "$tmp/o/a.png" --csv /dev/null >"$tmp/out" 2>"$tmp/err"; rc=$?
+    if [ $rc -eq 0 ] && [ -c /dev/null ] && [ -s "$tmp/o/a.png" ]; then ok "--csv /dev/null: written through, /dev/null still a device"
+    else bad "--csv /dev/null: exit $rc, $(ls -l /dev/null)"; fi
+fi
+: >"$tmp/o/real.csv"; ln -s real.csv "$tmp/o/link.csv"
+"$G" $FIG -o "$tmp/o/b.png" --csv "$tmp/o/link.csv" >"$tmp/out" 2>"$tmp/err"; rc=$?
+if [ $rc -eq 0 ] && [ -L "$tmp/o/link.csv" ] && [ -s "$tmp/o/real.csv" ]; then ok "a symlink output: its target written, the link kept"
+else bad "symlink output: exit $rc, $(ls -l "$tmp/o")"; fi
+ln -s nowhere.csv "$tmp/o/dangling.csv"
+"$G" export --figure accuracy -o "$tmp/o/c.png" --csv "$tmp/o/dangling.csv" $NODATA >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && one_line "--csv $tmp/o/dangling.csv: a symlink to a missing file" && ok "a dangling symlink: refused before work (exit 2)" ||
+    bad "dangling symlink: exit $rc"
+(umask 077; "$G" $FIG -o "$tmp/o/u.png" >"$tmp/out" 2>"$tmp/err")
+[ "$(stat -c %a "$tmp/o/u.png" 2>/dev/null)" = 600 ] && ok "umask 077: a new output is 0600" || bad "umask 077: mode $(stat -c %a "$tmp/o/u.png")"
+(umask 022; "$G" $FIG -o "$tmp/o/v.png" >"$tmp/out" 2>"$tmp/err")
+[ "$(stat -c %a "$tmp/o/v.png" 2>/dev/null)" = 644 ] && ok "umask 022: a new output is 0644" || bad "umask 022: mode $(stat -c %a "$tmp/o/v.png")"
+chmod 640 "$tmp/o/v.png"
+"$G" $FIG -o "$tmp/o/v.png" >"$tmp/out" 2>"$tmp/err"
+[ "$(stat -c %a "$tmp/o/v.png")" = 640 ] && ok "an existing output keeps its mode (0640)" || bad "overwrite: mode $(stat -c %a "$tmp/o/v.png")"
+
+# ---- 6: output paths checked in full before any work (the data folder does not exist) ----------
+long=$(printf 'x%.0s' $(seq 1 250))
+"$G" export --figure accuracy -o "$tmp/o/$long.png" $NODATA >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "File name too long" "$tmp/err" && ok "a 254-byte output name: refused before work (exit 2)" || bad "long name: exit $rc $(cat "$tmp/err")"
+"$G" run --format csv --save-state "$tmp/o/$long" $NODATA >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 0 ] && bad "a 250-byte --save-state folder name under the data's error" ||
+    { grep -q "nonexistent" "$tmp/err" && ok "--save-state with a 250-byte name: the folder is fine, the data is what is refused"; } ||
+    bad "--save-state long name: exit $rc $(cat "$tmp/err")"
+: >"$tmp/o/afile"
+"$G" export --figure accuracy -o "$tmp/o/x.png" --csv "$tmp/o/afile/x.csv" $NODATA >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && one_line "--csv $tmp/o/afile/x.csv" && ok "--csv under a file: exit 2 before work" || bad "--csv afile/x.csv: exit $rc"
+"$G" export --figure accuracy -o "$tmp/o/nodir/f.pdf" $NODATA >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && one_line && ok "-o into a missing folder: exit 2 before work" || bad "-o nodir/f.pdf: exit $rc $(cat "$tmp/err")"
+
+# ---- 7: control characters escaped ------------------------------------------------------------
+esc=$(printf '\033[31mRED\007')
+"$G" run --data "$tmp/$esc" >"$tmp/out" 2>"$tmp/err"; rc=$?
+if [ $rc -eq 2 ] && ! grep -q "$(printf '\033')" "$tmp/err" && ! grep -q "$(printf '\007')" "$tmp/err" && grep -qF '\x1b[31mRED\x07' "$tmp/err"; then
+    ok "ESC and BEL in a path: shown as \\x1b, \\x07 in the message"
+else bad "control characters reached stderr raw (exit $rc)"; fi
+
+# ---- 8: sessions and presets ------------------------------------------------------------------
+timeout 10 "$G" run --session /dev/zero >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && one_line "/dev/zero: " && ok "--session /dev/zero: refused at once (exit 2)" || bad "--session /dev/zero: exit $rc"
+(echo '# gsrscope session 1'; yes '# a comment') 2>/dev/null | timeout 20 "$G" run --session /dev/stdin >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && one_line "/dev/stdin: larger than" && ok "a session that never ends: refused past its size cap (exit 2)" || bad "endless session: exit $rc"
+cp -r assets "$tmp/assets"
+printf 'title=twice\ntau=3\nbeta=2\ntau = 4\n' >"$tmp/assets/presets/twice"
+GSRSCOPE_ASSETS="$tmp/assets" "$G" run --preset twice >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && one_line ".*twice: line 4: 'tau' is set twice (first on line 2)" && ok "a preset setting a key twice: refused (exit 2)" ||
+    bad "preset key twice: exit $rc $(cat "$tmp/err")"
+
+# ---- 9: the runner's counts -------------------------------------------------------------------
+mkdir -p "$tmp/rb/tests" "$tmp/rt"
+printf '#!/bin/sh\necho "0 passed, 0 failed"\n' >"$tmp/rb/tests/test_nothing"
+printf '#!/bin/sh\necho "SKIP - a tool missing"\necho "1 passed, 0 failed, 1 skipped"\n' >"$tmp/rb/tests/test_skips"
+chmod +x "$tmp/rb/tests/test_nothing" "$tmp/rb/tests/test_skips"
+GS_TESTS_DIR="$tmp/rt" sh tests/run_tests.sh "$tmp/rb" >"$tmp/out" 2>&1; rc=$?
+[ $rc -ne 0 ] && [ "$(tail -n 1 "$tmp/out")" = "1 passed, 1 failed, 1 skipped" ] && ok "run_tests: a test that ran nothing fails, a skip is counted" ||
+    bad "run_tests counts: exit $rc, $(tail -n 1 "$tmp/out")"
+rm "$tmp/rb/tests/test_nothing"
+GS_TESTS_DIR="$tmp/rt" sh tests/run_tests.sh "$tmp/rb" >"$tmp/out" 2>&1; rc1=$?
+GS_NO_SKIP=1 GS_TESTS_DIR="$tmp/rt" sh tests/run_tests.sh "$tmp/rb" >"$tmp/out" 2>&1; rc2=$?
+[ $rc1 -eq 0 ] && [ $rc2 -ne 0 ] && ok "run_tests: a skip passes, but fails under GS_NO_SKIP=1" || bad "GS_NO_SKIP: exits $rc1, $rc2"
+finish
