@@ -1,8 +1,8 @@
 /* gs_cli.h — the subcommands (src/cli/, one file each) and what wraps them (prefix cli_).
  *
- * main.c's table names each subcommand and the function here that runs it; every function takes
- * the parsed options and returns the process's exit status (0 done, 1 some task failed, 2 bad
- * input, 128 + N on signal N). cli_call wraps a headless command: signals, its output paths
+ * main.c's table names each subcommand and the function in src/cli/ that runs it; every
+ * function takes the parsed options and returns the process's exit status (0 done, 1 some task
+ * failed, 2 bad input, 128 + N on signal N). cli_call wraps a headless command: signals, its output paths
  * checked before any work, its files committed together at its end (gs_io.h io_set_begin).
  */
 #ifndef GS_CLI_H
@@ -10,14 +10,9 @@
 
 #include "gs_opts.h"
 
+/* A subcommand's function (op_command.fn): one file each in src/cli/, declared beside its row in
+ * main.c's table. */
 typedef int (*cli_fn)(op_opts *o);
-
-int cli_run(op_opts *o);    /* cli/run.c: headless replay, per-task results on stdout */
-int cli_export(op_opts *o); /* cli/export.c: one figure (or one frame per task) */
-int cli_sweep(op_opts *o);  /* cli/sweep.c: a grid of runs, mean ± std over seeds */
-int cli_tune(op_opts *o);   /* cli/tune.c: parameters chosen on the validation rows */
-int cli_synth(op_opts *o);  /* cli/synth.c: the synthetic set as .npy files */
-int cli_table(op_opts *o);  /* cli/table.c: the paper's Table 1, methods × data sources */
 
 /* Flags of a command (main.c's table). */
 #define CLI_INTERACTIVE 2u  /* the TUI: called as is, outside cli_call (its own signals, no output set) */

@@ -67,12 +67,7 @@ typedef struct {
 
 /* Largest fl32 copy of the test rows kept (bytes); beyond it, rows are converted per block. */
 #define EN_TEST_F_MAX (256.0 * 1024 * 1024)
-/* --precision auto: single precision from this D of the run (--expand) on. There the D×D work
- * (syrk, Cholesky: D³/3 per task) dominates a replay and float halves its time and memory; a
- * Gram matrix with cond(G + τI) = κ loses about κ·D·ε_single in relative accuracy, checked per
- * task (EN_SINGLE_KAPPA). Below it double costs under a second and every number stays the exact
- * double one (the default D = 768 and every documented example). */
-#define EN_SINGLE_MIN_D 2048
+/* --precision auto: single from EN_SINGLE_MIN_D on (gs_params.h, which --help reads too). */
 /* 1 when the problem with options o and run dimension D computes in single precision. */
 int en_single_for(const op_data *o, long D);
 
@@ -321,9 +316,7 @@ int en_gram_rolls(int all_ridge, int T, double slot_bytes);
 /* Per-task matrices the engine holds of each kind: T (every task kept), 2 (bounded memory, as
  * above) or 1 (a batch run). */
 int en_task_slots(const en_engine *e);
-/* Largest D whose exact spectrum --spectrum auto computes without being asked: LAPACK dsyevd
- * costs about D³ (measured on one core: 1 s at D = 2048, 16 s at D = 5000). */
-#define EN_SPECTRUM_AUTO_MAX 2048
+/* --spectrum auto: exact spectra up to EN_SPECTRUM_AUTO_MAX (gs_params.h, which --help reads too). */
 /* From this D on, a ridge method solves task t in the N-dimensional dual, W = Hᵀ(HHᵀ + τI)⁻¹Y
  * (gs_rsolve.h; its real and synthetic rows, each weighted), when it has fewer rows than D and the
  * dual costs less than the D×D Cholesky (cost model in src/engine/ridge_dual.c); below it, and otherwise,

@@ -1,14 +1,16 @@
 /* gs_opts.h — every command-line option of gsrscope, parsed once by one parser (prefix op_).
  *
- * One struct serves the TUI, `run`, `export`, `sweep` and `synth`, so every data, protocol and
+ * One struct serves every subcommand (the TUI included), so every data, protocol and
  * method option means the same everywhere. op_parse validates ranges and returns GS_EINPUT with
  * a one-line message (gs_last_error) naming the option and what is wrong.
  *
  * Two tables describe the options: the parameters (gs_params.h, src/config/params.c: name,
  * field, default, range, TUI step, tuning range, help; settable as `--name V`, as `name=V` in
- * sessions and presets, and by sweep's --param) and the other options (opts.c); each row says
- * which subcommands it applies to. An option given to a subcommand it
- * does not apply to is refused: "--seeds: not an option of `run` (it applies to: sweep)".
+ * sessions and presets, and by sweep's --param) and the other options (opts.c); each row names
+ * its option group (OPG_*, gs_params.h). The subcommands are the rows of a table the caller
+ * hands to the parser (op_command: main.c's), each listing the groups it accepts and the rules
+ * its options follow (OPR_*). An option given to a subcommand that does not accept its group is
+ * refused: "--seeds: not an option of `run` (it applies to: sweep, ...)".
  * Values are layered: defaults < --preset < --session < the options on the command line,
  * and each value set records where it came from (op_changes lists those not at default).
  * Ownership: strings point into argv (not copied) except where noted; op_opts owns nothing.
@@ -32,10 +34,17 @@ typedef struct {
     char from[96];
 } op_origin;
 
-#define OP_MIN_DPI 72          /* export: smallest --dpi */
-#define OP_MIN_WIDTH_IN 3.0    /* export: narrowest --width-in */
-#define OP_MIN_FONT_SCALE 0.5  /* export: --font-scale range (opts.c checks the option, the figures */
-#define OP_MAX_FONT_SCALE 4.0  /* the scale they draw at: figure/catalog.c) */
+/* export's number options: their ranges (rows of pa_options(), which --help prints and the
+ * parser checks; the figures read them too: figure/catalog.c the font scale). 0 is the default
+ * of each. */
+#define OP_MIN_DPI 72.0        /* below it a PNG's text is a few pixels high */
+#define OP_MAX_DPI 2400.0
+#define OP_MIN_WIDTH_IN 3.0    /* narrower figures overlap their labels */
+#define OP_MAX_WIDTH_IN 40.0
+#define OP_MIN_FONT_SCALE 0.5
+#define OP_MAX_FONT_SCALE 4.0
+#define OP_MIN_FRAME_MS 20     /* animation: ms per frame */
+#define OP_MAX_FRAME_MS 60000
 enum { OP_SIZE_NONE = 0, OP_SIZE_COLUMN, OP_SIZE_PAGE, OP_SIZE_SLIDE }; /* export --size */
 #define OP_MAX_SWEEP 8
 #define OP_MAX_SOURCES 8
@@ -47,8 +56,36 @@ typedef struct {
     const char *arg;     /* the folder (data, idx), the bundled set's name (sample); NULL for synthetic */
 } op_source;
 
+struct op_opts;
+
+/* How the parser reads a subcommand's options, and what it requires (op_command.rules). The
+ * messages name the command ("export: --figure NAME is required ..."). */
+enum {
+    OPR_DEFAULT = 1u << 0,      /* the command given without a name (the TUI) */
+    OPR_SOURCES = 1u << 1,      /* every data source is a column group: several may be given (table) */
+    OPR_DATA_CSV = 1u << 2,     /* --data FILE.csv names the CSV of the numbers behind the figure (export) */
+    OPR_PARAM_NAMES = 1u << 3,  /* --param NAME,...: the names to search, required (tune); without
+                                 * it --param NAME=v1,v2,... is a grid */
+    OPR_DOC_FORMATS = 1u << 4,  /* --format also markdown and latex (table) */
+    OPR_NEED_FIGURE = 1u << 5,  /* --figure NAME and -o FILE are required (export) */
+    OPR_NEED_OUT_DIR = 1u << 6, /* --out DIR is required (synth) */
+    OPR_NEED_VAL = 1u << 7,     /* --val-frac F > 0 is required (tune) */
+    OPR_NEED_GRID = 1u << 8     /* --param NAME=v1,v2,... or --seeds is required (sweep) */
+};
+
+/* A subcommand: one row of the caller's table (main.c), handed to op_parse_layered. */
+typedef struct op_command {
+    const char *name;           /* the word after gsrscope */
+    const char *title;          /* how messages name it, NULL: `name` ("the TUI") */
+    int (*fn)(struct op_opts *o); /* what runs it (the caller's) */
+    unsigned flags;             /* the caller's (main.c: CLI_* of gs_cli.h) */
+    unsigned groups;            /* the option groups it accepts (OPG_*; --help, --version always) */
+    unsigned rules;             /* OPR_* */
+    const char *args, *summary; /* its line of --help */
+} op_command;
+
 typedef struct op_opts {
-    op_cmd cmd;
+    const op_command *cmd;      /* the row of the table given to the parser; NULL: op_parse */
     op_data data;
     op_protocol proto;
     op_params params;
@@ -105,17 +142,20 @@ typedef int (*op_layer_fn)(op_opts *o, void *user);
 
 /* Fill defaults. */
 void op_defaults(op_opts *o);
-/* Parse argv (argv[1] may be a subcommand). GS_OK, or GS_EINPUT with the message set.
- * op_parse ignores --preset/--session values (they are only recorded); op_parse_layered calls
- * layer after the defaults and before the command line's options. */
+/* Parse argv with the subcommands cmds[0..n) (argv[1], when not an option, names one; else the
+ * row with OPR_DEFAULT): o->cmd is its row. GS_OK, or GS_EINPUT with the message set. layer
+ * (may be NULL) is called after the defaults and before the command line's options. */
+int op_parse_layered(op_opts *o, int argc, char **argv, const op_command *cmds, int n, op_layer_fn layer,
+                     void *user);
+/* The tests' parser: no table (o->cmd NULL), argv[1] when not an option is skipped as the
+ * command's name, every option is accepted and no rule applies; --preset and --session are only
+ * recorded. */
 int op_parse(op_opts *o, int argc, char **argv);
-int op_parse_layered(op_opts *o, int argc, char **argv, op_layer_fn layer, void *user);
-/* The subcommand's name ("run", "tui", ...). */
-const char *op_cmd_name(op_cmd c);
-/* The options part of --help, after main.c's subcommand lines (agrees with man/gsrscope.1);
+/* The options part of --help, after main.c's subcommand lines (agrees with man/gsrscope.1): the
+ * subcommands cmds[0..n) name which commands accept the presets and --precision (NULL, 0: none);
  * `methods` is its "Methods:" section, the method table's (gs_mtable.h: mt_help); `figures` the
  * --figure lines (the figures' table's: fig_help() in gs_figure.h; NULL: one line without the list). */
-const char *op_usage(const char *methods, const char *figures);
+const char *op_usage(const op_command *cmds, int n, const char *methods, const char *figures);
 /* Parse one "name=value" hyperparameter/protocol assignment onto o (used by sweep, sessions
  * and the TUI editor). GS_OK or GS_EINPUT. */
 int op_set(op_opts *o, const char *name, const char *value);

@@ -3,8 +3,9 @@
  * Every value option (`--name V` on the command line, `name=V` in presets and sessions, with '_'
  * or '-', `--param name=v1,v2` in sweep, `--param name` in tune, a row of the TUI's parameters
  * panel) is one row of pa_table(): its name, its field in op_opts, its default, its valid range,
- * its TUI label, step and scale, its tuning range, the subcommands it applies to, the part of the
- * replay a change invalidates (EN_DEP_* bits; 0 = the stream and problem), and its --help line.
+ * its TUI label, step and scale, its tuning range, its option group (OPG_*: a subcommand's row
+ * lists the groups it accepts), the part of the replay a change invalidates (EN_DEP_* bits; 0 =
+ * the stream and problem), and its --help line.
  * opts.c (parsing, op_defaults, op_validate), usage.c (--help), session.c (what a session
  * saves), tui/tui_params.c (the panel, steps and ranges), analysis/tuning.c (the search ranges),
  * cli/sweep.c (which names keep the problem) and methods/names.c (mt_uses) read it.
@@ -24,19 +25,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum { OP_CMD_TUI, OP_CMD_RUN, OP_CMD_EXPORT, OP_CMD_SWEEP, OP_CMD_SYNTH, OP_CMD_TUNE, OP_CMD_TABLE } op_cmd;
-#define OP_N_CMDS 7
-
-/* Which subcommands an option applies to (bits 1u << op_cmd). */
-#define IN_TUI (1u << OP_CMD_TUI)
-#define IN_RUN (1u << OP_CMD_RUN)
-#define IN_EXPORT (1u << OP_CMD_EXPORT)
-#define IN_SWEEP (1u << OP_CMD_SWEEP)
-#define IN_SYNTH (1u << OP_CMD_SYNTH)
-#define IN_TUNE (1u << OP_CMD_TUNE)
-#define IN_TABLE (1u << OP_CMD_TABLE)
-#define IN_REPLAY (IN_TUI | IN_RUN | IN_EXPORT | IN_SWEEP | IN_TUNE | IN_TABLE) /* every command that replays a stream */
-#define IN_ALL (IN_REPLAY | IN_SYNTH)
+/* Option groups: every option is in one (a parameter row's `group`, a row of opts.c's option
+ * table); a subcommand's row (op_command in gs_opts.h, main.c's table) lists the groups it
+ * accepts, so a new subcommand edits no option's row. */
+enum {
+    OPG_STREAM = 1u << 0,    /* data, protocol, methods, the parameters, --preset, --session:
+                              * every command that replays a stream */
+    OPG_COMPUTE = 1u << 1,   /* --spectrum, --precision (without it a command computes in double) */
+    OPG_FORMAT = 1u << 2,    /* --format */
+    OPG_REPORT = 1u << 3,    /* --save-state, --theorem, --split (run) */
+    OPG_QUIET = 1u << 4,     /* --quiet: the headless commands */
+    OPG_FIGURE = 1u << 5,    /* --figure, -o, --dpi, --task, --frames, ... (export) */
+    OPG_PARAM = 1u << 6,     /* --param */
+    OPG_SEEDS = 1u << 7,     /* --seeds */
+    OPG_OBJECTIVE = 1u << 8, /* --objective (tune) */
+    OPG_OUT_DIR = 1u << 9,   /* --out DIR (synth) */
+    OPG_TERMINAL = 1u << 10, /* --ascii, --tour, --theme (the TUI) */
+    OPG_GENERAL = 1u << 11   /* --help, --version: every command, without being listed */
+};
 
 /* all: the N(N−1) ordered pairs i ≠ j (default); random: one random partner per row; literal:
  * the N² ordered pairs with i = j included, as Algorithm 1 writes it */
@@ -83,6 +89,9 @@ typedef struct {
 
 typedef enum { OP_PROFILE_STEP, OP_PROFILE_EXP, OP_PROFILE_NONE } op_profile;
 typedef enum { OP_ORDER_SHUFFLED, OP_ORDER_ORDERED } op_order;
+/* Largest D whose exact spectrum --spectrum auto computes without being asked: LAPACK dsyevd
+ * costs about D³ (measured on one core: 1 s at D = 2048, 16 s at D = 5000). */
+#define EN_SPECTRUM_AUTO_MAX 2048
 /* AUTO (default): FINAL when the exact spectrum is cheap (D ≤ EN_SPECTRUM_AUTO_MAX), else exact
  * spectra only where asked (en_ensure_spectrum: figures, --save-state, the TUI's views). */
 typedef enum { OP_SPECTRUM_FINAL, OP_SPECTRUM_ALL, OP_SPECTRUM_AUTO } op_spectrum;
@@ -100,9 +109,15 @@ typedef struct {
     double val_frac;     /* [0, 1): per-class held-out fraction of the kept training rows, 0 = none */
 } op_protocol;
 
-/* The arithmetic of the ridge learners (--precision, run only): double everywhere, single (rows,
- * Gram matrices, Cholesky and predictions in float), or auto: single from the run's D ≥
- * EN_SINGLE_MIN_D (gs_engine.h), else double. Zero is double: the library's default. */
+/* --precision auto (the engine's rule, written here for --help to print): single precision from this D of the run (--expand) on. There the D×D work
+ * (syrk, Cholesky: D³/3 per task) dominates a replay and float halves its time and memory; a
+ * Gram matrix with cond(G + τI) = κ loses about κ·D·ε_single in relative accuracy, checked per
+ * task (EN_SINGLE_KAPPA). Below it double costs under a second and every number stays the exact
+ * double one (the default D = 768 and every documented example). */
+#define EN_SINGLE_MIN_D 2048
+/* The arithmetic of the ridge learners (--precision: the commands with OPG_COMPUTE): double
+ * everywhere, single (rows, Gram matrices, Cholesky and predictions in float), or auto: single
+ * from the run's D ≥ EN_SINGLE_MIN_D (above), else double. Zero is double: the library's default. */
 enum { OP_PREC_DOUBLE = 0, OP_PREC_SINGLE = 1, OP_PREC_AUTO = 2 };
 
 /* How random projections (--expand, ranpac) are drawn. */
@@ -130,8 +145,9 @@ typedef enum { PA_DBL, PA_LONG, PA_INT, PA_SEED, PA_ENUM } pa_kind;
 /* The TUI's step: none (not in the panel), additive (step), or multiplicative over the round
  * values 1, 2, 5, 10, 20, ... (down from `step`, the smallest non-zero value, goes to lo). */
 typedef enum { PA_STEP_NONE, PA_STEP_ADD, PA_STEP_125 } pa_scale;
-/* Bounds: open ends, and 0 meaning "unset" outside the range (--rho). */
-enum { PA_LO_OPEN = 1u, PA_HI_OPEN = 2u, PA_ZERO_UNSET = 4u };
+/* Bounds: open ends, 0 meaning "unset" outside the range (--rho, said in the range's text), and 0
+ * meaning "the default" outside it (--dpi: the range's text does not name it). */
+enum { PA_LO_OPEN = 1u, PA_HI_OPEN = 2u, PA_ZERO_UNSET = 4u, PA_ZERO_DEFAULT = 8u };
 /* --help sections the rows are listed in. */
 typedef enum { PA_SEC_DATA, PA_SEC_PROTOCOL, PA_SEC_METHODS } pa_section;
 
@@ -152,11 +168,13 @@ typedef struct {
                               * PA_STEP_125: the least non-zero value */
     double tune_lo, tune_hi; /* tune's search range; tune_grid 0: not tunable */
     int tune_log, tune_grid; /* log10 scale; points of the coarse grid */
-    unsigned in;             /* subcommands it applies to (IN_*) */
+    unsigned group;          /* its option group (OPG_*): the subcommands listing it accept it */
     unsigned dep;            /* EN_DEP_* a change invalidates; 0: the stream and problem */
     pa_section section;      /* --help section */
     const char *arg;         /* --help metavariable ("T"); enums: their names */
-    const char *help;        /* --help text; the range and default are appended from the row */
+    const char *help;        /* --help text: %r the range, %d the default */
+    const char *why;         /* a refusal's reason, printf'd with lo ("below %g dpi the text is
+                              * unreadable"); NULL: none */
 } pa_param;
 
 /* The table and its size. */
@@ -164,6 +182,13 @@ const pa_param *pa_table(void);
 int pa_count(void);
 /* The tests' handle on the same rows (to change a range at run time). */
 pa_param *pa_table_mut(void);
+/* The number options that are not parameters (export's --dpi, --frame-ms, --width-in,
+ * --font-scale): rows of the same kind, read by the parser (op_opts fields, ranges, refusals)
+ * and --help (usage.c), but never saved in sessions, set by --param, shown in the TUI or tuned. */
+const pa_param *pa_options(void);
+int pa_option_count(void);
+/* The option row of a name, or NULL. */
+const pa_param *pa_find_option(const char *name);
 /* The row of a name ("alpha_base" or "alpha-base"), or NULL. */
 const pa_param *pa_find(const char *name);
 /* The row's name as sessions and tune's output write it, with '_' for '-' ("alpha_base"). */
@@ -189,7 +214,7 @@ void pa_range_text(const pa_param *r, char *buf, size_t cap);
 void pa_num_text(double v, char *buf, size_t cap);
 /* The default as --help writes it ("0.6", "all", "none"). */
 void pa_default_text(const pa_param *r, char *buf, size_t cap);
-/* GS_OK, or GS_EINPUT with "--name: must be in RANGE, got V" when v is out of range. */
+/* GS_OK, or GS_EINPUT with "--name: must be in RANGE (WHY), got V" when v is out of range. */
 int pa_check(const pa_param *r, double v);
 /* The TUI's step from v in direction dir (+1/-1): the new value, kept in the valid range (and
  * at least `step` for additive rows). Equal to v at the end of the range. */

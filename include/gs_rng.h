@@ -21,7 +21,7 @@ typedef enum {
     RNG_GAMMA,       /* GSR γ draws (index = class) */
     RNG_SYNTH,       /* synthetic data generator */
     RNG_GAUSS,       /* Gaussian baselines (index = class) */
-    RNG_MISC,
+    RNG_INTERCLASS,  /* interclass's partners and anchors (index = class); the tests' own draws too */
     RNG_VALSPLIT,    /* which kept rows a class holds out for validation (index = class) */
     RNG_ANACP,       /* AnaCP's layers (index 0 final, k head k) and replay (index 1000 + task) */
     RNG_RFF          /* klda's random Fourier features */

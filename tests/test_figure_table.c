@@ -41,8 +41,8 @@ static void test_lists(void)
               fig_needs("nope") == 0 && fig_needs(NULL) == 0, "fig_needs");
     double w = 0, h = 0;
     CHECK(fig_size_in("throwaway", 0, &w, &h) == GS_OK && w == 4.0 && h == 2.0, "its size: %g x %g in", w, h);
-    /* --help: main.c prints op_usage(mt_help(), fig_help()) */
-    const char *help = op_usage(NULL, fig_help());
+    /* --help: main.c prints op_usage(COMMANDS, N_COMMANDS, mt_help(), fig_help()) */
+    const char *help = op_usage(NULL, 0, NULL, fig_help());
     const char *line = strstr(help, "\n                           throwaway    a figure added by its row alone (--seeds)\n");
     CHECK(line != NULL, "--help lists it with its help line");
     const char *fig = strstr(help, "  --figure NAME"), *out = strstr(help, "  -o, --output");
@@ -109,7 +109,8 @@ static void test_tui(void)
               tui_view_figure(v));
 }
 
-/* `gsrscope export` on the bundled sample, through cli_export. */
+/* `gsrscope export` on the bundled sample, through cli_export (declared beside its row in main.c). */
+int cli_export(op_opts *o);
 static int export(const char *path, const char *seeds)
 {
     char *argv[16] = {"gsrscope", "export", "--tasks", "3", "--max-aug", "20", "--quiet", "--figure", "throwaway",

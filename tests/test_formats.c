@@ -130,7 +130,7 @@ static void test_unknown(void)
 /* config/ may not call data/: the --help text is written by hand, and checked here. */
 static void test_help(void)
 {
-    const char *u = op_usage(NULL, NULL);
+    const char *u = op_usage(NULL, 0, NULL, NULL);
     const char *data = strstr(u, "Data:\n");
     CHECK(data != NULL, "--help has a Data: section");
     for (int i = 0; data && i < ld_fmt_count; i++) {

@@ -62,7 +62,7 @@ static op_params defaults(void)
 /* Whether the table knows the rows: names, help, display names, letters, parameters. */
 static void check_names(int present)
 {
-    const char *help = op_usage(mt_help(), NULL);
+    const char *help = op_usage(NULL, 0, mt_help(), NULL);
     const char *sec = strstr(help, "Methods:\n");
     CHECK(sec != NULL, "--help has a Methods: section");
     int in_help = sec && strstr(sec, "toyl ") && strstr(sec, "a test-only learner: ridge with ten times tau") &&

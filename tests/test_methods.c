@@ -351,7 +351,7 @@ static double power_lmax(const double *A, long D)
 
 static void test_theorem1(void)
 {
-    gsl_rng *r = rng_new(99, RNG_MISC, 1);
+    gsl_rng *r = rng_new(99, RNG_INTERCLASS, 1);
     int cases = 0, holds = 0;
     for (int rep = 0; rep < 12; rep++) {
         long D = 6 + rep % 5 * 3, nx = 3 + rep % 4 * 5, nz = 2 + rep % 3 * 4;

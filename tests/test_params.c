@@ -99,7 +99,7 @@ static int count_of(const char *s, const char *w)
 static void check_tune_lists(const char *man, const char *why)
 {
     char h[1024], m[4096], t[96];
-    section_of(op_usage(mt_help(), NULL), "\nTune:\n", "\n  --objective", h, sizeof h);
+    section_of(op_usage(NULL, 0, mt_help(), NULL), "\nTune:\n", "\n  --objective", h, sizeof h);
     section_of(man, "\n.SH TUNE OPTIONS", "\n.BI \\-\\-objective", m, sizeof m);
     CHECK(h[0] && (m[0] || !man), "%s: tune's --help and man sections found", why);
     int n = 0;
@@ -119,6 +119,46 @@ static void check_tune_lists(const char *man, const char *why)
     if (man) CHECK(count_of(m, " points") == n, "%s: the man page lists %d grids, the table has %d tunable rows", why, count_of(m, " points"), n);
 }
 
+/* The number options that are not parameters (pa_options: export's --dpi, --frame-ms, --width-in,
+ * --font-scale): --help and the man page give each row's range, the parser refuses a value just
+ * outside it (naming the range) and takes its ends and 0 (the default); no session or --param
+ * knows them. */
+static void test_option_rows(void)
+{
+    size_t mn = 0;
+    char *man = (char *)tap_slurp("man/gsrscope.1", &mn);
+    CHECK(pa_option_count() >= 4, "%d number options", pa_option_count());
+    for (int i = 0; i < pa_option_count(); i++) {
+        const pa_param *r = &pa_options()[i];
+        char range[96], h[1024], m[2048], opt[64], lo[32], hi[32], below[32], above[32];
+        pa_range_text(r, range, sizeof range);
+        CHECK(pa_find_option(r->name) == r && !pa_find(r->name), "--%s: an option row, not a parameter", r->name);
+        help_of(op_usage(NULL, 0, mt_help(), NULL), r->name, h, sizeof h);
+        CHECK(h[0] && strstr(h, range), "--help: --%s shows %s: '%s'", r->name, range, h);
+        if (man) {
+            man_of(man, r->name, m, sizeof m);
+            CHECK(m[0] && strstr(m, range + 3), "man/gsrscope.1: --%s says %s: '%.200s'", r->name, range + 3, m);
+        }
+        snprintf(opt, sizeof opt, "--%s", r->name);
+        snprintf(lo, sizeof lo, "%.17g", r->lo);
+        snprintf(hi, sizeof hi, "%.17g", r->hi);
+        snprintf(below, sizeof below, "%.17g", r->kind == PA_DBL ? r->lo * 0.99 : r->lo - 1);
+        snprintf(above, sizeof above, "%.17g", r->kind == PA_DBL ? r->hi * 1.01 : r->hi + 1);
+        const char *vals[] = {lo, hi, "0", below, above};
+        for (int k = 0; k < 5; k++) {
+            char *argv[] = {"gsrscope", "export", "--frames", opt, (char *)vals[k], NULL}; /* --frame-ms needs --frames */
+            op_opts o;
+            int rc = op_parse(&o, 5, argv);
+            if (k < 3) CHECK(rc == GS_OK && pa_get(&o, r) == strtod(vals[k], NULL), "%s %s accepted: %s", opt, vals[k], gs_last_error());
+            else CHECK(rc == GS_EINPUT && strstr(gs_last_error(), range), "%s %s refused naming %s: %s", opt, vals[k], range, gs_last_error());
+        }
+        op_opts o;
+        op_defaults(&o);
+        CHECK(op_set(&o, r->name, lo) == GS_EINPUT, "%s: no parameter (sessions, --param)", r->name);
+    }
+    free(man);
+}
+
 static void test_rows(void)
 {
     op_opts *o = malloc(sizeof *o);
@@ -126,7 +166,7 @@ static void test_rows(void)
     size_t mn = 0;
     char *man = (char *)tap_slurp("man/gsrscope.1", &mn);
     CHECK(man != NULL, "man/gsrscope.1 readable");
-    const char *help = op_usage(mt_help(), NULL);
+    const char *help = op_usage(NULL, 0, mt_help(), NULL);
     int nrow = pa_count();
     CHECK(nrow >= 26, "%d rows", nrow);
     for (int i = 0; i < nrow; i++) {
@@ -252,7 +292,7 @@ static void test_change_a_row(void)
     CHECK(op_set(o, "tau", "60") == GS_EINPUT && strstr(gs_last_error(), "[0, 50]"), "--tau 60 refused: %s", gs_last_error());
     CHECK(op_set(o, "tau", "40") == GS_OK && o->params.tau == 40, "--tau 40 accepted");
     char h[512];
-    help_of(op_usage(mt_help(), NULL), "tau", h, sizeof h);
+    help_of(op_usage(NULL, 0, mt_help(), NULL), "tau", h, sizeof h);
     CHECK(strstr(h, "in [0, 50]") != NULL, "--help follows: %s", h);
     tui_param tp = tui_param_find("tau");
     op_params p = o->params;
@@ -260,7 +300,7 @@ static void test_change_a_row(void)
     const tn_space *sp = tn_space_find("tau");
     CHECK(sp && sp->tune_lo == 1e-2 && sp->tune_hi == 20 && sp->tune_grid == 4, "tune's range follows");
     check_tune_lists(NULL, "tau's grid changed");
-    CHECK(strstr(op_usage(mt_help(), NULL), "tau 1e-2..20 (4 points, log scale)") != NULL, "tune's --help line follows tau's grid");
+    CHECK(strstr(op_usage(NULL, 0, mt_help(), NULL), "tau 1e-2..20 (4 points, log scale)") != NULL, "tune's --help line follows tau's grid");
     /* a different TUI step: additive 0.5 */
     tau->scale = PA_STEP_ADD;
     tau->step = 0.5;
@@ -275,14 +315,14 @@ static void test_change_a_row(void)
     beta->tune_grid = 0;
     CHECK(tui_param_count() == n - 1 && tui_param_find("beta") < 0 && !tn_space_find("beta"), "β out of the panel and of tune");
     check_tune_lists(NULL, "beta untunable");
-    CHECK(!strstr(op_usage(mt_help(), NULL), "beta 0..4"), "β out of tune's --help line");
+    CHECK(!strstr(op_usage(NULL, 0, mt_help(), NULL), "beta 0..4"), "β out of tune's --help line");
     *beta = bsaved;
     /* a different default */
     pa_param *xi = (pa_param *)pa_find("xi"), xsaved = *xi;
     xi->def = 0.02;
     op_defaults(o);
     CHECK(o->params.xi == 0.02, "op_defaults follows the row's default");
-    help_of(op_usage(mt_help(), NULL), "xi", h, sizeof h);
+    help_of(op_usage(NULL, 0, mt_help(), NULL), "xi", h, sizeof h);
     CHECK(strstr(h, "default 0.02") != NULL, "--help shows the new default: %s", h);
     *xi = xsaved;
     free(o);
@@ -291,6 +331,7 @@ static void test_change_a_row(void)
 int main(void)
 {
     test_rows();
+    test_option_rows();
     test_sessions_presets();
     test_change_a_row();
     return tap_done();

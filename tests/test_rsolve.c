@@ -237,7 +237,7 @@ static void test_mixed(gsl_rng *r)
 
 int main(void)
 {
-    gsl_rng *r = rng_new(7, RNG_MISC, 3);
+    gsl_rng *r = rng_new(7, RNG_INTERCLASS, 3);
     test_dual(r);
     test_dual_single(r);
     test_mixed(r);

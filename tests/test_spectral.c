@@ -22,7 +22,7 @@ static void random_orthogonal(double *Q, long n, gsl_rng *r)
 
 int main(void)
 {
-    gsl_rng *r = rng_new(5, RNG_MISC, 1);
+    gsl_rng *r = rng_new(5, RNG_INTERCLASS, 1);
     long n = 40;
     double *Q = malloc(sizeof(double) * n * n), lam[40], w[40];
     random_orthogonal(Q, n, r);

@@ -10,7 +10,7 @@
  * once (h̃h̃ᵀ) and Q with γ·h̃ in column c and (1−γ)·h̃ in column y_j. It is emitted as two
  * rows with weights γ and 1−γ (their Gram contributions add up to h̃h̃ᵀ), so the "aug" row
  * counters of the report count every mixed row twice. A class with no partner (nothing else
- * seen yet) gets no rows. Randomness: rng_new(seed, RNG_MISC, c) for partners and anchors,
+ * seen yet) gets no rows. Randomness: rng_new(seed, RNG_INTERCLASS, c) for partners and anchors,
  * rng_new(seed, RNG_GAMMA, c) for γ.
  */
 #include "gs_methods.h"
@@ -34,7 +34,7 @@ static int inter_class(en_mctx *m, int t, int c, en_emitter *em)
     double alpha = q->alpha_base + (1.0 - q->alpha_base) * exp(-q->xi * (double)N);
     long d = p->d;
     double *zt = gs_malloc((size_t)d, sizeof(double), "interclass row");
-    gsl_rng *rp = rng_new(q->seed, RNG_MISC, (uint64_t)c);
+    gsl_rng *rp = rng_new(q->seed, RNG_INTERCLASS, (uint64_t)c);
     gsl_rng *rg = rng_new(q->seed, RNG_GAMMA, (uint64_t)c);
     int rc = GS_OK;
     long skipped = 0;

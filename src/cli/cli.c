@@ -72,18 +72,19 @@ int cli_report_failed(const en_results *r)
     return failed;
 }
 
-/* The files and folders the command will write, checked writable before it starts. */
+/* The files and folders the command will write, checked writable before it starts (each option
+ * is set only by the commands that accept it). */
 static int check_outputs(const op_opts *o)
 {
     int rc = GS_OK;
-    if (o->cmd == OP_CMD_RUN && o->save_state) rc = io_check_output("--save-state", o->save_state, 1);
-    if (!rc && o->cmd == OP_CMD_EXPORT && o->output && o->figure) {
+    if (o->save_state) rc = io_check_output("--save-state", o->save_state, 1);
+    if (!rc && o->output && o->figure) {
         /* a bad figure name or format is export's own refusal, said first */
         if (fig_check_output(o->figure, o->output) == GS_OK) rc = io_check_output("-o", o->output, 0);
         else gs_clear_error();
     }
-    if (!rc && o->cmd == OP_CMD_EXPORT && o->data_csv) rc = io_check_output("--csv", o->data_csv, 0);
-    if (!rc && o->cmd == OP_CMD_SYNTH && o->out_dir) rc = io_check_output("--out", o->out_dir, 1);
+    if (!rc && o->data_csv) rc = io_check_output("--csv", o->data_csv, 0);
+    if (!rc && o->out_dir) rc = io_check_output("--out", o->out_dir, 1);
     return rc;
 }
 

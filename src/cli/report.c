@@ -2,6 +2,7 @@
 #include "gs_report.h"
 #include "gs_common.h"
 #include "gs_io.h"
+#include "gs_json.h"
 #include "gs_npy.h"
 
 #include <math.h>
@@ -32,18 +33,6 @@ static void json_num(FILE *f, const char *key, double v, int comma)
     if (isfinite(v)) fprintf(f, "\"%s\": %.17g", key, v);
     else fprintf(f, "\"%s\": null", key);
     if (comma) fputs(", ", f);
-}
-
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-        else if (c < 0x20) fprintf(f, "\\u%04x", c);
-        else fputc(c, f);
-    }
-    fputc('"', f);
 }
 
 char *rp_params_json(const en_problem *p, const op_opts *o)

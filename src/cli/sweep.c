@@ -17,6 +17,7 @@
 #include "cli_int.h"
 #include "gs_common.h"
 #include "gs_engine.h"
+#include "gs_json.h"
 #include "gs_pipeline.h"
 
 #include <errno.h>
@@ -111,13 +112,8 @@ static void json_value(FILE *f, const char *v)
 {
     char *end;
     double x = strtod(v, &end);
-    if (*v && !*end && isfinite(x)) { json_num(f, x); return; }
-    fputc('"', f);
-    for (const char *p = v; *p; p++) {
-        if (*p == '"' || *p == '\\') fputc('\\', f);
-        fputc(*p, f);
-    }
-    fputc('"', f);
+    if (*v && !*end && isfinite(x)) json_num(f, x);
+    else json_str(f, v);
 }
 
 int cli_sweep(op_opts *o)
@@ -268,14 +264,14 @@ int cli_sweep(op_opts *o)
             fputc('\n', f);
         }
     } else if (o->format == OP_FMT_JSON) {
-        fputs("{\n\"data\": \"", f);
-        for (const char *p = data_name; *p; p++) { if (*p == '"' || *p == '\\') fputc('\\', f); if ((unsigned char)*p >= 0x20) fputc(*p, f); }
-        fputs("\",\n\"params\": [", f);
-        for (int i = 0; i < na; i++) fprintf(f, "%s\"%s\"", i ? ", " : "", ax[i].name);
+        fputs("{\n\"data\": ", f);
+        json_str(f, data_name);
+        fputs(",\n\"params\": [", f);
+        for (int i = 0; i < na; i++) { if (i) fputs(", ", f); json_str(f, ax[i].name); }
         fputs("],\n\"seeds\": [", f);
         for (int s = 0; s < ns; s++) fprintf(f, "%s%llu", s ? ", " : "", (unsigned long long)seeds[s]);
         fputs("],\n\"methods\": [", f);
-        for (int m = 0; m < nm; m++) fprintf(f, "%s\"%s\"", m ? ", " : "", o->methods[m]);
+        for (int m = 0; m < nm; m++) { if (m) fputs(", ", f); json_str(f, o->methods[m]); }
         fputs("],\n\"points\": [\n", f);
         for (long pt = 0; pt < npts; pt++) {
             long rem = pt;
@@ -283,12 +279,16 @@ int cli_sweep(op_opts *o)
             for (int i = na - 1; i >= 0; i--) { idx[i] = (int)(rem % ax[i].n); rem /= ax[i].n; }
             fputs("  {\"point\": {", f);
             for (int i = 0; i < na; i++) {
-                fprintf(f, "%s\"%s\": ", i ? ", " : "", ax[i].name);
+                if (i) fputs(", ", f);
+                json_str(f, ax[i].name);
+                fputs(": ", f);
                 json_value(f, ax[i].val[idx[i]]);
             }
             fputs("}, \"results\": {", f);
             for (int m = 0; m < nm; m++) {
-                fprintf(f, "%s\"%s\": {", m ? ", " : "", o->methods[m]);
+                if (m) fputs(", ", f);
+                json_str(f, o->methods[m]);
+                fputs(": {", f);
                 for (int k = 0; k < nstat; k++) {
                     double mean, sd;
                     int cnt;

@@ -3,6 +3,7 @@
 #include "gs_table.h"
 #include "gs_common.h"
 #include "gs_engine.h"
+#include "gs_json.h"
 #include "gs_mtable.h"
 #include "gs_pipeline.h"
 
@@ -126,17 +127,6 @@ static void md_text(FILE *f, const char *s)
         if (*s == '|' || *s == '*' || *s == '_' || *s == '<' || *s == '\\') fputc('\\', f);
         fputc(*s, f);
     }
-}
-
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20) fprintf(f, "\\u%04x", *s);
-        else fputc(*s, f);
-    }
-    fputc('"', f);
 }
 
 static void json_num(FILE *f, double v)

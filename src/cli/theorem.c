@@ -3,6 +3,7 @@
  * (gs_report.h). */
 #include "gs_claims.h"
 #include "gs_common.h"
+#include "gs_json.h"
 #include "gs_mechanism.h"
 #include "gs_report.h"
 #include "gs_spectral.h"
@@ -17,24 +18,13 @@ static void jnum(FILE *f, const char *key, double v, int comma)
     else fprintf(f, "\"%s\": null%s", key, comma ? ", " : "");
 }
 
-static void jstr(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20) fprintf(f, "\\u%04x", (unsigned char)*s);
-        else fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 static const char *verdict_word(cl_verdict v) { return v == CL_HOLDS ? "holds" : v == CL_FAILS ? "fails" : "unknown"; }
 
 static void json_method(FILE *f, const en_results *r, int m, int T, const sp_theorem *th, const mc_rows *mc,
                         const cl_report *rep, int first)
 {
     fprintf(f, "%s    {\"method\": ", first ? "" : ",\n");
-    jstr(f, r->m[m].name);
+    json_str(f, r->m[m].name);
     fprintf(f, ", \"task\": %d, \"r\": %d, ", T, th->r);
     jnum(f, "eps", th->eps, 1); jnum(f, "eta", th->eta, 1); jnum(f, "mbar", th->mbar, 1); jnum(f, "m", th->m, 1);
     jnum(f, "S_tau", th->S_tau, 1); jnum(f, "Lambda_plus", th->Lambda_plus, 1); jnum(f, "bound", th->bound, 1);
@@ -65,11 +55,11 @@ static void json_method(FILE *f, const en_results *r, int m, int T, const sp_the
     for (int i = CL_RANK; i < rep->n; i++) {
         const cl_row *c = &rep->row[i];
         fprintf(f, "%s\n       {\"claim\": ", i == CL_RANK ? "" : ",");
-        jstr(f, c->claim);
+        json_str(f, c->claim);
         fprintf(f, ", \"verdict\": \"%s\", \"numbers\": ", verdict_word(c->verdict));
-        jstr(f, c->numbers);
+        json_str(f, c->numbers);
         fputs(", \"reason\": ", f);
-        jstr(f, c->reason);
+        json_str(f, c->reason);
         fputs("}", f);
     }
     fputs("]}", f);

@@ -15,7 +15,6 @@
 void op_defaults(op_opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->cmd = OP_CMD_TUI;
     for (int i = 0; i < pa_count(); i++) pa_put(o, &pa_table()[i], pa_table()[i].def);
     o->data.label_col = -1;
     o->methods[0] = "gacl";
@@ -95,10 +94,8 @@ static const char *const SIZE_NAMES[] = {"column", "page", "slide"};  /* OP_SIZE
 static const char *const OBJ_NAMES[] = {"acc", "tail", "balanced"};
 static const char *const PREC_NAMES[] = {"double", "single", "auto"}; /* in OP_PREC_* order */
 
-
-static const char *const CMD_NAMES[OP_N_CMDS] = {"tui", "run", "export", "sweep", "synth", "tune", "table"};
-#define N_CMDS OP_N_CMDS
-const char *op_cmd_name(op_cmd c) { return (int)c >= 0 && (int)c < N_CMDS ? CMD_NAMES[c] : "?"; }
+/* A rule of the subcommand being parsed (none without a table: op_parse). */
+static int rule(const op_opts *o, unsigned r) { return o->cmd && (o->cmd->rules & r); }
 
 /* "alpha_base" and "alpha-base" are the same name. */
 static void canon(const char *in, char *out, size_t cap)
@@ -125,18 +122,15 @@ static void record(op_opts *o, const char *name_in, const char *value)
 
 void op_note(op_opts *o, const char *name, const char *value) { record(o, name, value); }
 
-/* The values are the rows of the parameter table (gs_params.h): `--name V` on the command line,
- * `name=V` in sessions and presets (with '_' for '-'), `--param name=v1,v2` in sweep. */
-int op_set(op_opts *o, const char *name_in, const char *v)
+/* Read v into row k's field (a parameter or a number option), checked against its range. */
+static int set_row(op_opts *o, const pa_param *k, const char *v)
 {
-    const pa_param *k = pa_find(name_in);
-    if (!k) return gs_error(GS_EINPUT, "unknown parameter '%s'", name_in);
     char opt[80];
     snprintf(opt, sizeof opt, "--%s", k->name);
     void *field = (char *)o + k->off;
-    double d;
-    long l;
-    int e, st;
+    double d = 0;
+    long l = 0;
+    int e = 0, st;
     switch (k->kind) {
     case PA_DBL:
         if ((st = parse_double(opt, v, &d)) || (st = pa_check(k, d))) return st;
@@ -154,6 +148,17 @@ int op_set(op_opts *o, const char *name_in, const char *v)
         *(int *)field = e;
         break;
     }
+    return GS_OK;
+}
+
+/* The values are the rows of the parameter table (gs_params.h): `--name V` on the command line,
+ * `name=V` in sessions and presets (with '_' for '-'), `--param name=v1,v2` in sweep. */
+int op_set(op_opts *o, const char *name_in, const char *v)
+{
+    const pa_param *k = pa_find(name_in);
+    if (!k) return gs_error(GS_EINPUT, "unknown parameter '%s'", name_in);
+    int st = set_row(o, k, v);
+    if (st) return st;
     record(o, k->name, v);
     return op_validate(o);
 }
@@ -234,15 +239,9 @@ int op_validate(const op_opts *o)
     int st;
     for (int i = 0; i < pa_count(); i++)
         if ((st = pa_check(&pa_table()[i], pa_get(o, &pa_table()[i])))) return st;
-    /* Below 72 dpi a PNG's text is a few pixels high; below 3 inches the labels overlap. */
-    if (o->dpi != 0 && !(o->dpi >= OP_MIN_DPI && o->dpi <= 2400))
-        return gs_error(GS_EINPUT, "--dpi: must be in [%d, 2400] (below %d dpi the text is unreadable), got %g", OP_MIN_DPI, OP_MIN_DPI, o->dpi);
-    if (o->width_in != 0 && !(o->width_in >= OP_MIN_WIDTH_IN && o->width_in <= 40))
-        return gs_error(GS_EINPUT, "--width-in: must be in [%g, 40] (narrower figures overlap their labels), got %g", OP_MIN_WIDTH_IN, o->width_in);
+    for (int i = 0; i < pa_option_count(); i++)
+        if ((st = pa_check(&pa_options()[i], pa_get(o, &pa_options()[i])))) return st;
     if (o->task < 0) return gs_error(GS_EINPUT, "--task: must be ≥ 1, got %d", o->task);
-    if (o->font_scale != 0 && !(o->font_scale >= OP_MIN_FONT_SCALE && o->font_scale <= OP_MAX_FONT_SCALE))
-        return gs_error(GS_EINPUT, "--font-scale: must be in [%g, %g], got %g", OP_MIN_FONT_SCALE, OP_MAX_FONT_SCALE,
-                        o->font_scale);
     if (o->size && o->width_in != 0)
         return gs_error(GS_EINPUT, "--size and --width-in: give one of them (--size %s is %s)",
                         o->size == OP_SIZE_COLUMN ? "column" : o->size == OP_SIZE_PAGE ? "page" : "slide",
@@ -255,95 +254,111 @@ int op_validate(const op_opts *o)
 enum {
     O_SYNTH = 1000, O_DATA, O_IDX, O_TRF, O_TRL, O_TEF, O_TEL, O_LABELCOL, O_NONORM,
     O_MAXMEM, O_METHODS, O_FORMAT, O_SAVE, O_SPECTRUM, O_THEOREM, O_SPLIT, O_QUIET, O_FIGURE,
-    O_DPI, O_TASK, O_WIDTH, O_CSV, O_PARAM, O_SEEDS, O_OUTDIR, O_ASCII, O_PRESET, O_SESSION,
+    O_TASK, O_CSV, O_PARAM, O_SEEDS, O_OUTDIR, O_ASCII, O_PRESET, O_SESSION,
     O_TOUR, O_THEME, O_HELP, O_VERSION, O_SET, O_OBJECTIVE, O_SAMPLE, O_PRECISION,
-    O_FRAMES, O_FUTURE, O_FRAME_MS, O_SIZE, O_FONT_SCALE
+    O_FRAMES, O_FUTURE, O_SIZE, O_NUM
 };
 
-/* The other options (the rows of the parameter table are options too, each `--name V`, id O_SET). */
+/* The other options (the rows of the parameter table are options too, each `--name V`, id O_SET,
+ * and so are the number options of pa_options(), id O_NUM). */
 typedef struct {
     const char *name;
     int has_arg;
     int id;
-    unsigned in;                 /* subcommands it applies to */
+    unsigned group;              /* its option group (OPG_*) */
 } op_def;
 
 static const op_def DEFS[] = {
-    {"synthetic", no_argument, O_SYNTH, IN_REPLAY},
-    {"sample", required_argument, O_SAMPLE, IN_REPLAY},
-    {"data", required_argument, O_DATA, IN_REPLAY},
-    {"idx", required_argument, O_IDX, IN_REPLAY},
-    {"train-features", required_argument, O_TRF, IN_REPLAY},
-    {"train-labels", required_argument, O_TRL, IN_REPLAY},
-    {"test-features", required_argument, O_TEF, IN_REPLAY},
-    {"test-labels", required_argument, O_TEL, IN_REPLAY},
-    {"label-col", required_argument, O_LABELCOL, IN_REPLAY},
-    {"no-normalize", no_argument, O_NONORM, IN_REPLAY},
-    {"max-memory", required_argument, O_MAXMEM, IN_REPLAY},
-    {"methods", required_argument, O_METHODS, IN_REPLAY},
-    {"preset", required_argument, O_PRESET, IN_REPLAY},
-    {"session", required_argument, O_SESSION, IN_REPLAY},
-    {"spectrum", required_argument, O_SPECTRUM, IN_TUI | IN_RUN | IN_EXPORT},
-    {"precision", required_argument, O_PRECISION, IN_TUI | IN_RUN | IN_EXPORT},
-    {"format", required_argument, O_FORMAT, IN_RUN | IN_SWEEP | IN_TUNE | IN_TABLE},
-    {"save-state", required_argument, O_SAVE, IN_RUN},
-    {"theorem", no_argument, O_THEOREM, IN_RUN},
-    {"split", required_argument, O_SPLIT, IN_RUN},
-    {"quiet", no_argument, O_QUIET, IN_RUN | IN_EXPORT | IN_SWEEP | IN_SYNTH | IN_TUNE | IN_TABLE},
-    {"figure", required_argument, O_FIGURE, IN_EXPORT},
-    {"output", required_argument, 'o', IN_EXPORT},
-    {"dpi", required_argument, O_DPI, IN_EXPORT},
-    {"task", required_argument, O_TASK, IN_EXPORT},
-    {"width-in", required_argument, O_WIDTH, IN_EXPORT},
-    {"csv", required_argument, O_CSV, IN_EXPORT},
-    {"frames", no_argument, O_FRAMES, IN_EXPORT},
-    {"future", required_argument, O_FUTURE, IN_EXPORT},
-    {"frame-ms", required_argument, O_FRAME_MS, IN_EXPORT},
-    {"size", required_argument, O_SIZE, IN_EXPORT},
-    {"font-scale", required_argument, O_FONT_SCALE, IN_EXPORT},
-    {"param", required_argument, O_PARAM, IN_SWEEP | IN_TUNE},
-    {"seeds", required_argument, O_SEEDS, IN_SWEEP | IN_EXPORT | IN_TABLE | IN_TUNE | IN_TUI},
-    {"objective", required_argument, O_OBJECTIVE, IN_TUNE},
-    {"out", required_argument, O_OUTDIR, IN_SYNTH},
-    {"ascii", no_argument, O_ASCII, IN_TUI},
-    {"tour", optional_argument, O_TOUR, IN_TUI},
-    {"theme", required_argument, O_THEME, IN_TUI},
-    {"help", no_argument, O_HELP, IN_ALL},
-    {"version", no_argument, O_VERSION, IN_ALL},
+    {"synthetic", no_argument, O_SYNTH, OPG_STREAM},
+    {"sample", required_argument, O_SAMPLE, OPG_STREAM},
+    {"data", required_argument, O_DATA, OPG_STREAM},
+    {"idx", required_argument, O_IDX, OPG_STREAM},
+    {"train-features", required_argument, O_TRF, OPG_STREAM},
+    {"train-labels", required_argument, O_TRL, OPG_STREAM},
+    {"test-features", required_argument, O_TEF, OPG_STREAM},
+    {"test-labels", required_argument, O_TEL, OPG_STREAM},
+    {"label-col", required_argument, O_LABELCOL, OPG_STREAM},
+    {"no-normalize", no_argument, O_NONORM, OPG_STREAM},
+    {"max-memory", required_argument, O_MAXMEM, OPG_STREAM},
+    {"methods", required_argument, O_METHODS, OPG_STREAM},
+    {"preset", required_argument, O_PRESET, OPG_STREAM},
+    {"session", required_argument, O_SESSION, OPG_STREAM},
+    {"spectrum", required_argument, O_SPECTRUM, OPG_COMPUTE},
+    {"precision", required_argument, O_PRECISION, OPG_COMPUTE},
+    {"format", required_argument, O_FORMAT, OPG_FORMAT},
+    {"save-state", required_argument, O_SAVE, OPG_REPORT},
+    {"theorem", no_argument, O_THEOREM, OPG_REPORT},
+    {"split", required_argument, O_SPLIT, OPG_REPORT},
+    {"quiet", no_argument, O_QUIET, OPG_QUIET},
+    {"figure", required_argument, O_FIGURE, OPG_FIGURE},
+    {"output", required_argument, 'o', OPG_FIGURE},
+    {"task", required_argument, O_TASK, OPG_FIGURE},
+    {"csv", required_argument, O_CSV, OPG_FIGURE},
+    {"frames", no_argument, O_FRAMES, OPG_FIGURE},
+    {"future", required_argument, O_FUTURE, OPG_FIGURE},
+    {"size", required_argument, O_SIZE, OPG_FIGURE},
+    {"param", required_argument, O_PARAM, OPG_PARAM},
+    {"seeds", required_argument, O_SEEDS, OPG_SEEDS},
+    {"objective", required_argument, O_OBJECTIVE, OPG_OBJECTIVE},
+    {"out", required_argument, O_OUTDIR, OPG_OUT_DIR},
+    {"ascii", no_argument, O_ASCII, OPG_TERMINAL},
+    {"tour", optional_argument, O_TOUR, OPG_TERMINAL},
+    {"theme", required_argument, O_THEME, OPG_TERMINAL},
+    {"help", no_argument, O_HELP, OPG_GENERAL},
+    {"version", no_argument, O_VERSION, OPG_GENERAL},
 };
 #define N_DEFS ((int)(sizeof DEFS / sizeof DEFS[0]))
 
-/* getopt's table: DEFS, then one row per parameter (gs_params.h). */
+/* getopt's table: DEFS, then one row per parameter, then one per number option (gs_params.h). */
 #define MAX_KEYS 64
 static struct option LONG[N_DEFS + MAX_KEYS + 1];
+static int n_keys; /* the parameters among them */
 
 static void build_long(void)
 {
     for (int i = 0; i < N_DEFS; i++) LONG[i] = (struct option){DEFS[i].name, DEFS[i].has_arg, 0, DEFS[i].id};
-    int n = pa_count() < MAX_KEYS ? pa_count() : MAX_KEYS;
-    for (int i = 0; i < n; i++) LONG[N_DEFS + i] = (struct option){pa_table()[i].name, required_argument, 0, O_SET};
+    n_keys = pa_count() < MAX_KEYS ? pa_count() : MAX_KEYS;
+    for (int i = 0; i < n_keys; i++) LONG[N_DEFS + i] = (struct option){pa_table()[i].name, required_argument, 0, O_SET};
+    int n = n_keys;
+    for (int i = 0; i < pa_option_count() && n < MAX_KEYS; i++, n++)
+        LONG[N_DEFS + n] = (struct option){pa_options()[i].name, required_argument, 0, O_NUM};
     LONG[N_DEFS + n] = (struct option){0, 0, 0, 0};
 }
 
-static unsigned applies_to(int li, int c)
+/* The subcommands of the parse (op_parse_layered's table; none for op_parse). */
+typedef struct {
+    const op_command *rows;
+    int n;
+} cmd_table;
+
+static unsigned group_of(int li, int c)
 {
-    if (li >= N_DEFS) return pa_table()[li - N_DEFS].in;
-    if (li >= 0) return DEFS[li].in;
-    for (int i = 0; i < N_DEFS; i++) if (DEFS[i].id == c) return DEFS[i].in; /* -o, -h, -V */
-    return IN_ALL;
+    if (li >= N_DEFS + n_keys) return pa_options()[li - N_DEFS - n_keys].group;
+    if (li >= N_DEFS) return pa_table()[li - N_DEFS].group;
+    if (li >= 0) return DEFS[li].group;
+    for (int i = 0; i < N_DEFS; i++) if (DEFS[i].id == c) return DEFS[i].group; /* -o, -h, -V */
+    return OPG_GENERAL;
 }
 
-static int not_here(const char *opt, op_cmd cmd, unsigned in)
+static int accepts(const op_command *cmd, unsigned group) { return !cmd || group == OPG_GENERAL || (cmd->groups & group); }
+
+/* "the TUI" or `run` (lead) / "run" (in a list). */
+static const char *title(const op_command *c, int lead, char *buf, size_t cap)
 {
-    char list[96] = "";
-    for (int c = 0; c < N_CMDS; c++)
-        if (in & (1u << c)) {
+    if (c->title) snprintf(buf, cap, "%s", c->title);
+    else snprintf(buf, cap, lead ? "`%s`" : "%s", c->name);
+    return buf;
+}
+
+static int not_here(const char *opt, const op_command *cmd, unsigned group, cmd_table t)
+{
+    char list[160] = "", name[48];
+    for (int c = 0; c < t.n; c++)
+        if (accepts(&t.rows[c], group)) {
             size_t L = strlen(list);
-            snprintf(list + L, sizeof list - L, "%s%s", L ? ", " : "", c == OP_CMD_TUI ? "the TUI" : CMD_NAMES[c]);
+            snprintf(list + L, sizeof list - L, "%s%s", L ? ", " : "", title(&t.rows[c], 0, name, sizeof name));
         }
-    if (cmd == OP_CMD_TUI)
-        return gs_error(GS_EINPUT, "%s: not an option of the TUI (it applies to: %s)", opt, list);
-    return gs_error(GS_EINPUT, "%s: not an option of `%s` (it applies to: %s)", opt, CMD_NAMES[cmd], list);
+    return gs_error(GS_EINPUT, "%s: not an option of %s (it applies to: %s)", opt, title(cmd, 1, name, sizeof name), list);
 }
 
 const char *op_sample_name(const char *s)
@@ -394,6 +409,7 @@ static int apply_opt(op_opts *o, int c, const char *name, char *arg, int *user_m
     long l;
     switch (c) {
     case O_SET: return op_set(o, name, arg);
+    case O_NUM: return set_row(o, pa_find_option(name), arg);
     case O_SYNTH:
         clear_source(o, cleared);
         o->data.synthetic = 1;
@@ -408,7 +424,7 @@ static int apply_opt(op_opts *o, int c, const char *name, char *arg, int *user_m
     case O_DATA:
         /* In `export`, --data FILE.csv names the CSV with the numbers behind the figure;
          * otherwise --data DIR is the input folder. */
-        if (o->cmd == OP_CMD_EXPORT && ends_with(arg, ".csv")) { o->data_csv = arg; break; }
+        if (rule(o, OPR_DATA_CSV) && ends_with(arg, ".csv")) { o->data_csv = arg; break; }
         clear_source(o, cleared);
         o->data.data_dir = arg;
         op_note(o, "data_dir", arg);
@@ -461,25 +477,17 @@ static int apply_opt(op_opts *o, int c, const char *name, char *arg, int *user_m
     case O_QUIET: o->quiet = 1; break;
     case O_FIGURE: o->figure = arg; break;
     case 'o': o->output = arg; break;
-    case O_DPI: st = parse_double("--dpi", arg, &o->dpi); break;
     case O_TASK:
         if (!strcmp(arg, "all")) { o->frames = 1; o->task = 0; break; } /* every task: one frame each */
         if ((st = parse_long("--task", arg, &l))) break;
         if (l < 1 || l > 1000000) { st = gs_error(GS_EINPUT, "--task: must be ≥ 1, got %ld", l); break; }
         o->task = (int)l;
         break;
-    case O_WIDTH: st = parse_double("--width-in", arg, &o->width_in); break;
     case O_FRAMES: o->frames = 1; break;
     case O_FUTURE: { int e; st = parse_enum("--future", arg, FUTURE_NAMES, 3, &e); o->future = e + 1; break; }
-    case O_FRAME_MS:
-        if ((st = parse_long("--frame-ms", arg, &l))) break;
-        if (l < 20 || l > 60000) { st = gs_error(GS_EINPUT, "--frame-ms: must be in [20, 60000] ms, got %ld", l); break; }
-        o->frame_ms = (int)l;
-        break;
     case O_SIZE: { int e; st = parse_enum("--size", arg, SIZE_NAMES, 3, &e); o->size = e + 1; break; }
-    case O_FONT_SCALE: st = parse_double("--font-scale", arg, &o->font_scale); break;
     case O_PARAM:
-        if (o->cmd == OP_CMD_TUNE) { /* tune: the names of the parameters to search */
+        if (rule(o, OPR_PARAM_NAMES)) { /* tune: the names of the parameters to search */
             if (o->tune_params) return gs_error(GS_EINPUT, "--param: give the parameters once, comma-separated (tau,beta)");
             o->tune_params = arg;
             break;
@@ -502,7 +510,7 @@ static int apply_opt(op_opts *o, int c, const char *name, char *arg, int *user_m
 /* One getopt pass over the options after the subcommand. Pass 1 checks every option (known,
  * has its value, applies to this subcommand) and keeps --preset, --session, --help and
  * --version; pass 2 applies the others. */
-static int scan(op_opts *o, int ac, char **av, int pass)
+static int scan(op_opts *o, int ac, char **av, int pass, cmd_table t)
 {
     int c, li = -1, user_methods = 0, cleared = 0;
     optind = 1;
@@ -518,12 +526,12 @@ static int scan(op_opts *o, int ac, char **av, int pass)
             return gs_error(GS_EINPUT, "unknown option '%s' (see --help)", av[optind - 1]);
         }
         if (pass == 1) {
-            unsigned in = applies_to(li, c);
-            if (!(in & (1u << o->cmd))) {
+            unsigned group = group_of(li, c);
+            if (!accepts(o->cmd, group)) {
                 char opt[80];
                 if (li >= 0) snprintf(opt, sizeof opt, "--%s", name);
                 else snprintf(opt, sizeof opt, "-%c", c);
-                return not_here(opt, o->cmd, in);
+                return not_here(opt, o->cmd, group, t);
             }
             switch (c) {
             case O_PRESET: o->preset = optarg; break;
@@ -543,38 +551,75 @@ static int scan(op_opts *o, int ac, char **av, int pass)
     return GS_OK;
 }
 
-int op_parse(op_opts *o, int argc, char **argv) { return op_parse_layered(o, argc, argv, NULL, NULL); }
-
-int op_parse_layered(op_opts *o, int argc, char **argv, op_layer_fn layer, void *user)
+/* The row named `word`, or the default row for NULL; NULL with the message set when none. */
+static const op_command *find_command(cmd_table t, const char *word)
 {
+    for (int k = 0; k < t.n; k++)
+        if (word ? !strcmp(word, t.rows[k].name) : !!(t.rows[k].rules & OPR_DEFAULT)) return &t.rows[k];
+    if (!word) {
+        gs_error(GS_EINPUT, "give a subcommand (see --help)");
+        return NULL;
+    }
+    char list[160] = "";
+    for (int k = 0; k < t.n; k++) /* the default command is the one given without a name */
+        if (!(t.rows[k].rules & OPR_DEFAULT))
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", list[0] ? ", " : "", t.rows[k].name);
+    gs_error(GS_EINPUT, "unknown command '%s' (expected %s; see --help)", word, list);
+    return NULL;
+}
+
+/* The names of the rows with rule r, "a, b" (into buf, which it returns). */
+static const char *names_with(cmd_table t, unsigned r, char *buf, size_t cap)
+{
+    buf[0] = 0;
+    for (int k = 0; k < t.n; k++)
+        if (t.rows[k].rules & r) snprintf(buf + strlen(buf), cap - strlen(buf), "%s%s", buf[0] ? ", " : "", t.rows[k].name);
+    return buf;
+}
+
+/* The subcommand's own rules, after its options are read. */
+static int check_rules(const op_opts *o)
+{
+    const char *name = o->cmd ? o->cmd->name : "";
+    if (rule(o, OPR_NEED_FIGURE)) {
+        if (!o->figure) return gs_error(GS_EINPUT, "%s: --figure NAME is required (gsrscope --help lists the figures)", name);
+        if (!o->output) return gs_error(GS_EINPUT, "%s: -o FILE (--output) is required (.png, .svg or .pdf)", name);
+    }
+    if (rule(o, OPR_NEED_OUT_DIR) && !o->out_dir)
+        return gs_error(GS_EINPUT, "%s: --out DIR is required", name);
+    if (rule(o, OPR_PARAM_NAMES) && !o->tune_params)
+        return gs_error(GS_EINPUT, "%s: give the parameters to search, e.g. --param tau,beta", name);
+    if (rule(o, OPR_NEED_VAL) && o->proto.val_frac <= 0)
+        return gs_error(GS_EINPUT, "%s: needs a validation split, e.g. --val-frac 0.2 (%s never chooses on test accuracy)", name, name);
+    if (rule(o, OPR_NEED_GRID) && o->n_sweep == 0 && !o->seeds)
+        return gs_error(GS_EINPUT, "%s: give at least one --param NAME=v1,v2,...", name);
+    return GS_OK;
+}
+
+int op_parse(op_opts *o, int argc, char **argv) { return op_parse_layered(o, argc, argv, NULL, 0, NULL, NULL); }
+
+int op_parse_layered(op_opts *o, int argc, char **argv, const op_command *cmds, int n, op_layer_fn layer, void *user)
+{
+    cmd_table t = {cmds, cmds ? n : 0};
+    char list[160];
     op_defaults(o);
     build_long();
     int first = 1;
-    if (argc > 1 && argv[1][0] != '-') {
-        const char *c = argv[1];
-        int k = 0;
-        while (k < N_CMDS && strcmp(c, CMD_NAMES[k])) k++;
-        if (k == N_CMDS) {
-            char list[96] = "";
-            for (int i = 1; i < N_CMDS; i++) /* the TUI is the command given without a name */
-                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i > 1 ? ", " : "", CMD_NAMES[i]);
-            return gs_error(GS_EINPUT, "unknown command '%s' (expected %s; see --help)", c, list);
-        }
-        o->cmd = (op_cmd)k;
-        first = 2;
-    }
+    int named = argc > 1 && argv[1][0] != '-';
+    if (cmds && !(o->cmd = find_command(t, named ? argv[1] : NULL))) return GS_EINPUT;
+    if (named) first = 2;
     /* getopt_long permutes argv; parse the part after the subcommand. */
     int ac = argc - first + 1;
     char **av = argv + first - 1;
-    int st = scan(o, ac, av, 1);
+    int st = scan(o, ac, av, 1, t);
     if (st) return st;
     if (o->help || o->version) return GS_OK;
     if (layer && (st = layer(o, user))) return st;
     o->from = NULL;
-    if ((st = scan(o, ac, av, 2))) return st;
+    if ((st = scan(o, ac, av, 2, t))) return st;
     if ((st = op_validate(o))) return st;
     /* --precision is the TUI's, run's and export's (refused elsewhere): the others compute in double */
-    if (o->cmd != OP_CMD_RUN && o->cmd != OP_CMD_TUI && o->cmd != OP_CMD_EXPORT) o->data.precision = OP_PREC_DOUBLE;
+    if (o->cmd && !(o->cmd->groups & OPG_COMPUTE)) o->data.precision = OP_PREC_DOUBLE;
     if (o->n_methods < 1) return gs_error(GS_EINPUT, "--methods: give at least one method");
     /* CSV features hold their labels in the --label-col column unless a labels file is given */
     if (o->data.train_features && !o->data.train_labels && is_text_table(o->data.train_features))
@@ -586,26 +631,15 @@ int op_parse_layered(op_opts *o, int argc, char **argv, op_layer_fn layer, void 
         return gs_error(GS_EINPUT, "--train-features, --train-labels, --test-features and --test-labels go together (got %d of 4); "
                         "CSV features without a labels file take their labels from --label-col", nfiles);
     int nsrc = o->data.synthetic + !!o->data.sample + !!o->data.data_dir + !!o->data.idx_dir + (nfiles == 4);
-    if (o->format >= OP_FMT_MARKDOWN && o->cmd != OP_CMD_TABLE)
-        return gs_error(GS_EINPUT, "--format %s: only for table (use table, csv or json)", FMT_NAMES[o->format]);
-    if (o->cmd == OP_CMD_TABLE) /* every source is a column group; the four files count as one more */
-        return nfiles == 4 && o->n_sources >= OP_MAX_SOURCES ? gs_error(GS_EINPUT, "table: at most %d data sources", OP_MAX_SOURCES)
-                                                              : GS_OK;
-    if (nsrc > 1 || o->n_sources > 1)
+    if (o->format >= OP_FMT_MARKDOWN && o->cmd && !rule(o, OPR_DOC_FORMATS))
+        return names_with(t, OPR_DOC_FORMATS, list, sizeof list)[0]
+                   ? gs_error(GS_EINPUT, "--format %s: only for %s (use table, csv or json)", FMT_NAMES[o->format], list)
+                   : gs_error(GS_EINPUT, "--format %s: use table, csv or json", FMT_NAMES[o->format]);
+    if (rule(o, OPR_SOURCES)) { /* every source is a column group; the four files count as one more */
+        if (nfiles == 4 && o->n_sources >= OP_MAX_SOURCES) return gs_error(GS_EINPUT, "%s: at most %d data sources", o->cmd->name, OP_MAX_SOURCES);
+    } else if (nsrc > 1 || o->n_sources > 1)
         return gs_error(GS_EINPUT, "give one data source: --synthetic, --sample NAME, --data DIR, --idx DIR or the four --train-/--test- files");
-    if (o->cmd == OP_CMD_EXPORT) {
-        if (!o->figure) return gs_error(GS_EINPUT, "export: --figure NAME is required (gsrscope --help lists the figures)");
-        if (!o->output) return gs_error(GS_EINPUT, "export: -o FILE (--output) is required (.png, .svg or .pdf)");
-    }
-    if (o->cmd == OP_CMD_SYNTH && !o->out_dir)
-        return gs_error(GS_EINPUT, "synth: --out DIR is required");
-    if (o->cmd == OP_CMD_TUNE && !o->tune_params)
-        return gs_error(GS_EINPUT, "tune: give the parameters to search, e.g. --param tau,beta");
-    if (o->cmd == OP_CMD_TUNE && o->proto.val_frac <= 0)
-        return gs_error(GS_EINPUT, "tune: needs a validation split, e.g. --val-frac 0.2 (tune never chooses on test accuracy)");
-    if (o->cmd == OP_CMD_SWEEP && o->n_sweep == 0 && !o->seeds)
-        return gs_error(GS_EINPUT, "sweep: give at least one --param NAME=v1,v2,...");
-    return GS_OK;
+    return check_rules(o);
 }
 
 int op_parse_seeds(const char *s, uint64_t *out, int max, int *n)

@@ -27,94 +27,114 @@ static const char *const PROJ_NAMES[] = {"gaussian", "uniform"};
  * likewise keep the command line's ranges. Their TUI steps go over 1, 2, 5, 10, ... */
 static pa_param TABLE[] = {
     /* name, kind, field, enum names, default, lo, hi, bounds, a word for a value and the value,
-     *   TUI label, step scale, step, tune lo, hi, log, grid points, subcommands, invalidates,
-     *   --help section, metavariable, help */
+     *   TUI label, step scale, step, tune lo, hi, log, grid points, option group, invalidates,
+     *   --help section, metavariable, help, a refusal's reason */
     {"alpha-base", PA_DBL, F(params.alpha_base), NULL, 0, 0.6, 0, 1, PA_LO_OPEN, NOWORD,
-     "α_base", PA_STEP_ADD, 0.05, 0.1, 1, 0, 10, IN_REPLAY, EN_DEP_ALPHA,
-     PA_SEC_METHODS, "A", "GSR α_base %r (default %d)"},
+     "α_base", PA_STEP_ADD, 0.05, 0.1, 1, 0, 10, OPG_STREAM, EN_DEP_ALPHA,
+     PA_SEC_METHODS, "A", "GSR α_base %r (default %d)", NULL},
     {"xi", PA_DBL, F(params.xi), NULL, 0, 5e-3, 0, 1e3, 0, NOWORD,
-     "ξ", PA_STEP_125, 1e-5, 1e-4, 1, 1, 9, IN_REPLAY, EN_DEP_XI,
-     PA_SEC_METHODS, "X", "GSR ξ %r (default %d)"},
+     "ξ", PA_STEP_125, 1e-5, 1e-4, 1, 1, 9, OPG_STREAM, EN_DEP_XI,
+     PA_SEC_METHODS, "X", "GSR ξ %r (default %d)", NULL},
     {"beta", PA_DBL, F(params.beta), NULL, 0, 1, 0, 1e6, 0, NOWORD,
-     "β", PA_STEP_125, 0.01, 0, 4, 0, 9, IN_REPLAY, EN_DEP_BETA,
-     PA_SEC_METHODS, "B", "GSR weight β %r (default %d)"},
+     "β", PA_STEP_125, 0.01, 0, 4, 0, 9, OPG_STREAM, EN_DEP_BETA,
+     PA_SEC_METHODS, "B", "GSR weight β %r (default %d)", NULL},
     {"tau", PA_DBL, F(params.tau), NULL, 0, 0.01, 0, 1e12, 0, NOWORD,
-     "τ", PA_STEP_125, 1e-6, 1e-4, 1e5, 1, 10, IN_REPLAY, EN_DEP_TAU,
-     PA_SEC_METHODS, "T", "ridge τ %r (default %d)"},
+     "τ", PA_STEP_125, 1e-6, 1e-4, 1e5, 1, 10, OPG_STREAM, EN_DEP_TAU,
+     PA_SEC_METHODS, "T", "ridge τ %r (default %d)", NULL},
     {"seed", PA_SEED, F(params.seed), NULL, 0, 1, 0, INF, 0, NOWORD,
-     "seed", PA_STEP_ADD, 1, NOTUNE, IN_REPLAY, 0,
-     PA_SEC_PROTOCOL, "N", "one seed for every random choice, %r (default %d)"},
+     "seed", PA_STEP_ADD, 1, NOTUNE, OPG_STREAM, 0,
+     PA_SEC_PROTOCOL, "N", "one seed for every random choice, %r (default %d)", NULL},
     {"pairs", PA_ENUM, F(params.pairs), E(PAIRS_NAMES), OP_PAIRS_ALL, 0, 0, 0, NOWORD,
-     NOSTEP, NOTUNE, IN_REPLAY, EN_DEP_PAIRS,
+     NOSTEP, NOTUNE, OPG_STREAM, EN_DEP_PAIRS,
      PA_SEC_METHODS, NULL, "GSR pairs: every ordered pair i≠j, one random partner per row, or\n"
-                           "literal: all N² ordered pairs, i=j too (Algorithm 1) (default %d)"},
+                           "literal: all N² ordered pairs, i=j too (Algorithm 1) (default %d)", NULL},
     {"max-aug", PA_LONG, F(params.max_aug), NULL, 0, 1000, 0, INF, 0, "all", OP_MAX_AUG_ALL,
-     NOSTEP, NOTUNE, IN_REPLAY, EN_DEP_MAXAUG,
-     PA_SEC_METHODS, "N|all", "at most N synthetic rows per class, %r (default %d; all: no cap)"},
+     NOSTEP, NOTUNE, OPG_STREAM, EN_DEP_MAXAUG,
+     PA_SEC_METHODS, "N|all", "at most N synthetic rows per class, %r (default %d; all: no cap)", NULL},
     {"augment", PA_ENUM, F(params.augment), E(AUG_NAMES), OP_AUG_ALL, 0, 0, 0, NOWORD,
-     NOSTEP, NOTUNE, IN_REPLAY, EN_DEP_AUGMENT,
-     PA_SEC_METHODS, NULL, "which classes GSR augments (default %d)"},
+     NOSTEP, NOTUNE, OPG_STREAM, EN_DEP_AUGMENT,
+     PA_SEC_METHODS, NULL, "which classes GSR augments (default %d)", NULL},
     {"gauss-a", PA_DBL, F(params.gauss_a), NULL, 0, 0.1, 0, 1, 0, NOWORD,
-     NOSTEP, NOTUNE, IN_REPLAY, EN_DEP_GAUSS_A,
-     PA_SEC_METHODS, "A", "gauss-shrink covariance (1-A)Σ_tail + A·I, A %r (default %d)"},
+     NOSTEP, NOTUNE, OPG_STREAM, EN_DEP_GAUSS_A,
+     PA_SEC_METHODS, "A", "gauss-shrink covariance (1-A)Σ_tail + A·I, A %r (default %d)", NULL},
     {"gauss-b", PA_DBL, F(params.gauss_b), NULL, 0, 1, 0, INF, 0, NOWORD,
-     NOSTEP, NOTUNE, IN_REPLAY, EN_DEP_GAUSS_B,
-     PA_SEC_METHODS, "B", "gauss-transfer covariance Σ_tail + B·Σ_head, B %r (default %d)"},
+     NOSTEP, NOTUNE, OPG_STREAM, EN_DEP_GAUSS_B,
+     PA_SEC_METHODS, "B", "gauss-transfer covariance Σ_tail + B·Σ_head, B %r (default %d)", NULL},
     {"slda-eps", PA_DBL, F(params.slda_eps), NULL, 0, 1e-4, 0, 1, 0, NOWORD,
-     NOSTEP, NOTUNE, IN_REPLAY, EN_DEP_SLDA,
-     PA_SEC_METHODS, "E", "slda: covariance S/(N-C) + E·I, E %r (default %d)"},
+     NOSTEP, NOTUNE, OPG_STREAM, EN_DEP_SLDA,
+     PA_SEC_METHODS, "E", "slda: covariance S/(N-C) + E·I, E %r (default %d)", NULL},
     {"klda-dim", PA_LONG, F(params.klda_dim), NULL, 0, 5000, 1, 100000, 0, NOWORD,
-     NOSTEP, NOTUNE, IN_REPLAY, EN_DEP_KLDA,
-     PA_SEC_METHODS, "M", "klda: random Fourier features, M %r (default %d)"},
+     NOSTEP, NOTUNE, OPG_STREAM, EN_DEP_KLDA,
+     PA_SEC_METHODS, "M", "klda: random Fourier features, M %r (default %d)", NULL},
     {"klda-gamma", PA_DBL, F(params.klda_gamma), NULL, 0, 1e-4, 0, 1e6, PA_LO_OPEN, NOWORD,
-     NOSTEP, NOTUNE, IN_REPLAY, EN_DEP_KLDA,
-     PA_SEC_METHODS, "G", "klda: kernel width, W ~ N(0, 2G), G %r (default %d)"},
+     NOSTEP, NOTUNE, OPG_STREAM, EN_DEP_KLDA,
+     PA_SEC_METHODS, "G", "klda: kernel width, W ~ N(0, 2G), G %r (default %d)", NULL},
     {"klda-reg", PA_DBL, F(params.klda_reg), NULL, 0, 1e-3, 0, 1e12, PA_LO_OPEN, NOWORD,
-     NOSTEP, NOTUNE, IN_REPLAY, EN_DEP_KLDA,
-     PA_SEC_METHODS, "R", "klda: covariance S + R·I, R %r (default %d)"},
+     NOSTEP, NOTUNE, OPG_STREAM, EN_DEP_KLDA,
+     PA_SEC_METHODS, "R", "klda: covariance S + R·I, R %r (default %d)", NULL},
     {"fecam-alpha", PA_DBL, F(params.fecam_alpha), NULL, 0, 1, 0, 1e6, PA_LO_OPEN, NOWORD,
-     NOSTEP, NOTUNE, IN_REPLAY, EN_DEP_FECAM,
-     PA_SEC_METHODS, "A", "fecam: shrinkage A × mean variance, A %r (default %d)"},
+     NOSTEP, NOTUNE, OPG_STREAM, EN_DEP_FECAM,
+     PA_SEC_METHODS, "A", "fecam: shrinkage A × mean variance, A %r (default %d)", NULL},
     {"fecam-tukey", PA_DBL, F(params.fecam_tukey), NULL, 0, 0.5, 0, 1, PA_LO_OPEN, NOWORD,
-     NOSTEP, NOTUNE, IN_REPLAY, EN_DEP_FECAM,
-     PA_SEC_METHODS, "B", "fecam: Tukey power sign(x)|x|^B, B %r (default %d; 1 = none)"},
+     NOSTEP, NOTUNE, OPG_STREAM, EN_DEP_FECAM,
+     PA_SEC_METHODS, "B", "fecam: Tukey power sign(x)|x|^B, B %r (default %d; 1 = none)", NULL},
     {"tasks", PA_INT, F(proto.tasks), NULL, 0, 10, 1, 100000, 0, NOWORD,
-     NOSTEP, NOTUNE, IN_REPLAY, 0,
-     PA_SEC_PROTOCOL, "T", "tasks, %r (default %d, at most the number of classes)"},
+     NOSTEP, NOTUNE, OPG_STREAM, 0,
+     PA_SEC_PROTOCOL, "T", "tasks, %r (default %d, at most the number of classes)", NULL},
     {"profile", PA_ENUM, F(proto.profile), E(PROFILE_NAMES), OP_PROFILE_STEP, 0, 0, 0, NOWORD,
-     NOSTEP, NOTUNE, IN_REPLAY, 0,
-     PA_SEC_PROTOCOL, NULL, "long-tail profile (default %d; none keeps the data as it is)"},
+     NOSTEP, NOTUNE, OPG_STREAM, 0,
+     PA_SEC_PROTOCOL, NULL, "long-tail profile (default %d; none keeps the data as it is)", NULL},
     {"head-frac", PA_DBL, F(proto.head_frac), NULL, 0, 0.3, 0, 1, PA_LO_OPEN | PA_HI_OPEN, NOWORD,
-     NOSTEP, NOTUNE, IN_REPLAY, 0,
-     PA_SEC_PROTOCOL, "H", "head fraction %r (default %d)"},
+     NOSTEP, NOTUNE, OPG_STREAM, 0,
+     PA_SEC_PROTOCOL, "H", "head fraction %r (default %d)", NULL},
     {"tail-shots", PA_LONG, F(proto.tail_shots), NULL, 0, 5, 1, INF, 0, NOWORD,
-     NOSTEP, NOTUNE, IN_REPLAY, 0,
-     PA_SEC_PROTOCOL, "N", "rows kept per tail class, %r (default %d)"},
+     NOSTEP, NOTUNE, OPG_STREAM, 0,
+     PA_SEC_PROTOCOL, "N", "rows kept per tail class, %r (default %d)", NULL},
     {"head-shots", PA_LONG, F(proto.head_shots), NULL, 0, 0, 0, INF, 0, NOWORD,
-     NOSTEP, NOTUNE, IN_REPLAY, 0,
-     PA_SEC_PROTOCOL, "N", "rows kept per head class, %r (default %d: all rows)"},
+     NOSTEP, NOTUNE, OPG_STREAM, 0,
+     PA_SEC_PROTOCOL, "N", "rows kept per head class, %r (default %d: all rows)", NULL},
     {"rho", PA_DBL, F(proto.rho), NULL, 0, 0, 1, INF, PA_ZERO_UNSET, NOWORD,
-     NOSTEP, NOTUNE, IN_REPLAY, 0,
+     NOSTEP, NOTUNE, OPG_STREAM, 0,
      PA_SEC_PROTOCOL, "R", "imbalance ratio, %r (default %d):\n"
-                           "step tail = floor(Nmax/R); exp uses 100 when unset"},
+                           "step tail = floor(Nmax/R); exp uses 100 when unset", NULL},
     {"val-frac", PA_DBL, F(proto.val_frac), NULL, 0, 0, 0, 1, PA_HI_OPEN, NOWORD,
-     NOSTEP, NOTUNE, IN_REPLAY, 0,
+     NOSTEP, NOTUNE, OPG_STREAM, 0,
      PA_SEC_PROTOCOL, "F", "hold out round(F*n) of each class's n kept rows for validation,\n"
-                           "F %r (default %d: none); validation numbers next to test"},
+                           "F %r (default %d: none); validation numbers next to test", NULL},
     {"order", PA_ENUM, F(proto.order), E(ORDER_NAMES), OP_ORDER_SHUFFLED, 0, 0, 0, NOWORD,
-     NOSTEP, NOTUNE, IN_REPLAY, 0,
-     PA_SEC_PROTOCOL, NULL, "class order across tasks (default %d)"},
+     NOSTEP, NOTUNE, OPG_STREAM, 0,
+     PA_SEC_PROTOCOL, NULL, "class order across tasks (default %d)", NULL},
     {"expand", PA_LONG, F(data.expand), NULL, 0, 0, 0, INF, 0, NOWORD,
-     NOSTEP, NOTUNE, IN_REPLAY, 0,
+     NOSTEP, NOTUNE, OPG_STREAM, 0,
      PA_SEC_DATA, "D", "random ReLU expansion h = ReLU(R z) to D dimensions, %r\n"
-                       "(default %d: none; for ranpac: its projection size M, default 10000)"},
+                       "(default %d: none; for ranpac: its projection size M, default 10000)", NULL},
     {"projection", PA_ENUM, F(data.projection), E(PROJ_NAMES), OP_PROJ_GAUSSIAN, 0, 0, 0, NOWORD,
-     NOSTEP, NOTUNE, IN_REPLAY, 0,
-     PA_SEC_DATA, NULL, "entries of R: N(0,1) or U(-1/sqrt(d), 1/sqrt(d))\n(default %d)"},
+     NOSTEP, NOTUNE, OPG_STREAM, 0,
+     PA_SEC_DATA, NULL, "entries of R: N(0,1) or U(-1/sqrt(d), 1/sqrt(d))\n(default %d)", NULL},
+};
+
+/* The number options that are not parameters (gs_params.h pa_options): export's. Their defaults
+ * (0) are the figure's own (300 dpi, GIF 100; 3.5 in; 1000 ms; scale 1), said in their help. */
+static const pa_param OPTIONS[] = {
+    {"dpi", PA_DBL, F(dpi), NULL, 0, 0, OP_MIN_DPI, OP_MAX_DPI, PA_ZERO_DEFAULT, NOWORD,
+     NOSTEP, NOTUNE, OPG_FIGURE, 0, PA_SEC_DATA, "N", "PNG/GIF resolution %r (default 300; GIF 100)",
+     "below %g dpi the text is unreadable"},
+    {"frame-ms", PA_INT, F(frame_ms), NULL, 0, 0, OP_MIN_FRAME_MS, OP_MAX_FRAME_MS, PA_ZERO_DEFAULT, NOWORD,
+     NOSTEP, NOTUNE, OPG_FIGURE, 0, PA_SEC_DATA, "N", "animation: ms per frame %r (default 1000; the last 3x)", NULL},
+    {"width-in", PA_DBL, F(width_in), NULL, 0, 0, OP_MIN_WIDTH_IN, OP_MAX_WIDTH_IN, PA_ZERO_DEFAULT, NOWORD,
+     NOSTEP, NOTUNE, OPG_FIGURE, 0, PA_SEC_DATA, "W", "figure width %r inches (default 3.5; dashboard 7)",
+     "narrower figures overlap their labels"},
+    {"font-scale", PA_DBL, F(font_scale), NULL, 0, 0, OP_MIN_FONT_SCALE, OP_MAX_FONT_SCALE, PA_ZERO_DEFAULT, NOWORD,
+     NOSTEP, NOTUNE, OPG_FIGURE, 0, PA_SEC_DATA, "S", "text and lines S times as large, S %r (the layout\n"
+                                                       "of a figure 1/S as wide)", NULL},
 };
 #undef F
 #undef E
 #define N_ROWS ((int)(sizeof TABLE / sizeof TABLE[0]))
+#define N_OPTIONS ((int)(sizeof OPTIONS / sizeof OPTIONS[0]))
+
+const pa_param *pa_options(void) { return OPTIONS; }
+int pa_option_count(void) { return N_OPTIONS; }
 
 const pa_param *pa_table(void) { return TABLE; }
 pa_param *pa_table_mut(void) { return TABLE; }
@@ -127,6 +147,12 @@ const pa_param *pa_find(const char *name)
     snprintf(n, sizeof n, "%s", name);
     for (char *p = n; *p; p++) if (*p == '_') *p = '-';
     for (int i = 0; i < N_ROWS; i++) if (!strcmp(TABLE[i].name, n)) return &TABLE[i];
+    return NULL;
+}
+
+const pa_param *pa_find_option(const char *name)
+{
+    for (int i = 0; name && i < N_OPTIONS; i++) if (!strcmp(OPTIONS[i].name, name)) return &OPTIONS[i];
     return NULL;
 }
 
@@ -216,7 +242,7 @@ int pa_in_range(const pa_param *r, double v)
 {
     if (r->kind == PA_ENUM) return v >= 0 && v < r->n_names;
     if (isnan(v)) return 0;
-    if ((r->bounds & PA_ZERO_UNSET) && v == 0) return 1;
+    if ((r->bounds & (PA_ZERO_UNSET | PA_ZERO_DEFAULT)) && v == 0) return 1;
     if (r->word && v == r->word_val) return 1;
     int lo_ok = (r->bounds & PA_LO_OPEN) ? v > r->lo : v >= r->lo;
     int hi_ok = (r->bounds & PA_HI_OPEN) ? v < r->hi : v <= r->hi;
@@ -269,10 +295,15 @@ void pa_default_text(const pa_param *r, char *buf, size_t cap)
 int pa_check(const pa_param *r, double v)
 {
     if (pa_in_range(r, v)) return GS_OK;
-    char range[64], got[32];
+    char range[64], got[32], why[128] = "";
     pa_range_text(r, range, sizeof range);
     pa_num_text(v, got, sizeof got);
-    return gs_error(GS_EINPUT, "--%s: must be %s, got %s", r->name, range, got);
+    if (r->why) {
+        why[0] = ' ', why[1] = '(';
+        snprintf(why + 2, sizeof why - 3, r->why, r->lo);
+        strcat(why, ")");
+    }
+    return gs_error(GS_EINPUT, "--%s: must be %s%s, got %s", r->name, range, why, got);
 }
 
 /* The value of the 1-2-5 series next to v > 0 in direction dir (strictly past v), written as

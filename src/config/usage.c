@@ -6,6 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A constant's digits in the text (EN_SINGLE_MIN_D: "2048"). */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 static const char HEAD[] =
 "An option given to a subcommand it does not apply to is refused (exit 2).\n"
 "Values: defaults < --preset < --session < the options given on the command line.\n"
@@ -25,16 +29,18 @@ static const char HEAD[] =
 static const char PROTOCOL[] =
 "  --max-memory SIZE        refuse runs needing more than SIZE (e.g. 2G; default: available memory)\n"
 "Protocol:\n";
+/* A line "@NAME" stands for the lines of the number option NAME (pa_options); "{stream}" and
+ * "{compute}" for the subcommands that accept the group ("the TUI, run and export"). */
 static const char TAIL[] =
 "Output (run):\n"
 "  --format table|csv|json  per-task results (default table)\n"
 "  --spectrum auto|final|all exact eigenvalues at the last task (final) or every task (all);\n"
-"                           auto (default): final while D <= 2048 (a method's own D:\n"
+"                           auto (default): final while D <= " STR(EN_SPECTRUM_AUTO_MAX) " (a method's own D:\n"
 "                           ranpac's 10000-d map is above), else only where asked\n"
 "  --precision auto|single|double  arithmetic of the ridge learners (gacl, air, ranpac): single\n"
 "                           (float rows, Gram matrices, Cholesky, predictions) or double;\n"
-"                           auto (default): single from D >= 2048 (--expand), else double;\n"
-"                           the TUI, run and export (the others compute in double);\n"
+"                           auto (default): single from D >= " STR(EN_SINGLE_MIN_D) " (--expand), else double;\n"
+"                           {compute} (the others compute in double);\n"
 "                           anacp computes in single whatever it says (its\n"
 "                           ill-conditioned solves in double)\n"
 "  --save-state DIR         write rows, G, Q, W, eigenvalues and predictions as .npy\n"
@@ -45,19 +51,18 @@ static const char TAIL[] =
 /* after the --figure lines, which the caller gives (main.c: the figures' table, gs_figure.h) */
 static const char TAIL_FIG[] =
 "  -o, --output FILE        output file; .png, .svg, .pdf or .gif\n"
-"  --dpi N                  PNG/GIF resolution, 72 to 2400 (default 300; GIF 100)\n"
+"@dpi\n"
 "  --task K                 task to show (default: last); all: one frame per task (--frames)\n"
 "  --future show|hide|fade  the tasks after K (default show, with a dotted line at K;\n"
 "                           frames: hide)\n"
 "  --frames                 one frame per task, each drawing the tasks up to its own, the same\n"
 "                           axes in all: .pdf one page each, .gif an animation, .png/.svg\n"
 "                           numbered FILE-01.png ... (--csv too)\n"
-"  --frame-ms N             animation: ms per frame, 20 to 60000 (default 1000; the last 3x)\n"
-"  --width-in W             figure width in inches, 3 to 40 (default 3.5; dashboard 7)\n"
+"@frame-ms\n"
+"@width-in\n"
 "  --size column|page|slide 3.5 in, 7 in, or a 16:9 slide of 13.33 x 7.5 in with text at 18 pt\n"
 "                           or more (font scale 2.25)\n"
-"  --font-scale S           text and lines S times as large, 0.5 to 4 (the layout of a\n"
-"                           figure 1/S as wide)\n"
+"@font-scale\n"
 "  --csv FILE, --data FILE.csv   also write the numbers behind the figure\n"
 "  --seeds 1,2,3            the figures marked (--seeds) above: the mean over the seeds with a\n"
 "                           ± std band (said in a caption)\n"
@@ -82,7 +87,7 @@ static const char TAIL2[] =
 "                           ± std band, mean rows in the parameters panel (first seed shown)\n"
 "  --tour [NAME]            play a guided tour (assets/tours/NAME.tour or a path; default:\n"
 "                           bundled, or synthetic with --synthetic); n / p move, Esc leaves\n"
-"Presets and sessions (TUI, run, export, sweep, tune):\n"
+"Presets and sessions ({stream}):\n"
 "  --preset NAME            values from assets/presets/NAME: paper, teaching, reference\n"
 "  --session FILE           values and data from a session file (saved with s in the TUI)\n"
 "General:\n"
@@ -130,6 +135,60 @@ static void section(pa_section sec, char *buf, size_t cap, size_t *len)
         if (pa_table()[i].section == sec) row_lines(&pa_table()[i], buf, cap, len);
 }
 
+/* The subcommands accepting `group`, "a, b and c" (into out). */
+static void accepting(const op_command *cmds, int n, unsigned group, char *out, size_t cap)
+{
+    int k = 0, total = 0;
+    for (int i = 0; i < n; i++) total += !!(cmds[i].groups & group);
+    out[0] = 0;
+    for (int i = 0; i < n; i++)
+        if (cmds[i].groups & group) {
+            size_t L = strlen(out);
+            snprintf(out + L, cap - L, "%s%s", k == 0 ? "" : k == total - 1 ? " and " : ", ", cmds[i].title ? cmds[i].title : cmds[i].name);
+            k++;
+        }
+}
+
+/* A line with its "{stream}" and "{compute}" filled in. */
+static void fill(const char *line, const op_command *cmds, int n, char *out, size_t cap)
+{
+    static const struct { const char *token; unsigned group; } TOKENS[] = {{"{stream}", OPG_STREAM}, {"{compute}", OPG_COMPUTE}};
+    size_t o = 0;
+    while (*line && o + 1 < cap) {
+        size_t k = 0;
+        while (k < sizeof TOKENS / sizeof TOKENS[0] && strncmp(line, TOKENS[k].token, strlen(TOKENS[k].token))) k++;
+        if (k < sizeof TOKENS / sizeof TOKENS[0]) {
+            accepting(cmds, n, TOKENS[k].group, out + o, cap - o);
+            o += strlen(out + o);
+            line += strlen(TOKENS[k].token);
+        } else out[o++] = *line++;
+    }
+    out[o] = 0;
+}
+
+/* Fixed text, its "@NAME" lines replaced by the option rows' lines, its tokens filled in. */
+static void text(const char *t, const op_command *cmds, int ncmd, char *buf, size_t cap, size_t *len)
+{
+    while (*t) {
+        const char *e = strchr(t, '\n');
+        size_t n = e ? (size_t)(e - t) + 1 : strlen(t);
+        char name[32];
+        const pa_param *r = NULL;
+        if (t[0] == '@' && n - 1 < sizeof name) {
+            snprintf(name, sizeof name, "%.*s", (int)(n - 2), t + 1);
+            r = pa_find_option(name);
+        }
+        if (r) row_lines(r, buf, cap, len);
+        else {
+            char line[256], filled[512];
+            snprintf(line, sizeof line, "%.*s", (int)n, t);
+            fill(line, cmds, ncmd, filled, sizeof filled);
+            add(buf, cap, len, "%s%s", filled, "");
+        }
+        t += n;
+    }
+}
+
 /* tune's --param: the rows with a tuning grid and their grids, wrapped at 100 columns. */
 static void tune_param(char *buf, size_t cap, size_t *len)
 {
@@ -151,10 +210,10 @@ static void tune_param(char *buf, size_t cap, size_t *len)
     add(buf, cap, len, "%s%s", line, "\n");
 }
 
-/* Built at each call from the table (the tests change a row and read the help again); the
+/* Built at each call from the tables (the tests change a row and read the help again); the
  * "Methods:" section and the --figure lines are given (the method table's, mt_help, and the
- * figures' table's, fig_help: config/ is below both). */
-const char *op_usage(const char *methods, const char *figures)
+ * figures' table's, fig_help: config/ is below both), and so is the subcommand table (main.c's). */
+const char *op_usage(const op_command *cmds, int n, const char *methods, const char *figures)
 {
     static char buf[16384];
     size_t len = 0;
@@ -164,9 +223,10 @@ const char *op_usage(const char *methods, const char *figures)
     section(PA_SEC_PROTOCOL, buf, sizeof buf, &len);
     add(buf, sizeof buf, &len, "%s%s", methods ? methods : "Methods:\n", "");
     section(PA_SEC_METHODS, buf, sizeof buf, &len);
-    add(buf, sizeof buf, &len, "%s%s", TAIL, "");
-    add(buf, sizeof buf, &len, "%s%s", figures ? figures : "  --figure NAME            the figure to draw\n", TAIL_FIG);
+    text(TAIL, cmds, n, buf, sizeof buf, &len);
+    add(buf, sizeof buf, &len, "%s%s", figures ? figures : "  --figure NAME            the figure to draw\n", "");
+    text(TAIL_FIG, cmds, n, buf, sizeof buf, &len);
     tune_param(buf, sizeof buf, &len);
-    add(buf, sizeof buf, &len, "%s%s", TAIL2, "");
+    text(TAIL2, cmds, n, buf, sizeof buf, &len);
     return buf;
 }

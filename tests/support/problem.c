@@ -22,7 +22,7 @@ int tp_make_val(tp_problem *tp, int C, long d, long base, long step, long nt, in
     ds->test_y = malloc(sizeof(int) * (nt * C + 1));
     ds->n_classes = C;
     snprintf(ds->name, sizeof ds->name, "test");
-    gsl_rng *r = rng_new(seed, RNG_MISC, 77);
+    gsl_rng *r = rng_new(seed, RNG_INTERCLASS, 77);
     double *mu = malloc(sizeof(double) * C * d);
     for (long i = 0; i < C * d; i++) mu[i] = gsl_ran_gaussian(r, 1.0);
     long k = 0;

@@ -1,0 +1,60 @@
+/* test_opts.c — the parser reads the subcommand table it is handed (op_command, gs_opts.h): a
+ * new subcommand is one row, which names the option groups it accepts and its rules; no option's
+ * row changes. Two made-up rows check the default command, the names, refusals that list the
+ * rows accepting an option, a required option and --precision falling back to double. */
+#include <string.h>
+
+#include "gs_common.h"
+#include "gs_opts.h"
+#include "support/tap.h"
+
+static int never(op_opts *o) { (void)o; return 0; }
+
+static const op_command ROWS[] = {
+    {"home", "the home view", never, 0, OPG_STREAM | OPG_COMPUTE | OPG_TERMINAL, OPR_DEFAULT, "[OPTIONS]", "the default"},
+    {"like-run", NULL, never, 0, OPG_STREAM | OPG_QUIET | OPG_FORMAT, 0, "[OPTIONS]", "accepts run's stream options"},
+    {"pic", NULL, never, 0, OPG_STREAM | OPG_FIGURE, OPR_NEED_FIGURE | OPR_DATA_CSV, "[OPTIONS]", "a figure"},
+};
+#define N_ROWS (int)(sizeof ROWS / sizeof ROWS[0])
+
+/* Parse the words of `line` (at most 15) with ROWS; *o the result. */
+static int parse(const char *line, op_opts *o)
+{
+    static char buf[512];
+    char *argv[16] = {"gsrscope"};
+    int argc = 1;
+    snprintf(buf, sizeof buf, "%s", line);
+    for (char *w = strtok(buf, " "); w && argc < 15; w = strtok(NULL, " ")) argv[argc++] = w;
+    argv[argc] = NULL;
+    return op_parse_layered(o, argc, argv, ROWS, N_ROWS, NULL, NULL);
+}
+
+static void expect_error(const char *line, const char *msg)
+{
+    op_opts o;
+    int rc = parse(line, &o);
+    CHECK(rc == GS_EINPUT && !strcmp(gs_last_error(), msg), "'%s': got %d '%s', want '%s'", line, rc, gs_last_error(), msg);
+}
+
+int main(void)
+{
+    op_opts o;
+    CHECK(parse("--tau 0.5 --ascii", &o) == GS_OK && o.cmd == &ROWS[0] && o.params.tau == 0.5 && o.ascii,
+          "no name: the default row (%s)", gs_last_error());
+    CHECK(parse("like-run --synthetic --quiet --format csv", &o) == GS_OK && o.cmd == &ROWS[1] && o.quiet && o.format == OP_FMT_CSV,
+          "a row's groups: its options accepted (%s)", gs_last_error());
+    CHECK(o.data.precision == OP_PREC_DOUBLE, "without OPG_COMPUTE the arithmetic is double");
+    CHECK(parse("home --precision single", &o) == GS_OK && o.data.precision == OP_PREC_SINGLE, "with OPG_COMPUTE --precision is read (%s)",
+          gs_last_error());
+    expect_error("like-run --ascii", "--ascii: not an option of `like-run` (it applies to: the home view)");
+    expect_error("--quiet", "--quiet: not an option of the home view (it applies to: like-run)");
+    expect_error("pic --format csv", "--format: not an option of `pic` (it applies to: like-run)");
+    expect_error("run", "unknown command 'run' (expected like-run, pic; see --help)");
+    expect_error("pic --synthetic", "pic: --figure NAME is required (gsrscope --help lists the figures)");
+    expect_error("like-run --format latex", "--format latex: use table, csv or json");
+    CHECK(parse("pic --figure accuracy -o a.png --data n.csv", &o) == GS_OK && o.data_csv && !strcmp(o.data_csv, "n.csv") && !o.data.data_dir,
+          "OPR_DATA_CSV: --data FILE.csv is the figure's CSV (%s)", gs_last_error());
+    CHECK(parse("like-run --data d.csv", &o) == GS_OK && !o.data_csv && o.data.data_dir, "without it --data is the input (%s)", gs_last_error());
+    CHECK(parse("pic --help --dpi 10", &o) == GS_OK && o.help, "--help: every row (%s)", gs_last_error());
+    return tap_done();
+}
