@@ -17,5 +17,8 @@
 int sg_install(volatile int *cancel, int grace_ms);
 /* The signal received (SIGINT, SIGTERM), or 0. */
 int sg_signal(void);
+/* 1 the first time it is called (async-signal-safe): whoever says "gsrscope: interrupted" asks
+ * first, so it is said once. */
+int sg_say(void);
 
 #endif

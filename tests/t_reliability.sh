@@ -53,6 +53,28 @@ else
     done
 fi
 
+# ---- 3: SIGINT and SIGTERM stop within a second, leaving nothing (frames, --save-state) --------
+# the bound checked is 2 s (the rule is 1 s; a loaded machine gets slack); the watchdog ends a
+# command that does not poll after 0.8 s
+stop_in_time() { # signal, want, what, folder, args...
+    sig=$1; want=$2; what=$3; dir=$4; shift 4
+    "$G" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null &
+    pid=$!
+    sleep 1.5
+    t0=$(date +%s%N); kill -"$sig" "$pid" 2>/dev/null
+    i=0; while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done
+    t1=$(date +%s%N)
+    if kill -0 "$pid" 2>/dev/null; then kill -KILL "$pid"; wait "$pid"; bad "$what: SIG$sig: still running 5 s later"; return; fi
+    wait "$pid"; rc=$?; ms=$(( (t1 - t0) / 1000000 ))
+    if [ $rc -eq "$want" ] && [ $ms -le 2000 ] && one_line "interrupted" && [ -z "$(ls -A "$dir")" ]; then
+        ok "$what: SIG$sig -> exit $rc in $ms ms, nothing left"
+    else bad "$what: SIG$sig -> exit $rc in $ms ms, left: $(ls -A "$dir" | head -n 3 | tr '\n' ' ')"; fi
+}
+mkdir "$tmp/sg"
+stop_in_time INT 130 "export --frames" "$tmp/sg" export --sample mobilenetv2 --preset teaching --figure dashboard --frames -o "$tmp/sg/f.pdf" --quiet
+stop_in_time TERM 143 "export --frames .png" "$tmp/sg" export --sample mobilenetv2 --preset teaching --figure accuracy --frames -o "$tmp/sg/f.png" --quiet
+stop_in_time TERM 143 "run --save-state" "$tmp/sg" run --synthetic --expand 1500 --save-state "$tmp/sg/st" --quiet
+
 # ---- 4: devices, symlinks, modes ----------------------------------------------------------------
 FIG="export --sample mobilenetv2 --tasks 2 --figure accuracy --quiet"
 mkdir "$tmp/o"

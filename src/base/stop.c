@@ -4,6 +4,7 @@
 #include "gs_io.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <signal.h>
@@ -12,16 +13,21 @@
 #include <unistd.h>
 
 static volatile sig_atomic_t g_sig, g_count;
+static atomic_flag g_said = ATOMIC_FLAG_INIT; /* "interrupted" was said (once, by whoever first) */
 static volatile int *g_cancel;
 static int g_grace_ms;
 static sem_t g_wake;
 static int g_watching; /* the watchdog thread runs */
 
+int sg_say(void) { return !atomic_flag_test_and_set(&g_said); }
+
 static void say_and_exit(int sig)
 {
     static const char msg[] = "gsrscope: interrupted\n";
-    ssize_t w = write(2, msg, sizeof msg - 1);
-    (void)w;
+    if (sg_say()) {
+        ssize_t w = write(2, msg, sizeof msg - 1);
+        (void)w;
+    }
     _exit(128 + sig);
 }
 

@@ -4,6 +4,7 @@
 #include "gs_common.h"
 #include "gs_figure.h"
 #include "gs_io.h"
+#include "gs_stop.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -11,25 +12,17 @@
 #include <unistd.h>
 
 volatile int cli_cancel;
-static volatile sig_atomic_t g_signal; /* SIGINT or SIGTERM received: exit status 128 + it */
 static int g_failed;                   /* cli_fail was called: the command's outputs are dropped */
 
-static void on_signal(int sig) { g_signal = sig; cli_cancel = 1; }
-
-/* sweep and table poll no cancel flag and write only stdout at the end: stop at once
- * (async-signal-safe). */
-static void on_signal_exit(int sig)
-{
-    static const char msg[] = "gsrscope: interrupted\n";
-    ssize_t w = write(2, msg, sizeof msg - 1);
-    (void)w;
-    _exit(128 + sig);
-}
+/* How long a command has to end by itself after SIGINT/SIGTERM before gs_stop.h's watchdog ends
+ * it: the engine and the loaders poll cli_cancel far more often; a BLAS call or a library that
+ * does not poll is what the watchdog is for. */
+#define CLI_STOP_GRACE_MS 800
 
 int cli_interrupted(void)
 {
-    fprintf(stderr, "gsrscope: interrupted\n");
-    return 128 + (g_signal ? (int)g_signal : SIGINT);
+    if (sg_say()) fprintf(stderr, "gsrscope: interrupted\n");
+    return 128 + (sg_signal() ? sg_signal() : SIGINT);
 }
 
 int cli_fail(int rc)
@@ -90,18 +83,17 @@ static int check_outputs(const op_opts *o)
 
 int cli_call(cli_fn fn, op_opts *o, unsigned flags)
 {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = flags & CLI_STOP_AT_ONCE ? on_signal_exit : on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    /* sweep and table poll no cancel flag and write only stdout at the end: they stop at once;
+     * the others within CLI_STOP_GRACE_MS (exit 130/143, none of their outputs left) */
+    sg_install(&cli_cancel, flags & CLI_STOP_AT_ONCE ? 0 : CLI_STOP_GRACE_MS);
     /* Every output path is checked before any work, and the command's files are written under
      * temporary names and renamed together at its end: a failure leaves none of them. */
     int rc = check_outputs(o);
     if (rc) return cli_fail(rc);
     io_set_begin();
     rc = fn(o);
+    /* a command that finished although a signal came (it did not poll in time) keeps nothing */
+    if (sg_signal() && rc < 128) rc = cli_interrupted();
     int keep = !g_failed && !io_set_failed() && rc < 128;
     if (io_set_end(keep) != GS_OK) return cli_fail(GS_ERUN);
     return rc;
