@@ -29,8 +29,11 @@ LDFLAGS ?=
 
 LIB_SRC := $(wildcard src/*/*.c)
 LIB_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
-TEST_SRC := $(wildcard tests/test_*.c)
-TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+# Unit tests live beside the folder of src/ they test: tests/<folder>/test_<module>.c (a binary
+# build/tests/test_<module> each); the shell tests of whole commands are tests/t_*.sh.
+TEST_SRC := $(wildcard tests/*/test_*.c)
+TEST_BIN := $(addprefix $(BUILD)/tests/,$(notdir $(TEST_SRC:.c=)))
+vpath test_%.c $(sort $(dir $(TEST_SRC)))
 TEST_HELPER_SRC := $(wildcard tests/support/*.c)
 TEST_HELPER_OBJ := $(TEST_HELPER_SRC:tests/support/%.c=$(BUILD)/tests/support/%.o)
 
@@ -58,9 +61,9 @@ $(BUILD)/tests/support/%.o: tests/support/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests -Itests/support -c $< -o $@
 
-$(BUILD)/tests/%: tests/%.c $(TEST_HELPER_OBJ) $(BUILD)/libgsrscope.a
+$(BUILD)/tests/test_%: test_%.c $(TEST_HELPER_OBJ) $(BUILD)/libgsrscope.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests -Itests/support $(LDFLAGS) -o $@ $< $(TEST_HELPER_OBJ) $(BUILD)/libgsrscope.a $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -Itests -Itests/support -Isrc -I. $(LDFLAGS) -o $@ $< $(TEST_HELPER_OBJ) $(BUILD)/libgsrscope.a $(LDLIBS)
 
 tests: $(BUILD)/gsrscope $(TEST_BIN)
 
@@ -104,5 +107,5 @@ CLEAN_DIRS := build $(BUILD)
 clean:
 	rm -rf $(sort $(CLEAN_DIRS))
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/obj/main.d $(TEST_HELPER_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(BUILD)/obj/main.d $(TEST_HELPER_OBJ:.o=.d) $(TEST_BIN:=.d)
 -include mk/*.mk

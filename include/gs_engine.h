@@ -239,7 +239,7 @@ typedef struct {
                             * environment, else 2 workers on ≥ 2 cores), 1 = sequential, 2 = two
                             * workers; OpenBLAS at one thread inside the update either way. The
                             * numbers do not depend on the schedule: equal bit for bit to a
-                            * sequential run (tests/test_engine.c test_threads). */
+                            * sequential run (tests/engine/test_engine.c test_threads). */
     int exact_scores;      /* 1: class scores in double only (the reference path); 0: screened
                             * in single precision, same predictions (am_argmax_screened, gs_argmax.h) */
     int lean_test_rows;    /* 1: a learner's own map in double (RanPAC's 10,000-d) keeps no mapped

@@ -109,7 +109,7 @@ typedef enum {
 typedef struct en_learner {
     const char *name;        /* "gacl": its name in --methods */
     const char *display;     /* "GACL": its one spelling in tables, figures, the TUI and the claims */
-    char letter;             /* its chart letter (distinct across the table; tests/test_chart.c) */
+    char letter;             /* its chart letter (distinct across the table; tests/chart/test_chart.c) */
     const char *summary;     /* its help line in --help */
     en_family family;
     unsigned deps;           /* EN_DEP_* bits that invalidate its statistics */

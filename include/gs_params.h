@@ -15,7 +15,7 @@
  * stream and the loaders read their parameters without depending on the parser.
  *
  * Adding a parameter: a field in op_params (or op_protocol, op_data), one row in
- * src/config/params.c, and its line in man/gsrscope.1 (tests/test_params.c checks the line).
+ * src/config/params.c, and its line in man/gsrscope.1 (tests/config/test_params.c checks the line).
  * The table is data: pa_table_mut() exposes it to the tests, which change one row at run
  * time and check that every reader follows.
  */

@@ -5,7 +5,7 @@
 # fuzz/fuzz_format.c with -DFZ_FORMAT='"<t>"') and runs each for FUZZ_SECONDS, starting from the
 # committed corpus fuzz/corpus/<t>/ (read only) with fuzz/<t>.dict when there is one; new inputs
 # go to build/fuzz/corpus-<t>/, crashes to build/fuzz/crash-*. `make check` replays the committed
-# corpus through the same entry points (tests/test_fuzz_replay.c) without clang.
+# corpus through the same entry points (tests/data/test_fuzz_replay.c) without clang.
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 # The row names of the format table (each row starts with {.name = "NAME").

@@ -56,7 +56,7 @@ fresh() { rm -rf "$clone/build" "$fake/installed" "$fake/apt.log"; }
 in_clone() { (cd "$clone" && PATH="$fake/bin:$PATH" make -j2 BUILD=build "$@") >"$tmp/out" 2>"$tmp/err"; }
 
 fresh
-if in_clone check TEST_SRC=tests/test_npy.c; then ok "first make check on a fresh clone succeeds"
+if in_clone check TEST_SRC=tests/data/test_npy.c; then ok "first make check on a fresh clone succeeds"
 else bad "first make check on a fresh clone fails"; tail -n 5 "$tmp/out"; fi
 grep -Eq '^[1-9][0-9]* passed, 0 failed$' "$tmp/out" && ok "its test program ran and passed" ||
     { bad "no passing summary line"; tail -n 3 "$tmp/out"; }

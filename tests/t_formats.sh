@@ -2,7 +2,7 @@
 # t_formats.sh — file extensions are matched in any case, by the parser (config/opts.c: CSV
 # features hold their labels) and by the loaders (data/formats.c) alike, through the one test
 # gs_ext_in: --train-features X.CSV runs as x.csv does (issue #33), and so do a .TXT table and
-# an upper-case .NPY name. The table itself is tests/test_formats.c's.
+# an upper-case .NPY name. The table itself is tests/data/test_formats.c's.
 . "$(dirname "$0")/lib.sh"
 # Six classes of eight dimensions, labels in the last column (no NumPy needed).
 awk -v n=90 -v s=1 'BEGIN { srand(s); for (i = 0; i < n; i++) { c = i % 6; l = "";

@@ -4,7 +4,7 @@
  * memory for the fuzzer), the name of its fuzz target and how --help and messages name it. A
  * format is read either as an array on demand (open: an ld_src, load_src.c) or whole as a table
  * (read: an ld_table). A new format is its reader file and its row in formats.c; load.c, the
- * fuzz targets (fuzz/fuzz_format.c, mk/fuzz.mk) and tests/test_fuzz_replay.c take it from here.
+ * fuzz targets (fuzz/fuzz_format.c, mk/fuzz.mk) and tests/data/test_fuzz_replay.c take it from here.
  * Only load.c, the fuzz targets and the tests use this header.
  * Ownership: an ld_table's x and y are the caller's (ld_table_free).
  */

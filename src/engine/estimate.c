@@ -14,7 +14,7 @@
 
 /* The process before any array: libraries, OpenBLAS's buffers, the stream and results (measured:
  * up to 26 MiB of peak RSS above the arrays counted here; with a margin, so that the estimate
- * stays above the peak: tests/test_memory.c). */
+ * stays above the peak: tests/engine/test_memory.c). */
 #define EST_PROCESS (32.0 * 1024 * 1024)
 #define LANCZOS_ROWS 122 /* sp_lanczos_op's basis: maxit + 1 rows of D, plus its vectors */
 

@@ -38,7 +38,7 @@ static const fig_kind FIGURES[] = {
     /* the filter factors above, the classes below */
     {"ridge-lens", "what the ridge keeps: filter factors, classes above \u03c4", 3.5, 1.30, 0, 0, 0,
      fig_build_ridge_lens, fig_layout_stacked},
-#ifdef FIG_EXTRA_ROWS /* tests/test_figure_table.c: a figure added through its row alone */
+#ifdef FIG_EXTRA_ROWS /* tests/figure/test_figure_table.c: a figure added through its row alone */
     FIG_EXTRA_ROWS
 #endif
 };

@@ -32,7 +32,7 @@ void anacp_fwd_normalize(double *X, long n, long d)
  * approximation erf(x) ≈ x P(x²)/Q(x²) on |x| ≤ 4 (Eigen's generic_fast_erf_float, the
  * coefficients of a minimax fit), clamped to [-4, 4] (erf(4) = 1 − 1.5e-8 rounds to 1 in float).
  * Its largest error against erf in double is 4.2e-7 absolute on [-8, 8] (at x ≈ −3.62, about 7
- * float ulps of a value near 1; tests/test_anacp_gelu.c checks ≤ 4.5e-7 on a grid of step 1e-5).
+ * float ulps of a value near 1; tests/learners/test_anacp_gelu.c checks ≤ 4.5e-7 on a grid of step 1e-5).
  * glibc's erff (within 1 ulp) is not vectorized and was 7 % of a run. */
 static inline float erf_poly(float x)
 {

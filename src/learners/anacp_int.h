@@ -1,7 +1,7 @@
 /* learners/anacp_int.h — inside AnaCP: its constants, its state and model, the forward pass that
  * anacp.c (the learner: fit, refit, predict) calls in anacp_forward.c (prefix anacp_, the forward
  * pass anacp_fwd_); its factorizations are linalg's spd_solve (gs_spd.h). Only
- * src/learners/anacp*.c include it (and tests/test_anacp_gelu.c, which checks the float arithmetic);
+ * src/learners/anacp*.c include it (and tests/learners/test_anacp_gelu.c, which checks the float arithmetic);
  * the learner's one public name is en_learner_anacp (gs_learner.h). The maps and how they are computed: anacp.c's header.
  * Ownership: anacp_state lives in en_mctx.priv (anacp.c allocates and frees it). A forward pass's
  * buffers are the caller's: anacp_fwd_alloc / anacp_fwd_pair_alloc fill them, anacp_fwd_free /

@@ -1,4 +1,4 @@
-/* tests/test_figure_table.c — the figures' table is the one place a figure is named: a throwaway
+/* tests/figure/test_figure_table.c — the figures' table is the one place a figure is named: a throwaway
  * figure added through its row alone (FIG_EXTRA_ROWS, compiled into this test's own copy of
  * src/figure/catalog.c) is known, listed, in --help's figure lines, takes --seeds as its row says,
  * and `export --figure throwaway` writes its file through the normal export path (cli_export).
@@ -10,9 +10,9 @@
 #define FIG_EXTRA_ROWS                                                                              \
     {"throwaway", "a figure added by its row alone", 4.0, 0.5, 0, FIG_SEEDS, 0, fig_build_accuracy,   \
      fig_layout_accuracy},
-#include "../src/figure/catalog.c"
+#include "figure/catalog.c"
 
-#include "../src/tui/tui_int.h"
+#include "tui/tui_int.h"
 #include "gs_cli.h"
 #include "gs_opts.h"
 #include "gs_png.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/tui/tui_int.h"
+#include "tui/tui_int.h"
 #include "gs_common.h"
 #include "support/tap.h"
 

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../src/tui/tui_int.h"
+#include "tui/tui_int.h"
 #include "gs_common.h"
 #include "gs_mtable.h"
 #include "gs_tune.h"

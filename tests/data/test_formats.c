@@ -4,7 +4,7 @@
  * no format is refused by the loader with the message built from the rows; the --help text names
  * every format of the table; CSV's extensions are the parser's. */
 #include "support/tap.h"
-#include "../src/data/formats.h"
+#include "data/formats.h"
 #include "gs_common.h"
 #include "gs_load.h"
 #include "gs_opts.h"

@@ -1,9 +1,9 @@
 /* test_anacp_gelu.c — AnaCP's float arithmetic against double (src/learners/anacp_int.h): the GELU's erf
  * approximation against erf in double over the range the layers use, its SSE and scalar paths
  * element for element. Its ridge solves with their fallback to double are linalg's spd_solve:
- * tests/test_spd.c.
+ * tests/linalg/test_spd.c.
  */
-#include "../src/learners/anacp_int.h"
+#include "learners/anacp_int.h"
 #include "gs_common.h"
 #include "tap.h"
 

@@ -4,7 +4,7 @@
  * breaks an invariant aborts the test; a file named ok_* / bad_* must be accepted / refused.
  * Corpus root: $GS_FUZZ_CORPUS, else fuzz/corpus (make check runs from the repository root). */
 #include "support/tap.h"
-#include "../fuzz/fuzz_targets.h"
+#include "fuzz/fuzz_targets.h"
 
 #include <dirent.h>
 #include <stdio.h>
