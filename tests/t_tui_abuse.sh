@@ -5,6 +5,7 @@
 #   3. a 10x5 terminal: says what size it needs, no crash, q
 #   4. NO_COLOR, then q
 #   5. SIGTERM while computing
+#   6. e or E then q at once: the export not finished leaves no empty file
 # Each time: exit status 0 (q) or 143 (SIGTERM), and afterwards the terminal is restored: the
 # pane runs `gsrscope; stty -a > stty` and stty must show icanon and echo on.
 # Skips (0 passed, 0 failed) only when tmux or $GSRSCOPE is missing.
@@ -112,6 +113,17 @@ if [ -n "$gpid" ]; then
     finished "SIGTERM while computing" 143
     if T display -p -t tui '#{alternate_on}' | grep -q 0; then ok "SIGTERM: left the alternate screen"; else bad "SIGTERM: alternate screen still on"; fi
 else bad "SIGTERM: no gsrscope process found" "$(screen)"; fi
+
+# ---- 6. e, E then q at once: no empty PNG or PDF left (issue #36) ---------------------------
+for key in e E; do
+    start 120 40 --sample mobilenetv2 --preset teaching
+    wait_for 'Accuracy|computing' 30
+    T send-keys -t tui "$key"; T send-keys -t tui q
+    finished "$key then q at once" 0
+    left=$(find "$TMPD" -maxdepth 1 -name 'gsrscope-*' -size 0 | head -n 3)
+    if [ -z "$left" ]; then ok "$key then q: no empty export file left"; else bad "$key then q: left $left"; fi
+    rm -f "$TMPD"/gsrscope-*
+done
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <curses.h>
 
@@ -548,6 +549,12 @@ int tui_main(op_opts *o)
     int exit_status = event_loop(&u);
     screen_close(scr, &saved);
     tw_stop(&w);
+    /* an export asked for but not finished when the TUI ends leaves no empty file */
+    for (int k = 0; k < u.nreserved; k++) {
+        struct stat sb;
+        if (stat(u.reserved[k], &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0 && unlink(u.reserved[k]) == 0)
+            fprintf(stderr, "gsrscope: %s: the export was not finished when the TUI ended; nothing written\n", u.reserved[k]);
+    }
     free_results(&u.res);
     free_results(&u.base);
     for (int k = 0; k < TV_COUNT; k++)

@@ -126,7 +126,12 @@ static void ask_export(tui_state *u, int frames)
         tui_message(u, 1, "%s", b);
         return;
     }
-    close(fd); /* reserved; the export replaces it atomically */
+    close(fd); /* reserved; the export replaces it atomically (or tui_main removes it, unwritten) */
+    if (u->nreserved == (int)(sizeof u->reserved / sizeof u->reserved[0])) { /* forget the oldest */
+        memmove(u->reserved[0], u->reserved[1], sizeof u->reserved - sizeof u->reserved[0]);
+        u->nreserved--;
+    }
+    snprintf(u->reserved[u->nreserved++], sizeof u->reserved[0], "%s", path);
     if (frames) tw_export_frames(u->w, path, fig, u->base);
     else tw_export(u->w, path, fig, u->base);
     tui_message(u, 0, "exporting %s…", path);

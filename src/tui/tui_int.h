@@ -327,6 +327,9 @@ typedef struct {
     int nseeds;              /* --seeds: how many (1 without); the first is the shown run's */
     en_results *seed_runs[TUI_MAX_SEEDS]; /* the other seeds' newest results (owned) */
     int nseed_runs;
+    char reserved[8][96];    /* names e/E reserved (an empty file each) for exports asked for; one
+                              * still empty when the TUI ends was not written: it is removed */
+    int nreserved;
 } tui_state;
 /* Tasks per second at the play speed shown ([ and ] change it). */
 double tui_speed(const tui_state *u);
