@@ -126,6 +126,13 @@ if [ $rc -eq 2 ] && ! grep -q "$(printf '\033')" "$tmp/err" && ! grep -q "$(prin
     ok "ESC and BEL in a path: shown as \\x1b, \\x07 in the message"
 else bad "control characters reached stderr raw (exit $rc)"; fi
 
+mkdir "$tmp/d$esc"
+cp sample_features/fashion-mnist/*.npy "$tmp/d$esc/"
+"$G" run --data "$tmp/d$esc" --tasks 2 --quiet >"$tmp/out" 2>"$tmp/err"; rc=$?
+if [ $rc -eq 0 ] && grep -q '^data: ' "$tmp/out" && ! grep -q "$(printf '\033')" "$tmp/out" "$tmp/err"; then
+    ok "a data folder named with ESC: run's table shows it escaped"
+else bad "ESC in a data folder's name reached the terminal (exit $rc)"; fi
+
 # ---- 8: sessions and presets ------------------------------------------------------------------
 timeout 10 "$G" run --session /dev/zero >"$tmp/out" 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] && one_line "/dev/zero: " && ok "--session /dev/zero: refused at once (exit 2)" || bad "--session /dev/zero: exit $rc"

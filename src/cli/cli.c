@@ -36,7 +36,8 @@ int cli_fail(int rc)
 void cli_warn(const char *msg, void *user)
 {
     (void)user;
-    fprintf(stderr, "gsrscope: warning: %s\n", msg);
+    char esc[2048];
+    fprintf(stderr, "gsrscope: warning: %s\n", gs_escape_controls(msg, esc, sizeof esc));
 }
 
 int cli_config_for(const op_opts *o, en_config *cfg, int keep)

@@ -207,9 +207,11 @@ static void write_table(FILE *f, const en_results *r, const en_problem *p, const
 {
     const op_params *q = &o->params;
     int val = has_val(p);
-    if (p)
+    char esc[2048];
+    if (p) /* the data's name comes from a path: its control characters escaped (the table is for a terminal) */
         fprintf(f, "data: %s  (C=%d, d=%ld, D=%ld, %ld training rows in %d tasks, %d head classes, %ld test rows)\n",
-                p->data_name, p->C, p->d, p->D, p->z.rows, p->T, p->st->n_head, p->test_h.rows);
+                gs_escape_controls(p->data_name, esc, sizeof esc), p->C, p->d, p->D, p->z.rows, p->T, p->st->n_head,
+                p->test_h.rows);
     if (val)
         fprintf(f, "validation: %ld rows held out (--val-frac %g; %d classes with < 2 rows keep theirs)\n",
                 p->val_h.rows, o->proto.val_frac, p->st->val_no_split);
@@ -218,7 +220,8 @@ static void write_table(FILE *f, const en_results *r, const en_problem *p, const
             q->beta, q->tau, (unsigned long long)q->seed, op_pairs_name(q->pairs),
             op_max_aug_str(q->max_aug, mab, sizeof mab), q->augment == OP_AUG_ALL ? "all" : "tail");
     char changes[2048];
-    if (*op_changes(o, "; ", changes, sizeof changes)) fprintf(f, "not at default: %s\n", changes);
+    if (*op_changes(o, "; ", changes, sizeof changes))
+        fprintf(f, "not at default: %s\n", gs_escape_controls(changes, esc, sizeof esc));
     if (p && p->single)
         fprintf(f, "precision: single (ridge learners: rows, Gram matrices, Cholesky and predictions in float; "
                    "--precision double for the double-precision numbers)\n");
