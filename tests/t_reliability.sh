@@ -144,6 +144,10 @@ GSRSCOPE_ASSETS="$tmp/assets" "$G" run --preset twice >"$tmp/out" 2>"$tmp/err"; 
 [ $rc -eq 2 ] && one_line ".*twice: line 4: 'tau' is set twice (first on line 2)" && ok "a preset setting a key twice: refused (exit 2)" ||
     bad "preset key twice: exit $rc $(cat "$tmp/err")"
 
+"$G" run --expand 1073741824 --quiet >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && one_line "--expand 1073741824 needs at least 16384.0 PiB" && ok "--expand 2^30: refused with its size, not '0 B'" ||
+    bad "--expand 2^30: exit $rc $(cat "$tmp/err")"
+
 # labels: the whole int64 range in .npy (its span overflowed: UBSan stops there under check-asan),
 # and negative labels in a CSV, which .npy maps and CSV refused
 if "$PY" -c 'import numpy' 2>/dev/null; then

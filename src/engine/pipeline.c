@@ -100,7 +100,9 @@ static int open_copies(pl_ctx *c, const op_opts *o, const en_config *cfg, void (
         if (have > 0 && need > have) {
             char a[32], b[32];
             return gs_error(GS_EINPUT, "--expand %ld needs at least %s for two %ld×%ld matrices but only %s is %s",
-                            o->data.expand, gs_fmt_bytes((uint64_t)need, a, sizeof a), o->data.expand,
+                            o->data.expand,
+                            /* 2³⁰ and more need 2⁶⁴ bytes and more: said as the largest count, not 0 */
+                            gs_fmt_bytes(need < 18446744073709549568.0 ? (uint64_t)need : UINT64_MAX, a, sizeof a), o->data.expand,
                             o->data.expand, gs_fmt_bytes((uint64_t)have, b, sizeof b),
                             o->data.max_memory > 0 ? "allowed by --max-memory" : "available");
         }
