@@ -377,6 +377,11 @@ static void test_claims(void)
     CHECK(rep.row[CL_DILEMMA].verdict == CL_FAILS && strstr(rep.row[CL_DILEMMA].reason, "tail wants the smaller τ") &&
               dilemma_rederived(&rep.row[CL_DILEMMA]),
           "τ*_tail 0.01 < τ*_head 1, head 5 below its best: ✗ (%s)", rep.row[CL_DILEMMA].reason);
+    tail4[0] = 50; /* the tail best at the smallest τ of the sweep */
+    cl_claims(&in, &rep);
+    CHECK(rep.row[CL_DILEMMA].verdict == CL_FAILS && strstr(rep.row[CL_DILEMMA].reason, "no τ above the smallest (0.0001) "
+                 "helps the tail") && dilemma_rederived(&rep.row[CL_DILEMMA]),
+          "the tail best at the smallest τ: ✗ (%s)", rep.row[CL_DILEMMA].reason);
     test_dilemma_mobilenet(&in);
     in.sweep = &s;
     /* stable rank with enough digits to tell the methods apart */

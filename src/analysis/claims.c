@@ -198,10 +198,11 @@ static void claim_dilemma(const cl_input *in, const cl_report *rep, cl_row *w)
         return;
     }
     /* τ*_tail and τ*_head: where each is best (the first maximum, smallest τ, on ties) */
-    int bt = -1, bh = -1, cnt = 0;
+    int bt = -1, bh = -1, cnt = 0, lo = -1;
     for (int i = 0; i < s->n; i++) {
         if (!isfinite(s->tail_acc[i]) || !isfinite(s->head_acc[i])) continue;
         cnt++;
+        if (lo < 0) lo = i;
         if (bt < 0 || s->tail_acc[i] > s->tail_acc[bt]) bt = i;
         if (bh < 0 || s->head_acc[i] > s->head_acc[bh]) bh = i;
     }
@@ -216,7 +217,11 @@ static void claim_dilemma(const cl_input *in, const cl_report *rep, cl_row *w)
              "head at τ*_tail %.1f %% (%.1f points below its best)", rep->ref, s->tail_acc[bt], nf(s->tau[bt], a),
              s->head_acc[bh], nf(s->tau[bh], b), s->head_acc[bt], loss);
     w->verdict = cl_dilemma_rule(s->tau[bt], s->tau[bh], s->head_acc[bt], s->head_acc[bh]);
-    if (s->tau[bt] < s->tau[bh])
+    if (s->tau[bt] < s->tau[bh] && bt == lo)
+        snprintf(w->reason, sizeof w->reason, "no τ above the smallest (%s) helps the tail, and the head is best at "
+                 "τ %s: the tail wants the smaller τ, so a larger τ cannot be what stabilizes it", nf(s->tau[bt], a),
+                 nf(s->tau[bh], b));
+    else if (s->tau[bt] < s->tau[bh])
         snprintf(w->reason, sizeof w->reason, "the tail is best at τ %s, the head at τ %s: the tail wants the smaller "
                  "τ, so a larger τ cannot be what stabilizes it", nf(s->tau[bt], a), nf(s->tau[bh], b));
     else if (bt == bh)
