@@ -6,7 +6,8 @@
  * rests on and a one-line reason built from those numbers only (never from the paper).
  * The claims, in order (CL_*): stable rank 1.02 → 2.80; strictly higher stable rank by
  * Theorem 1; smallest eigenvalues inflated; tail accuracy up; head preserved; the isotropic
- * dilemma (a large τ stabilizes the tail but over-shrinks the head). Then why the stable rank and
+ * dilemma (a large τ stabilizes the tail but over-shrinks the head: τ*_tail > τ*_head and the head
+ * loses ≥ 2 points at τ*_tail). Then why the stable rank and
  * the tail move as they do: the synthetic rows reach new directions (rank(G + Δ) > rank(G)); Δ
  * spreads energy off G's top direction (u₁ᵀΔu₁/tr Δ < λ₁/tr G); Theorem 1's setting ε < λ₁;
  * mixing widens the classes (synthetic spread ≥ real); the tail gains weight (mass); the tail gain
@@ -66,6 +67,12 @@ int cl_claims(const cl_input *in, cl_report *out);
 int cl_find_oversample(const en_results *r, int ref);
 /* a and b with the fewest decimals (3 to 9) that tell them apart, "1.000228" and "1.000140" */
 void cl_sr_pair(double a, double b, char *sa, char *sb, size_t n);
+/* The rules, each over numbers printed on its claim's line (the man page states them):
+ * the dilemma holds iff τ*_tail > τ*_head and the head at τ*_tail is CL_SHRINK points or more
+ * below its best (UNKNOWN if a number is not finite); */
+cl_verdict cl_dilemma_rule(double tau_tail, double tau_head, double head_at_tail, double head_best);
+/* the synthetic rows reach new directions iff more than CL_REACH of tr Δ lies outside G's range. */
+cl_verdict cl_rank_rule(double outside);
 /* "✔", "✗" or "?" */
 const char *cl_mark(cl_verdict v);
 

@@ -81,6 +81,10 @@ typedef struct {
                                     * D·ε_mach·λ_max (NumPy's matrix_rank rule) */
     double outside;                /* the share of tr Δ on G's numerical null space (the
                                     * eigenvectors of G at or below that rule's threshold) */
+    double rank_tol;               /* ONE threshold for both matrices: D·ε_mach·λ₁(G+Δ), the larger
+                                    * of their two NumPy thresholds (Δ ⪰ 0) */
+    long rank1_G, rank1_GD;        /* ranks of G and G + Δ against rank_tol: rank1_GD ≥ rank1_G
+                                    * (Weyl: λᵢ(G+Δ) ≥ λᵢ(G); rounding is clamped to that) */
 } sp_theorem;
 
 int sp_theorem1(const gm_mat *G, const gm_mat *Delta, int r, double tau, sp_theorem *out);

@@ -182,6 +182,13 @@ static void claim_acc(const cl_input *in, const cl_report *rep, cl_row *w, int t
     }
 }
 
+cl_verdict cl_dilemma_rule(double tau_tail, double tau_head, double head_at_tail, double head_best)
+{
+    if (!isfinite(tau_tail) || !isfinite(tau_head) || !isfinite(head_at_tail) || !isfinite(head_best))
+        return CL_UNKNOWN;
+    return tau_tail > tau_head && head_best - head_at_tail >= CL_SHRINK ? CL_HOLDS : CL_FAILS;
+}
+
 static void claim_dilemma(const cl_input *in, const cl_report *rep, cl_row *w)
 {
     row_set(w, "dilemma: a large τ stabilizes the tail but over-shrinks the head", CL_UNKNOWN);
@@ -190,63 +197,64 @@ static void claim_dilemma(const cl_input *in, const cl_report *rep, cl_row *w)
         snprintf(w->reason, sizeof w->reason, "the τ sweep of %s is not computed yet", rep->ref);
         return;
     }
-    /* the τ best for the tail, and the head there against the head's best */
-    int lo = -1, hi = -1, bt = -1;
-    double hmax = -INFINITY, hmin = INFINITY;
+    /* τ*_tail and τ*_head: where each is best (the first maximum, smallest τ, on ties) */
+    int bt = -1, bh = -1, cnt = 0, lo = -1;
     for (int i = 0; i < s->n; i++) {
         if (!isfinite(s->tail_acc[i]) || !isfinite(s->head_acc[i])) continue;
+        cnt++;
         if (lo < 0) lo = i;
-        hi = i;
         if (bt < 0 || s->tail_acc[i] > s->tail_acc[bt]) bt = i;
-        hmax = fmax(hmax, s->head_acc[i]);
-        hmin = fmin(hmin, s->head_acc[i]);
+        if (bh < 0 || s->head_acc[i] > s->head_acc[bh]) bh = i;
     }
-    if (lo < 0 || hi == lo) {
+    if (cnt < 2) {
         snprintf(w->reason, sizeof w->reason, "the sweep has no head and tail accuracies at task %d", in->task);
         return;
     }
-    char a[32], b[32], e[32];
-    /* every number the verdict reads: both ends of the sweep, the τ best for the tail, the head's best */
-    if (bt == lo || bt == hi)
-        snprintf(w->numbers, sizeof w->numbers, "%s: τ %s head %.1f, tail %.1f %%; τ %s head %.1f, tail %.1f %%; "
-                 "the tail best at τ = %s; head best %.1f %%", rep->ref, nf(s->tau[lo], a), s->head_acc[lo],
-                 s->tail_acc[lo], nf(s->tau[hi], b), s->head_acc[hi], s->tail_acc[hi], nf(s->tau[bt], e), hmax);
+    char a[32], b[32];
+    double loss = s->head_acc[bh] - s->head_acc[bt];
+    /* exactly the four numbers the rule reads (and the tail's best accuracy) */
+    snprintf(w->numbers, sizeof w->numbers, "%s: tail best %.1f %% at τ*_tail = %s; head best %.1f %% at τ*_head = %s; "
+             "head at τ*_tail %.1f %% (%.1f points below its best)", rep->ref, s->tail_acc[bt], nf(s->tau[bt], a),
+             s->head_acc[bh], nf(s->tau[bh], b), s->head_acc[bt], loss);
+    w->verdict = cl_dilemma_rule(s->tau[bt], s->tau[bh], s->head_acc[bt], s->head_acc[bh]);
+    if (s->tau[bt] < s->tau[bh] && bt == lo)
+        snprintf(w->reason, sizeof w->reason, "no τ above the smallest (%s) helps the tail, and the head is best at "
+                 "τ %s: the tail wants the smaller τ, so a larger τ cannot be what stabilizes it", nf(s->tau[bt], a),
+                 nf(s->tau[bh], b));
+    else if (s->tau[bt] < s->tau[bh])
+        snprintf(w->reason, sizeof w->reason, "the tail is best at τ %s, the head at τ %s: the tail wants the smaller "
+                 "τ, so a larger τ cannot be what stabilizes it", nf(s->tau[bt], a), nf(s->tau[bh], b));
+    else if (bt == bh)
+        snprintf(w->reason, sizeof w->reason, "head and tail are both best at τ %s: no τ trades one for the other",
+                 nf(s->tau[bt], a));
+    else if (w->verdict == CL_HOLDS)
+        snprintf(w->reason, sizeof w->reason, "the tail wants the larger τ (%s > %s) and there the head loses %.1f "
+                 "points (≥ %.0f): raising τ for the tail suppresses the head", nf(s->tau[bt], a), nf(s->tau[bh], b),
+                 loss, CL_SHRINK);
     else
-        snprintf(w->numbers, sizeof w->numbers, "%s: τ %s head %.1f, tail %.1f %%; τ %s (the tail's best) head %.1f, "
-                 "tail %.1f %%; τ %s head %.1f, tail %.1f %%; head best %.1f %%", rep->ref, nf(s->tau[lo], a),
-                 s->head_acc[lo], s->tail_acc[lo], nf(s->tau[bt], e), s->head_acc[bt], s->tail_acc[bt],
-                 nf(s->tau[hi], b), s->head_acc[hi], s->tail_acc[hi], hmax);
-    int tail_helped = bt > lo && s->tail_acc[bt] >= s->tail_acc[lo] + CL_TAIL_GAIN;
-    int head_shrunk = s->head_acc[bt] <= hmax - CL_SHRINK;
-    w->verdict = tail_helped && head_shrunk ? CL_HOLDS : CL_FAILS;
-    if (w->verdict == CL_HOLDS)
-        snprintf(w->reason, sizeof w->reason, "the tail is best at τ = %s (%.1f %%) where the head has fallen to %.1f %% "
-                 "(best %.1f %%)", nf(s->tau[bt], a), s->tail_acc[bt], s->head_acc[bt], hmax);
-    else if (!tail_helped && hmax - hmin < CL_SHRINK)
-        snprintf(w->reason, sizeof w->reason,
-                 "the head stays within %.1f points (%.1f–%.1f %%) for every τ while the tail %s: it is the tail "
-                 "that %s as τ grows", hmax - hmin, hmin, hmax,
-                 s->tail_acc[hi] < s->tail_acc[lo] ? "falls" : "does not gain",
-                 s->tail_acc[hi] < s->tail_acc[lo] - CL_TAIL_GAIN ? "dies" : "does not gain");
-    else if (!tail_helped)
-        snprintf(w->reason, sizeof w->reason, "no τ above %s helps the tail (best %.1f %% at τ = %s)", nf(s->tau[lo], a),
-                 s->tail_acc[bt], nf(s->tau[bt], b));
-    else
-        snprintf(w->reason, sizeof w->reason, "the tail gains at τ = %s (%.1f %%) and the head keeps %.1f %% (best %.1f %%)",
-                 nf(s->tau[bt], a), s->tail_acc[bt], s->head_acc[bt], hmax);
+        snprintf(w->reason, sizeof w->reason, "the tail wants the larger τ (%s > %s), but there the head loses only "
+                 "%.1f points (< %.0f)", nf(s->tau[bt], a), nf(s->tau[bh], b), loss, CL_SHRINK);
 }
 
 /* ---- why the stable rank and the tail move as they do ------------------------------------ */
+
+cl_verdict cl_rank_rule(double outside)
+{
+    return !isfinite(outside) ? CL_UNKNOWN : outside > CL_REACH ? CL_HOLDS : CL_FAILS;
+}
 
 static void claim_rank(const cl_input *in, const cl_report *rep, cl_row *w)
 {
     row_set(w, "the synthetic rows reach directions the real rows do not", CL_UNKNOWN);
     const sp_theorem *t = in->th;
     if (!t) { snprintf(w->reason, sizeof w->reason, "needs G and Δ at task %d (the Theorem 1 check)", in->task); return; }
-    char a[32];
-    snprintf(w->numbers, sizeof w->numbers, "rank(G) %ld → rank(G+Δ) %ld of D = %ld; share of tr Δ outside G's range %s",
-             t->rank_G, t->rank_GD, in->r->D, nf(t->outside, a));
-    w->verdict = t->outside > CL_REACH ? CL_HOLDS : CL_FAILS;
+    char a[32], b[32];
+    /* both ranks against ONE threshold (the larger matrix's): Δ ⪰ 0 cannot lower a rank */
+    long floor_n = in->r->D - t->rank1_GD;
+    snprintf(w->numbers, sizeof w->numbers, "rank(G) %ld → rank(G+Δ) %ld of D = %ld (eigenvalues above %s = "
+             "D·ε·λ₁(G+Δ)); share of tr Δ outside G's range %s", t->rank1_G, t->rank1_GD, in->r->D,
+             nf(t->rank_tol, b), nf(t->outside, a));
+    w->verdict = cl_rank_rule(t->outside);
     /* a mix of two rows lies in their plane; with --expand the mix is expanded by ReLU(Rz), which
      * is not linear, so the expanded mix can leave the span of the expanded real rows */
     int ex = in->r->expand > 0;
@@ -257,17 +265,20 @@ static void claim_rank(const cl_input *in, const cl_report *rep, cl_row *w)
                  rep->aug, nf(t->outside, a));
     else if (w->verdict == CL_HOLDS)
         snprintf(w->reason, sizeof w->reason, "%s puts %s of its energy where no real row reaches", rep->aug, nf(t->outside, a));
-    else if (t->rank_G >= in->r->D)
+    else if (t->rank1_G >= in->r->D)
         snprintf(w->reason, sizeof w->reason, "the real rows already span all D = %ld directions: none is left to reach",
                  in->r->D);
-    else if (ex)
-        snprintf(w->reason, sizeof w->reason,
-                 "the expansion ReLU(Rz) could carry %s's mixes out of the real rows' span, but they stay in it: "
-                 "%ld directions stay at the ridge floor τ", rep->aug, in->r->D - t->rank_G);
-    else
-        snprintf(w->reason, sizeof w->reason,
-                 "%s's rows stay in the span of the real rows (a mix of two rows lies in their plane): "
-                 "%ld directions stay at the ridge floor τ", rep->aug, in->r->D - t->rank_G);
+    else {
+        int n = ex ? snprintf(w->reason, sizeof w->reason,
+                              "the expansion ReLU(Rz) could carry %s's mixes out of the real rows' span, but they "
+                              "stay in it: %ld directions of G+Δ stay at the ridge floor τ", rep->aug, floor_n)
+                   : snprintf(w->reason, sizeof w->reason,
+                              "%s's rows stay in the span of the real rows (a mix of two rows lies in their plane): "
+                              "%ld directions of G+Δ stay at the ridge floor τ", rep->aug, floor_n);
+        if (t->rank1_GD > t->rank1_G && n > 0 && n < (int)sizeof w->reason)
+            snprintf(w->reason + n, sizeof w->reason - (size_t)n, "; rank(G+Δ) gains %ld, yet only %s of tr Δ lies "
+                     "off G's range", t->rank1_GD - t->rank1_G, nf(t->outside, a));
+    }
 }
 
 static void claim_topshare(const cl_input *in, const cl_report *rep, cl_row *w)

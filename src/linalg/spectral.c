@@ -493,7 +493,8 @@ int sp_theorem1(const gm_mat *G, const gm_mat *Delta, int r, double tau, sp_theo
     double *Ob = gs_malloc((size_t)r * t, sizeof(double), "Theorem 1");
     double *sv = gs_malloc((size_t)(r < t ? r : t), sizeof(double), "Theorem 1");
     double *sup = gs_malloc((size_t)(r < t ? r : t), sizeof(double), "Theorem 1");
-    if (!Hb || !Tb || !Ob || !sv || !sup) { st = GS_ENOMEM; goto blocks; }
+    double *sv_g = gs_malloc((size_t)D, sizeof(double), "Theorem 1"); /* G's eigenvalues, kept */
+    if (!Hb || !Tb || !Ob || !sv || !sup || !sv_g) { st = GS_ENOMEM; goto blocks; }
     for (long i = 0; i < r; i++) for (long j = 0; j < r; j++) Hb[i * r + j] = M.v[i * D + j];
     for (long i = 0; i < t; i++) for (long j = 0; j < t; j++) Tb[i * t + j] = M.v[(r + i) * D + r + j];
     for (long i = 0; i < r; i++) for (long j = 0; j < t; j++) Ob[i * t + j] = M.v[i * D + r + j];
@@ -530,13 +531,19 @@ int sp_theorem1(const gm_mat *G, const gm_mat *Delta, int r, double tau, sp_theo
     /* actual sr(G + Δ + τI) from the exact spectrum */
     if ((st = gm_copy(&Gt, G, "Theorem 1"))) goto blocks;
     for (size_t i = 0; i < (size_t)D * D; i++) Gt.v[i] += Delta->v[i];
+    memcpy(sv_g, w, (size_t)D * sizeof(double));
     if ((st = sp_eigvals(&Gt, w))) goto blocks;
     out->rank_GD = num_rank(w, D);
+    out->rank_tol = (double)D * DBL_EPSILON * fmax(fabs(w[0]), fabs(sv_g[0]));
+    for (long i = 0; i < D; i++) {
+        out->rank1_G += sv_g[i] > out->rank_tol;
+        out->rank1_GD += fmax(w[i], sv_g[i]) > out->rank_tol;
+    }
     for (long i = 0; i < D; i++) w[i] += tau;
     out->sr_after = sp_stable_rank_eig(w, D);
     out->bound_holds = out->bound <= out->sr_after * (1 + 1e-9);
 blocks:
-    free(Hb); free(Tb); free(Ob); free(sv); free(sup);
+    free(Hb); free(Tb); free(Ob); free(sv); free(sup); free(sv_g);
 out:
     free(w);
     gm_free(&U); gm_free(&T1); gm_free(&M); gm_free(&Gt);

@@ -2,7 +2,11 @@
  * Collapse: energies against an independent computation, uᵀ(G+τI)u = Σ λᵢ (vᵢ·u)² + τ from the
  * eigendecomposition of G, with u from plain loops; a direction no row reaches sits at τ.
  * Claims: verdicts on hand-made results whose outcome is known: each claim both ways, and the
- * case the paper's dilemma does not cover (head flat at 100 % for every τ, tail falling to 0 %). */
+ * case the paper's dilemma does not cover (head flat at 100 % for every τ, tail falling to 0 %).
+ * The dilemma's rule (τ*_tail > τ*_head and the head ≥ 2 points below its best at τ*_tail) both
+ * ways, on MobileNetV2's teaching sweep (✗: the tail wants the smaller τ), and re-applied to the
+ * numbers printed on its line; the rank row counts rank(G) and rank(G+Δ) against one threshold,
+ * so rank(G+Δ) ≥ rank(G) where the two NumPy thresholds gave a fall; both over a small real run. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,8 +14,13 @@
 #include "gs_claims.h"
 #include "gs_collapse.h"
 #include "gs_common.h"
+#include "gs_engine.h"
+#include "gs_mtable.h"
+#include "gs_opts.h"
 #include "gs_rng.h"
 #include "gs_spectral.h"
+#include "gs_tausweep.h"
+#include "support/problem.h"
 #include "support/tap.h"
 
 static void test_collapse(void)
@@ -108,6 +117,144 @@ static void test_collapse(void)
     gm_free(&U2);
 }
 
+/* The dilemma's verdict re-derived from the four numbers printed on its line (gs_claims.h's rule). */
+static int dilemma_rederived(const cl_row *w)
+{
+    const char *p = strstr(w->numbers, "tail best ");
+    double tb, tt, hb, th, ht;
+    if (!p || sscanf(p, "tail best %lf %% at τ*_tail = %lf; head best %lf %% at τ*_head = %lf; head at τ*_tail %lf",
+                     &tb, &tt, &hb, &th, &ht) != 5)
+        return w->verdict == CL_UNKNOWN;
+    return cl_dilemma_rule(tt, th, ht, hb) == w->verdict;
+}
+
+/* The rule alone, and GACL's τ sweep of `--sample mobilenetv2 --preset teaching` at task 10 (export
+ * --figure tau-sweep --csv): the tail is best at τ = 0.001 (32.7 %), the head at τ = 0.0316 (88.5 %),
+ * so the tail wants the smaller τ: the paper's dilemma does not hold there (✗), although the head
+ * at τ*_tail (86.0 %) is 2.5 points below its best. */
+static void test_dilemma_mobilenet(cl_input *in)
+{
+    CHECK(cl_dilemma_rule(1, 0.01, 84, 86) == CL_HOLDS && cl_dilemma_rule(1, 0.01, 84.1, 86) == CL_FAILS &&
+              cl_dilemma_rule(0.01, 1, 50, 90) == CL_FAILS && cl_dilemma_rule(1, 1, 50, 90) == CL_FAILS &&
+              cl_dilemma_rule(NAN, 1, 50, 90) == CL_UNKNOWN,
+          "the rule: τ*_tail > τ*_head and a loss of 2 points or more");
+    enum { N = TS_DEFAULT_N };
+    static const double head[N] = {82.8333, 83.5, 84.6667, 85.8333, 86, 86.8333, 87.1667, 87.5, 87.8333, 87.8333, 88.5,
+                                   88.1667, 87.3333, 87.3333, 87, 85.5, 84.6667, 84.1667, 81.6667, 81.5, 79.1667, 77.1667,
+                                   74.6667, 71.1667, 68.3333, 66.8333, 65.8333, 64.8333, 63.5, 62.5, 61.8333, 61.5, 61.5};
+    static const double tail[N] = {30, 30.5, 31.6429, 32.2857, 32.7143, 32.5714, 32.5714, 32.2857, 32.0714, 31.1429,
+                                   29.7143, 26.3571, 21.9286, 14.5, 6.64286, 1.64286, 0.214286, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                   0, 0, 0, 0, 0, 0, 0};
+    double tau[N], h[N], t[N];
+    ts_log_grid(1e-4, 1e4, N, tau);
+    memcpy(h, head, sizeof h);
+    memcpy(t, tail, sizeof t);
+    ts_curve s;
+    memset(&s, 0, sizeof s);
+    s.n = N; s.tau = tau; s.head_acc = h; s.tail_acc = t; s.task = in->task;
+    const ts_curve *keep = in->sweep;
+    in->sweep = &s;
+    cl_report rep;
+    cl_claims(in, &rep);
+    const cl_row *w = &rep.row[CL_DILEMMA];
+    CHECK(w->verdict == CL_FAILS && strstr(w->numbers, "tail best 32.7 % at τ*_tail = 0.001; head best 88.5 % at τ*_head = 0.03162; "
+                                           "head at τ*_tail 86.0 % (2.5 points below its best)") &&
+              strstr(w->reason, "the tail is best at τ 0.001, the head at τ 0.03162: the tail wants the smaller τ") &&
+              dilemma_rederived(w),
+          "MobileNetV2 teaching: ✗, the tail wants the smaller τ (%s / %s)", w->numbers, w->reason);
+    in->sweep = keep;
+}
+
+/* G with a tiny eigenvalue above its own NumPy threshold D·ε·λ₁(G) but below G+Δ's (Δ ⪰ 0 raises λ₁):
+ * the two thresholds count rank(G) 4 → rank(G+Δ) 3, a fall no Δ ⪰ 0 can cause; against the one
+ * threshold both count 3, and with Δ also along the tiny direction rank(G+Δ) 4 ≥ 3. */
+static void test_rank_threshold(void)
+{
+    enum { D = 4 };
+    gm_mat G = {0}, Dl = {0};
+    gm_alloc(&G, D, D, "test");
+    gm_alloc(&Dl, D, D, "test");
+    double tiny = 2.0 * D * 2.220446049250313e-16; /* 2× G's threshold, under G+Δ's (λ₁ 10) */
+    G.v[0] = 1; G.v[1 * D + 1] = 1; G.v[2 * D + 2] = 1; G.v[3 * D + 3] = tiny;
+    Dl.v[0] = 9;
+    sp_theorem th;
+    CHECK(sp_theorem1(&G, &Dl, 1, 1.0, &th) == GS_OK, "Theorem 1 on the 4×4 case");
+    CHECK(th.rank_G == 4 && th.rank_GD == 3, "each matrix's own threshold: rank(G) %ld → rank(G+Δ) %ld (the old fall)",
+          th.rank_G, th.rank_GD);
+    CHECK(th.rank1_G == 3 && th.rank1_GD == 3 && fabs(th.rank_tol - D * 2.220446049250313e-16 * 10) < 1e-25,
+          "one threshold %g: rank(G) %ld → rank(G+Δ) %ld", th.rank_tol, th.rank1_G, th.rank1_GD);
+    Dl.v[3 * D + 3] = 1e-3;
+    CHECK(sp_theorem1(&G, &Dl, 1, 1.0, &th) == GS_OK && th.rank1_G == 3 && th.rank1_GD == 4,
+          "Δ along the tiny direction: rank(G) %ld → rank(G+Δ) %ld", th.rank1_G, th.rank1_GD);
+    en_results r;
+    memset(&r, 0, sizeof r);
+    r.T = 1; r.D = D; r.n_methods = 2;
+    r.m = calloc(2, sizeof *r.m);
+    snprintf(r.m[0].name, sizeof r.m[0].name, "gacl");
+    snprintf(r.m[1].name, sizeof r.m[1].name, "gsr");
+    for (int m = 0; m < 2; m++) r.m[m].snaps = calloc(1, sizeof(en_snap));
+    cl_input in = {&r, 0, 1, 1, &th, NULL, NULL, -1};
+    cl_report rep;
+    Dl.v[3 * D + 3] = 0;
+    sp_theorem1(&G, &Dl, 1, 1.0, &th);
+    CHECK(cl_claims(&in, &rep) == GS_OK && strstr(rep.row[CL_RANK].numbers, "rank(G) 3 → rank(G+Δ) 3 of D = 4 (eigenvalues above 8.88e-15") &&
+              strstr(rep.row[CL_RANK].reason, "1 directions of G+Δ stay at the ridge floor"),
+          "the rank row: %s / %s", rep.row[CL_RANK].numbers, rep.row[CL_RANK].reason);
+    en_results_free(&r);
+    gm_free(&G);
+    gm_free(&Dl);
+}
+
+/* A small real run (gacl, gsr; 8 classes, head and tail): at every task rank(G+Δ) ≥ rank(G) on the
+ * rank row, and the dilemma's verdict is the rule applied to the numbers on its line. */
+static void test_real_runs(void)
+{
+    tp_problem tp;
+    CHECK(tp_make(&tp, 8, 24, 4, 9, 12, 4, 11, 0) == 0, "problem: %s", gs_last_error());
+    const char *names[] = {"gacl", "gsr"};
+    en_config cfg = {0};
+    cfg.methods = names; cfg.n_methods = 2; cfg.keep_task_grams = 1; mt_resolve(&cfg);
+    op_opts o;
+    op_defaults(&o);
+    en_engine *e = NULL;
+    CHECK(en_create(&e, &tp.prob, &cfg) == GS_OK && en_update(e, &o.params, 1, NULL, NULL, NULL) == GS_OK,
+          "gacl, gsr run: %s", gs_last_error());
+    if (!e) { tp_free(&tp); return; }
+    const en_results *r = en_get_results(e);
+    int rank_ok = 0, dil_ok = 0, known = 0;
+    for (int t = 1; t <= tp.prob.T; t++) {
+        const gm_mat *G, *Q;
+        gm_mat Gb = {0}, Dl = {0};
+        if (en_gram(e, 0, t, &G, &Q) || gm_copy(&Gb, G, "test") || en_gram(e, 1, t, &G, &Q) || gm_copy(&Dl, G, "test"))
+            break;
+        for (size_t i = 0; i < (size_t)Gb.rows * Gb.cols; i++) Dl.v[i] -= Gb.v[i];
+        sp_theorem th;
+        double taus[TS_DEFAULT_N];
+        ts_log_grid(1e-4, 1e4, TS_DEFAULT_N, taus);
+        ts_curve cv;
+        int ok = sp_theorem1(&Gb, &Dl, 2, o.params.tau, &th) == GS_OK &&
+                 ts_compute(e, &tp.prob, 0, t, taus, TS_DEFAULT_N, &cv, NULL) == GS_OK;
+        gm_free(&Gb);
+        gm_free(&Dl);
+        if (!ok) break;
+        cl_input in = {r, 0, 1, t, &th, &cv, NULL, -1};
+        cl_report rep;
+        long a = -1, b = -1;
+        if (cl_claims(&in, &rep) == GS_OK) {
+            const char *p = strstr(rep.row[CL_RANK].numbers, "rank(G) ");
+            rank_ok += p && sscanf(p, "rank(G) %ld → rank(G+Δ) %ld", &a, &b) == 2 && b >= a && a == th.rank1_G;
+            dil_ok += dilemma_rederived(&rep.row[CL_DILEMMA]);
+            known += rep.row[CL_DILEMMA].verdict != CL_UNKNOWN;
+        }
+        ts_free(&cv);
+    }
+    CHECK(rank_ok == tp.prob.T, "every task: rank(G+Δ) ≥ rank(G) on the rank row (%d of %d)", rank_ok, tp.prob.T);
+    CHECK(dil_ok == tp.prob.T && known > 0, "every task: the dilemma's verdict = the rule on its line (%d of %d, %d known)",
+          dil_ok, tp.prob.T, known);
+    en_destroy(e);
+    tp_free(&tp);
+}
+
 static void make(en_results *r)
 {
     memset(r, 0, sizeof *r);
@@ -187,33 +334,56 @@ static void test_claims(void)
     s.n = NT; s.tau = tau; s.head_acc = head; s.tail_acc = tail; s.task = 2;
     in.sweep = &s;
     cl_claims(&in, &rep);
-    CHECK(rep.row[CL_DILEMMA].verdict == CL_FAILS && strstr(rep.row[CL_DILEMMA].reason, "head stays within 0.0 points") &&
-              strstr(rep.row[CL_DILEMMA].reason, "tail that dies"),
+    CHECK(rep.row[CL_DILEMMA].verdict == CL_FAILS && strstr(rep.row[CL_DILEMMA].reason, "both best at τ 0.0001"),
           "head 100 %% for every τ, tail to 0 %%: ✗ (%s)", rep.row[CL_DILEMMA].reason);
-    CHECK(strstr(rep.row[CL_DILEMMA].numbers, "τ 0.0001 head 100.0, tail 60.0 %; τ 1e+04 head 100.0, tail 0.0 %") != NULL,
+    CHECK(strstr(rep.row[CL_DILEMMA].numbers, "tail best 60.0 % at τ*_tail = 0.0001; head best 100.0 % at τ*_head = "
+                 "0.0001; head at τ*_tail 100.0 % (0.0 points below its best)") != NULL,
           "dilemma numbers: %s", rep.row[CL_DILEMMA].numbers);
     /* as the paper says: the tail is best at a large τ where the head has fallen */
     double head2[NT] = {95, 95, 90, 70, 40}, tail2[NT] = {5, 10, 30, 45, 20};
     s.head_acc = head2; s.tail_acc = tail2;
     cl_claims(&in, &rep);
-    CHECK(rep.row[CL_DILEMMA].verdict == CL_HOLDS && strstr(rep.row[CL_DILEMMA].reason, "τ = 100 (45.0 %)") &&
-              strstr(rep.row[CL_DILEMMA].reason, "70.0 %"), "the dilemma as stated: ✔ (%s)", rep.row[CL_DILEMMA].reason);
-    /* the dilemma's numbers hold every value its verdict reads: the tail's best τ and the head there */
-    CHECK(strstr(rep.row[CL_DILEMMA].numbers, "τ 100 (the tail's best) head 70.0, tail 45.0 %") &&
-              strstr(rep.row[CL_DILEMMA].numbers, "head best 95.0 %"), "dilemma shows the τ its verdict rests on: %s",
+    CHECK(rep.row[CL_DILEMMA].verdict == CL_HOLDS && strstr(rep.row[CL_DILEMMA].reason, "larger τ (100 > 0.0001)") &&
+              strstr(rep.row[CL_DILEMMA].reason, "loses 25.0 points"), "the dilemma as stated: ✔ (%s)",
+          rep.row[CL_DILEMMA].reason);
+    /* the dilemma's numbers hold every value its verdict reads: τ*_tail, τ*_head, the head there and its best */
+    CHECK(strstr(rep.row[CL_DILEMMA].numbers, "tail best 45.0 % at τ*_tail = 100; head best 95.0 % at τ*_head = 0.0001; "
+                 "head at τ*_tail 70.0 %") != NULL, "dilemma shows the τ its verdict rests on: %s",
           rep.row[CL_DILEMMA].numbers);
+    CHECK(dilemma_rederived(&rep.row[CL_DILEMMA]), "✔ re-derived from its line");
     /* the case of the issue: the tail best at a middle τ where the head holds, both ends far lower:
      * not the paper's dilemma (✗), and the numbers say where the tail peaks */
     double head3[NT] = {78, 86, 87, 85, 77}, tail3[NT] = {12, 30, 33, 10, 0};
     s.head_acc = head3; s.tail_acc = tail3;
     cl_claims(&in, &rep);
-    CHECK(rep.row[CL_DILEMMA].verdict == CL_FAILS && strstr(rep.row[CL_DILEMMA].numbers, "τ 1 (the tail's best) head 87.0, tail 33.0 %"),
+    CHECK(rep.row[CL_DILEMMA].verdict == CL_FAILS && strstr(rep.row[CL_DILEMMA].numbers, "tail best 33.0 % at τ*_tail = 1;") &&
+              strstr(rep.row[CL_DILEMMA].reason, "both best at τ 1"),
           "tail best at τ = 1 with the head at its best: ✗ (%s / %s)", rep.row[CL_DILEMMA].numbers, rep.row[CL_DILEMMA].reason);
-    /* flip: the head drops 2+ points at that τ */
+    /* flip: the head drops 2+ points at that τ (its best moves to τ = 0.01 < τ*_tail) */
     head3[2] = 83.9;
     cl_claims(&in, &rep);
-    CHECK(rep.row[CL_DILEMMA].verdict == CL_HOLDS, "the head 2.1 below its best where the tail peaks: ✔ (%s)",
-          rep.row[CL_DILEMMA].reason);
+    CHECK(rep.row[CL_DILEMMA].verdict == CL_HOLDS && dilemma_rederived(&rep.row[CL_DILEMMA]),
+          "the head 2.1 below its best where the tail peaks: ✔ (%s)", rep.row[CL_DILEMMA].reason);
+    /* τ*_tail > τ*_head with the head 1.5 below its best there: ✗ */
+    head3[2] = 84.5;
+    cl_claims(&in, &rep);
+    CHECK(rep.row[CL_DILEMMA].verdict == CL_FAILS && strstr(rep.row[CL_DILEMMA].reason, "loses only 1.5 points (< 2)") &&
+              dilemma_rederived(&rep.row[CL_DILEMMA]),
+          "larger τ for the tail, the head 1.5 below its best: ✗ (%s)", rep.row[CL_DILEMMA].reason);
+    /* τ*_tail < τ*_head: the tail wants the smaller τ, whatever the head loses there: ✗ */
+    double head4[NT] = {80, 90, 95, 85, 70}, tail4[NT] = {20, 40, 30, 10, 0};
+    s.head_acc = head4; s.tail_acc = tail4;
+    cl_claims(&in, &rep);
+    CHECK(rep.row[CL_DILEMMA].verdict == CL_FAILS && strstr(rep.row[CL_DILEMMA].reason, "tail wants the smaller τ") &&
+              dilemma_rederived(&rep.row[CL_DILEMMA]),
+          "τ*_tail 0.01 < τ*_head 1, head 5 below its best: ✗ (%s)", rep.row[CL_DILEMMA].reason);
+    tail4[0] = 50; /* the tail best at the smallest τ of the sweep */
+    cl_claims(&in, &rep);
+    CHECK(rep.row[CL_DILEMMA].verdict == CL_FAILS && strstr(rep.row[CL_DILEMMA].reason, "no τ above the smallest (0.0001) "
+                 "helps the tail") && dilemma_rederived(&rep.row[CL_DILEMMA]),
+          "the tail best at the smallest τ: ✗ (%s)", rep.row[CL_DILEMMA].reason);
+    test_dilemma_mobilenet(&in);
+    in.sweep = &s;
     /* stable rank with enough digits to tell the methods apart */
     char x1[32], x2[32];
     cl_sr_pair(1.000228, 1.000140, x1, x2, sizeof x1);
@@ -229,14 +399,14 @@ static void test_claims(void)
     /* the why rows: each verdict read from the numbers beside it, and flipped by them */
     memset(&th, 0, sizeof th);
     r.D = 768;
-    th.rank_G = 545; th.rank_GD = 545; th.lambda1 = 100; th.tr_G = 137; th.u1_Delta = 78; th.tr_Delta = 100;
+    th.rank1_G = 545; th.rank1_GD = 545; th.rank_tol = 1e-10; th.lambda1 = 100; th.tr_G = 137; th.u1_Delta = 78; th.tr_Delta = 100;
     th.eps = 217;
     in.th = &th;
     cl_claims(&in, &rep);
-    CHECK(rep.row[CL_RANK].verdict == CL_FAILS && strstr(rep.row[CL_RANK].numbers, "rank(G) 545 → rank(G+Δ) 545") &&
+    CHECK(rep.row[CL_RANK].verdict == CL_FAILS && strstr(rep.row[CL_RANK].numbers, "rank(G) 545 → rank(G+Δ) 545 of D = 768 (eigenvalues above 1e-10") &&
               strstr(rep.row[CL_RANK].numbers, "outside G's range 0") && strstr(rep.row[CL_RANK].reason, "223 directions"),
           "rank unchanged, nothing outside: ✗ (%s / %s)", rep.row[CL_RANK].numbers, rep.row[CL_RANK].reason);
-    th.rank_GD = 560; th.outside = 0.04;
+    th.rank1_GD = 560; th.outside = 0.04;
     cl_claims(&in, &rep);
     CHECK(rep.row[CL_RANK].verdict == CL_HOLDS && strstr(rep.row[CL_RANK].numbers, "outside G's range 0.04"),
           "4 %% of tr Δ outside G's range: ✔ (%s)", rep.row[CL_RANK].numbers);
@@ -249,13 +419,13 @@ static void test_claims(void)
     CHECK(rep.row[CL_RANK].verdict == CL_HOLDS && strstr(rep.row[CL_RANK].reason, "nonlinear expansion ReLU(Rz)") &&
               strstr(rep.row[CL_RANK].reason, "leave the real rows' span") && !strstr(rep.row[CL_RANK].reason, "plane"),
           "--expand, 4 %% outside: ✔ because the expansion is nonlinear (%s)", rep.row[CL_RANK].reason);
-    th.rank_GD = 545; th.outside = 0;
+    th.rank1_GD = 545; th.outside = 0;
     cl_claims(&in, &rep);
     CHECK(rep.row[CL_RANK].verdict == CL_FAILS && strstr(rep.row[CL_RANK].reason, "could carry") &&
               strstr(rep.row[CL_RANK].reason, "223 directions") && !strstr(rep.row[CL_RANK].reason, "plane"),
           "--expand, nothing outside: ✗ without the plane argument (%s)", rep.row[CL_RANK].reason);
     r.expand = 0;
-    th.rank_GD = 560; th.outside = 0.04;
+    th.rank1_GD = 560; th.outside = 0.04;
     CHECK(rep.row[CL_TOPSHARE].verdict == CL_FAILS && strstr(rep.row[CL_TOPSHARE].numbers, "0.780 against λ₁/tr G = 0.730"),
           "Δ's share 0.78 > G's 0.73: ✗ (%s)", rep.row[CL_TOPSHARE].numbers);
     th.u1_Delta = 70;
@@ -333,5 +503,7 @@ int main(void)
 {
     test_collapse();
     test_claims();
+    test_rank_threshold();
+    test_real_runs();
     return tap_done();
 }
