@@ -2,7 +2,8 @@
 # t_man.sh — both man pages render every symbol: `man -l` in a UTF-8 locale prints no
 # replacement character (U+FFFD), no thorn (þ: groff's \(Tp where a transpose was meant), no θ or
 # χ (\(*h, \(*x where η, ξ were meant), no troff warning about a missing character, and the
-# sentences that carry ξ, η and ᵀ read as meant. Needs man-db and groff (tools/deps.sh test).
+# sentences that carry ξ, η and ᵀ read as meant; √, ■, ✔/✗ and ‖·‖ as the TUI draws them, and no line
+# over 80 columns at MANWIDTH=80. Needs man-db and groff (tools/deps.sh test).
 . "$(dirname "$0")/lib.sh"
 if ! command -v man >/dev/null 2>&1 || ! command -v groff >/dev/null 2>&1; then
     echo "FAIL - man or groff missing: tools/deps.sh test installs man-db and groff-base"
@@ -27,6 +28,19 @@ for page in 1 7; do
     for sym in 'ξ' 'η'; do
         if grep -q -- "$sym" "$tmp/out$page"; then ok "gsrscope.$page shows $sym"; else bad "gsrscope.$page lacks $sym"; fi
     done
+    # symbols as the TUI draws them (issue #35): √ not □ (\(sq where \(sr was meant), GSR's marker
+    # ■ not □, verdicts ✔ ✗ not ✓, norms ‖G‖ not │G│ (a box-drawing rule)
+    for bad_sym in '□' '✓' '│'; do
+        if grep -n -- "$bad_sym" "$tmp/out$page" >"$tmp/err"; then bad "gsrscope.$page prints $bad_sym"
+        else ok "gsrscope.$page: no $bad_sym"; fi
+    done
+    # at 80 columns no line runs over (characters, not bytes)
+    LANG=C.UTF-8 LC_ALL=C.UTF-8 MANWIDTH=80 MAN_KEEP_FORMATTING= man -l "man/gsrscope.$page" 2>/dev/null |
+        /usr/bin/python3 -c 'import sys
+for i, l in enumerate(sys.stdin.buffer.read().decode("utf-8", "replace").split("\n"), 1):
+    if len(l) > 80: print("%d: %d: %s" % (i, len(l), l))' >"$tmp/err"
+    if [ -s "$tmp/err" ]; then bad "gsrscope.$page: lines over 80 columns at MANWIDTH=80"
+    else ok "gsrscope.$page: no line over 80 columns at MANWIDTH=80"; fi
 done
 has() { # page, fixed text that must appear
     if grep -qF -- "$2" "$tmp/flat$1"; then ok "gsrscope.$1: \"$2\""
