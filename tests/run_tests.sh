@@ -11,7 +11,9 @@ pass=0; fail=0; skipped=0; broken=""; skippers=""
 run_one() {
     name=$1; shift
     # A hung test must not eat CI's time: 15 minutes at most per test program.
+    t0=$(date +%s)
     out=$(timeout -k 10 900 "$@" 2>&1); rc=$?
+    secs=$(( $(date +%s) - t0 ))
     [ $rc -eq 124 ] && out="$out
 FAIL $name: timed out after 900 s"
     line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -n 1)
@@ -27,7 +29,7 @@ FAIL $name: timed out after 900 s"
     [ "$s" -ne 0 ] && { skippers="$skippers $name"; printf '%s\n' "$out" | grep -E '^SKIP' | head -n 10; }
     pass=$((pass+p)); fail=$((fail+f)); skipped=$((skipped+s))
     if [ "$f" -ne 0 ]; then printf '%s\n' "$out" | grep -E 'FAIL|error' | head -n 30; broken="$broken $name"; fi
-    printf '%-28s %s\n' "$name" "$line"
+    printf '%-28s %-40s %4d s\n' "$name" "$line" "$secs"
 }
 for t in "$BUILD"/tests/test_*; do
     [ -x "$t" ] || continue
