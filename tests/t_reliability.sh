@@ -105,6 +105,35 @@ chmod 640 "$tmp/o/v.png"
 "$G" $FIG -o "$tmp/o/v.png" >"$tmp/out" 2>"$tmp/err"
 [ "$(stat -c %a "$tmp/o/v.png")" = 640 ] && ok "an existing output keeps its mode (0640)" || bad "overwrite: mode $(stat -c %a "$tmp/o/v.png")"
 
+# ---- 5: bombs bounded before they grow ----------------------------------------------------------
+# a .pt whose pickle is 4 MB of nested list opcodes (a few KB zipped), and an IDX .gz whose header
+# claims 1 GB from a few hundred bytes: refused at once (exit 2), under --max-memory 100M too
+"$PY" - "$tmp/bomb" <<'PY' || bad "could not write the bombs"
+import gzip, os, struct, sys, zipfile
+d = sys.argv[1]; os.makedirs(d)
+pkl = b"\x80\x02" + b"]" * (4 << 20) + b"."
+with zipfile.ZipFile(os.path.join(d, "bomb.pt"), "w", zipfile.ZIP_DEFLATED) as z:
+    z.writestr("archive/data.pkl", pkl)
+    z.writestr("archive/version", "3\n")
+os.makedirs(os.path.join(d, "idx"))
+hdr = struct.pack(">BBBBIII", 0, 0, 8, 3, 1000000, 32, 32)
+for name in ("train-images-idx3-ubyte", "t10k-images-idx3-ubyte"):
+    with gzip.open(os.path.join(d, "idx", name + ".gz"), "wb") as f: f.write(hdr + b"\0" * 64)
+for name in ("train-labels-idx1-ubyte", "t10k-labels-idx1-ubyte"):
+    with gzip.open(os.path.join(d, "idx", name + ".gz"), "wb") as f: f.write(struct.pack(">BBBBI", 0, 0, 8, 1, 4) + bytes(4))
+PY
+F=tests/bad_inputs/files
+t0=$(date +%s)
+timeout 20 "$G" run --max-memory 100M --train-features "$tmp/bomb/bomb.pt" --train-labels $F/ok_y.npy \
+    --test-features $F/ok_X.npy --test-labels $F/ok_y.npy --quiet >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && one_line ".*pickle bomb" && [ $(( $(date +%s) - t0 )) -le 5 ] && ok "a pickle bomb (.pt): refused at once (exit 2)" ||
+    bad "pickle bomb: exit $rc after $(( $(date +%s) - t0 )) s: $(cat "$tmp/err")"
+t0=$(date +%s)
+timeout 20 "$G" run --idx "$tmp/bomb/idx" --quiet >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && one_line ".*more than a gzip file of .* can hold" && [ $(( $(date +%s) - t0 )) -le 5 ] &&
+    ok "an IDX .gz claiming 1 GB from a few hundred bytes: refused before inflating (exit 2)" ||
+    bad "IDX bomb: exit $rc after $(( $(date +%s) - t0 )) s: $(cat "$tmp/err")"
+
 # ---- 6: output paths checked in full before any work (the data folder does not exist) ----------
 long=$(printf 'x%.0s' $(seq 1 250))
 "$G" export --figure accuracy -o "$tmp/o/$long.png" $NODATA >"$tmp/out" 2>"$tmp/err"; rc=$?
