@@ -2,9 +2,9 @@
 # t_table_engines.sh — `gsrscope table` runs the methods of a seed that share a feature space in
 # one engine (sharing its rows and base Gram), the others in engines of their own, two at once
 # within the memory budget: every cell must equal what `run --methods X` prints for that method
-# alone (A_last, A_avg, the last task's head and tail accuracy to 1e-7), with every learner family present (ridge with and without an
-# augmenter, ranpac's own space, the stats learners), with the default budget and with a small
-# --max-memory. Prints "N passed, N failed".
+# alone (A_last, A_avg, the last task's head and tail accuracy to 1e-7), with every learner
+# family present (ridge with and without an augmenter, ranpac's own space, the stats learners),
+# with the default budget and with a small --max-memory. Prints "N passed, N failed".
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
 M="gacl,gacl+gsr,air,ranpac,ranpac+gsr,ncm,slda,klda,fecam+gsr,anacp,anacp+gsr"

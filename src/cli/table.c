@@ -169,15 +169,15 @@ static void plain_text(FILE *f, const char *s, int n)
     for (int i = 0; s[i] && (n < 0 || i < n); i++) fputc((unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i], f);
 }
 
-/* "name=value" of the rows, sep between them. */
-static void meta_pairs(FILE *f, const tb_table *t, const char *method, const char *sep)
+/* "name=value" of the rows from the first-th on, sep between them. */
+static void meta_pairs(FILE *f, const tb_table *t, const char *method, const char *sep, int first)
 {
     const pa_param *rows[64];
     int n = meta_rows(method, rows);
-    for (int i = 0; i < n; i++) {
+    for (int i = first; i < n; i++) {
         char v[64];
         op_get(t->o, rows[i]->name, v, sizeof v);
-        fputs(i ? sep : "", f);
+        fputs(i > first ? sep : "", f);
         fprintf(f, "%s=%s", rows[i]->name, v);
     }
 }
@@ -189,7 +189,7 @@ static void meta_comments(FILE *f, const tb_table *t, const char *prefix)
     fprintf(f, "%sthe values behind the table (gsrscope table):\n%s  seeds: ", prefix, prefix);
     seeds_list(f, t, ",");
     fprintf(f, "\n%s  protocol: ", prefix);
-    meta_pairs(f, t, NULL, " ");
+    meta_pairs(f, t, NULL, " ", 0);
     fputc('\n', f);
     for (int s = 0; s < t->n_sources; s++) {
         fprintf(f, "%s  source ", prefix);
@@ -202,7 +202,7 @@ static void meta_comments(FILE *f, const tb_table *t, const char *prefix)
         fprintf(f, "%s  method ", prefix);
         plain_text(f, t->methods[m], -1);
         fputs(": ", f);
-        meta_pairs(f, t, t->methods[m], " ");
+        meta_pairs(f, t, t->methods[m], " ", 0);
         fputc('\n', f);
     }
 }
@@ -440,13 +440,10 @@ static void write_csv(FILE *f, const tb_table *t, const tb_cell *c)
                 seeds_list(f, t, ";");
                 static const char *const CORE[] = {"tau", "beta", "alpha-base", "xi"};
                 for (int i = 0; i < 4; i++) { op_get(t->o, CORE[i], v, sizeof v); fprintf(f, ",%s", v); }
-                /* the method's own rows: meta_pairs' after the four */
-                const pa_param *rows[64];
-                int n = meta_rows(t->methods[m], rows);
                 fputc(',', f);
-                for (int i = 4; i < n; i++) { op_get(t->o, rows[i]->name, v, sizeof v); fprintf(f, "%s%s=%s", i > 4 ? ";" : "", rows[i]->name, v); }
+                meta_pairs(f, t, t->methods[m], ";", 4); /* the method's own rows, after the four */
                 fputc(',', f);
-                meta_pairs(f, t, NULL, ";");
+                meta_pairs(f, t, NULL, ";", 0);
             }
             fputc('\n', f);
         }
