@@ -1,7 +1,7 @@
 /* gs_table.h — `gsrscope table`: the paper's Table 1 layout (prefix tb_).
  *
- *   gsrscope table [--synthetic] [--sample NAME]... [--data DIR]... [--idx DIR] --methods M1,M2,...
- *                  [--seeds 1,2,3]
+ *   gsrscope table [--synthetic] [--sample NAME]... [--data [NAME=]DIR]... [--idx DIR] --methods M1,M2,...
+ *                  [--seeds 1,2,3] [--columns a_last,a_avg,head,tail]
  *                  [--format table|csv|json|markdown|latex] [protocol and method options]
  *
  * One row per method, one column group per data source (in the order given; without any, the
