@@ -54,7 +54,12 @@ typedef enum { OP_SRC_SYNTHETIC, OP_SRC_DATA, OP_SRC_IDX, OP_SRC_SAMPLE } op_sou
 typedef struct {
     op_source_kind kind;
     const char *arg;     /* the folder (data, idx), the bundled set's name (sample); NULL for synthetic */
+    const char *name;    /* --data NAME=PATH: the group's title, its first name_len bytes (arg is PATH); */
+    int name_len;        /* else NULL, 0 (the data's own name) */
 } op_source;
+
+/* table --columns: the test columns of a source's group, in the order given (default all four) */
+enum { OP_COL_A_LAST, OP_COL_A_AVG, OP_COL_HEAD, OP_COL_TAIL, OP_N_COLS };
 
 struct op_opts;
 
@@ -121,6 +126,8 @@ typedef struct op_opts {
      * --sample may repeat) */
     op_source sources[OP_MAX_SOURCES];
     int n_sources;
+    int columns[OP_N_COLS]; /* --columns a_last,a_avg,head,tail: OP_COL_* in order; n_columns 0 = all */
+    int n_columns;
     /* synth */
     const char *out_dir;
     /* tui */

@@ -41,7 +41,8 @@ enum {
     OPG_OBJECTIVE = 1u << 8, /* --objective (tune) */
     OPG_OUT_DIR = 1u << 9,   /* --out DIR (synth) */
     OPG_TERMINAL = 1u << 10, /* --ascii, --tour, --theme (the TUI) */
-    OPG_GENERAL = 1u << 11   /* --help, --version: every command, without being listed */
+    OPG_GENERAL = 1u << 11,  /* --help, --version: every command, without being listed */
+    OPG_TABLE = 1u << 12     /* --columns (table) */
 };
 
 /* all: the N(N−1) ordered pairs i ≠ j (default); random: one random partner per row; literal:

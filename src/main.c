@@ -42,7 +42,7 @@ static const op_command COMMANDS[] = {
      "choose parameters on validation rows, per method"},
     {"synth", NULL, cli_synth, 0, OPG_QUIET | OPG_OUT_DIR, OPR_NEED_OUT_DIR,
      "--out DIR", "write the synthetic set as .npy files"},
-    {"table", NULL, cli_table, CLI_STOP_AT_ONCE, REPLAY | OPG_FORMAT | OPG_SEEDS, OPR_SOURCES | OPR_DOC_FORMATS,
+    {"table", NULL, cli_table, CLI_STOP_AT_ONCE, REPLAY | OPG_FORMAT | OPG_SEEDS | OPG_TABLE, OPR_SOURCES | OPR_DOC_FORMATS,
      "[OPTIONS] --methods a,b,... [--seeds 1,2,3]", "Table 1: methods × data sources"},
 };
 #undef REPLAY

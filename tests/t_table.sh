@@ -1,7 +1,10 @@
 #!/bin/sh
-# t_table.sh — `gsrscope table` on the bundled sample: every cell equals the A_last / A_avg that
-# `run` prints for the same method and seed (mean and sample std recomputed here), two --data
-# sources give two column groups, every format parses, usage errors exit 2 with one line.
+# t_table.sh — `gsrscope table` on the bundled sample: every cell equals the A_last / A_avg and the
+# last task's head_acc / tail_acc that `run` prints for the same method and seed (mean and sample
+# std recomputed here), two --data sources give two column groups, --columns picks and orders
+# them (and run refuses it), --data NAME=PATH titles a group, the values behind the table are in
+# the LaTeX comment block, the CSV columns and the JSON fields, every format parses, usage errors
+# exit 2 with one line.
 # Prints "N passed, N failed".
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
@@ -19,12 +22,13 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 assert len(rows) == 6, len(rows)
 runs = []
 for f in sys.argv[2:]:
-    acc = {}
+    acc, last = {}, {}
     for r in csv.DictReader(open(f)):
         acc.setdefault(r["method"], []).append(float(r["acc"]))
-    runs.append({m: (a[-1], sum(a) / len(a)) for m, a in acc.items()})
+        last[r["method"]] = r  # the last task's row wins
+    runs.append({m: (a[-1], sum(a) / len(a), float(last[m]["head_acc"]), float(last[m]["tail_acc"])) for m, a in acc.items()})
 for r in rows:
-    for j, key in enumerate(["a_last", "a_avg"]):
+    for j, key in enumerate(["a_last", "a_avg", "head", "tail"]):
         v = [run[r["method"]][j] for run in runs]
         assert abs(float(r[key + "_mean"]) - statistics.mean(v)) < 1e-3, (r, v)
         assert abs(float(r[key + "_std"]) - statistics.stdev(v)) < 1e-3, (r, v)
@@ -93,7 +97,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["val_frac"] == 0.25 and all(type(r["val_tail"]["mean"]) in (int, float) for r in d["results"])
 ' "$tmp/v.json" && grep -q "v.head" "$tmp/v.markdown" && grep -q 'val.\\ tail' "$tmp/v.latex" \
-    && grep -q "multicolumn{5}" "$tmp/v.latex" && grep -q "v.tail" "$tmp/v.table" && ok "validation columns in every format" \
+    && grep -q "multicolumn{7}" "$tmp/v.latex" && grep -q "v.tail" "$tmp/v.table" && ok "validation columns in every format" \
     || bad "validation columns missing in some format"
 
 # progress: stderr not a terminal, one line per method × seed × source as it finishes, counted
@@ -124,6 +128,55 @@ if command -v script >/dev/null 2>&1; then
     script -qec "\"$G\" table --data $S --methods gacl,ncm --seeds 1,2 --format csv --quiet >/dev/null" /dev/null >"$tmp/tty" 2>&1
     if ! grep -q "table" "$tmp/tty"; then ok "progress on a terminal: nothing under --quiet"; else bad "tty --quiet"; fi
 fi
+
+# --columns: which test columns and in what order; run refuses it
+"$G" table --sample mobilenetv2 --tasks 3 --methods gacl,ncm --columns tail,a_last --format csv >"$tmp/c.csv" 2>"$tmp/err" \
+    && head -n 1 "$tmp/c.csv" | grep -q '^method,source,seeds,tail_mean,tail_std,a_last_mean,a_last_std,tail_rank,a_last_rank,data,' \
+    && "$G" table --sample mobilenetv2 --tasks 3 --methods gacl,ncm --columns head --format latex >"$tmp/c.tex" 2>"$tmp/err" \
+    && grep -q '^Method & head \\\\$' "$tmp/c.tex" && grep -q 'begin{tabular}{lc}' "$tmp/c.tex" \
+    && ok "--columns tail,a_last: those columns in that order" || bad "--columns"
+"$G" run --columns head >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && one_line "--columns: not an option of \`run\` (it applies to: table)" && ok "run --columns refused" || bad "run --columns"
+"$G" table --columns a_last,bogus >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && one_line "--columns: unknown column 'bogus'" && [ ! -s "$tmp/out" ] && ok "--columns bogus: exit 2" || bad "--columns bogus"
+
+# --data NAME=PATH titles the group (two folders named npy); a folder whose name holds '=' is read as it is
+mkdir -p "$tmp/a/npy" "$tmp/b/npy" "$tmp/eq/k=v" && cp tests/pt/a_npy/*.npy "$tmp/a/npy/" && cp tests/pt/a_npy/*.npy "$tmp/b/npy/" \
+    && cp tests/pt/a_npy/*.npy "$tmp/eq/k=v/"
+"$G" table --data "first=$tmp/a/npy" --data "$tmp/b/npy" --methods ncm --tasks 2 --quiet --format csv >"$tmp/n.csv" 2>"$tmp/err" \
+    && "$PY" - "$tmp/n.csv" "$tmp/a/npy" <<'PY' && ok "--data NAME=PATH titles the group NAME" || bad "--data NAME=PATH"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert [r["source"] for r in rows] == ["first", "npy"], rows
+assert rows[0]["data"] == "--data " + sys.argv[2] and rows[0]["a_last_mean"] == rows[1]["a_last_mean"], rows
+PY
+(cd "$tmp/eq" && "$G" table --data k=v --methods ncm --tasks 2 --quiet --format csv) >"$tmp/e.csv" 2>"$tmp/err" \
+    && grep -q '^ncm,k=v,' "$tmp/e.csv" && ok "a folder named k=v is read as it is" || bad "--data k=v (a folder)"
+
+# the values behind the table: LaTeX's % comment block above the tabular, JSON's fields
+"$G" table --sample mobilenetv2 --tasks 3 --rho 10 --methods gacl,slda+gsr --seeds 3,4 --quiet --format latex >"$tmp/m.tex" 2>"$tmp/err" \
+    && "$PY" - "$tmp/m.tex" <<'PY' && ok "latex: the values behind the table as a % comment block" || bad "latex comment block"
+import sys
+t = open(sys.argv[1]).read()
+head = t[:t.index("\\begin{tabular}")].splitlines()
+assert all(l.startswith("%") for l in head), head
+b = "\n".join(head)
+for want in ("%   seeds: 3,4", " profile=step ", " rho=10 ", "%   source fashion-mnist mobilenetv2 (sample): --sample mobilenetv2",
+             "%   method gacl: tau=0.01 beta=1 alpha-base=0.6 xi=0.005", "%   method slda+gsr: tau=0.01 beta=1 alpha-base=0.6 xi=0.005 ",
+             "slda-eps=0.0001"):
+    assert want in b, (want, b)
+PY
+"$G" table --sample mobilenetv2 --tasks 3 --rho 10 --tau 0.5 --methods gacl,slda --seeds 3,4 --quiet --format json >"$tmp/m.json" 2>"$tmp/err" \
+    && "$PY" - "$tmp/m.json" <<'PY' && ok "json: params, seeds and sources" || bad "json params/seeds/sources"
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = d["params"]
+assert p["protocol"]["profile"] == "step" and p["protocol"]["rho"] == 10, p
+assert p["methods"]["gacl"] == {"tau": 0.5, "beta": 1, "alpha-base": 0.6, "xi": 0.005}, p
+assert p["methods"]["slda"]["slda-eps"] == 0.0001, p
+assert d["seeds"] == [3, 4] and d["sources"] == [{"name": "fashion-mnist mobilenetv2 (sample)", "data": "--sample mobilenetv2"}], d
+assert d["columns"] == ["a_last", "a_avg", "head", "tail"] and all("head" in r and "tail" in r for r in d["results"])
+PY
 
 "$G" table --data "$S" --data "$S" --methods gacl >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ] && one_line "--data .*given twice" && ok "same source twice: exit 2" || bad "same source twice"

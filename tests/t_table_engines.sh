@@ -2,9 +2,9 @@
 # t_table_engines.sh — `gsrscope table` runs the methods of a seed that share a feature space in
 # one engine (sharing its rows and base Gram), the others in engines of their own, two at once
 # within the memory budget: every cell must equal what `run --methods X` prints for that method
-# alone (A_last, A_avg to 1e-7), with every learner family present (ridge with and without an
-# augmenter, ranpac's own space, the stats learners), with the default budget and with a small
-# --max-memory. Prints "N passed, N failed".
+# alone (A_last, A_avg, the last task's head and tail accuracy to 1e-7), with every learner
+# family present (ridge with and without an augmenter, ranpac's own space, the stats learners),
+# with the default budget and with a small --max-memory. Prints "N passed, N failed".
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
 M="gacl,gacl+gsr,air,ranpac,ranpac+gsr,ncm,slda,klda,fecam+gsr,anacp,anacp+gsr"
@@ -30,6 +30,9 @@ for r in t["results"]:
         for key in ("a_last", "a_avg"):
             a, b = r[key]["values"][k], run[key]
             assert a is not None and abs(a - b) <= 1e-7 * max(1, abs(b)), (r["method"], s, key, a, b)
+        for key in ("head", "tail"):  # the last task's head_acc / tail_acc
+            a, b = r[key]["values"][k], run["tasks"][-1][key + "_acc"]
+            assert (a is None and b is None) or abs(a - b) <= 1e-7 * max(1, abs(b)), (r["method"], s, key, a, b)
 PY
 done
 finish

@@ -13,12 +13,14 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The columns of a source's group: test A_last and A_avg, then (with a validation split) the
- * validation accuracy, head and tail accuracy after the last task. */
-#define TB_NSTAT 5
-static const char *const STAT_KEY[TB_NSTAT] = {"a_last", "a_avg", "val_a_last", "val_head", "val_tail"};
-static const char *const STAT_TITLE[TB_NSTAT] = {"A_last", "A_avg", "v.acc", "v.head", "v.tail"};
-static const char *const STAT_TEX[TB_NSTAT] = {"$A_{\\mathrm{last}}$", "$A_{\\mathrm{avg}}$", "val.\\ acc",
+/* The columns a source's group can have: test A_last, A_avg, head and tail accuracy after the last
+ * task (--columns picks and orders them: OP_COL_*), then (with a validation split) the validation
+ * accuracy, head and tail accuracy after the last task. */
+#define TB_NTEST OP_N_COLS
+#define TB_NSTAT (TB_NTEST + 3)
+static const char *const STAT_KEY[TB_NSTAT] = {"a_last", "a_avg", "head", "tail", "val_a_last", "val_head", "val_tail"};
+static const char *const STAT_TITLE[TB_NSTAT] = {"A_last", "A_avg", "head", "tail", "v.acc", "v.head", "v.tail"};
+static const char *const STAT_TEX[TB_NSTAT] = {"$A_{\\mathrm{last}}$", "$A_{\\mathrm{avg}}$", "head", "tail", "val.\\ acc",
                                                "val.\\ head", "val.\\ tail"};
 
 /* ---- names -------------------------------------------------------------------------------- */
@@ -32,10 +34,22 @@ void tb_display_name(const char *method, char *out, size_t n) { mt_display_name(
 static double value(const tb_table *t, int s, int m, int k, int j)
 {
     size_t cell = ((size_t)s * t->n_methods + m) * t->n_seeds + k;
-    return j < 2 ? t->v[cell * 2 + j] : t->val[cell * 3 + (j - 2)];
+    return j < TB_NTEST ? t->v[cell * TB_NTEST + j] : t->val[cell * 3 + (j - TB_NTEST)];
 }
 
-static int n_stats(const tb_table *t) { return t->val ? TB_NSTAT : 2; }
+static int n_stats(const tb_table *t) { return t->val ? TB_NSTAT : TB_NTEST; }
+
+/* The stats of a source's group in order (js[0..return)): the chosen test columns, then the
+ * validation ones; *ntest of them are test columns. */
+static int group_cols(const tb_table *t, int *js, int *ntest)
+{
+    int n = 0;
+    if (t->n_cols > 0) for (int i = 0; i < t->n_cols && i < TB_NTEST; i++) js[n++] = t->cols[i];
+    else for (int j = 0; j < TB_NTEST; j++) js[n++] = j;
+    if (ntest) *ntest = n;
+    if (t->val) for (int j = TB_NTEST; j < TB_NSTAT; j++) js[n++] = j;
+    return n;
+}
 
 typedef struct { double mean, sd; int n, rank; } tb_cell;
 
@@ -94,9 +108,28 @@ static void pad(FILE *f, const char *s, int w, int right)
     else fprintf(f, "%s%*s", s, k > 0 ? k : 0, "");
 }
 
-static void seeds_list(FILE *f, const tb_table *t)
+static void seeds_list(FILE *f, const tb_table *t, const char *sep)
 {
-    for (int k = 0; k < t->n_seeds; k++) fprintf(f, "%s%llu", k ? "," : "", (unsigned long long)t->seeds[k]);
+    for (int k = 0; k < t->n_seeds; k++) fprintf(f, "%s%llu", k ? sep : "", (unsigned long long)t->seeds[k]);
+}
+
+/* "A_last, A_avg, head and tail (%)": the test columns shown (the legends). */
+static void test_titles(FILE *f, const tb_table *t)
+{
+    int js[TB_NSTAT], nt;
+    group_cols(t, js, &nt);
+    for (int i = 0; i < nt; i++) fprintf(f, "%s%s", i == 0 ? "" : i + 1 < nt ? ", " : " and ", STAT_TITLE[js[i]]);
+    fputs(" (%)", f);
+}
+
+/* What head and tail are, when shown (the legends of every format but csv and json); "" else. */
+static void head_tail_legend(FILE *f, const tb_table *t, const char *prefix, const char *end)
+{
+    int js[TB_NSTAT], nt, any = 0;
+    group_cols(t, js, &nt);
+    for (int i = 0; i < nt; i++) any |= js[i] == OP_COL_HEAD || js[i] == OP_COL_TAIL;
+    if (any) fprintf(f, "%shead, tail: mean per-class accuracy (%%) over the head and over the tail classes on the test rows "
+                        "after the last task%s", prefix, end);
 }
 
 /* What the validation columns are (the legends of every format but csv and json). */
@@ -104,6 +137,99 @@ static void val_legend(FILE *f, const tb_table *t, const char *acc, const char *
 {
     fprintf(f, "%s, %s, %s: accuracy, head and tail accuracy (%%) after the last task on the validation rows "
                "(--val-frac %g), never on test rows", acc, head, tail, t->val_frac);
+}
+
+/* ---- the values behind the table (t->o: every method's parameters, the protocol, the data) ---- */
+
+static int is_learner_core(const char *name)
+{
+    return !strcmp(name, "tau") || !strcmp(name, "beta") || !strcmp(name, "alpha-base") || !strcmp(name, "xi");
+}
+
+/* The parameter rows behind method m (method ≥ 0: τ, β, α_base, ξ, then the ones its learner and
+ * augmenter read) or the protocol's (method < 0: every row outside the methods' section but
+ * the seed, which --seeds gives). */
+static int meta_rows(const char *method, const pa_param **rows)
+{
+    static const char *const CORE[] = {"tau", "beta", "alpha-base", "xi"};
+    int n = 0;
+    if (method) for (int i = 0; i < 4; i++) rows[n++] = pa_find(CORE[i]);
+    for (int i = 0; i < pa_count(); i++) {
+        const pa_param *r = &pa_table()[i];
+        if (method ? r->section == PA_SEC_METHODS && !is_learner_core(r->name) && mt_uses(method, r->name)
+                   : r->section != PA_SEC_METHODS && strcmp(r->name, "seed"))
+            rows[n++] = r;
+    }
+    return n;
+}
+
+/* Control characters of a name or path as '?' (a comment line stays one line). */
+static void plain_text(FILE *f, const char *s, int n)
+{
+    for (int i = 0; s[i] && (n < 0 || i < n); i++) fputc((unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i], f);
+}
+
+/* "name=value" of the rows from the first-th on, sep between them. */
+static void meta_pairs(FILE *f, const tb_table *t, const char *method, const char *sep, int first)
+{
+    const pa_param *rows[64];
+    int n = meta_rows(method, rows);
+    for (int i = first; i < n; i++) {
+        char v[64];
+        op_get(t->o, rows[i]->name, v, sizeof v);
+        fputs(i > first ? sep : "", f);
+        fprintf(f, "%s=%s", rows[i]->name, v);
+    }
+}
+
+/* The block of comment lines above LaTeX (prefix "% ") and the plain table/markdown (none). */
+static void meta_comments(FILE *f, const tb_table *t, const char *prefix)
+{
+    if (!t->o) return;
+    fprintf(f, "%sthe values behind the table (gsrscope table):\n%s  seeds: ", prefix, prefix);
+    seeds_list(f, t, ",");
+    fprintf(f, "\n%s  protocol: ", prefix);
+    meta_pairs(f, t, NULL, " ", 0);
+    fputc('\n', f);
+    for (int s = 0; s < t->n_sources; s++) {
+        fprintf(f, "%s  source ", prefix);
+        plain_text(f, t->sources[s], -1);
+        fputs(": ", f);
+        plain_text(f, t->source_from ? t->source_from[s] : "", -1);
+        fputc('\n', f);
+    }
+    for (int m = 0; m < t->n_methods; m++) {
+        fprintf(f, "%s  method ", prefix);
+        plain_text(f, t->methods[m], -1);
+        fputs(": ", f);
+        meta_pairs(f, t, t->methods[m], " ", 0);
+        fputc('\n', f);
+    }
+}
+
+/* A JSON value of row r as op_get writes it: a number as is, a name (enum, "all") as a string. */
+static void json_param(FILE *f, const tb_table *t, const pa_param *r)
+{
+    char v[64];
+    op_get(t->o, r->name, v, sizeof v);
+    char *end;
+    strtod(v, &end);
+    if (r->kind != PA_ENUM && *v && !*end) fputs(v, f);
+    else json_str(f, v);
+}
+
+static void json_params(FILE *f, const tb_table *t, const char *method)
+{
+    const pa_param *rows[64];
+    int n = meta_rows(method, rows);
+    fputc('{', f);
+    for (int i = 0; i < n; i++) {
+        fputs(i ? ", " : "", f);
+        json_str(f, rows[i]->name);
+        fputs(": ", f);
+        json_param(f, t, rows[i]);
+    }
+    fputc('}', f);
 }
 
 static void latex_text(FILE *f, const char *s)
@@ -137,21 +263,23 @@ static void json_num(FILE *f, double v)
 
 static void write_text(FILE *f, const tb_table *t, const tb_cell *c)
 {
-    int nm = t->n_methods, ns = t->n_sources, nj = n_stats(t);
+    int nm = t->n_methods, ns = t->n_sources, js[TB_NSTAT], nj = group_cols(t, js, NULL);
     char b[64];
     int mw = (int)strlen("method"), cw = (int)strlen("A_last");
     for (int m = 0; m < nm; m++) if (width(t->methods[m]) > mw) mw = width(t->methods[m]);
     for (int s = 0; s < ns; s++)
         for (int m = 0; m < nm; m++)
-            for (int j = 0; j < nj; j++) { fmt_cell(CELL(c, t, s, m, j), " ± ", b, sizeof b); if (width(b) > cw) cw = width(b); }
+            for (int i = 0; i < nj; i++) { fmt_cell(CELL(c, t, s, m, js[i]), " ± ", b, sizeof b); if (width(b) > cw) cw = width(b); }
     cw += 1; /* the mark */
     /* a group: nj columns of width cw, three spaces apart; the last one widens for a long source name */
     int gw = nj * cw + 3 * (nj - 1);
     for (int s = 0; s < ns; s++) if (width(t->sources[s]) > gw) gw = width(t->sources[s]);
     int lastw = gw - (nj - 1) * (cw + 3);
-    fprintf(f, "A_last and A_avg (%%) over seed%s ", t->n_seeds == 1 ? "" : "s");
-    seeds_list(f, t);
+    test_titles(f, t);
+    fprintf(f, " over seed%s ", t->n_seeds == 1 ? "" : "s");
+    seeds_list(f, t, ",");
     fprintf(f, "%s; * best, _ second in each column\n", t->n_seeds > 1 ? " (mean ± std)" : "");
+    head_tail_legend(f, t, "", "\n");
     if (t->val) { val_legend(f, t, "v.acc", "v.head", "v.tail"); fputc('\n', f); }
     pad(f, "", mw, 0);
     for (int s = 0; s < ns; s++) { fputs(" | ", f); pad(f, t->sources[s], gw, 0); }
@@ -159,11 +287,11 @@ static void write_text(FILE *f, const tb_table *t, const tb_cell *c)
     pad(f, "method", mw, 0);
     for (int s = 0; s < ns; s++) {
         fputs(" | ", f);
-        for (int j = 0; j < nj; j++) {
+        for (int i = 0; i < nj; i++) {
             char title[16];
-            snprintf(title, sizeof title, "%s ", STAT_TITLE[j]);
-            if (j) fputs("   ", f);
-            pad(f, title, j + 1 < nj ? cw : lastw, 1);
+            snprintf(title, sizeof title, "%s ", STAT_TITLE[js[i]]);
+            if (i) fputs("   ", f);
+            pad(f, title, i + 1 < nj ? cw : lastw, 1);
         }
     }
     fputc('\n', f);
@@ -171,29 +299,30 @@ static void write_text(FILE *f, const tb_table *t, const tb_cell *c)
         pad(f, t->methods[m], mw, 0);
         for (int s = 0; s < ns; s++) {
             fputs(" | ", f);
-            for (int j = 0; j < nj; j++) {
-                const tb_cell *x = CELL(c, t, s, m, j);
+            for (int i = 0; i < nj; i++) {
+                const tb_cell *x = CELL(c, t, s, m, js[i]);
                 char cell[80];
                 fmt_cell(x, " ± ", b, sizeof b);
                 snprintf(cell, sizeof cell, "%s%s", b, x->rank == 1 ? "*" : x->rank == 2 ? "_" : " ");
-                if (j) fputs("   ", f);
-                pad(f, cell, j + 1 < nj ? cw : lastw, 1);
+                if (i) fputs("   ", f);
+                pad(f, cell, i + 1 < nj ? cw : lastw, 1);
             }
         }
         fputc('\n', f);
     }
+    if (t->o) { fputc('\n', f); meta_comments(f, t, ""); }
 }
 
 static void write_markdown(FILE *f, const tb_table *t, const tb_cell *c)
 {
-    int nm = t->n_methods, ns = t->n_sources, nj = n_stats(t);
+    int nm = t->n_methods, ns = t->n_sources, js[TB_NSTAT], nj = group_cols(t, js, NULL);
     char b[64], name[96];
     fputs("| Method |", f);
     for (int s = 0; s < ns; s++) {
-        for (int j = 0; j < nj; j++) { fputc(' ', f); md_text(f, t->sources[s]); fprintf(f, " %s |", STAT_TITLE[j]); }
+        for (int i = 0; i < nj; i++) { fputc(' ', f); md_text(f, t->sources[s]); fprintf(f, " %s |", STAT_TITLE[js[i]]); }
     }
     fputs("\n|---|", f);
-    for (int s = 0; s < ns; s++) for (int j = 0; j < nj; j++) fputs("---:|", f);
+    for (int s = 0; s < ns; s++) for (int i = 0; i < nj; i++) fputs("---:|", f);
     fputc('\n', f);
     for (int m = 0; m < nm; m++) {
         tb_display_name(t->methods[m], name, sizeof name);
@@ -201,44 +330,51 @@ static void write_markdown(FILE *f, const tb_table *t, const tb_cell *c)
         md_text(f, name);
         fputs(" |", f);
         for (int s = 0; s < ns; s++)
-            for (int j = 0; j < nj; j++) {
-                const tb_cell *x = CELL(c, t, s, m, j);
+            for (int i = 0; i < nj; i++) {
+                const tb_cell *x = CELL(c, t, s, m, js[i]);
                 fmt_cell(x, " ± ", b, sizeof b);
                 fprintf(f, " %s%s%s |", x->rank == 1 ? "**" : x->rank == 2 ? "<u>" : "", b,
                         x->rank == 1 ? "**" : x->rank == 2 ? "</u>" : "");
             }
         fputc('\n', f);
     }
-    fprintf(f, "\nA_last and A_avg (%%), %s over seed%s ", t->n_seeds > 1 ? "mean ± std" : "value", t->n_seeds == 1 ? "" : "s");
-    seeds_list(f, t);
+    fputc('\n', f);
+    test_titles(f, t);
+    fprintf(f, ", %s over seed%s ", t->n_seeds > 1 ? "mean ± std" : "value", t->n_seeds == 1 ? "" : "s");
+    seeds_list(f, t, ",");
     fputs("; best in bold, second underlined.\n", f);
+    head_tail_legend(f, t, "", ".\n");
     if (t->val) { fputc('\n', f); val_legend(f, t, "v.acc", "v.head", "v.tail"); fputs(".\n", f); }
+    if (t->o) { fputs("\n<!--\n", f); meta_comments(f, t, ""); fputs("-->\n", f); }
 }
 
 static void write_latex(FILE *f, const tb_table *t, const tb_cell *c)
 {
-    int nm = t->n_methods, ns = t->n_sources, nj = n_stats(t);
+    int nm = t->n_methods, ns = t->n_sources, js[TB_NSTAT], nj = group_cols(t, js, NULL);
     char b[64], name[96];
-    fprintf(f, "%% gsrscope table: A_last and A_avg (%%), %s over seed%s ", t->n_seeds > 1 ? "mean $\\pm$ std" : "value",
-            t->n_seeds == 1 ? "" : "s");
-    seeds_list(f, t);
+    fputs("% gsrscope table: ", f);
+    test_titles(f, t);
+    fprintf(f, ", %s over seed%s ", t->n_seeds > 1 ? "mean $\\pm$ std" : "value", t->n_seeds == 1 ? "" : "s");
+    seeds_list(f, t, ",");
     fputs("; needs \\usepackage{booktabs}\n", f);
+    head_tail_legend(f, t, "% ", "\n");
     if (t->val) { fputs("% ", f); val_legend(f, t, "val. acc", "val. head", "val. tail"); fputc('\n', f); }
+    meta_comments(f, t, "% ");
     fputs("\\begin{tabular}{l", f);
-    for (int s = 0; s < ns; s++) for (int j = 0; j < nj; j++) fputc('c', f);
+    for (int s = 0; s < ns; s++) for (int i = 0; i < nj; i++) fputc('c', f);
     fputs("}\n\\toprule\n", f);
     for (int s = 0; s < ns; s++) { fprintf(f, " & \\multicolumn{%d}{c}{", nj); latex_text(f, t->sources[s]); fputc('}', f); }
     fputs(" \\\\\n", f);
     for (int s = 0; s < ns; s++) fprintf(f, "%s\\cmidrule(lr){%d-%d}", s ? " " : "", 2 + nj * s, 1 + nj * (s + 1));
     fputs("\nMethod", f);
-    for (int s = 0; s < ns; s++) for (int j = 0; j < nj; j++) fprintf(f, " & %s", STAT_TEX[j]);
+    for (int s = 0; s < ns; s++) for (int i = 0; i < nj; i++) fprintf(f, " & %s", STAT_TEX[js[i]]);
     fputs(" \\\\\n\\midrule\n", f);
     for (int m = 0; m < nm; m++) {
         tb_display_name(t->methods[m], name, sizeof name);
         latex_text(f, name);
         for (int s = 0; s < ns; s++)
-            for (int j = 0; j < nj; j++) {
-                const tb_cell *x = CELL(c, t, s, m, j);
+            for (int i = 0; i < nj; i++) {
+                const tb_cell *x = CELL(c, t, s, m, js[i]);
                 if (!isfinite(x->mean)) { fputs(" & --", f); continue; }
                 fmt_cell(x, " $\\pm$ ", b, sizeof b);
                 fprintf(f, " & %s%s%s", x->rank == 1 ? "\\textbf{" : x->rank == 2 ? "\\underline{" : "", b, x->rank ? "}" : "");
@@ -248,38 +384,66 @@ static void write_latex(FILE *f, const tb_table *t, const tb_cell *c)
     fputs("\\bottomrule\n\\end{tabular}\n", f);
 }
 
+/* A CSV field: quoted when it holds a comma, quote or line break. */
+static void csv_field(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) { fputs(s, f); return; }
+    fputc('"', f);
+    for (const char *p = s; *p; p++) { if (*p == '"') fputc('"', f); fputc(*p, f); }
+    fputc('"', f);
+}
+
+/* CSV: one line per method and source; the values behind the table are extra columns (with t->o):
+ * data (the source as given), profile, rho, seed_list (1;2;3), tau, beta, alpha_base, xi,
+ * params (the method's learner and augmenter's own, "name=v;..."), protocol (the other protocol
+ * and data rows, "name=v;..."). */
 static void write_csv(FILE *f, const tb_table *t, const tb_cell *c)
 {
-    int nm = t->n_methods, nj = n_stats(t);
-    fputs("method,source,seeds,a_last_mean,a_last_std,a_avg_mean,a_avg_std,a_last_rank,a_avg_rank", f);
+    int nm = t->n_methods, js[TB_NSTAT], nt, nj = group_cols(t, js, &nt);
+    fputs("method,source,seeds", f);
+    for (int i = 0; i < nt; i++) fprintf(f, ",%s_mean,%s_std", STAT_KEY[js[i]], STAT_KEY[js[i]]);
+    for (int i = 0; i < nt; i++) fprintf(f, ",%s_rank", STAT_KEY[js[i]]);
     if (t->val) {
         fprintf(f, ",val_frac");
-        for (int j = 2; j < nj; j++) fprintf(f, ",%s_mean,%s_std", STAT_KEY[j], STAT_KEY[j]);
-        for (int j = 2; j < nj; j++) fprintf(f, ",%s_rank", STAT_KEY[j]);
+        for (int i = nt; i < nj; i++) fprintf(f, ",%s_mean,%s_std", STAT_KEY[js[i]], STAT_KEY[js[i]]);
+        for (int i = nt; i < nj; i++) fprintf(f, ",%s_rank", STAT_KEY[js[i]]);
     }
+    if (t->o) fputs(",data,profile,rho,seed_list,tau,beta,alpha_base,xi,params,protocol", f);
     fputc('\n', f);
     for (int s = 0; s < t->n_sources; s++)
         for (int m = 0; m < nm; m++) {
-            const tb_cell *x = CELL(c, t, s, m, 0);
             fprintf(f, "%s,", t->methods[m]);
-            /* a source name with a comma or quote is quoted */
-            if (strpbrk(t->sources[s], ",\"\n")) {
-                fputc('"', f);
-                for (const char *p = t->sources[s]; *p; p++) { if (*p == '"') fputc('"', f); fputc(*p, f); }
-                fputc('"', f);
-            } else fputs(t->sources[s], f);
+            csv_field(f, t->sources[s]);
             fprintf(f, ",%d", t->n_seeds);
             /* test means and stds, their ranks; then the validation ones the same way */
             for (int part = 0; part < (t->val ? 2 : 1); part++) {
-                int j0 = part ? 2 : 0, j1 = part ? nj : 2;
+                int lo = part ? nt : 0, hi = part ? nj : nt;
                 if (part) fprintf(f, ",%g", t->val_frac);
-                for (int j = j0; j < j1; j++) {
-                    fputc(',', f);
-                    if (isfinite(x[j].mean)) fprintf(f, "%.4f", x[j].mean);
-                    fputc(',', f);
-                    if (isfinite(x[j].sd)) fprintf(f, "%.4f", x[j].sd);
+                for (int i = lo; i < hi; i++) {
+                    const tb_cell *x = CELL(c, t, s, m, js[i]);
+                    if (isfinite(x->mean)) fprintf(f, ",%.4f", x->mean); else fputc(',', f);
+                    if (isfinite(x->sd)) fprintf(f, ",%.4f", x->sd); else fputc(',', f);
                 }
-                for (int j = j0; j < j1; j++) { fputc(',', f); if (x[j].rank) fprintf(f, "%d", x[j].rank); }
+                for (int i = lo; i < hi; i++) {
+                    const tb_cell *x = CELL(c, t, s, m, js[i]);
+                    if (x->rank) fprintf(f, ",%d", x->rank); else fputc(',', f);
+                }
+            }
+            if (t->o) {
+                char v[64];
+                fputc(',', f);
+                csv_field(f, t->source_from ? t->source_from[s] : "");
+                op_get(t->o, "profile", v, sizeof v);
+                fprintf(f, ",%s,", v);
+                op_get(t->o, "rho", v, sizeof v);
+                fprintf(f, "%s,", v);
+                seeds_list(f, t, ";");
+                static const char *const CORE[] = {"tau", "beta", "alpha-base", "xi"};
+                for (int i = 0; i < 4; i++) { op_get(t->o, CORE[i], v, sizeof v); fprintf(f, ",%s", v); }
+                fputc(',', f);
+                meta_pairs(f, t, t->methods[m], ";", 4); /* the method's own rows, after the four */
+                fputc(',', f);
+                meta_pairs(f, t, NULL, ";", 0);
             }
             fputc('\n', f);
         }
@@ -287,17 +451,38 @@ static void write_csv(FILE *f, const tb_table *t, const tb_cell *c)
 
 static void write_json(FILE *f, const tb_table *t, const tb_cell *c)
 {
-    int nm = t->n_methods, nj = n_stats(t);
+    int nm = t->n_methods, js[TB_NSTAT], nj = group_cols(t, js, NULL);
     fputs("{\n\"seeds\": [", f);
-    for (int k = 0; k < t->n_seeds; k++) fprintf(f, "%s%llu", k ? ", " : "", (unsigned long long)t->seeds[k]);
+    seeds_list(f, t, ", ");
+    fputs("],\n\"columns\": [", f);
+    for (int i = 0; i < nj; i++) { if (i) fputs(", ", f); json_str(f, STAT_KEY[js[i]]); }
     fputs("],\n", f);
     if (t->val) {
         fputs("\"val_frac\": ", f);
         json_num(f, t->val_frac);
         fputs(",\n", f);
     }
+    if (t->o) {
+        fputs("\"params\": {\"protocol\": ", f);
+        json_params(f, t, NULL);
+        fputs(", \"methods\": {", f);
+        for (int m = 0; m < nm; m++) {
+            fputs(m ? ",\n  " : "\n  ", f);
+            json_str(f, t->methods[m]);
+            fputs(": ", f);
+            json_params(f, t, t->methods[m]);
+        }
+        fputs("}},\n", f);
+    }
     fputs("\"sources\": [", f);
-    for (int s = 0; s < t->n_sources; s++) { if (s) fputs(", ", f); json_str(f, t->sources[s]); }
+    for (int s = 0; s < t->n_sources; s++) {
+        fputs(s ? ", {\"name\": " : "{\"name\": ", f);
+        json_str(f, t->sources[s]);
+        fputs(", \"data\": ", f);
+        if (t->source_from) json_str(f, t->source_from[s]);
+        else fputs("null", f);
+        fputc('}', f);
+    }
     fputs("],\n\"methods\": [", f);
     for (int m = 0; m < nm; m++) { if (m) fputs(", ", f); json_str(f, t->methods[m]); }
     fputs("],\n\"results\": [\n", f);
@@ -307,7 +492,8 @@ static void write_json(FILE *f, const tb_table *t, const tb_cell *c)
             json_str(f, t->methods[m]);
             fputs(", \"source\": ", f);
             json_str(f, t->sources[s]);
-            for (int j = 0; j < nj; j++) {
+            for (int i = 0; i < nj; i++) {
+                int j = js[i];
                 const tb_cell *x = CELL(c, t, s, m, j);
                 fprintf(f, ", \"%s\": {\"mean\": ", STAT_KEY[j]);
                 json_num(f, x->mean);
@@ -362,19 +548,24 @@ static void one_source(const op_opts *o, int s, op_opts *w)
     }
 }
 
-/* The validation accuracy, head and tail accuracy after the last task of the run's one method. */
-static void keep_val(const en_results *r, int m, double *vo)
+/* Method m's numbers after the last task: test head and tail accuracy (as `run` prints them:
+ * head_acc, tail_acc), then the validation accuracy, head and tail accuracy. */
+static void keep_last(const en_results *r, int m, double *vo)
 {
     const en_snap *last = &r->m[m].snaps[r->T - 1];
-    vo[0] = r->m[m].val_a_last;
-    vo[1] = last->state == EN_DONE ? last->val_head_acc : NAN;
-    vo[2] = last->state == EN_DONE ? last->val_tail_acc : NAN;
+    int done = last->state == EN_DONE;
+    vo[0] = done ? last->head_acc : NAN;
+    vo[1] = done ? last->tail_acc : NAN;
+    vo[2] = r->m[m].val_a_last;
+    vo[3] = done ? last->val_head_acc : NAN;
+    vo[4] = done ? last->val_tail_acc : NAN;
 }
 
 /* ---- engines -------------------------------------------------------------------------------- */
 
-/* Values of a method kept from its engine: A_last, A_avg, then keep_val's three. */
-#define TB_OUT 5
+/* Values of a method kept from its engine: A_last, A_avg, then keep_last's five (the first
+ * TB_NTEST are the table's v, the last three its val). */
+#define TB_OUT (TB_NTEST + 3)
 
 /* A set of methods run in one engine (indices into the table's methods). */
 typedef struct {
@@ -476,7 +667,7 @@ static void progress_cb(double fraction, const char *what, void *user)
 }
 
 /* Run the n methods idx[] in one engine on c's problem: out[TB_OUT·k ..] get method idx[k]'s A_last,
- * A_avg and validation values (keep_val), or stay NaN with its reason in why[k] ("" when none). A failing job stops the
+ * A_avg, head, tail and validation values (keep_last), or stay NaN with its reason in why[k] ("" when none). A failing job stops the
  * whole engine after the tasks before it: the methods it left unfinished get redo[k] = 1 (the
  * caller runs them again alone, so that only a method's own failure counts). Returns GS_OK, or the
  * error of creating the engine (the memory estimate refused it). */
@@ -519,7 +710,7 @@ static int run_engine(const pl_ctx *c, const op_opts *w, const int *idx, int n, 
         if (complete) {
             out[TB_OUT * k] = r->m[k].a_last;
             out[TB_OUT * k + 1] = r->m[k].a_avg;
-            keep_val(r, k, out + TB_OUT * k + 2);
+            keep_last(r, k, out + TB_OUT * k + 2);
         }
         else if (n == 1) snprintf(why[k], sizeof why[k], "%s", urc ? gs_last_error() : "not finished");
         else redo[k] = 1;
@@ -548,8 +739,8 @@ static int run_unit(tb_sched *sc, tb_progress *pr, const tb_unit *u, int threads
         int rc;
         if ((grc || redo[j]) && (rc = run_engine(c, w, &m, 1, threads, pr, x, why + j, redo + j))) return rc;
         pthread_mutex_lock(&sc->mu);
-        memcpy(sc->v + (((size_t)s * nm + m) * nk + k) * 2, x, 2 * sizeof(double));
-        if (sc->val) memcpy(sc->val + (((size_t)s * nm + m) * nk + k) * 3, x + 2, 3 * sizeof(double));
+        memcpy(sc->v + (((size_t)s * nm + m) * nk + k) * TB_NTEST, x, TB_NTEST * sizeof(double));
+        if (sc->val) memcpy(sc->val + (((size_t)s * nm + m) * nk + k) * 3, x + TB_NTEST, 3 * sizeof(double));
         if (why[j][0]) {
             sc->failed++;
             pg_clear(&sc->pg);
@@ -643,7 +834,9 @@ static int run_source(tb_sched *sc, const op_opts *o, int s, char *name, size_t 
     memset(&none, 0, sizeof none);
     none.spectrum = OP_SPECTRUM_AUTO;
     if ((rc = pl_open_seeds(sc->c, nk, sc->seeds, &w0, &none, cli_warn, NULL))) return rc;
-    snprintf(name, nname, "%s", sc->c[0].prob.data_name);
+    const op_source *src = s < o->n_sources ? &o->sources[s] : NULL;
+    if (src && src->name) snprintf(name, nname, "%.*s", src->name_len, src->name); /* --data NAME=PATH */
+    else snprintf(name, nname, "%s", sc->c[0].prob.data_name);
     sc->source = name;
     sc->s = s;
     sc->nu = 0;
@@ -677,6 +870,24 @@ static int run_source(tb_sched *sc, const op_opts *o, int s, char *name, size_t 
     return GS_OK;
 }
 
+/* How source s was given: "--data PATH", "--sample NAME", ... (the values behind the table); past
+ * the listed sources, the data of o itself (the four files, a session's folder, the default). */
+static void source_from(const op_opts *o, int s, char *out, size_t n)
+{
+    static const char *const KIND[] = {"--synthetic", "--data", "--idx", "--sample"}; /* op_source_kind */
+    const op_data *d = &o->data;
+    if (s < o->n_sources) {
+        const op_source *src = &o->sources[s];
+        snprintf(out, n, "%s%s%s", KIND[src->kind], src->arg ? " " : "", src->arg ? src->arg : "");
+    } else if (d->train_features)
+        snprintf(out, n, "--train-features %s --train-labels %s --test-features %s --test-labels %s", d->train_features,
+                 d->train_labels, d->test_features, d->test_labels);
+    else if (d->synthetic) snprintf(out, n, "--synthetic");
+    else if (d->data_dir) snprintf(out, n, "--data %s", d->data_dir);
+    else if (d->idx_dir) snprintf(out, n, "--idx %s", d->idx_dir);
+    else snprintf(out, n, "--sample %s", d->sample ? d->sample : "pixels");
+}
+
 int cli_table(op_opts *o)
 {
     uint64_t seeds[CLI_MAX_SEEDS];
@@ -694,16 +905,18 @@ int cli_table(op_opts *o)
     if (ns == 0) ns = 1; /* the default source (the bundled sample) */
     tb_sched sc;
     memset(&sc, 0, sizeof sc);
-    double *v = gs_malloc((size_t)ns * nm * nk * 2, sizeof(double), "table");
+    double *v = gs_malloc((size_t)ns * nm * nk * TB_NTEST, sizeof(double), "table");
     double *val = o->proto.val_frac > 0 ? gs_malloc((size_t)ns * nm * nk * 3, sizeof(double), "table") : NULL;
     char (*names)[128] = gs_calloc((size_t)ns, sizeof *names, "table");
+    char (*from)[512] = gs_calloc((size_t)ns, sizeof *from, "table");
     const char **np = gs_calloc((size_t)ns, sizeof *np, "table");
+    const char **fp = gs_calloc((size_t)ns, sizeof *fp, "table");
     sc.c = gs_calloc((size_t)nk, sizeof *sc.c, "table");
     sc.w = gs_calloc((size_t)nk, sizeof *sc.w, "table");
     sc.base = gs_calloc((size_t)nk, sizeof *sc.base, "table");
     sc.left = gs_calloc((size_t)nk, sizeof *sc.left, "table");
     sc.u = gs_calloc((size_t)nk * (nm ? nm : 1), sizeof *sc.u, "table");
-    if (!v || !names || !np || (o->proto.val_frac > 0 && !val) || !sc.c || !sc.w || !sc.base || !sc.left || !sc.u) {
+    if (!v || !names || !np || !from || !fp || (o->proto.val_frac > 0 && !val) || !sc.c || !sc.w || !sc.base || !sc.left || !sc.u) {
         rc = GS_ENOMEM;
         goto out;
     }
@@ -725,16 +938,21 @@ int cli_table(op_opts *o)
     /* for the tests: the largest sum of estimates the schedule allowed at once (bytes) */
     if (getenv("GS_TABLE_NEED")) fprintf(stderr, "gsrscope: table estimate at most %.0f bytes at once\n", sc.peak_need);
     if (!rc) {
-        for (int s = 0; s < ns; s++) np[s] = names[s];
+        for (int s = 0; s < ns; s++) {
+            np[s] = names[s];
+            source_from(o, s, from[s], sizeof from[s]);
+            fp[s] = from[s];
+        }
         tb_table t = {.n_methods = nm, .n_sources = ns, .n_seeds = nk, .methods = (const char *const *)o->methods,
-                      .sources = np, .seeds = seeds, .v = v, .val = val, .val_frac = o->proto.val_frac};
+                      .sources = np, .seeds = seeds, .v = v, .val = val, .val_frac = o->proto.val_frac,
+                      .cols = o->columns, .n_cols = o->n_columns, .o = o, .source_from = fp};
         rc = tb_write(stdout, o->format, &t);
         if (!rc && sc.failed)
             rc = gs_error(GS_ERUN, "%d run%s failed (left out of the means; reasons above)", sc.failed,
                           sc.failed == 1 ? "" : "s");
     }
 out:
-    free(v); free(val); free(names); free(np);
+    free(v); free(val); free(names); free(np); free(from); free(fp);
     free(sc.c); free(sc.w); free(sc.base); free(sc.left); free(sc.u);
 done:
     return rc ? cli_fail(rc) : 0;

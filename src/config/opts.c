@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 void op_defaults(op_opts *o)
 {
@@ -93,6 +94,7 @@ static const char *const FUTURE_NAMES[] = {"show", "hide", "fade"}; /* FIG_FUTUR
 static const char *const SIZE_NAMES[] = {"column", "page", "slide"};  /* OP_SIZE_COLUMN.. - 1 */
 static const char *const OBJ_NAMES[] = {"acc", "tail", "balanced"};
 static const char *const PREC_NAMES[] = {"double", "single", "auto"}; /* in OP_PREC_* order */
+static const char *const COL_NAMES[] = {"a_last", "a_avg", "head", "tail"}; /* in OP_COL_* order */
 
 /* A rule of the subcommand being parsed (none without a table: op_parse). */
 static int rule(const op_opts *o, unsigned r) { return o->cmd && (o->cmd->rules & r); }
@@ -256,7 +258,7 @@ enum {
     O_MAXMEM, O_METHODS, O_FORMAT, O_SAVE, O_SPECTRUM, O_THEOREM, O_SPLIT, O_QUIET, O_FIGURE,
     O_TASK, O_CSV, O_PARAM, O_SEEDS, O_OUTDIR, O_ASCII, O_PRESET, O_SESSION,
     O_TOUR, O_THEME, O_HELP, O_VERSION, O_SET, O_OBJECTIVE, O_SAMPLE, O_PRECISION,
-    O_FRAMES, O_FUTURE, O_SIZE, O_NUM
+    O_FRAMES, O_FUTURE, O_SIZE, O_NUM, O_COLUMNS
 };
 
 /* The other options (the rows of the parameter table are options too, each `--name V`, id O_SET,
@@ -304,6 +306,7 @@ static const op_def DEFS[] = {
     {"ascii", no_argument, O_ASCII, OPG_TERMINAL},
     {"tour", optional_argument, O_TOUR, OPG_TERMINAL},
     {"theme", required_argument, O_THEME, OPG_TERMINAL},
+    {"columns", required_argument, O_COLUMNS, OPG_TABLE},
     {"help", no_argument, O_HELP, OPG_GENERAL},
     {"version", no_argument, O_VERSION, OPG_GENERAL},
 };
@@ -388,6 +391,31 @@ static void clear_source(op_opts *o, int *cleared)
     o->data.train_features = o->data.train_labels = o->data.test_features = o->data.test_labels = NULL;
 }
 
+/* table --columns LIST: names of COL_NAMES, each once, in the order given. */
+static int parse_columns(op_opts *o, const char *arg)
+{
+    o->n_columns = 0;
+    const char *p = arg;
+    for (;;) {
+        size_t n = strcspn(p, ",");
+        int e = -1;
+        for (int i = 0; i < OP_N_COLS; i++)
+            if (strlen(COL_NAMES[i]) == n && !strncmp(p, COL_NAMES[i], n)) e = i;
+        if (e < 0)
+            return gs_error(GS_EINPUT, "--columns: unknown column '%.*s' (expected a comma-separated list of: "
+                            "a_last, a_avg, head, tail)", (int)n, p);
+        for (int i = 0; i < o->n_columns; i++)
+            if (o->columns[i] == e) return gs_error(GS_EINPUT, "--columns: '%s' given twice", COL_NAMES[e]);
+        o->columns[o->n_columns++] = e;
+        if (!p[n]) break;
+        p += n + 1;
+    }
+    op_note(o, "columns", arg);
+    return GS_OK;
+}
+
+static int exists(const char *path) { return access(path, F_OK) == 0; }
+
 /* Record a data source in the order given (the column groups of `table`). */
 static int add_source(op_opts *o, op_source_kind kind, const char *arg)
 {
@@ -426,9 +454,19 @@ static int apply_opt(op_opts *o, int c, const char *name, char *arg, int *user_m
          * otherwise --data DIR is the input folder. */
         if (rule(o, OPR_DATA_CSV) && ends_with(arg, ".csv")) { o->data_csv = arg; break; }
         clear_source(o, cleared);
-        o->data.data_dir = arg;
-        op_note(o, "data_dir", arg);
-        return add_source(o, OP_SRC_DATA, arg);
+        { /* --data NAME=PATH titles the group NAME: a folder named so wins, NAME has no '/' */
+            const char *eq = strchr(arg, '='), *name = NULL;
+            if (eq && eq > arg && !memchr(arg, '/', (size_t)(eq - arg)) && !exists(arg) && exists(eq + 1)) {
+                name = arg;
+                arg = (char *)eq + 1;
+            }
+            o->data.data_dir = arg;
+            op_note(o, "data_dir", arg);
+            if ((st = add_source(o, OP_SRC_DATA, arg))) return st;
+            o->sources[o->n_sources - 1].name = name;
+            o->sources[o->n_sources - 1].name_len = name ? (int)(eq - name) : 0;
+            return GS_OK;
+        }
     case O_CSV: o->data_csv = arg; break;
     case O_IDX:
         clear_source(o, cleared);
@@ -502,6 +540,7 @@ static int apply_opt(op_opts *o, int c, const char *name, char *arg, int *user_m
     case O_ASCII: o->ascii = 1; break;
     case O_TOUR: o->tour = arg ? arg : ""; break;
     case O_THEME: o->theme = arg; break;
+    case O_COLUMNS: return parse_columns(o, arg);
     default: break; /* --preset, --session, --help, --version: pass 1 */
     }
     return st;
