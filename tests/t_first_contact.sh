@@ -58,7 +58,7 @@ in_clone() { (cd "$clone" && PATH="$fake/bin:$PATH" make -j2 BUILD=build "$@") >
 fresh
 if in_clone check TEST_SRC=tests/data/test_npy.c; then ok "first make check on a fresh clone succeeds"
 else bad "first make check on a fresh clone fails"; tail -n 5 "$tmp/out"; fi
-grep -Eq '^[1-9][0-9]* passed, 0 failed$' "$tmp/out" && ok "its test program ran and passed" ||
+grep -Eq '^[1-9][0-9]* passed, 0 failed(, 0 skipped)?$' "$tmp/out" && ok "its test program ran and passed" ||
     { bad "no passing summary line"; tail -n 3 "$tmp/out"; }
 grep -q ' install ' "$fake/apt.log" 2>/dev/null && ok "it installed the missing packages first" ||
     bad "apt-get install was not called"
