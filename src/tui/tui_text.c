@@ -130,6 +130,7 @@ void tui_claims_text(cv_canvas *cv, int x, int y, int w, int h, const tui_extra 
         if (top > row - shown) top = row - shown;
     } else top = 0;
     if (top < 0) top = 0;
+    if (v->scroll_out) *v->scroll_out = top;
     for (int r = 0; r < shown && top + r < row; r++)
         for (int c = 0; c < w; c++) {
             const cv_cell *src = cv_cat(&sc, c, top + r);
@@ -144,3 +145,61 @@ void tui_claims_text(cv_canvas *cv, int x, int y, int w, int h, const tui_extra 
     cv_free(&sc);
 }
 
+
+/* A percentage as the panels say it: "0", "28", "41.5". */
+static void pct_text(double v, char *buf, int n)
+{
+    snprintf(buf, (size_t)n, v == round(v) ? "%.0f" : "%.1f", v);
+}
+
+void tui_first_line(const cv_canvas *cv, const en_results *r, int m0, int m1, int T, int w, char *buf, int n)
+{
+    char cand[5][320];
+    int nc = 0, ref = -1, aug = -1;
+    if (r) tui_ref_aug(r, m0, m1, &ref, &aug);
+    /* the reference's tail accuracy over the tasks computed so far (the first ones in a row) */
+    int done = 0, kmin = 0;
+    double peak = NAN, lo = NAN, peak_before = NAN;
+    for (int t = 1; ref >= 0 && t <= r->T; t++) {
+        const en_snap *s = &r->m[ref].snaps[t - 1];
+        if (s->state != EN_DONE || !isfinite(s->tail_acc)) break;
+        done = t;
+        if (!(s->tail_acc <= peak)) peak = s->tail_acc;
+        if (!(s->tail_acc >= lo)) { lo = s->tail_acc; kmin = t; peak_before = peak; }
+    }
+    char R[32] = "", A[32] = "", P[16], M[16], X[16] = "";
+    if (ref >= 0) ch_display_name(r->m[ref].name, R, sizeof R);
+    if (aug >= 0) {
+        ch_display_name(r->m[aug].name, A, sizeof A);
+        const en_snap *s = kmin ? &r->m[aug].snaps[kmin - 1] : NULL;
+        if (s && s->state == EN_DONE && isfinite(s->tail_acc)) pct_text(s->tail_acc, X, sizeof X);
+    }
+    /* a fall: the lowest value at least 5 points under the highest one before it */
+    if (done && peak_before - lo >= 5) {
+        pct_text(peak_before, P, sizeof P);
+        pct_text(lo, M, sizeof M);
+        if (X[0]) {
+            snprintf(cand[nc++], 320, "%s's tail accuracy falls from %s %% to %s %% by task %d, %s's is %s %% there — press Space to play",
+                     R, P, M, kmin, A, X);
+            snprintf(cand[nc++], 320, "%s's tail accuracy falls to %s %% by task %d (%s's: %s %%) — press Space to play", R, M,
+                     kmin, A, X);
+            snprintf(cand[nc++], 320, "%s's tail accuracy falls to %s %% by task %d (%s: %s %%) — Space plays", R, M, kmin, A, X);
+        } else {
+            snprintf(cand[nc++], 320, "%s's tail accuracy falls from %s %% to %s %% by task %d — press Space to play", R, P, M,
+                     kmin);
+        }
+        snprintf(cand[nc++], 320, "%s's tail falls to %s %% by task %d — Space plays", R, M, kmin);
+    } else {
+        /* no fall: what is true of the tasks computed, or only how to play */
+        if (done && done == r->T) {
+            pct_text(lo, M, sizeof M);
+            snprintf(cand[nc++], 320, "%s's tail accuracy stays at %s %% or more through task %d — press Space to play the %d tasks",
+                     R, M, done, T);
+        }
+        snprintf(cand[nc++], 320, "press Space to play the %d tasks and watch the tail accuracy", T);
+        snprintf(cand[nc++], 320, "Space plays the %d tasks", T);
+    }
+    int k = 0;
+    while (k + 1 < nc && cv_text_width(cv, cand[k]) > w) k++;
+    snprintf(buf, (size_t)n, "%s", cand[k]);
+}
