@@ -603,6 +603,11 @@ static void params_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
         }
         row++;
     }
+    /* what the two last columns are, at the panel's foot when there is room (one row kept free) */
+    static const char cols_note[] = "srank: stable rank of G+τI, Σλᵢ²/λ_max² (near 1: one direction dominates); "
+                                    "κ: condition number λ_max/λ_min; ? explains every number";
+    int nr = tui_wrap_text(cv, 0, 0, w - 2, -1, cols_note, 0);
+    if (y + h - row >= nr + 1) tui_wrap_text(cv, x + 1, y + h - nr, w - 2, nr, cols_note, CV_DIM);
 }
 
 /* The status line: the parts that fit, most important first (task, play state, computing

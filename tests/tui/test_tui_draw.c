@@ -206,6 +206,8 @@ static void first_screen(int cols, int rows)
     CHECK(strstr(rect_text(&cv, l.spectrum), "1000┤") != NULL, "%dx%d: spectrum's top decade labelled: %s", cols, rows,
           region);
     CHECK(strstr(dump(&cv), "srank = stable rank") != NULL, "%dx%d: srank named", cols, rows);
+    CHECK(rows < 40 || strstr(rect_text(&cv, l.params), "srank: stable rank of G+τI") != NULL,
+          "%dx%d: the Parameters panel's foot says what srank and κ are: %s", cols, rows, region);
     /* stepped on: the line makes room for the messages */
     v.task = 2;
     tui_draw(&cv, &v);
