@@ -157,13 +157,15 @@ void tui_first_line(const cv_canvas *cv, const en_results *r, int m0, int m1, in
     char cand[5][320];
     int nc = 0, ref = -1, aug = -1;
     if (r) tui_ref_aug(r, m0, m1, &ref, &aug);
-    /* the reference's tail accuracy over the tasks computed so far (the first ones in a row) */
+    /* the reference's tail accuracy over the tasks computed so far (the first ones in a row;
+     * a task before any tail class has none) */
     int done = 0, kmin = 0;
     double peak = NAN, lo = NAN, peak_before = NAN;
     for (int t = 1; ref >= 0 && t <= r->T; t++) {
         const en_snap *s = &r->m[ref].snaps[t - 1];
-        if (s->state != EN_DONE || !isfinite(s->tail_acc)) break;
+        if (s->state != EN_DONE) break;
         done = t;
+        if (!isfinite(s->tail_acc)) continue;
         if (!(s->tail_acc <= peak)) peak = s->tail_acc;
         if (!(s->tail_acc >= lo)) { lo = s->tail_acc; kmin = t; peak_before = peak; }
     }
@@ -175,7 +177,7 @@ void tui_first_line(const cv_canvas *cv, const en_results *r, int m0, int m1, in
         if (s && s->state == EN_DONE && isfinite(s->tail_acc)) pct_text(s->tail_acc, X, sizeof X);
     }
     /* a fall: the lowest value at least 5 points under the highest one before it */
-    if (done && peak_before - lo >= 5) {
+    if (kmin && peak_before - lo >= 5) {
         pct_text(peak_before, P, sizeof P);
         pct_text(lo, M, sizeof M);
         if (X[0]) {
@@ -191,7 +193,7 @@ void tui_first_line(const cv_canvas *cv, const en_results *r, int m0, int m1, in
         snprintf(cand[nc++], 320, "%s's tail falls to %s %% by task %d — Space plays", R, M, kmin);
     } else {
         /* no fall: what is true of the tasks computed, or only how to play */
-        if (done && done == r->T) {
+        if (done && done == r->T && isfinite(lo)) {
             pct_text(lo, M, sizeof M);
             snprintf(cand[nc++], 320, "%s's tail accuracy stays at %s %% or more through task %d — press Space to play the %d tasks",
                      R, M, done, T);

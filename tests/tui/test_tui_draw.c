@@ -219,6 +219,12 @@ static void first_screen(int cols, int rows)
     msg = row_text(&cv, l.message.y, 0, cols);
     CHECK(!strstr(msg, "fall") && strstr(msg, "Space"), "%dx%d: no fall, none claimed: '%s'", cols, rows, msg);
     CHECK(strstr(msg, "stays at 30 %") != NULL || cols < 100, "%dx%d: says what is true: '%s'", cols, rows, msg);
+    /* no tail class at task 1 (its tail accuracy "—"): the fall is counted from task 2 */
+    for (int t = 0; t < 10; t++) r.m[0].snaps[t].tail_acc = t == 0 ? NAN : t == 1 ? 50 : t < 5 ? 20 : 0;
+    tui_draw(&cv, &v);
+    msg = row_text(&cv, l.message.y, 0, cols);
+    CHECK(strstr(msg, "falls") && strstr(msg, "to 0 % by task 6"), "%dx%d: tail from task 2: '%s'", cols, rows, msg);
+    for (int t = 0; t < 10; t++) r.m[0].snaps[t].tail_acc = t == 0 ? NAN : 30;
     /* a small dip (3 points) is no fall either; results still computing: only how to play */
     r.m[0].snaps[4].tail_acc = 27;
     for (int t = 6; t < 10; t++) r.m[0].snaps[t].state = r.m[1].snaps[t].state = EN_PENDING;
