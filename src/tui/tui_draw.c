@@ -1,8 +1,8 @@
 /* tui/tui_draw.c — compose one TUI frame into a cell canvas (pure: no curses, no threads).
  * Panels: status bar, Accuracy, Eigenspectrum, Stable rank, Parameters, hint bar; overlays:
  * help (from the key table) and the value editor; the "need at least WxH" screen; the ridge lens
- * (the filter-factor chart beside its table). The worker's text views (Theorem 1, claims) and
- * word wrapping: tui_text.c. */
+ * (the filter-factor chart beside its table). The worker's text views (Theorem 1, claims), word
+ * wrapping, the first screen's line and the hint bar: tui_text.c. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -707,102 +707,6 @@ static void message_area(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
     tui_wrap_text(cv, rc->x + 1, rc->y, rc->w - 2, rc->h, b, v->message_error ? CV_BOLD : 0);
 }
 
-static int hint_item(cv_canvas *cv, int x, int y, const char *key, const char *label, int gap)
-{
-    int n = cv_text(cv, x, y, key, -1, FG, CV_REVERSE | CV_BOLD);
-    n += 1;
-    n += cv_text(cv, x + n, y, label, -1, FG, 0);
-    return n + gap;
-}
-
-static int hint_width(const cv_canvas *cv, const char *key, const char *label, int gap)
-{
-    return cv_text_width(cv, key) + 1 + cv_text_width(cv, label) + gap;
-}
-
-/* The keys' order of importance in a narrow hint bar (what a lecturer needs first: play, step,
- * change a parameter, pin, undo, export, save), and the shorter label said there (NULL: the key
- * table's own). Keys not listed come last. */
-static int hint_rank(tui_action a, const char **shorter)
-{
-    static const struct { tui_action a; const char *s; } P[] = {
-        {TA_PLAY, NULL},    {TA_NEXT, NULL},   {TA_UP, NULL},     {TA_INC, NULL},
-        {TA_BASELINE, "pin"}, {TA_UNDO, NULL}, {TA_EXPORT, NULL}, {TA_SAVE, NULL},
-        {TA_FUTURE, NULL},  {TA_EDIT, NULL},   {TA_VIEW, NULL},   {TA_PRESET, NULL}};
-    for (int i = 0; i < (int)(sizeof P / sizeof P[0]); i++)
-        if (P[i].a == a) {
-            if (shorter) *shorter = P[i].s;
-            return i;
-        }
-    if (shorter) *shorter = NULL;
-    return 99;
-}
-
-/* The key's name in the hint bar: its first alias only ("→ n" shows "→"; Space stays whole). */
-static void hint_key(const tui_key *k, char *key, int n)
-{
-    snprintf(key, (size_t)n, "%s", k->keyname);
-    char *sp = strchr(key, ' ');
-    if (sp && k->act != TA_PLAY) *sp = 0;
-}
-
-static void hint_bar(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
-{
-    cv_fill(cv, rc->x, rc->y, rc->w, 1, L' ', FG, 0);
-    if (v->edit) {
-        char b[256];
-        snprintf(b, sizeof b, " %s = %s▏   Enter apply   Esc cancel", tui_param_label((tui_param)v->sel), v->edit);
-        cv_text(cv, rc->x, rc->y, b, rc->w, FG, CV_BOLD);
-        return;
-    }
-    int n;
-    const tui_key *k = tui_keys(&n);
-    enum { NK = 64 };
-    int keep[NK] = {0}, gap = 2;
-    char key[16];
-    /* the full form: the table's hints in order while they fit, "? help" and "q quit" at the
-     * right end; where that drops pin, undo, export or save, the compact form: one space between
-     * items, shorter labels, the keys taken by their importance */
-    for (int pass = 0; pass < 2; pass++) {
-        gap = pass ? 1 : 2;
-        int room = rc->w - 1 - hint_width(cv, "?", "help", gap) - hint_width(cv, "q", "quit", gap), used = 0;
-        memset(keep, 0, sizeof keep);
-        for (int r = 0; r <= 99; r++)
-            for (int i = 0; i < n && i < NK; i++) {
-                const char *sh = NULL;
-                if (!k[i].hint || k[i].act == TA_HELP || k[i].act == TA_QUIT) continue;
-                if (pass ? hint_rank(k[i].act, &sh) != r : r != 0) continue;
-                hint_key(&k[i], key, sizeof key);
-                int need = hint_width(cv, key, pass && sh ? sh : k[i].hint, gap);
-                if (used + need <= room) { keep[i] = 1; used += need; }
-                else if (!pass) r = 100; /* the full form stops at the first that does not fit */
-                if (r > 99) break;
-            }
-        int all = 1;
-        for (int i = 0; i < n && i < NK; i++)
-            if (hint_rank(k[i].act, NULL) <= hint_rank(TA_SAVE, NULL) && k[i].hint && !keep[i]) all = 0;
-        if (all) break;
-    }
-    int right = hint_width(cv, "?", "help", gap) + hint_width(cv, "q", "quit", gap);
-    int rx = rc->x + rc->w - right + 1;
-    rx += hint_item(cv, rx, rc->y, "?", "help", gap);
-    hint_item(cv, rx, rc->y, "q", "quit", gap);
-    int x = rc->x + 1;
-    if (v->tour_step > 0) {
-        x += hint_item(cv, x, rc->y, "n", "next step", 2);
-        x += hint_item(cv, x, rc->y, "p", "back", 2);
-        hint_item(cv, x, rc->y, "Esc", "leave tour", 2);
-        return;
-    }
-    for (int i = 0; i < n && i < NK; i++) {
-        if (!keep[i]) continue;
-        const char *sh = NULL;
-        hint_rank(k[i].act, &sh);
-        hint_key(&k[i], key, sizeof key);
-        x += hint_item(cv, x, rc->y, key, gap == 1 && sh ? sh : k[i].hint, gap);
-    }
-}
-
 /* A failed method at this task (e.g. τ = 0 with a singular G) says why on the message line:
  * "gacl, task 1: G + τI is not positive definite ...; raise --tau". */
 static const char *failure_text(const tui_view *v)
@@ -978,7 +882,7 @@ void tui_draw(cv_canvas *cv, const tui_view *v)
         params_panel(cv, &l.params, v);
     }
     message_area(cv, &l.message, v);
-    hint_bar(cv, &l.hint, v);
+    tui_hint_bar(cv, &l.hint, v);
     if (v->tour && v->tour_step > 0) tour_overlay(cv, &l, v);
     if (v->help) help_overlay(cv, v);
 }

@@ -148,6 +148,9 @@ void tui_theorem_text(cv_canvas *cv, int x, int y, int w, int h, const tui_extra
  * when that is at least 5 points under its highest before; else what is true ("stays at X % or
  * more") or only how to play. The longest form that fits w cells (the last one otherwise). */
 void tui_first_line(const cv_canvas *cv, const en_results *r, int m0, int m1, int T, int w, char *buf, int n);
+/* The hint bar in rc (one row): the editor's keys while it is open, a tour's keys, else the key
+ * table's hints; where the full form drops pin, undo, export or save, a compact form keeps them. */
+void tui_hint_bar(cv_canvas *cv, const tui_rect *rc, const tui_view *v);
 void tui_claims_text(cv_canvas *cv, int x, int y, int w, int h, const tui_extra *ex, const tui_view *v);
 
 /* ---- presets (tui_preset.c) ---- */

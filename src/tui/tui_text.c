@@ -1,6 +1,7 @@
-/* tui/tui_text.c — the worker's text views, drawn into a cell canvas (pure: no curses, no
- * threads): Theorem 1's numbers, the claims with their verdicts, and the word wrapping every panel
- * uses for its messages (tui_int.h). The ridge lens, a chart beside its table, is tui_draw.c's. */
+/* tui/tui_text.c — the TUI's text, drawn into a cell canvas (pure: no curses, no threads): the
+ * worker's text views (Theorem 1's numbers, the claims with their verdicts), the word wrapping
+ * every panel uses for its messages, the first screen's line and the hint bar (tui_int.h). The
+ * ridge lens, a chart beside its table, is tui_draw.c's. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,4 +205,108 @@ void tui_first_line(const cv_canvas *cv, const en_results *r, int m0, int m1, in
     int k = 0;
     while (k + 1 < nc && cv_text_width(cv, cand[k]) > w) k++;
     snprintf(buf, (size_t)n, "%s", cand[k]);
+}
+
+static int hint_item(cv_canvas *cv, int x, int y, const char *key, const char *label, int gap)
+{
+    int n = cv_text(cv, x, y, key, -1, FG, CV_REVERSE | CV_BOLD);
+    n += 1;
+    n += cv_text(cv, x + n, y, label, -1, FG, 0);
+    return n + gap;
+}
+
+static int hint_width(const cv_canvas *cv, const char *key, const char *label, int gap)
+{
+    return cv_text_width(cv, key) + 1 + cv_text_width(cv, label) + gap;
+}
+
+/* The keys' order of importance in a narrow hint bar (what a lecturer needs first: play, step,
+ * change a parameter, pin, undo, export, save), and the shorter label said there (NULL: the key
+ * table's own). Keys not listed come last. */
+static int hint_rank(tui_action a, const char **shorter)
+{
+    static const struct { tui_action a; const char *s; } P[] = {
+        {TA_PLAY, NULL},    {TA_NEXT, NULL},   {TA_UP, NULL},     {TA_INC, NULL},
+        {TA_BASELINE, "pin"}, {TA_UNDO, NULL}, {TA_EXPORT, NULL}, {TA_SAVE, NULL},
+        {TA_FUTURE, NULL},  {TA_EDIT, NULL},   {TA_VIEW, NULL},   {TA_PRESET, NULL}};
+    for (int i = 0; i < (int)(sizeof P / sizeof P[0]); i++)
+        if (P[i].a == a) {
+            if (shorter) *shorter = P[i].s;
+            return i;
+        }
+    if (shorter) *shorter = NULL;
+    return 99;
+}
+
+/* The key's name in the hint bar: its first alias only ("→ n" shows "→"; Space stays whole). */
+static void hint_key(const tui_key *k, char *key, int n)
+{
+    snprintf(key, (size_t)n, "%s", k->keyname);
+    char *sp = strchr(key, ' ');
+    if (sp && k->act != TA_PLAY) *sp = 0;
+}
+
+/* The hints kept (keep[i] for the key table's row i) in room cells: the full form takes the
+ * table's hints in order while they fit; the compact one (one space between items, the shorter
+ * labels) takes them by importance, each that fits. */
+static void hint_pick(const cv_canvas *cv, const tui_key *k, int n, int compact, int room, int *keep)
+{
+    char key[16];
+    int used = 0;
+    for (int i = 0; i < n; i++) keep[i] = 0;
+    for (int r = 0; r <= (compact ? 99 : 0); r++)
+        for (int i = 0; i < n; i++) {
+            const char *sh = NULL;
+            if (!k[i].hint || k[i].act == TA_HELP || k[i].act == TA_QUIT) continue;
+            if (compact && hint_rank(k[i].act, &sh) != r) continue;
+            hint_key(&k[i], key, sizeof key);
+            int need = hint_width(cv, key, compact && sh ? sh : k[i].hint, compact ? 1 : 2);
+            if (used + need <= room) { keep[i] = 1; used += need; }
+            else if (!compact) return;
+        }
+}
+
+void tui_hint_bar(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
+{
+    cv_fill(cv, rc->x, rc->y, rc->w, 1, L' ', FG, 0);
+    if (v->edit) {
+        char b[256];
+        snprintf(b, sizeof b, " %s = %s▏   Enter apply   Esc cancel", tui_param_label((tui_param)v->sel), v->edit);
+        cv_text(cv, rc->x, rc->y, b, rc->w, FG, CV_BOLD);
+        return;
+    }
+    int n;
+    const tui_key *k = tui_keys(&n);
+    enum { NK = 64 };
+    if (n > NK) n = NK;
+    int keep[NK], gap = 2;
+    /* "? help" and "q quit" at the right end; the full form unless it drops pin, undo, export or
+     * save: then the compact one */
+    for (int compact = 0; compact < 2; compact++) {
+        gap = compact ? 1 : 2;
+        hint_pick(cv, k, n, compact, rc->w - 1 - hint_width(cv, "?", "help", gap) - hint_width(cv, "q", "quit", gap), keep);
+        int all = 1;
+        for (int i = 0; i < n; i++)
+            if (k[i].hint && hint_rank(k[i].act, NULL) <= hint_rank(TA_SAVE, NULL) && !keep[i]) all = 0;
+        if (all) break;
+    }
+    int right = hint_width(cv, "?", "help", gap) + hint_width(cv, "q", "quit", gap);
+    int rx = rc->x + rc->w - right + 1;
+    rx += hint_item(cv, rx, rc->y, "?", "help", gap);
+    hint_item(cv, rx, rc->y, "q", "quit", gap);
+    int x = rc->x + 1;
+    if (v->tour_step > 0) {
+        x += hint_item(cv, x, rc->y, "n", "next step", 2);
+        x += hint_item(cv, x, rc->y, "p", "back", 2);
+        hint_item(cv, x, rc->y, "Esc", "leave tour", 2);
+        return;
+    }
+    char key[16];
+    for (int i = 0; i < n; i++) {
+        if (!keep[i]) continue;
+        const char *sh = NULL;
+        hint_rank(k[i].act, &sh);
+        hint_key(&k[i], key, sizeof key);
+        x += hint_item(cv, x, rc->y, key, gap == 1 && sh ? sh : k[i].hint, gap);
+    }
 }
