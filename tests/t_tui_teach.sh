@@ -3,12 +3,22 @@
 # --preset teaching: live stepping (at task 1 no curve point right of the task mark in any
 # task-axis chart; after End every chart reaches the last task; f shows the future), and nothing
 # cut: the footer keeps "? help" and "q quit", messages (pin, unpin, undo, export) appear whole,
-# help scrolls to its last line. Skips (0 passed, 0 failed) only when tmux or $GSRSCOPE is missing.
+# help scrolls to its last line; the first screen's line says what run's numbers show (the task
+# where GACL's tail falls, or no fall) and the key to play; the footer keeps b, u, e, s.
+# Skips (0 passed, 0 failed) only when tmux or $GSRSCOPE is missing.
 TUI_TEST=teach
 . "$(dirname "$0")/tui_lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
 future() { screen | python3 "$HERE/support/future_check.py" "$1"; }
 
+# The first screen's line must say what the numbers show: from run's table, the first task where
+# GACL's tail accuracy reaches its lowest, and whether that is a fall (5 points or more under its
+# highest before).
+fall=$("$GSRSCOPE" run --preset teaching 2>/dev/null | awk '
+    /^gacl$/ { g = 1; next } /^$/ { g = 0 }
+    g && $1 ~ /^[0-9]+$/ && $7 ~ /^[0-9.]+$/ { t = $7 + 0; if (n == 0 || t > peak) peak = t
+        if (n == 0 || t < lo) { lo = t; k = $1; pb = peak }; n++ }
+    END { if (n && pb - lo >= 5) print k; else print 0 }')
 for size in 80x24 120x40; do
     W=${size%x*}; H=${size#*x}
     T kill-server >/dev/null 2>&1
@@ -19,6 +29,15 @@ for size in 80x24 120x40; do
         "cd '$TMPD/$size' && env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=tmux-256color '$GSRSCOPE' --preset teaching; echo \$? > '$TMPD/rc'; sleep 30"
     if wait_for 'Task 1/10' 20 && wait_gone 'computing' 60 && wait_for 'GSR +100' 20; then ok "$size: dashboard at task 1"
     else bad "$size: dashboard" "$(screen)"; fi
+    line=$(screen | tail -n 2 | head -n 1)
+    if [ "${fall:-0}" -gt 0 ]; then
+        if printf '%s\n' "$line" | grep -qE "GACL's tail (accuracy )?falls .*by task $fall\b.*Space"; then
+            ok "$size: first screen: GACL's tail falls by task $fall, Space plays"; else bad "$size: first-screen line (fall by task $fall)" "$(screen)"; fi
+    elif printf '%s\n' "$line" | grep -q 'Space' && ! printf '%s\n' "$line" | grep -q 'falls'; then
+        ok "$size: first screen: no fall in the run, none claimed"; else bad "$size: first-screen line (no fall)" "$(screen)"; fi
+    if screen | tail -n 1 | grep -qE 'b (pin|baseline)' && screen | tail -n 1 | grep -q 'u undo' &&
+        screen | tail -n 1 | grep -q 'e export' && screen | tail -n 1 | grep -q 's save'; then
+        ok "$size: footer keeps b, u, e and s"; else bad "$size: footer b u e s" "$(screen | tail -n 1)"; fi
     # the screen opens on the ridge lens; the task-axis charts below are the stable rank's (v)
     T send-keys -t tui v
     wait_for '─ Stable rank' 5

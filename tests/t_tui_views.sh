@@ -5,7 +5,8 @@
 # shows its charts after "computing…"; a task change recomputes (never the old task's numbers);
 # the Effective rank view gets the spectrum at every task; m / M pick the shown pair
 # (--methods gacl,gsr,air): titles follow, M wraps, Theorem 1 says when GACL is not shown;
-# playing faster than the τ sweep computes, the steps go on and the last finished sweep is drawn.
+# playing faster than the τ sweep computes, the steps go on and the last finished sweep is drawn;
+# at 80×24 PgDn / PgUp move the claims view a page (the rows visible less one).
 # Skips (0 passed, 0 failed) only when tmux or $GSRSCOPE is missing.
 TUI_TEST=views
 . "$(dirname "$0")/tui_lib.sh"
@@ -91,6 +92,32 @@ if wait_for 'cycle the first shown method' 5 && wait_for 'cycle the second shown
     ok "help lists m and M"; else bad "help m M" "$(screen)"; fi
 T send-keys -t tui x q
 if wait_file "$TMPD/rc" 10 && [ "$(cat "$TMPD/rc")" = 0 ]; then ok "q exits 0 (three methods)"; else bad "q exit (three methods)" "$(cat "$TMPD/rc" 2>&1)"; fi
+
+# ---- PgDn / PgUp in the claims view move a page: the rows visible less one (8 at 80×24: 7) ----
+T kill-server >/dev/null 2>&1
+sleep 0.2
+rm -f "$TMPD/rc"
+T new-session -d -s tui -x 80 -y 24 \
+    "cd '$TMPD' && env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=tmux-256color '$GSRSCOPE' --sample mobilenetv2 --preset teaching; echo \$? > '$TMPD/rc'; sleep 30"
+wait_for 'Task 1/10' 20
+T send-keys -t tui v v v v v v v
+if wait_for '─ Claims' 5 && wait_for 'rows 1–8 of [0-9]+' 60; then ok "80x24 claims: rows 1–8 shown"; else bad "80x24 claims" "$(screen)"; fi
+T send-keys -t tui NPage
+if wait_for 'rows 8–15 of' 5; then ok "PgDn moves a page (7 rows: the last row stays in view)"; else bad "PgDn a page" "$(screen)"; fi
+T send-keys -t tui NPage
+if wait_for 'rows 15–22 of' 5; then ok "PgDn again: rows 15–22"; else bad "PgDn again" "$(screen)"; fi
+T send-keys -t tui PPage
+if wait_for 'rows 8–15 of' 5; then ok "PgUp moves a page back"; else bad "PgUp a page" "$(screen)"; fi
+# past the end and back: the first PgUp moves at once (the scroll is held at the last page);
+# nrows, not n: wait_for counts in n
+nrows=$(screen | sed -n 's/.*rows [0-9]*–[0-9]* of \([0-9]*\).*/\1/p' | head -1)
+T send-keys -t tui NPage NPage NPage NPage NPage NPage NPage NPage NPage NPage
+if wait_for "rows $((nrows - 7))–$nrows of $nrows" 5; then ok "PgDn stops at the last page ($((nrows - 7))–$nrows)"; else bad "PgDn at the end" "$(screen)"; fi
+sleep 0.5 # every PgDn taken (and drawn) before the PgUp
+T send-keys -t tui PPage
+if wait_for "rows $((nrows - 14))–$((nrows - 7)) of $nrows" 5; then ok "then PgUp moves a page at once"; else bad "PgUp after the end" "$(screen)"; fi
+T send-keys -t tui q
+if wait_file "$TMPD/rc" 10 && [ "$(cat "$TMPD/rc")" = 0 ]; then ok "q exits 0 (80x24)"; else bad "q exit (80x24)" "$(cat "$TMPD/rc" 2>&1)"; fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -154,6 +154,7 @@ static void draw(tui_state *u, cv_canvas *cv, int busy, double progress)
     v.lower = u->view;
     v.future = u->future;
     v.scroll = u->scroll;
+    v.scroll_out = &u->scroll;
     if (u->tour_step > 0) {
         v.tour_name = u->tour_name;
         v.tour_step = u->tour_step;

@@ -470,8 +470,13 @@ int tui_on_key(tui_state *u, int ch, double now, int cols, int rows)
     case TA_SAVE: save_session(u); break;
     case TA_PRESET: next_preset(u); break;
     case TA_GLYPHS: next_glyphs(u); break;
-    case TA_SCROLL_DOWN: if (u->scroll < 200) u->scroll += 3; break;
-    case TA_SCROLL_UP: u->scroll = u->scroll > 3 ? u->scroll - 3 : 0; break;
+    case TA_SCROLL_DOWN: case TA_SCROLL_UP: {
+        /* a page: the claims rows visible on this screen minus one (the last stays in view) */
+        int page = tui_claims_page(cols, rows, u->msg, u->glyphs);
+        if (a == TA_SCROLL_DOWN) u->scroll = u->scroll + page < 200 ? u->scroll + page : 200;
+        else u->scroll = u->scroll > page ? u->scroll - page : 0;
+        break;
+    }
     case TA_VIEW: next_view(u); break;
     case TA_METHOD0: case TA_METHOD1: next_shown(u, a == TA_METHOD0); break;
     case TA_HELP: u->help = 1; u->help_scroll = 0; break;

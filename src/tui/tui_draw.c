@@ -1,8 +1,8 @@
 /* tui/tui_draw.c — compose one TUI frame into a cell canvas (pure: no curses, no threads).
  * Panels: status bar, Accuracy, Eigenspectrum, Stable rank, Parameters, hint bar; overlays:
  * help (from the key table) and the value editor; the "need at least WxH" screen; the ridge lens
- * (the filter-factor chart beside its table). The worker's text views (Theorem 1, claims) and
- * word wrapping: tui_text.c. */
+ * (the filter-factor chart beside its table). The worker's text views (Theorem 1, claims), word
+ * wrapping, the first screen's line and the hint bar: tui_text.c. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,6 +102,27 @@ static int no_spectrum_note(cv_canvas *cv, int x, int y, int w, int h, const tui
     return nr;
 }
 
+/* Fewer ticks (at most maxn) for the cell grid. A log axis keeps every k-th of its decades
+ * counted from the top one, so that the top of the axis (the largest values, the panel's top
+ * row) is always labelled; ch_axis_retick alone counts them from 10^0 and may leave it bare. */
+static void retick_top(ch_axis *ax, int maxn)
+{
+    ch_axis full = *ax;
+    ch_axis_retick(ax, maxn);
+    int n = full.nticks;
+    if (ax->scale != CH_LOG10 || n < 2 || maxn < 2 || ax->nticks < 1 ||
+        ax->ticks[ax->nticks - 1] >= full.ticks[n - 1] * (1 - 1e-9))
+        return;
+    int stride = 1;
+    while ((n - 1) / stride + 1 > maxn) stride++;
+    int m = 0;
+    for (int i = (n - 1) % stride; i < n; i += stride, m++) {
+        ax->ticks[m] = full.ticks[i];
+        memcpy(ax->tick_labels[m], full.tick_labels[i], sizeof ax->tick_labels[m]);
+    }
+    ax->nticks = m;
+}
+
 /* Re-tick for the cell grid and rasterize a built chart into (x, y, w, h); o may be NULL (full
  * legend, markers). */
 static void draw_built_o(cv_canvas *cv, int x, int y, int w, int h, ch_chart *c, const tui_view *v,
@@ -110,8 +131,8 @@ static void draw_built_o(cv_canvas *cv, int x, int y, int w, int h, ch_chart *c,
     int maxx = w / 8, maxy = (h - 3) / 2 + 1;
     if (maxx < 2) maxx = 2;
     if (maxy < 2) maxy = 2;
-    if (c->x.nticks > maxx) ch_axis_retick(&c->x, maxx);
-    if (c->y.nticks > maxy) ch_axis_retick(&c->y, maxy);
+    if (c->x.nticks > maxx) retick_top(&c->x, maxx);
+    if (c->y.nticks > maxy) retick_top(&c->y, maxy);
     cv_chart_opts def = {v->color, 1, 1, 0, 0};
     cv_draw_chart(cv, x, y, w, h, c, o ? o : &def);
 }
@@ -188,8 +209,9 @@ static void multiples(cv_canvas *cv, int x, int y, int w, int h, ch_chart *c, co
 {
     cv_chart_opts lo = {v->color, 1, 1, kinds[0], 0};
     if (rc) {
-        /* the legend in the frame's top edge, after the title */
-        int lx = rc->x + 3 + title_w + 2, room = rc->x + rc->w - 2 - lx;
+        /* the legend in the frame's top edge, after the title; its last item ends with a space
+         * and one cell of the edge before the corner (items that do not fit are left out) */
+        int lx = rc->x + 3 + title_w + 2, room = rc->x + rc->w - 3 - lx;
         if (room > 8) {
             cv_fill(cv, lx - 1, rc->y, room + 1, 1, L' ', FG, 0);
             int used = cv_draw_legend(cv, lx, rc->y, room, c, &lo);
@@ -242,8 +264,8 @@ static void chart_panel(cv_canvas *cv, const tui_rect *rc, const char *const *ti
     if (which == 0 && v->r) {
         int ms[2] = {v->m0, v->m1};
         for (int i = 0; i < 2; i++)
-            if (shown(v->r, ms[i]) && (i == 0 || ms[1] != ms[0])) reserve += (int)strlen(v->r->m[ms[i]].name) + 4;
-        if (v->base) reserve += 12;
+            if (shown(v->r, ms[i]) && (i == 0 || ms[1] != ms[0])) reserve += (int)strlen(v->r->m[ms[i]].name) + 5;
+        if (v->base) reserve += 13;
     }
     int tk = title_pick(cv, rc, titles, ntitles, reserve);
     cv_box(cv, rc->x, rc->y, rc->w, rc->h, titles[tk], FG, 0);
@@ -465,7 +487,10 @@ static void param_delta(tui_param p, double cur, double base, char *buf, int n)
 
 static void params_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
 {
-    cv_box(cv, rc->x, rc->y, rc->w, rc->h, "Parameters", FG, 0);
+    /* the title says what the srank column is (the help says more) */
+    static const char *const titles[3] = {"Parameters · srank = stable rank (?)", "Parameters · srank = stable rank",
+                                          "Parameters"};
+    box_fit(cv, rc, titles, 3);
     int x = rc->x + 1, y = rc->y + 1, w = rc->w - 2, h = rc->h - 2;
     int c1 = x + 1, c2 = x + 9, c3 = x + 9 + (w - 10) / 3, c4 = x + 9 + 2 * (w - 10) / 3;
     int row = y;
@@ -578,6 +603,11 @@ static void params_panel(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
         }
         row++;
     }
+    /* what the two last columns are, at the panel's foot when there is room (one row kept free) */
+    static const char cols_note[] = "srank: stable rank of G+τI, Σλᵢ²/λ_max² (near 1: one direction dominates); "
+                                    "κ: condition number λ_max/λ_min; ? explains every number";
+    int nr = tui_wrap_text(cv, 0, 0, w - 2, -1, cols_note, 0);
+    if (y + h - row >= nr + 1) tui_wrap_text(cv, x + 1, y + h - nr, w - 2, nr, cols_note, CV_DIM);
 }
 
 /* The status line: the parts that fit, most important first (task, play state, computing
@@ -643,61 +673,38 @@ static int message_rows(const cv_canvas *cv, const tui_view *v, int w)
     return tui_wrap_text((cv_canvas *)cv, 0, 0, w - 2, -1, b, 0);
 }
 
+int tui_claims_page(int cols, int rows, const char *message, cv_glyphs g)
+{
+    cv_canvas one;
+    tui_view v;
+    memset(&v, 0, sizeof v);
+    v.message = message;
+    int mr = 1;
+    if (cv_init(&one, 1, 1, g) == GS_OK) {
+        mr = message_rows(&one, &v, cols);
+        cv_free(&one);
+    }
+    tui_layout l;
+    if (tui_layout_compute_msg(cols, rows, mr, &l) != 0) return 1;
+    /* the panel's inner rows, less the "rows a–b of n" line, less the row kept in view */
+    int page = l.stable.h - 2 - 1 - 1;
+    return page > 1 ? page : 1;
+}
+
 static void message_area(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
 {
     cv_fill(cv, rc->x, rc->y, rc->w, rc->h, L' ', FG, 0);
+    if ((!v->message || !*v->message) && v->r && v->task == 1 && !v->playing && v->tour_step <= 0) {
+        /* the first screen: what to watch and the key to see it, on one row */
+        char b[400];
+        tui_first_line(cv, v->r, v->m0, v->m1, v->T, rc->w - 2, b, sizeof b);
+        cv_text(cv, rc->x + 1, rc->y, b, rc->w - 2, FG, CV_BOLD);
+        return;
+    }
     if (!v->message || !*v->message) return;
     char b[600];
     snprintf(b, sizeof b, "%s%s", v->message_error ? "✗ " : "", v->message);
     tui_wrap_text(cv, rc->x + 1, rc->y, rc->w - 2, rc->h, b, v->message_error ? CV_BOLD : 0);
-}
-
-static int hint_item(cv_canvas *cv, int x, int y, const char *key, const char *label)
-{
-    int n = cv_text(cv, x, y, key, -1, FG, CV_REVERSE | CV_BOLD);
-    n += 1;
-    n += cv_text(cv, x + n, y, label, -1, FG, 0);
-    return n + 2;
-}
-
-static int hint_width(const cv_canvas *cv, const char *key, const char *label)
-{
-    return cv_text_width(cv, key) + 1 + cv_text_width(cv, label) + 2;
-}
-
-static void hint_bar(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
-{
-    cv_fill(cv, rc->x, rc->y, rc->w, 1, L' ', FG, 0);
-    if (v->edit) {
-        char b[256];
-        snprintf(b, sizeof b, " %s = %s▏   Enter apply   Esc cancel", tui_param_label((tui_param)v->sel), v->edit);
-        cv_text(cv, rc->x, rc->y, b, rc->w, FG, CV_BOLD);
-        return;
-    }
-    /* "? help" and "q quit" always at the right end */
-    int right = hint_width(cv, "?", "help") + hint_width(cv, "q", "quit");
-    int rx = rc->x + rc->w - right + 1;
-    rx += hint_item(cv, rx, rc->y, "?", "help");
-    hint_item(cv, rx, rc->y, "q", "quit");
-    int x = rc->x + 1, end = rc->x + rc->w - right;
-    if (v->tour_step > 0) {
-        x += hint_item(cv, x, rc->y, "n", "next step");
-        x += hint_item(cv, x, rc->y, "p", "back");
-        hint_item(cv, x, rc->y, "Esc", "leave tour");
-        return;
-    }
-    int n;
-    const tui_key *k = tui_keys(&n);
-    for (int i = 0; i < n; i++) {
-        if (!k[i].hint || k[i].act == TA_HELP || k[i].act == TA_QUIT) continue;
-        /* first alias name only: "→ n" shows "→" */
-        char key[16];
-        snprintf(key, sizeof key, "%s", k[i].keyname);
-        char *sp = strchr(key, ' ');
-        if (sp && k[i].act != TA_PLAY) *sp = 0;
-        if (x + hint_width(cv, key, k[i].hint) > end) break;
-        x += hint_item(cv, x, rc->y, key, k[i].hint);
-    }
 }
 
 /* A failed method at this task (e.g. τ = 0 with a singular G) says why on the message line:
@@ -875,7 +882,7 @@ void tui_draw(cv_canvas *cv, const tui_view *v)
         params_panel(cv, &l.params, v);
     }
     message_area(cv, &l.message, v);
-    hint_bar(cv, &l.hint, v);
+    tui_hint_bar(cv, &l.hint, v);
     if (v->tour && v->tour_step > 0) tour_overlay(cv, &l, v);
     if (v->help) help_overlay(cv, v);
 }

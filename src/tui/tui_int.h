@@ -103,6 +103,8 @@ typedef struct {
     int tour_n;                 /* steps in the tour */
     const tr_step *tour;        /* the step shown (text, panel), NULL without a tour */
     int scroll;                 /* first row of a scrolled view (claims) */
+    int *scroll_out;            /* or NULL: the claims view writes the first row it showed there
+                                 * (scroll clamped to its last page: PgUp then moves at once) */
     int nseeds;                 /* --seeds: how many (1 without) */
     const en_results *const *seed_runs; /* every seed's results of the shown generation (r
                                  * first), or NULL while some are pending: the accuracy and
@@ -123,6 +125,9 @@ int tui_cycle_method(int cur, int other, int n);
 /* Compose the frame into cv (cleared first). Screens smaller than TUI_MIN_COLS × TUI_MIN_ROWS
  * get the "need at least WxH" message. */
 void tui_draw(cv_canvas *cv, const tui_view *v);
+/* Rows PgDn / PgUp move the claims view on a cols × rows screen showing message (the visible
+ * rows minus one; at least 1). */
+int tui_claims_page(int cols, int rows, const char *message, cv_glyphs g);
 /* Help rows wrapped to w cells (keys, then what the numbers mean); returns the count. */
 int tui_help_rows(const cv_canvas *cv, int w, char (*out)[TUI_HELP_LEN], int max);
 /* Numbers of one method at one task for the parameters panel, e.g. "81.2" or "…" (pending). */
@@ -137,6 +142,15 @@ int tui_wrap_text(cv_canvas *cv, int x, int y, int w, int h, const char *text, u
 /* The lower panel's text views in (x, y, w, h) from the worker's extra results: Theorem 1's
  * numbers, the claims and their verdicts (scrolled by v->scroll). */
 void tui_theorem_text(cv_canvas *cv, int x, int y, int w, int h, const tui_extra *ex, const tui_view *v);
+/* The first screen's one line (paused at task 1): what to watch, from the results, and the key to
+ * see it, e.g. "GACL's tail accuracy falls to 0 % by task 4 (GSR's: 35 %) — press Space to play":
+ * the first task where the reference's tail accuracy (tui_ref_aug) reaches its lowest, said only
+ * when that is at least 5 points under its highest before; else what is true ("stays at X % or
+ * more") or only how to play. The longest form that fits w cells (the last one otherwise). */
+void tui_first_line(const cv_canvas *cv, const en_results *r, int m0, int m1, int T, int w, char *buf, int n);
+/* The hint bar in rc (one row): the editor's keys while it is open, a tour's keys, else the key
+ * table's hints; where the full form drops pin, undo, export or save, a compact form keeps them. */
+void tui_hint_bar(cv_canvas *cv, const tui_rect *rc, const tui_view *v);
 void tui_claims_text(cv_canvas *cv, int x, int y, int w, int h, const tui_extra *ex, const tui_view *v);
 
 /* ---- presets (tui_preset.c) ---- */

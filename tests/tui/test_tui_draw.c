@@ -139,6 +139,102 @@ static void view_defaults(tui_view *v, const en_results *r, const op_params *p)
     v->m1 = 1;
 }
 
+
+/* One row of the canvas as UTF-8 (cells x0..x1-1). */
+static char rowbuf[4 * 400];
+static const char *row_text(const cv_canvas *cv, int y, int x0, int x1)
+{
+    char full[4 * 400];
+    cv_row_utf8(cv, y, full, sizeof full);
+    /* walk x0 cells in (each cell one code point) */
+    const unsigned char *p = (const unsigned char *)full;
+    for (int x = 0; x < x0 && *p; x++) { p++; while ((*p & 0xC0) == 0x80) p++; }
+    const unsigned char *q = p;
+    for (int x = x0; x < x1 && *q; x++) { q++; while ((*q & 0xC0) == 0x80) q++; }
+    snprintf(rowbuf, sizeof rowbuf, "%.*s", (int)(q - p), (const char *)p);
+    return rowbuf;
+}
+
+/* The first screen (issue #35): at cols × rows, paused at task 1, the message row holds one line
+ * computed from the results; the legend in the Accuracy panel's top edge leaves its corner and the
+ * edge before it; the hint bar keeps b, u, e, s; the spectrum's top decade is labelled. */
+static void first_screen(int cols, int rows)
+{
+    op_params p = {.alpha_base = 0.6, .xi = 5e-3, .beta = 1, .tau = 0.01, .seed = 1};
+    en_results r;
+    make_results(&r, 10, 10, 0.0);
+    /* GACL's tail: 100, 60, 0 from task 3 on; GSR's: 100 then 41.5 */
+    for (int t = 0; t < 10; t++) {
+        r.m[0].snaps[t].tail_acc = t == 0 ? 100 : t == 1 ? 60 : 0;
+        if (t == 0) r.m[1].snaps[t].tail_acc = 100;
+    }
+    /* spectrum 1000 … 1 at task 1: four decades, more ticks than the panel's rows take */
+    for (int m = 0; m < 2; m++)
+        for (int i = 0; i < 4; i++) r.m[m].snaps[0].eig[i] = pow(10, 3 - i);
+    tui_view v;
+    view_defaults(&v, &r, &p);
+    v.task = 1;
+    v.T = 10;
+    cv_canvas cv;
+    cv_init(&cv, cols, rows, CV_BRAILLE);
+    tui_draw(&cv, &v);
+    tui_layout l;
+    tui_layout_compute_msg(cols, rows, 1, &l);
+    const char *msg = row_text(&cv, l.message.y, 0, cols);
+    CHECK(strstr(msg, "GACL") && strstr(msg, "falls") && strstr(msg, "to 0 % by task 3") && strstr(msg, "Space"),
+          "%dx%d: first-screen line says GACL's tail falls to 0 %% by task 3 and the key: '%s'", cols, rows, msg);
+    CHECK(strstr(msg, "41.5") != NULL || cols < 80, "%dx%d: with GSR's tail there (41.5): '%s'", cols, rows, msg);
+    /* the legend in the Accuracy panel's top edge: the corner, one cell of the edge and a space
+     * (or edge) before it; the rows of both top panels keep their side borders */
+    const char *top = row_text(&cv, l.accuracy.y, l.accuracy.x + l.accuracy.w - 3, l.accuracy.x + l.accuracy.w);
+    CHECK(!strcmp(top, " ─┐") || !strcmp(top, "──┐"), "%dx%d: legend ends before the corner: '%s'", cols, rows, top);
+    CHECK(strstr(row_text(&cv, l.accuracy.y, l.accuracy.x, l.accuracy.x + l.accuracy.w), "GSR") != NULL,
+          "%dx%d: both methods in the legend: '%s'", cols, rows, rowbuf);
+    int sides = 1;
+    for (int y = l.accuracy.y + 1; y < l.accuracy.y + l.accuracy.h - 1; y++) {
+        tui_rect rc[2] = {l.accuracy, l.spectrum};
+        for (int k = 0; k < 2; k++) {
+            const cv_cell *a = cv_cat(&cv, rc[k].x, y), *b = cv_cat(&cv, rc[k].x + rc[k].w - 1, y);
+            if (!a || !b || a->ch != 0x2502 || b->ch != 0x2502) sides = 0;
+        }
+    }
+    CHECK(sides, "%dx%d: the top panels' side borders intact", cols, rows);
+    const char *hint = row_text(&cv, l.hint.y, 0, cols);
+    CHECK(strstr(hint, "b ") && strstr(hint, "u undo") && strstr(hint, "e export") && strstr(hint, "s save") &&
+              strstr(hint, "? help") && strstr(hint, "q quit") && strstr(hint, "Space play"),
+          "%dx%d: hint bar keeps Space, b, u, e, s, ?, q: '%s'", cols, rows, hint);
+    CHECK(strstr(rect_text(&cv, l.spectrum), "1000┤") != NULL, "%dx%d: spectrum's top decade labelled: %s", cols, rows,
+          region);
+    CHECK(strstr(dump(&cv), "srank = stable rank") != NULL, "%dx%d: srank named", cols, rows);
+    CHECK(rows < 40 || strstr(rect_text(&cv, l.params), "srank: stable rank of G+τI") != NULL,
+          "%dx%d: the Parameters panel's foot says what srank and κ are: %s", cols, rows, region);
+    /* stepped on: the line makes room for the messages */
+    v.task = 2;
+    tui_draw(&cv, &v);
+    CHECK(strstr(row_text(&cv, l.message.y, 0, cols), "falls") == NULL, "%dx%d: line gone at task 2", cols, rows);
+    /* the tail does not fall (GACL 30 % at every task): the line never says it falls */
+    for (int t = 0; t < 10; t++) r.m[0].snaps[t].tail_acc = 30;
+    v.task = 1;
+    tui_draw(&cv, &v);
+    msg = row_text(&cv, l.message.y, 0, cols);
+    CHECK(!strstr(msg, "fall") && strstr(msg, "Space"), "%dx%d: no fall, none claimed: '%s'", cols, rows, msg);
+    CHECK(strstr(msg, "stays at 30 %") != NULL || cols < 100, "%dx%d: says what is true: '%s'", cols, rows, msg);
+    /* no tail class at task 1 (its tail accuracy "—"): the fall is counted from task 2 */
+    for (int t = 0; t < 10; t++) r.m[0].snaps[t].tail_acc = t == 0 ? NAN : t == 1 ? 50 : t < 5 ? 20 : 0;
+    tui_draw(&cv, &v);
+    msg = row_text(&cv, l.message.y, 0, cols);
+    CHECK(strstr(msg, "falls") && strstr(msg, "to 0 % by task 6"), "%dx%d: tail from task 2: '%s'", cols, rows, msg);
+    for (int t = 0; t < 10; t++) r.m[0].snaps[t].tail_acc = t == 0 ? NAN : 30;
+    /* a small dip (3 points) is no fall either; results still computing: only how to play */
+    r.m[0].snaps[4].tail_acc = 27;
+    for (int t = 6; t < 10; t++) r.m[0].snaps[t].state = r.m[1].snaps[t].state = EN_PENDING;
+    tui_draw(&cv, &v);
+    msg = row_text(&cv, l.message.y, 0, cols);
+    CHECK(!strstr(msg, "fall") && !strstr(msg, "stays") && strstr(msg, "Space"), "%dx%d: computing: '%s'", cols, rows, msg);
+    cv_free(&cv);
+    en_results_free(&r);
+}
+
 int main(void)
 {
     op_params p = {.alpha_base = 0.6, .xi = 5e-3, .beta = 1, .tau = 0.01, .seed = 1};
@@ -733,6 +829,10 @@ int main(void)
         tui_xterm_rgb(b, &br, &bg, &bb);
         CHECK(ar > ab + 80 && bb > br + 60, "GACL stays red (%d: %d,%d,%d), GSR blue (%d: %d,%d,%d)", a, ar, ag, ab, b, br, bg, bb);
     }
+    first_screen(80, 24);
+    first_screen(120, 40);
+    /* PgDn / PgUp in the claims view: a page (8 rows visible at 80×24: 7) */
+    CHECK(tui_claims_page(80, 24, "", CV_BRAILLE) == 7, "claims page at 80x24: %d", tui_claims_page(80, 24, "", CV_BRAILLE));
     /* nothing computed yet */
     view_defaults(&v, NULL, &p);
     v.busy = 1;
