@@ -11,10 +11,11 @@
 #define MINOR_LEN 1.6
 #define FRAME_W 0.6
 
-/* Tick label markup: decades as 10 with a superscript exponent, '-' as U+2212 minus. */
+/* Tick label markup: decades as 10 with a superscript exponent (a shifted log axis keeps its
+ * values: 1.01, 2, 11), '-' as U+2212 minus. */
 static void tick_markup(const ch_axis *ax, int i, char *out, size_t n)
 {
-    if (ax->scale == CH_LOG10) {
+    if (ax->scale == CH_LOG10 && ax->shift == 0) {
         static const char *sup[10] = {"\u2070", "\u00b9", "\u00b2", "\u00b3", "\u2074",
                                       "\u2075", "\u2076", "\u2077", "\u2078", "\u2079"};
         int k = (int)lround(log10(ax->ticks[i]));
@@ -139,8 +140,10 @@ static void dash_for(cairo_t *cr, ch_dash d, double w)
     }
 }
 
+/* A marker; fill: -1 as its style has it (circles and diamonds open), 0 open (an estimate),
+ * 1 filled (an exact value next to estimates). */
 static void draw_marker(cairo_t *cr, ch_marker m, double x, double y, double r, uint32_t rgb,
-                        double alpha)
+                        double alpha, int fill)
 {
     cairo_save(cr);
     cairo_set_dash(cr, NULL, 0, 0);
@@ -182,6 +185,7 @@ static void draw_marker(cairo_t *cr, ch_marker m, double x, double y, double r, 
         cairo_restore(cr);
         return;
     }
+    if (fill >= 0) open = !fill;
     if (open) {
         cairo_set_source_rgba(cr, 1, 1, 1, alpha);
         cairo_fill_preserve(cr);
@@ -260,7 +264,7 @@ static void draw_series_part(fig_ctx *z, const panel *p, const ch_series *s, int
             if (!isfinite(fx) || !isfinite(fy) || fx < -1e-9 || fx > 1 + 1e-9 || fy < -1e-9 ||
                 fy > 1 + 1e-9 || !(s->x[i] >= xlo && s->x[i] <= xhi))
                 continue;
-            draw_marker(cr, s->marker, px_f(p, fx), py_f(p, fy), r, s->rgb, alpha);
+            draw_marker(cr, s->marker, px_f(p, fx), py_f(p, fy), r, s->rgb, alpha, s->est ? !s->est[i] : -1);
         }
     }
     cairo_restore(cr);
@@ -517,7 +521,7 @@ void fig_draw_legend(fig_ctx *z, const ch_chart *c, const ch_chart *c2, double c
         cairo_line_to(z->cr, x + sample, ym);
         cairo_stroke(z->cr);
         cairo_restore(z->cr);
-        if (i < n) draw_marker(z->cr, e[i]->marker, x + sample / 2, ym, 2.3, e[i]->rgb, 1);
+        if (i < n) draw_marker(z->cr, e[i]->marker, x + sample / 2, ym, 2.3, e[i]->rgb, 1, -1);
         x += sample + gap_in;
         if (i < n) fig_esc(e[i]->method_name, m, sizeof m);
         else snprintf(m, sizeof m, "%s", glabel);
