@@ -69,6 +69,8 @@ typedef struct {
                                     * it a row of its own; ch_note_full joins the two */
     char ghost_label[24];          /* legend of the faint curves: "" = the pinned baseline; the τ
                                     * sweep's faint curves are the validation accuracy */
+    char mark_label[32];           /* legend of the mark_x line in figures ("" none): the τ
+                                    * sweep's "current τ = 10" */
     int task_x;                    /* the x axis is tasks 1..T (ch_hide_after applies) */
     int y_near_one;                /* values ≥ 1 that may crowd near 1 (the stable rank): when
                                     * they do, ch_axis_auto_y takes a log axis of v − 1 and says
