@@ -82,7 +82,7 @@ ticks "$tmp/t1.pdf" "$tmp/t10.pdf" > "$tmp/err" 2>&1 && bad "the tick check cann
 # frames differ, the last one equals the PDF's last page's task.
 if "$G" export $S --frames --frame-ms 500 --figure dashboard -o "$tmp/steps.gif" 2> "$tmp/err"; then ok "export --frames -o steps.gif"
 else bad "export --frames -o steps.gif exits 0"; fi
-if $PY - "$tmp/steps.gif" <<'PYEOF' > "$tmp/err" 2>&1; then ok "steps.gif: 10 frames of 700 x 490 px, 500 ms (last 1500), looping (Pillow)"; else bad "steps.gif as Pillow reads it"; fi
+if $PY - "$tmp/steps.gif" <<'PYEOF' > "$tmp/err" 2>&1; then ok "steps.gif: 10 frames of 700 x 490 px, 500 ms (last 1500), looping, white page as the PNG's (Pillow)"; else bad "steps.gif as Pillow reads it"; fi
 import sys
 from PIL import Image, ImageChops
 im = Image.open(sys.argv[1])
@@ -97,6 +97,8 @@ for k in range(im.n_frames):
     frames.append(im.convert("RGB"))
 assert durs == [500] * 9 + [1500], durs
 assert all(ImageChops.difference(frames[k], frames[k + 1]).getbbox() for k in range(9)), "two frames alike"
+# the page is white as in the PNG and PDF (the palette's median cut had made it 248, 248, 248)
+assert all(f.getpixel((0, 0)) == (255, 255, 255) and f.getpixel((699, 489)) == (255, 255, 255) for f in frames), frames[0].getpixel((0, 0))
 print(durs)
 PYEOF
 
