@@ -140,11 +140,23 @@ for f in dashboard claims accuracy; do
     m=$(minpt "$tmp/slide-$f.pdf")
     [ -n "$m" ] && [ "$m" -ge 18 ] && ok "$f on a slide: smallest text $m pt" || { echo "smallest $m" > "$tmp/err"; bad "$f slide text >= 18 pt"; }
 done
+# the claims slide holds fewer than the twelve claims (the CSV's) and says so
+n=$(pdftotext "$tmp/slide-claims.pdf" - 2>/dev/null | tr '\n' ' ' | sed -n 's/.* \([0-9][0-9]*\) of 12 claims; the rest in the CSV (--csv).*/\1/p')
+[ -n "$n" ] && [ "$n" -lt 12 ] && ok "the claims slide says '$n of 12 claims; the rest in the CSV (--csv)'" ||
+    { pdftotext "$tmp/slide-claims.pdf" - > "$tmp/err" 2>&1; bad "claims slide: no 'N of 12 claims'"; }
 "$G" export --sample mobilenetv2 --preset teaching --quiet --figure dashboard -o "$tmp/paper.pdf" 2> "$tmp/err"
 m=$(minpt "$tmp/paper.pdf")
 [ "$m" = 8 ] && ok "the paper-size dashboard's smallest text is 8 pt (the measurement sees it)" || { echo "smallest $m" > "$tmp/err"; bad "paper text 8 pt"; }
 "$G" export $S --font-scale 1.5 --width-in 7 --figure accuracy -o "$tmp/fs.pdf" 2> "$tmp/err" && m=$(minpt "$tmp/fs.pdf") &&
     [ "$m" = 12 ] && ok "--font-scale 1.5: 12 pt text" || { echo "smallest ${m:-?}" >> "$tmp/err"; bad "--font-scale 1.5"; }
+
+# export --frames says what it wrote: a PDF's pages, numbered PNGs (no unnumbered file, no .svg)
+"$G" export --synthetic --frames --figure accuracy --dpi 72 -o "$tmp/say.png" 2>&1 >/dev/null | grep 'wrote' > "$tmp/err"
+grep -qx "gsrscope: wrote one file per task, numbered $tmp/say-01.png, ..." "$tmp/err" && ! grep -q svg "$tmp/err" &&
+    ok "export --frames -o X.png: names the numbered files (X-01.png, ...), no .svg" || bad "PNG frames message" "$(cat "$tmp/err")"
+"$G" export --synthetic --frames --figure accuracy -o "$tmp/say.pdf" 2>&1 >/dev/null | grep 'wrote' > "$tmp/err"
+grep -qx "gsrscope: wrote $tmp/say.pdf (one page per task)" "$tmp/err" && ok "export --frames -o X.pdf: 'wrote X.pdf (one page per task)'" ||
+    bad "PDF frames message" "$(cat "$tmp/err")"
 
 # Refused, one line, exit 2.
 refuse() { # what, arguments
