@@ -35,6 +35,8 @@ typedef struct {
     char tick_labels[CH_MAX_TICKS][16];
     int minor;                     /* log axis: draw minor ticks 2..9 */
     int integer;                   /* ticks only at whole numbers (task axes) */
+    double shift;                  /* CH_LOG10: the axis is logarithmic in v − shift (0: in v);
+                                    * ticks and labels stay values of v (stable rank: 1.01, 2, 11) */
 } ch_axis;
 
 typedef struct {
@@ -49,6 +51,8 @@ typedef struct {
     int n;
     double *x, *y;                 /* owned; y NaN = gap */
     double *ylo, *yhi;             /* owned band around y (mean ± std over seeds), or NULL */
+    unsigned char *est;            /* owned, or NULL: est[k] = 1 when y[k] is an estimate
+                                    * (Lanczos); figures draw its marker hollow, the others filled */
     ch_kind kind;                  /* overall / head / tail (accuracy), NONE elsewhere */
     char method_name[32];          /* display name for legends: "GACL", "GSR" */
 } ch_series;
@@ -65,7 +69,12 @@ typedef struct {
                                     * it a row of its own; ch_note_full joins the two */
     char ghost_label[24];          /* legend of the faint curves: "" = the pinned baseline; the τ
                                     * sweep's faint curves are the validation accuracy */
+    char mark_label[32];           /* legend of the mark_x line in figures ("" none): the τ
+                                    * sweep's "current τ = 10" */
     int task_x;                    /* the x axis is tasks 1..T (ch_hide_after applies) */
+    int y_near_one;                /* values ≥ 1 that may crowd near 1 (the stable rank): when
+                                    * they do, ch_axis_auto_y takes a log axis of v − 1 and says
+                                    * so in the y label (CH_NEAR_ONE_LABEL appended) */
     int fade_after_mark;           /* figures: the series after mark_x drawn faded (the later
                                     * tasks of a frame, export --future fade) */
 } ch_chart;
@@ -88,6 +97,9 @@ void ch_method_style(const char *name, int slot, uint32_t *rgb, ch_dash *dash, c
  * Fills ax->ticks/labels/nticks and may widen lo/hi to tick bounds when `snap` is set. */
 void ch_axis_linear(ch_axis *ax, double lo, double hi, int maxn, int snap);
 void ch_axis_log10(ch_axis *ax, double lo, double hi, int maxn);
+/* A log axis of v − shift for values lo..hi all above shift (decades of v − shift; the ticks are
+ * shift + 10^k, labelled as values of v: "1.01", "2", "11"). Values at or below shift map to NaN. */
+void ch_axis_log10_shift(ch_axis *ax, double lo, double hi, double shift, int maxn);
 /* Map a data value to [0,1] along the axis (log-aware). NaN for values outside log domain. */
 double ch_axis_frac(const ch_axis *ax, double v);
 /* Like ch_axis_linear but ticks only at whole numbers (sets ax->integer). */
@@ -95,6 +107,7 @@ void ch_axis_integer(ch_axis *ax, double lo, double hi, int maxn, int snap);
 /* The y axis from the finite y values of the chart's series, as the builders choose it: linear
  * snapped to nice ticks, or log10 (allow_log) when the values span more than a decade. */
 void ch_axis_auto_y(ch_chart *c, int allow_log);
+#define CH_NEAR_ONE_LABEL " (log of sr \u2212 1)"
 /* Recompute the ticks of an axis for at most maxn ticks inside its current [lo, hi]
  * (keeps lo/hi, scale and integer); used by renderers to avoid overlapping labels. */
 void ch_axis_retick(ch_axis *ax, int maxn);

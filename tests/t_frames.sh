@@ -82,7 +82,7 @@ ticks "$tmp/t1.pdf" "$tmp/t10.pdf" > "$tmp/err" 2>&1 && bad "the tick check cann
 # frames differ, the last one equals the PDF's last page's task.
 if "$G" export $S --frames --frame-ms 500 --figure dashboard -o "$tmp/steps.gif" 2> "$tmp/err"; then ok "export --frames -o steps.gif"
 else bad "export --frames -o steps.gif exits 0"; fi
-if $PY - "$tmp/steps.gif" <<'PYEOF' > "$tmp/err" 2>&1; then ok "steps.gif: 10 frames of 700 x 490 px, 500 ms (last 1500), looping (Pillow)"; else bad "steps.gif as Pillow reads it"; fi
+if $PY - "$tmp/steps.gif" <<'PYEOF' > "$tmp/err" 2>&1; then ok "steps.gif: 10 frames of 700 x 490 px, 500 ms (last 1500), looping, white page as the PNG's (Pillow)"; else bad "steps.gif as Pillow reads it"; fi
 import sys
 from PIL import Image, ImageChops
 im = Image.open(sys.argv[1])
@@ -97,6 +97,8 @@ for k in range(im.n_frames):
     frames.append(im.convert("RGB"))
 assert durs == [500] * 9 + [1500], durs
 assert all(ImageChops.difference(frames[k], frames[k + 1]).getbbox() for k in range(9)), "two frames alike"
+# the page is white as in the PNG and PDF (the palette's median cut had made it 248, 248, 248)
+assert all(f.getpixel((0, 0)) == (255, 255, 255) and f.getpixel((699, 489)) == (255, 255, 255) for f in frames), frames[0].getpixel((0, 0))
 print(durs)
 PYEOF
 
@@ -138,11 +140,23 @@ for f in dashboard claims accuracy; do
     m=$(minpt "$tmp/slide-$f.pdf")
     [ -n "$m" ] && [ "$m" -ge 18 ] && ok "$f on a slide: smallest text $m pt" || { echo "smallest $m" > "$tmp/err"; bad "$f slide text >= 18 pt"; }
 done
+# the claims slide holds fewer than the twelve claims (the CSV's) and says so
+n=$(pdftotext "$tmp/slide-claims.pdf" - 2>/dev/null | tr '\n' ' ' | sed -n 's/.* \([0-9][0-9]*\) of 12 claims; the rest in the CSV (--csv).*/\1/p')
+[ -n "$n" ] && [ "$n" -lt 12 ] && ok "the claims slide says '$n of 12 claims; the rest in the CSV (--csv)'" ||
+    { pdftotext "$tmp/slide-claims.pdf" - > "$tmp/err" 2>&1; bad "claims slide: no 'N of 12 claims'"; }
 "$G" export --sample mobilenetv2 --preset teaching --quiet --figure dashboard -o "$tmp/paper.pdf" 2> "$tmp/err"
 m=$(minpt "$tmp/paper.pdf")
 [ "$m" = 8 ] && ok "the paper-size dashboard's smallest text is 8 pt (the measurement sees it)" || { echo "smallest $m" > "$tmp/err"; bad "paper text 8 pt"; }
 "$G" export $S --font-scale 1.5 --width-in 7 --figure accuracy -o "$tmp/fs.pdf" 2> "$tmp/err" && m=$(minpt "$tmp/fs.pdf") &&
     [ "$m" = 12 ] && ok "--font-scale 1.5: 12 pt text" || { echo "smallest ${m:-?}" >> "$tmp/err"; bad "--font-scale 1.5"; }
+
+# export --frames says what it wrote: a PDF's pages, numbered PNGs (no unnumbered file, no .svg)
+"$G" export --synthetic --frames --figure accuracy --dpi 72 -o "$tmp/say.png" 2>&1 >/dev/null | grep 'wrote' > "$tmp/err"
+grep -qx "gsrscope: wrote one file per task, numbered $tmp/say-01.png, ..." "$tmp/err" && ! grep -q svg "$tmp/err" &&
+    ok "export --frames -o X.png: names the numbered files (X-01.png, ...), no .svg" || bad "PNG frames message" "$(cat "$tmp/err")"
+"$G" export --synthetic --frames --figure accuracy -o "$tmp/say.pdf" 2>&1 >/dev/null | grep 'wrote' > "$tmp/err"
+grep -qx "gsrscope: wrote $tmp/say.pdf (one page per task)" "$tmp/err" && ok "export --frames -o X.pdf: 'wrote X.pdf (one page per task)'" ||
+    bad "PDF frames message" "$(cat "$tmp/err")"
 
 # Refused, one line, exit 2.
 refuse() { # what, arguments

@@ -134,6 +134,7 @@ static void linear_ticks(ch_axis *ax, double lo, double hi, int maxn, int snap)
 
 void ch_axis_linear(ch_axis *ax, double lo, double hi, int maxn, int snap)
 {
+    ax->shift = 0;
     ax->scale = CH_LINEAR;
     ax->minor = 0;
     ax->integer = 0;
@@ -142,10 +143,21 @@ void ch_axis_linear(ch_axis *ax, double lo, double hi, int maxn, int snap)
 
 void ch_axis_integer(ch_axis *ax, double lo, double hi, int maxn, int snap)
 {
+    ax->shift = 0;
     ax->scale = CH_LINEAR;
     ax->minor = 0;
     ax->integer = 1;
     linear_ticks(ax, lo, hi, maxn, snap);
+}
+
+/* The label of tick shift + 10^k of a shifted log axis, as a value: "1.001", "2", "11" (far
+ * decades as "1+1e-9"). */
+static void shifted_label(char *s, size_t n, double shift, int k)
+{
+    char t[64];
+    if (k >= -6 && k <= 5) snprintf(t, sizeof t, "%.12g", shift + pow(10.0, k));
+    else snprintf(t, sizeof t, "%g+1e%d", shift, k);
+    snprintf(s, n, "%.15s", t);
 }
 
 static void log_ticks(ch_axis *ax, int kmin, int kmax, int maxn)
@@ -159,35 +171,52 @@ static void log_ticks(ch_axis *ax, int kmin, int kmax, int maxn)
     ax->nticks = 0;
     for (int k = kmin; k <= kmax && ax->nticks < CH_MAX_TICKS; k++) {
         if (((k % stride) + stride) % stride) continue;
-        ax->ticks[ax->nticks] = pow(10.0, k);
+        ax->ticks[ax->nticks] = ax->shift + pow(10.0, k);
         char *s = ax->tick_labels[ax->nticks];
-        if (k >= -2 && k <= 3) snprintf(s, sizeof ax->tick_labels[0], "%g", pow(10.0, k));
+        if (ax->shift != 0) shifted_label(s, sizeof ax->tick_labels[0], ax->shift, k);
+        else if (k >= -2 && k <= 3) snprintf(s, sizeof ax->tick_labels[0], "%g", pow(10.0, k));
         else snprintf(s, sizeof ax->tick_labels[0], "1e%d", k);
         ax->nticks++;
     }
-    ax->minor = stride == 1 && kmax - kmin <= 10;
+    ax->minor = ax->shift == 0 && stride == 1 && kmax - kmin <= 10;
 }
 
-void ch_axis_log10(ch_axis *ax, double lo, double hi, int maxn)
+/* Decades of [lo, hi] (values of v − shift), ticked. */
+static void log_axis(ch_axis *ax, double lo, double hi, int maxn)
 {
-    ax->scale = CH_LOG10;
-    ax->integer = 0;
     if (!(hi > 0) || !isfinite(hi)) { lo = 1; hi = 10; }
     if (!(lo > 0) || !isfinite(lo)) lo = hi * 1e-6;
     if (lo > hi) { double t = lo; lo = hi; hi = t; }
     int kmin = (int)floor(log10(lo) + 1e-9);
     int kmax = (int)ceil(log10(hi) - 1e-9);
     if (kmax <= kmin) kmax = kmin + 1;
-    ax->lo = pow(10.0, kmin);
-    ax->hi = pow(10.0, kmax);
+    ax->lo = ax->shift + pow(10.0, kmin);
+    ax->hi = ax->shift + pow(10.0, kmax);
     log_ticks(ax, kmin, kmax, maxn);
+}
+
+void ch_axis_log10(ch_axis *ax, double lo, double hi, int maxn)
+{
+    ax->scale = CH_LOG10;
+    ax->integer = 0;
+    ax->shift = 0;
+    log_axis(ax, lo, hi, maxn);
+}
+
+void ch_axis_log10_shift(ch_axis *ax, double lo, double hi, double shift, int maxn)
+{
+    ax->scale = CH_LOG10;
+    ax->integer = 0;
+    ax->shift = shift;
+    log_axis(ax, lo - shift, hi - shift, maxn);
 }
 
 void ch_axis_retick(ch_axis *ax, int maxn)
 {
     if (ax->scale == CH_LOG10) {
-        if (!(ax->lo > 0) || !(ax->hi > ax->lo)) { ch_axis_log10(ax, ax->lo, ax->hi, maxn); return; }
-        int kmin = (int)ceil(log10(ax->lo) - 1e-9), kmax = (int)floor(log10(ax->hi) + 1e-9);
+        double l = ax->lo - ax->shift, h = ax->hi - ax->shift;
+        if (!(l > 0) || !(h > l)) { log_axis(ax, l, h, maxn); return; }
+        int kmin = (int)ceil(log10(l) - 1e-9), kmax = (int)floor(log10(h) + 1e-9);
         if (kmax < kmin) kmax = kmin;
         log_ticks(ax, kmin, kmax, maxn);
         return;
@@ -199,9 +228,10 @@ double ch_axis_frac(const ch_axis *ax, double v)
 {
     if (isnan(v)) return NAN;
     if (ax->scale == CH_LOG10) {
-        if (!(v > 0) || !(ax->lo > 0) || !(ax->hi > 0)) return NAN;
-        double a = log10(ax->lo), b = log10(ax->hi);
-        return b != a ? (log10(v) - a) / (b - a) : 0.5;
+        double u = v - ax->shift, l = ax->lo - ax->shift, h = ax->hi - ax->shift;
+        if (!(u > 0) || !(l > 0) || !(h > 0)) return NAN;
+        double a = log10(l), b = log10(h);
+        return b != a ? (log10(u) - a) / (b - a) : 0.5;
     }
     return ax->hi != ax->lo ? (v - ax->lo) / (ax->hi - ax->lo) : 0.5;
 }
@@ -215,6 +245,15 @@ void ch_axis_auto_y(ch_chart *c, int allow_log)
             if (isfinite(v)) { lo = fmin(lo, v); hi = fmax(hi, v); }
         }
     if (lo > hi) ch_axis_linear(&c->y, 0, 1, 6, 1);
+    /* near 1 with a value far above (the stable rank: 625.5 at the first task, 1.075 and 1.006
+     * later): a log axis of v − 1 keeps the values near 1 apart */
+    else if (allow_log && c->y_near_one && lo > 1 && lo < 2 && (hi - 1) / (lo - 1) > 20)
+        ch_axis_log10_shift(&c->y, lo, hi, 1, 8);
     else if (allow_log && lo > 0 && hi / lo > 10) ch_axis_log10(&c->y, lo, hi, 8);
     else ch_axis_linear(&c->y, lo, hi, 6, 1);
+    if (!c->y_near_one) return;
+    size_t n = strlen(c->y.label), k = strlen(CH_NEAR_ONE_LABEL);
+    int has = n >= k && strcmp(c->y.label + n - k, CH_NEAR_ONE_LABEL) == 0;
+    if (has && c->y.shift == 0) c->y.label[n - k] = '\0';
+    else if (!has && c->y.shift != 0 && n + k < sizeof c->y.label) memcpy(c->y.label + n, CH_NEAR_ONE_LABEL, k + 1);
 }

@@ -36,24 +36,28 @@ int ch_set_band(ch_series *s, const double *sd)
 
 void ch_axis_band_y(ch_chart *c)
 {
+    /* a log axis of v − shift (the stable rank's) keeps its shift: plo is then the smallest value
+     * above it */
+    double shift = c->y.scale == CH_LOG10 ? c->y.shift : 0;
     double lo = INFINITY, hi = -INFINITY, plo = INFINITY;
     for (int i = 0; i < c->nseries; i++) {
         const ch_series *s = &c->series[i];
         for (int k = 0; k < s->n; k++) {
             double v[3] = {s->y[k], s->ylo ? s->ylo[k] : NAN, s->yhi ? s->yhi[k] : NAN};
             for (int j = 0; j < 3; j++)
-                if (isfinite(v[j])) { lo = fmin(lo, v[j]); hi = fmax(hi, v[j]); if (v[j] > 0) plo = fmin(plo, v[j]); }
+                if (isfinite(v[j])) { lo = fmin(lo, v[j]); hi = fmax(hi, v[j]); if (v[j] > shift) plo = fmin(plo, v[j]); }
         }
     }
     if (lo > hi) return;
     char label[sizeof c->y.label];
     memcpy(label, c->y.label, sizeof label);
-    if (c->y.scale == CH_LOG10) ch_axis_log10(&c->y, plo, hi, 8);
+    if (shift != 0 && plo <= hi) ch_axis_log10_shift(&c->y, plo, hi, shift, 8);
+    else if (c->y.scale == CH_LOG10) ch_axis_log10(&c->y, plo, hi, 8);
     else ch_axis_linear(&c->y, lo, hi, 6, 1);
     memcpy(c->y.label, label, sizeof label);
     for (int i = 0; i < c->nseries && c->y.scale == CH_LOG10; i++)
         for (int k = 0; c->series[i].ylo && k < c->series[i].n; k++)
-            if (c->series[i].ylo[k] <= 0) c->series[i].ylo[k] = c->y.lo;
+            if (c->series[i].ylo[k] <= c->y.shift) c->series[i].ylo[k] = c->y.lo;
 }
 
 int ch_add_seed_bands_of(ch_chart *c, const en_results *const *runs, int n, int quantity)

@@ -508,10 +508,11 @@ static double axis_frac(const ch_axis *ax, double v)
 {
     if (!isfinite(v)) return NAN;
     if (ax->scale == CH_LOG10) {
-        if (v <= 0 || ax->lo <= 0 || ax->hi <= 0) return NAN;
-        double l0 = log10(ax->lo), l1 = log10(ax->hi);
+        double u = v - ax->shift, lo = ax->lo - ax->shift, hi = ax->hi - ax->shift;
+        if (u <= 0 || lo <= 0 || hi <= 0) return NAN;
+        double l0 = log10(lo), l1 = log10(hi);
         if (l1 == l0) return 0.5;
-        return (log10(v) - l0) / (l1 - l0);
+        return (log10(u) - l0) / (l1 - l0);
     }
     if (ax->hi == ax->lo) return 0.5;
     return (v - ax->lo) / (ax->hi - ax->lo);

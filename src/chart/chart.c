@@ -19,6 +19,7 @@ void ch_free(ch_chart *c)
         free(c->series[i].y);
         free(c->series[i].ylo);
         free(c->series[i].yhi);
+        free(c->series[i].est);
     }
     memset(c, 0, sizeof *c);
     c->mark_x = NAN;

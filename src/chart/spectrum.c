@@ -102,7 +102,7 @@ int ch_build_spectrum(ch_chart *c, const en_results *r, const en_results *baseli
         s->width_pt = 0.8;
         if (ntau > 1) snprintf(s->name, sizeof s->name, "λ(G) = τ = %.3g", taus[k]);
         else snprintf(s->name, sizeof s->name, "λ(G) = τ");
-        snprintf(s->method_name, sizeof s->method_name, "λ=τ");
+        snprintf(s->method_name, sizeof s->method_name, "λ(G) = τ");
         hi = fmax(hi, 2 * taus[k]);
         lo = fmin(lo, 2 * taus[k]);
     }

@@ -4,6 +4,40 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+
+/* Marks the Lanczos estimates of series s (method m of r): s->est[t] set where the stable rank
+ * of a finished task came from Lanczos' λ_max. Adds task t to the range [*a, *b] of estimated tasks
+ * (*gap set when they are not one run) and counts the exact ones in *exact. */
+static int mark_estimates(ch_series *s, const en_results *r, int m, int *a, int *b, int *gap, int *exact)
+{
+    s->est = calloc(r->T > 0 ? (size_t)r->T : 1, 1);
+    if (!s->est) return gs_error(GS_ENOMEM, "stable-rank chart: out of memory");
+    for (int t = 0; t < r->T; t++) {
+        const en_snap *sn = &r->m[m].snaps[t];
+        if (sn->state != EN_DONE || !isfinite(s->y[t])) continue;
+        if (!(sn->flags & EN_LMAX_EST)) { (*exact)++; continue; }
+        s->est[t] = 1;
+        if (*a == 0) *a = *b = t + 1;
+        else {
+            if (t + 1 > *b + 1 || t + 1 < *a - 1) *gap = 1;
+            if (t + 1 < *a) *a = t + 1;
+            if (t + 1 > *b) *b = t + 1;
+        }
+    }
+    return GS_OK;
+}
+
+/* "Lanczos estimates: tasks 1–9" (the others exact), or how many when they are not one run. */
+static void estimate_note(ch_chart *c, int a, int b, int gap, int exact)
+{
+    char text[64];
+    if (gap) snprintf(text, sizeof text, "Lanczos estimates at some tasks");
+    else if (a == b) snprintf(text, sizeof text, "Lanczos estimate: task %d", a);
+    else snprintf(text, sizeof text, "Lanczos estimates: tasks %d\u2013%d", a, b);
+    if (!exact && !gap) snprintf(text, sizeof text, "Lanczos estimates");
+    ch_note_add(c, text);
+}
 
 int ch_build_stable_rank(ch_chart *c, const en_results *r, const en_results *baseline, int m0,
                          int m1, int task)
@@ -21,32 +55,22 @@ int ch_build_stable_rank(ch_chart *c, const en_results *r, const en_results *bas
             return st;
         }
     }
-    int est = 0;
+    int a = 0, b = 0, gap = 0, exact = 0;
     for (int i = 0; i < nm; i++) {
         if (!r->m[ms[i]].ridge) continue;
-        if ((st = ch_add_task_series(c, r, ms[i], sl[i], 0, CH_KIND_NONE, "")) != GS_OK) {
+        if ((st = ch_add_task_series(c, r, ms[i], sl[i], 0, CH_KIND_NONE, "")) != GS_OK ||
+            (st = mark_estimates(&c->series[c->nseries - 1], r, ms[i], &a, &b, &gap, &exact)) != GS_OK) {
             ch_free(c);
             return st;
         }
-        for (int t = 0; t < r->T; t++) {
-            const en_snap *s = &r->m[ms[i]].snaps[t];
-            if (s->state == EN_DONE && (s->flags & EN_LMAX_EST)) est = 1;
-        }
     }
-    double lo = INFINITY, hi = -INFINITY;
-    for (int i = 0; i < c->nseries; i++)
-        for (int k = 0; k < c->series[i].n; k++) {
-            double v = c->series[i].y[k];
-            if (isfinite(v)) { lo = fmin(lo, v); hi = fmax(hi, v); }
-        }
     ch_task_axis(c, r->T);
-    if (lo > hi) ch_axis_linear(&c->y, 0, 1, 6, 1);
-    else if (lo > 0 && hi / lo > 10) ch_axis_log10(&c->y, lo, hi, 8);
-    else ch_axis_linear(&c->y, lo, hi, 6, 1);
     snprintf(c->y.label, sizeof c->y.label, "stable rank of G+\u03c4I");
+    c->y_near_one = 1;
+    ch_axis_auto_y(c, 1);
     c->mark_x = ch_clamp_task(r, task);
     ch_pending_note(c, r, ms, nm);
-    if (est) ch_note_add(c, "Lanczos estimate");
+    if (a) estimate_note(c, a, b, gap, exact);
     ch_no_gram_note(c, r, ms, nm, 0, "");
     return GS_OK;
 }

@@ -32,6 +32,7 @@ int ch_build_tau_sweep(ch_chart *c, const ts_curve *a, const ts_curve *b, double
     ch_axis_retick(&c->x, 9);
     snprintf(c->x.label, sizeof c->x.label, "\u03c4");
     c->mark_x = tau_mark > 0 && isfinite(tau_mark) ? tau_mark : NAN;
+    if (isfinite(c->mark_x)) snprintf(c->mark_label, sizeof c->mark_label, "current \u03c4 = %.3g", tau_mark);
     if (what == CH_TS_STABLE_RANK) {
         for (int i = 0; i < ncv; i++) {
             ch_series *s = ch_add_series(c, cv[i]->n, cv[i]->method, sl[i], i, 0, CH_KIND_NONE, "");

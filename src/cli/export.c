@@ -8,6 +8,8 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 
 #define EXPORT_MAX_SEEDS 64
 
@@ -122,8 +124,18 @@ int cli_export(op_opts *o)
     pl_free(&c);
     if (rc == GS_ECANCEL) return cli_interrupted();
     if (rc) return cli_fail(rc);
-    if (!o->quiet) fprintf(stderr, "gsrscope: wrote %s%s%s\n", o->output,
-                           o->frames ? " (one frame per task; .png, .svg and --csv numbered FILE-01, ...)" : "",
-                           failed ? " (with gaps where tasks failed)" : "");
+    if (!o->quiet) {
+        /* what was written: a PDF holds the frames as pages and a GIF as frames; .png and .svg
+         * are one numbered file per frame (FILE-01.png, ...), and so is --csv */
+        const char *dot = strrchr(o->output, '.');
+        int one = !o->frames || (dot && (strcasecmp(dot, ".pdf") == 0 || strcasecmp(dot, ".gif") == 0));
+        const char *what = !o->frames ? "" : one && strcasecmp(dot, ".pdf") == 0 ? " (one page per task)"
+                                           : one ? " (one frame per task)" : "";
+        if (one) fprintf(stderr, "gsrscope: wrote %s%s", o->output, what);
+        else fprintf(stderr, "gsrscope: wrote one file per task, numbered %.*s-01%s, ...", (int)(dot ? dot - o->output : (long)strlen(o->output)),
+                     o->output, dot ? dot : "");
+        fprintf(stderr, "%s%s\n", o->frames && o->data_csv ? "; --csv numbered alike" : "",
+                failed ? " (with gaps where tasks failed)" : "");
+    }
     return failed ? 1 : 0;
 }

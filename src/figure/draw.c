@@ -9,13 +9,17 @@
 #include <string.h>
 
 /* The claims as a table of paragraphs: mark and claim in bold with the numbers, the reason
- * under it. */
-static void draw_claims(fig_ctx *z, const cl_report *rep, box b)
+ * under it; those that fit in b, then "7 of 12 claims; the rest in the CSV (--csv)" when some do
+ * not (a slide). Returns how many were drawn. */
+int fig_draw_claims(fig_ctx *z, const cl_report *rep, box b)
 {
-    char title[200], ref[64], aug[64];
+    char title[200], ref[64], aug[64], more[96];
     snprintf(title, sizeof title, "<b>The paper's claims on this data</b> (task %d: %s against %s)", rep->task,
              fig_esc(rep->aug, aug, sizeof aug), fig_esc(rep->ref, ref, sizeof ref));
     double y = b.y + fig_paragraph(z, title, FS_TITLE, b, b.y) + 4.0;
+    snprintf(more, sizeof more, "<i>%d of %d claims; the rest in the CSV (--csv)</i>", rep->n, rep->n);
+    double more_h = fig_paragraph_h(z, more, FS_LABEL, b.w) + 3.0;
+    int shown = 0;
     for (int i = 0; i < rep->n; i++) {
         const cl_row *c = &rep->row[i];
         char e1[300], e2[420], e3[520], m[1400];
@@ -23,8 +27,17 @@ static void draw_claims(fig_ctx *z, const cl_report *rep, box b)
         snprintf(m, sizeof m, "<span foreground=\"#%06x\"><b>%s</b></span> <b>%s</b>%s%s\n<span size=\"%d\">%s</span>",
                  col, cl_mark(c->verdict), fig_esc(c->claim, e1, sizeof e1), c->numbers[0] ? ": " : "",
                  fig_esc(c->numbers, e2, sizeof e2), (int)(FS_TICK * PANGO_SCALE), fig_esc(c->reason, e3, sizeof e3));
+        /* the last claim needs its own room only; any other, room for the line saying the rest */
+        double h = fig_paragraph_h(z, m, FS_LABEL, b.w) + 3.0;
+        if (y + h + (i + 1 < rep->n ? more_h : 0) > b.y + b.h && i > 0) break;
         y += fig_paragraph(z, m, FS_LABEL, b, y) + 3.0;
+        shown++;
     }
+    if (shown < rep->n) {
+        snprintf(more, sizeof more, "<i>%d of %d claims; the rest in the CSV (--csv)</i>", shown, rep->n);
+        fig_paragraph(z, more, FS_LABEL, b, y);
+    }
+    return shown;
 }
 
 static double legend_h(fig_ctx *z) { double h; fig_text_size(z, "Ag", FS_LEGEND, NULL, &h); return h + 4.0; }
@@ -148,7 +161,7 @@ void fig_layout_claims(fig_ctx *z, const fig_request *req, const charts *cs, int
 {
     (void)req;
     (void)task;
-    draw_claims(z, cs->claims, (box){body.x + 2, body.y, body.w - 4, body.h});
+    fig_draw_claims(z, cs->claims, (box){body.x + 2, body.y, body.w - 4, body.h});
 }
 
 void fig_layout_accuracy(fig_ctx *z, const fig_request *req, const charts *cs, int task, box body)

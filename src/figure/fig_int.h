@@ -65,6 +65,8 @@ void fig_text(fig_ctx *z, double x, double y, const char *markup, double size, u
 const char *fig_esc(const char *s, char *buf, size_t n);
 /* A word-wrapped paragraph of markup at (b.x, y), b.w wide; returns its height. */
 double fig_paragraph(fig_ctx *z, const char *markup, double size, box b, double y);
+/* The height fig_paragraph would give the markup at width w, nothing drawn. */
+double fig_paragraph_h(fig_ctx *z, const char *markup, double size, double w);
 
 /* ---- panels (panel.c) ------------------------------------------------------------------------ */
 
@@ -145,6 +147,9 @@ fig_layout_fn fig_layout_tau_sweep;  /* ex[0] as an accuracy row above, ex[1] be
 fig_layout_fn fig_layout_stacked;    /* ex[0] above, ex[1] (if any) below */
 fig_layout_fn fig_layout_dashboard;  /* accuracy, spectrum, stable rank and the caption */
 fig_layout_fn fig_layout_claims;     /* the claims as paragraphs */
+/* The claims of rep that fit in b as paragraphs, then "7 of 12 claims; the rest in the CSV (--csv)"
+ * when some did not (a slide); how many were drawn (the first always is). */
+int fig_draw_claims(fig_ctx *z, const cl_report *rep, box b);
 
 /* ---- the figures: one row each (catalog.c) ---------------------------------------------------- */
 

@@ -49,7 +49,8 @@ static void unify_axis(ch_axis **ax, int n)
     }
     if (same || !(lo <= hi)) return;
     ch_axis u = *ax[0];
-    if (logs) ch_axis_log10(&u, plo, hi, 8);
+    if (logs && u.shift != 0) ch_axis_log10_shift(&u, lo, hi, u.shift, 8);
+    else if (logs) ch_axis_log10(&u, plo, hi, 8);
     else if (u.integer) {
         ch_axis_integer(&u, ceil(lo), floor(hi), 8, 0);
         u.lo = lo;

@@ -55,6 +55,13 @@ int fig_write_gif(const fig_request *req, const fig_kind *fig, const fig_frame *
     if (st == GS_OK && GifQuantizeBuffer((unsigned)w, (unsigned)h * (unsigned)n, &ncol, planes, planes + npx,
                                          planes + 2 * npx, idx, pal) != GIF_OK)
         st = gs_error(GS_ERUN, "%s: cannot make the GIF's palette", path);
+    /* the median cut averages the white page with the near-white edges of text (248, 248, 248):
+     * the colour the page's white pixels took is white again, as in the PNG and the PDF */
+    for (size_t i = 0; st == GS_OK && i < npx; i++)
+        if ((planes[i] & planes[npx + i] & planes[2 * npx + i]) == 255) {
+            pal[idx[i]].Red = pal[idx[i]].Green = pal[idx[i]].Blue = 255;
+            break;
+        }
     free(planes);
     if (st) { free(idx); return st; }
 

@@ -11,10 +11,11 @@
 #define MINOR_LEN 1.6
 #define FRAME_W 0.6
 
-/* Tick label markup: decades as 10 with a superscript exponent, '-' as U+2212 minus. */
+/* Tick label markup: decades as 10 with a superscript exponent (a shifted log axis keeps its
+ * values: 1.01, 2, 11), '-' as U+2212 minus. */
 static void tick_markup(const ch_axis *ax, int i, char *out, size_t n)
 {
-    if (ax->scale == CH_LOG10) {
+    if (ax->scale == CH_LOG10 && ax->shift == 0) {
         static const char *sup[10] = {"\u2070", "\u00b9", "\u00b2", "\u00b3", "\u2074",
                                       "\u2075", "\u2076", "\u2077", "\u2078", "\u2079"};
         int k = (int)lround(log10(ax->ticks[i]));
@@ -103,8 +104,10 @@ static double panel_left(fig_ctx *z, const panel *p)
     return l;
 }
 
-/* Re-tick the x axis until neighbouring labels are at least 4 pt apart. */
-static void fit_x(fig_ctx *z, panel *p, double plot_w)
+/* Re-tick the x axis until neighbouring labels are at least 4 pt apart and the end labels stay
+ * within room_l left and room_r right of the plot (half the gap to the next panel's plot: its
+ * labels have the other half; a log axis then drops the end decades: 10⁻³ 1 10³). */
+static void fit_x(fig_ctx *z, panel *p, double plot_w, double room_l, double room_r)
 {
     ch_axis a = p->c->x;
     for (int maxn = CH_MAX_TICKS; maxn >= 3; maxn--) {
@@ -117,7 +120,7 @@ static void fit_x(fig_ctx *z, panel *p, double plot_w)
             double w, c = ch_axis_frac(&a, a.ticks[i]) * plot_w;
             tick_markup(&a, i, m, sizeof m);
             fig_text_size(z, m, FS_TICK, &w, NULL);
-            if (c - w / 2 < prev_r + 4.0) ok = 0;
+            if (c - w / 2 < prev_r + 4.0 || c - w / 2 < -room_l || c + w / 2 > plot_w + room_r) ok = 0;
             prev_r = c + w / 2;
         }
         if (ok) break;
@@ -139,8 +142,10 @@ static void dash_for(cairo_t *cr, ch_dash d, double w)
     }
 }
 
+/* A marker; fill: -1 as its style has it (circles and diamonds open), 0 open (an estimate),
+ * 1 filled (an exact value next to estimates). */
 static void draw_marker(cairo_t *cr, ch_marker m, double x, double y, double r, uint32_t rgb,
-                        double alpha)
+                        double alpha, int fill)
 {
     cairo_save(cr);
     cairo_set_dash(cr, NULL, 0, 0);
@@ -182,6 +187,7 @@ static void draw_marker(cairo_t *cr, ch_marker m, double x, double y, double r, 
         cairo_restore(cr);
         return;
     }
+    if (fill >= 0) open = !fill;
     if (open) {
         cairo_set_source_rgba(cr, 1, 1, 1, alpha);
         cairo_fill_preserve(cr);
@@ -260,7 +266,7 @@ static void draw_series_part(fig_ctx *z, const panel *p, const ch_series *s, int
             if (!isfinite(fx) || !isfinite(fy) || fx < -1e-9 || fx > 1 + 1e-9 || fy < -1e-9 ||
                 fy > 1 + 1e-9 || !(s->x[i] >= xlo && s->x[i] <= xhi))
                 continue;
-            draw_marker(cr, s->marker, px_f(p, fx), py_f(p, fy), r, s->rgb, alpha);
+            draw_marker(cr, s->marker, px_f(p, fx), py_f(p, fy), r, s->rgb, alpha, s->est ? !s->est[i] : -1);
         }
     }
     cairo_restore(cr);
@@ -452,7 +458,7 @@ void fig_layout_row(fig_ctx *z, panel *ps, int n, box row, int shared_y, double 
     for (int i = 0; i < n; i++) {
         x += lefts[i];
         ps[i].plot = (box){x, row.y + top, plot_w, plot_h};
-        fit_x(z, &ps[i], plot_w);
+        fit_x(z, &ps[i], plot_w, i > 0 ? lefts[i] / 2 : INFINITY, i + 1 < n ? lefts[i + 1] / 2 : INFINITY);
         x += plot_w;
     }
 }
@@ -479,15 +485,25 @@ static int has_ghosts(const ch_chart *c)
     return 0;
 }
 
-/* One centred row: line sample with marker, then the method name. */
+/* The legend of c's (else c2's) mark_x line, NULL for none. */
+static const char *mark_label(const ch_chart *c, const ch_chart *c2)
+{
+    if (c->mark_label[0] && isfinite(c->mark_x)) return c->mark_label;
+    if (c2 && c2->mark_label[0] && isfinite(c2->mark_x)) return c2->mark_label;
+    return NULL;
+}
+
+/* One centred row: line sample with marker, then the method name; then the pinned baseline's
+ * faint line and the mark line's dotted one (the current τ) when there are. */
 void fig_draw_legend(fig_ctx *z, const ch_chart *c, const ch_chart *c2, double cx, double y, double h)
 {
     const ch_series *e[CH_MAX_SERIES];
     int n = legend_entries(c, e, CH_MAX_SERIES);
     if (!n && c2) n = legend_entries(c2, e, CH_MAX_SERIES);
     int ghost = has_ghosts(c) || (c2 && has_ghosts(c2));
+    const char *mlabel = mark_label(c, c2);
     const double sample = 20.0, gap_in = 3.0, gap_out = 12.0;
-    double widths[CH_MAX_SERIES + 1], total = 0;
+    double widths[CH_MAX_SERIES + 2], total = 0;
     char m[96];
     for (int i = 0; i < n; i++) {
         fig_esc(e[i]->method_name, m, sizeof m);
@@ -499,28 +515,39 @@ void fig_draw_legend(fig_ctx *z, const ch_chart *c, const ch_chart *c2, double c
         fig_text_size(z, glabel, FS_LEGEND, &widths[n], NULL);
         total += gap_out + sample + gap_in + widths[n];
     }
+    if (mlabel) {
+        fig_esc(mlabel, m, sizeof m);
+        fig_text_size(z, m, FS_LEGEND, &widths[n + 1], NULL);
+        total += gap_out + sample + gap_in + widths[n + 1];
+    }
     double x = cx - total / 2, ym = y + h / 2;
-    for (int i = 0; i <= n; i++) {
-        if (i == n && !ghost) break;
-        if (i) x += gap_out;
+    for (int i = 0; i <= n + 1; i++) {
+        if ((i == n && !ghost) || (i == n + 1 && !mlabel)) continue;
+        if (x > cx - total / 2) x += gap_out;
         cairo_save(z->cr);
         if (i < n) {
             double w = 1.25;
             cairo_set_line_width(z->cr, w);
             dash_for(z->cr, e[i]->dash, w);
             fig_rgb(z->cr, e[i]->rgb, 1);
-        } else {
+        } else if (i == n) {
             cairo_set_line_width(z->cr, 0.9);
             cairo_set_source_rgba(z->cr, 0.3, 0.3, 0.3, 0.35);
+        } else { /* as the panel draws the mark line */
+            double ds[2] = {1.2, 1.2};
+            cairo_set_line_width(z->cr, 0.6);
+            cairo_set_dash(z->cr, ds, 2, 0);
+            cairo_set_source_rgb(z->cr, 0.45, 0.45, 0.45);
         }
         cairo_move_to(z->cr, x, ym);
         cairo_line_to(z->cr, x + sample, ym);
         cairo_stroke(z->cr);
         cairo_restore(z->cr);
-        if (i < n) draw_marker(z->cr, e[i]->marker, x + sample / 2, ym, 2.3, e[i]->rgb, 1);
+        if (i < n) draw_marker(z->cr, e[i]->marker, x + sample / 2, ym, 2.3, e[i]->rgb, 1, -1);
         x += sample + gap_in;
         if (i < n) fig_esc(e[i]->method_name, m, sizeof m);
-        else snprintf(m, sizeof m, "%s", glabel);
+        else if (i == n) snprintf(m, sizeof m, "%s", glabel);
+        else fig_esc(mlabel, m, sizeof m);
         fig_text(z, x, ym, m, FS_LEGEND, 0x000000, 0, VA_CENTER, 0);
         x += widths[i];
     }

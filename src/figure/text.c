@@ -70,20 +70,32 @@ const char *fig_esc(const char *s, char *buf, size_t n)
     return buf;
 }
 
-/* A word-wrapped paragraph of markup at (b.x, y), b.w wide; returns its height. */
-double fig_paragraph(fig_ctx *z, const char *markup, double size, box b, double y)
+/* A word-wrapped paragraph of markup at (b.x, y), b.w wide, drawn when `draw`; its height. */
+static double paragraph(fig_ctx *z, const char *markup, double size, box b, double y, int draw)
 {
     PangoLayout *l = fig_layout(z, markup, size);
     pango_layout_set_width(l, (int)(b.w * PANGO_SCALE));
     pango_layout_set_wrap(l, PANGO_WRAP_WORD);
     PangoRectangle log;
-    cairo_move_to(z->cr, b.x, y);
-    fig_rgb(z->cr, 0x1a1a1a, 1);
-    pango_cairo_update_layout(z->cr, l);
-    pango_cairo_show_layout(z->cr, l);
+    if (draw) {
+        cairo_move_to(z->cr, b.x, y);
+        fig_rgb(z->cr, 0x1a1a1a, 1);
+        pango_cairo_update_layout(z->cr, l);
+        pango_cairo_show_layout(z->cr, l);
+    }
     pango_layout_get_extents(l, NULL, &log);
     g_object_unref(l);
     return (double)log.height / PANGO_SCALE;
+}
+
+double fig_paragraph(fig_ctx *z, const char *markup, double size, box b, double y)
+{
+    return paragraph(z, markup, size, b, y, 1);
+}
+
+double fig_paragraph_h(fig_ctx *z, const char *markup, double size, double w)
+{
+    return paragraph(z, markup, size, (box){0, 0, w, 0}, 0, 0);
 }
 
 int fig_begin(fig_ctx *z, cairo_surface_t *s)

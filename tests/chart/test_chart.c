@@ -347,6 +347,57 @@ static void test_stable_rank(void)
     fake_free(&r);
 }
 
+/* The teaching run's stable ranks (issue #35): task 1's few rows give 625.5 (GACL) and 4.42
+ * (GSR), later tasks 1.075 and 1.006. On a log axis of sr the two last points sat on one row;
+ * the chart takes a log axis of sr − 1, on which they are rows apart, and marks the Lanczos
+ * estimates (tasks 1–9) apart from the exact last task. */
+static void test_stable_rank_near_one(void)
+{
+    en_results r;
+    fake_results(&r, 10, 64, 1.0);
+    for (int t = 0; t < 10; t++) {
+        r.m[0].snaps[t].stable_rank = t == 0 ? 625.5135632 : t == 1 ? 1.525608553 : 1.07473038 + 0.001 * (9 - t);
+        r.m[1].snaps[t].stable_rank = t == 0 ? 4.418122254 : 1.005828426;
+        for (int m = 0; m < 2; m++) {
+            if (t < 9) r.m[m].snaps[t].flags |= EN_LMAX_EST;
+            else r.m[m].snaps[t].flags &= ~EN_LMAX_EST;
+        }
+    }
+    ch_chart c;
+    CHECK(ch_build_stable_rank(&c, &r, NULL, 0, 1, 10) == GS_OK, "build the teaching run's stable rank");
+    const ch_series *ga = find(&c, 0, CH_KIND_NONE, 0), *gs = find(&c, 1, CH_KIND_NONE, 0);
+    CHECK(c.y.scale == CH_LOG10 && c.y.shift == 1 && strstr(c.y.label, "sr \u2212 1"),
+          "log axis of sr − 1, said in the label ('%s', shift %g)", c.y.label, c.y.shift);
+    double rows = ga && gs ? fabs(ch_axis_frac(&c.y, ga->y[9]) - ch_axis_frac(&c.y, gs->y[9])) * 24 : 0;
+    CHECK(rows >= 2, "task 10 on 24 rows: GACL 1.075 and GSR 1.006 are %.2f rows apart (≥ 2)", rows);
+    CHECK(ga && fabs(ga->y[0] - 625.5135632) < 1e-9 && fabs(ch_axis_frac(&c.y, ga->y[0]) - 1) < 0.2,
+          "the values stay stable ranks (CSV), task 1 near the top");
+    int labels = 0;
+    for (int i = 0; i < c.y.nticks; i++)
+        labels += strcmp(c.y.tick_labels[i], "1.01") == 0 || strcmp(c.y.tick_labels[i], "2") == 0 ||
+                  strcmp(c.y.tick_labels[i], "1001") == 0;
+    CHECK(labels == 3, "ticks labelled as stable ranks: 1.01, 2, 1001 (%d of 3)", labels);
+    int est = ga && gs && ga->est && gs->est;
+    for (int t = 0; est && t < 10; t++) est &= ga->est[t] == (t < 9) && gs->est[t] == (t < 9);
+    CHECK(est, "tasks 1–9 marked estimates, task 10 exact");
+    CHECK(strstr(c.note, "Lanczos estimates: tasks 1\u20139") != NULL, "note: '%s'", c.note);
+    /* hiding the later tasks and fitting y again keeps the same choice and its label */
+    ch_hide_after(&c, 5);
+    ch_axis_auto_y(&c, 1);
+    CHECK(c.y.shift == 1 && strstr(c.y.label, "sr \u2212 1"), "tasks 1–5: still sr − 1 ('%s')", c.y.label);
+    ch_axis_auto_y(&c, 0);
+    CHECK(c.y.scale == CH_LINEAR && c.y.shift == 0 && strcmp(c.y.label, "stable rank of G+\u03c4I") == 0,
+          "a linear axis drops the shift and its words ('%s')", c.y.label);
+    ch_free(&c);
+    /* values far from 1 keep the plain axes */
+    fake_free(&r);
+    fake_results(&r, 7, 64, 1.0);
+    CHECK(ch_build_stable_rank(&c, &r, NULL, 0, 1, 5) == GS_OK && c.y.shift == 0 && !strstr(c.y.label, "\u2212"),
+          "1.5 .. 6.6: no shift ('%s')", c.y.label);
+    ch_free(&c);
+    fake_free(&r);
+}
+
 static void test_csv(void)
 {
     en_results r;
@@ -397,6 +448,7 @@ int main(void)
     test_accuracy();
     test_spectrum();
     test_stable_rank();
+    test_stable_rank_near_one();
     test_csv();
     return tap_done();
 }

@@ -15,6 +15,9 @@
 #include "gs_png.h"
 #include "support/tap.h"
 #include "fig_fake.h"
+#include "figure/fig_int.h"
+
+#include <cairo-pdf.h>
 
 static char dir[256];
 
@@ -422,6 +425,58 @@ static void test_csv(void)
     free(b);
 }
 
+/* The claims on a slide (13.33 × 7.5 in at × 2.25 text: 427 × 240 pt of 1×-text room): fewer
+ * than the twelve fit, and the figure says so ("6 of 12 claims; the rest in the CSV (--csv)");
+ * on a tall page all twelve and no such line. */
+static int claims_pdf(const cl_report *rep, double w, double h, const char *path)
+{
+    cairo_surface_t *s = cairo_pdf_surface_create(path, w, h);
+    fig_ctx z;
+    int shown = -1;
+    if (fig_begin(&z, s) == 0) shown = fig_draw_claims(&z, rep, (box){4, 4, w - 8, h - 8});
+    fig_end(&z);
+    cairo_surface_destroy(s);
+    return shown;
+}
+
+static void test_claims_slide(void)
+{
+    static cl_report rep;
+    memset(&rep, 0, sizeof rep);
+    rep.task = 10;
+    snprintf(rep.ref, sizeof rep.ref, "GACL");
+    snprintf(rep.aug, sizeof rep.aug, "GSR");
+    rep.n = CL_COUNT;
+    for (int i = 0; i < rep.n; i++) {
+        cl_row *c = &rep.row[i];
+        c->verdict = i % 2 ? CL_HOLDS : CL_FAILS;
+        snprintf(c->claim, sizeof c->claim, "claim number %d of the paper", i + 1);
+        snprintf(c->numbers, sizeof c->numbers, "GACL 1.075 \u2192 GSR 1.006 at task 10, with a few more numbers to wrap");
+        snprintf(c->reason, sizeof c->reason, "the reason for claim %d, in a sentence about as long as the ones cl_claims writes", i + 1);
+    }
+    char path[512], cmd[1200], out[512];
+    snprintf(path, sizeof path, "%s/claims_slide.pdf", dir);
+    int shown = claims_pdf(&rep, FIG_SLIDE_W_IN * 72 / FIG_SLIDE_FONT_SCALE, FIG_SLIDE_H_IN * 72 / FIG_SLIDE_FONT_SCALE, path);
+    CHECK(shown >= 1 && shown < 12, "a slide holds %d of the 12 claims", shown);
+    snprintf(path, sizeof path, "%s/claims_tall.pdf", dir);
+    CHECK(claims_pdf(&rep, 427, 2000, path) == 12, "a tall page holds all 12");
+    if (!have_tool("pdftotext")) { printf("# pdftotext not installed (poppler-utils): the slide's text unchecked\n"); return; }
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd, "pdftotext '%s/claims_%s.pdf' - | tr '\\n' ' ' > '%s/claims.txt'", dir, k ? "tall" : "slide", dir);
+        CHECK(system(cmd) == 0, "pdftotext runs");
+        snprintf(out, sizeof out, "%s/claims.txt", dir);
+        FILE *f = fopen(out, "r");
+        char text[20000] = "";
+        size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+        text[n] = '\0';
+        if (f) fclose(f);
+        char want[96];
+        snprintf(want, sizeof want, "%d of 12 claims; the rest in the CSV (--csv)", shown);
+        if (!k) CHECK(strstr(text, want) != NULL, "the slide says '%s'", want);
+        else CHECK(!strstr(text, "of 12 claims") && strstr(text, "claim number 12"), "the tall page: all 12, no such line");
+    }
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/gs_test_figure_XXXXXX");
@@ -436,6 +491,7 @@ int main(void)
     test_svg_pdf();
     test_failures();
     test_csv();
+    test_claims_slide();
     fake_free(&R);
     fake_free(&B);
     char cmd[400];
