@@ -227,17 +227,17 @@ int io_check_output(const char *what, const char *path, int folder)
             if (!S_ISDIR(sb.st_mode)) return gs_error(GS_EINPUT, "%s %s: exists and is not a folder", what, path);
             return probe(what, path, dir, NULL);
         }
-        /* the nearest folder that exists must take the new one */
-        for (;;) {
-            size_t n = strlen(dir);
-            while (n > 1 && dir[n - 1] == '/') dir[--n] = '\0';
-            char *slash = strrchr(dir, '/');
-            if (!slash) { snprintf(dir, sizeof dir, "."); break; }
-            if (slash == dir) { dir[1] = '\0'; break; }
-            *slash = '\0';
-            if (stat(dir, &sb) == 0) break;
-        }
-        if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
+        /* the folder is made, in a folder that exists (as a file's folder must exist: missing
+         * parents are a typo more often than a wish) */
+        size_t n = strlen(dir);
+        while (n > 1 && dir[n - 1] == '/') dir[--n] = '\0';
+        char *slash = strrchr(dir, '/');
+        if (!slash) snprintf(dir, sizeof dir, ".");
+        else if (slash == dir) dir[1] = '\0';
+        else *slash = '\0';
+        if (stat(dir, &sb) != 0)
+            return gs_error(GS_EINPUT, "%s %s: cannot create: folder %s does not exist", what, path, dir);
+        if (!S_ISDIR(sb.st_mode))
             return gs_error(GS_EINPUT, "%s %s: cannot create: %s is not a folder", what, path, dir);
         return probe(what, path, dir, NULL);
     }
