@@ -148,6 +148,11 @@ long=$(printf 'x%.0s' $(seq 1 250))
 "$G" export --figure accuracy -o "$tmp/o/nodir/f.pdf" $NODATA >"$tmp/out" 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] && one_line && ok "-o into a missing folder: exit 2 before work" || bad "-o nodir/f.pdf: exit $rc $(cat "$tmp/err")"
 
+"$G" run --save-state "$tmp/o/nodir/sub/st" $NODATA >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && one_line "--save-state $tmp/o/nodir/sub/st: cannot create: folder $tmp/o/nodir/sub does not exist" &&
+    [ ! -e "$tmp/o/nodir" ] && ok "--save-state into missing parents: refused before work like -o (exit 2), nothing made" ||
+    bad "--save-state nodir/sub/st: exit $rc $(cat "$tmp/err")"
+
 # ---- 7: control characters escaped ------------------------------------------------------------
 esc=$(printf '\033[31mRED\007')
 "$G" run --data "$tmp/$esc" >"$tmp/out" 2>"$tmp/err"; rc=$?
