@@ -1,5 +1,6 @@
 #!/bin/sh
-# t_reliability.sh — the reliability round (SPEC §13): what a careless user or an attacker tries.
+# t_reliability.sh — the reliability round (man gsrscope: EXIT STATUS): what a careless user or an
+# attacker tries.
 #  1 a class larger than GSL's 32-bit draws (65,537 rows: N(N−1) > 2³² pairs) runs, no abort
 #  4 outputs: a device is written through, never replaced (/dev/full fails, /dev/null stays a
 #    device), a symlink's target is written and the link kept, the umask and an existing file's

@@ -202,6 +202,24 @@ static int tmp_name(const char *path, char *tmp, size_t n)
 
 /* ---- checking an output path before any work ---- */
 
+/* The folder `p` goes in (trailing slashes of a folder name dropped) into dir; GS_OK when it
+ * exists and is a folder, else GS_EINPUT naming `what` and `path`. */
+static int parent_folder(const char *what, const char *path, const char *p, char *dir, size_t n)
+{
+    snprintf(dir, n, "%s", p);
+    size_t k = strlen(dir);
+    while (k > 1 && dir[k - 1] == '/') dir[--k] = '\0';
+    char *slash = strrchr(dir, '/');
+    if (!slash) snprintf(dir, n, ".");
+    else if (slash == dir) dir[1] = '\0';
+    else *slash = '\0';
+    struct stat sb;
+    if (stat(dir, &sb) != 0)
+        return gs_error(GS_EINPUT, "%s %s: cannot create: folder %s does not exist", what, path, dir);
+    if (!S_ISDIR(sb.st_mode)) return gs_error(GS_EINPUT, "%s %s: cannot create: %s is not a folder", what, path, dir);
+    return GS_OK;
+}
+
 /* A file can be made in `folder` under the name `pattern` (mkstemp's): one is created and removed. */
 static int probe(const char *what, const char *path, const char *folder, const char *pattern)
 {
@@ -229,17 +247,8 @@ int io_check_output(const char *what, const char *path, int folder)
         }
         /* the folder is made, in a folder that exists (as a file's folder must exist: missing
          * parents are a typo more often than a wish) */
-        size_t n = strlen(dir);
-        while (n > 1 && dir[n - 1] == '/') dir[--n] = '\0';
-        char *slash = strrchr(dir, '/');
-        if (!slash) snprintf(dir, sizeof dir, ".");
-        else if (slash == dir) dir[1] = '\0';
-        else *slash = '\0';
-        if (stat(dir, &sb) != 0)
-            return gs_error(GS_EINPUT, "%s %s: cannot create: folder %s does not exist", what, path, dir);
-        if (!S_ISDIR(sb.st_mode))
-            return gs_error(GS_EINPUT, "%s %s: cannot create: %s is not a folder", what, path, dir);
-        return probe(what, path, dir, NULL);
+        int rc = parent_folder(what, path, path, dir, sizeof dir);
+        return rc ? rc : probe(what, path, dir, NULL);
     }
     char target[4096];
     int exists, rc = resolve_target(what, path, target, sizeof target, &sb, &exists);
@@ -250,14 +259,7 @@ int io_check_output(const char *what, const char *path, int folder)
             return gs_error(GS_EINPUT, "%s %s: cannot write: %s", what, path, strerror(errno));
         return GS_OK;
     }
-    snprintf(dir, sizeof dir, "%s", target);
-    char *slash = strrchr(dir, '/');
-    if (!slash) snprintf(dir, sizeof dir, ".");
-    else if (slash == dir) dir[1] = '\0';
-    else *slash = '\0';
-    if (stat(dir, &sb) != 0)
-        return gs_error(GS_EINPUT, "%s %s: cannot create: folder %s does not exist", what, path, dir);
-    if (!S_ISDIR(sb.st_mode)) return gs_error(GS_EINPUT, "%s %s: cannot create: %s is not a folder", what, path, dir);
+    if ((rc = parent_folder(what, path, target, dir, sizeof dir))) return rc;
     char pattern[4200];
     if (tmp_name(target, pattern, sizeof pattern)) return gs_error(GS_EINPUT, "%s %s: path too long", what, path);
     return probe(what, path, dir, pattern);
