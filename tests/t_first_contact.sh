@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 
 if [ -n "${GS_SANITIZED:-}${GS_VALGRIND:-}" ]; then
-    echo "# first contact builds a plain tree; the plain make check runs it"
+    skip "first contact builds a plain tree; the plain make check runs it"
     finish; exit
 fi
 unset MAKEFLAGS MFLAGS MAKELEVEL GNUMAKEFLAGS
