@@ -22,6 +22,7 @@
  */
 #include "gs_common.h"
 #include "gs_engine.h"
+#include "gs_mtable.h"
 #include "gs_opts.h"
 #include "gs_pipeline.h"
 
@@ -117,6 +118,7 @@ int main(int argc, char **argv)
     cfg.methods = (const char **)o.methods;
     cfg.n_methods = o.n_methods;
     cfg.spectrum = o.spectrum;
+    if ((rc = mt_resolve(&cfg))) { fprintf(stderr, "bench_engine: %s\n", gs_last_error()); return 1; }
     pl_ctx c;
     if (do_batch) {
         double *vd = malloc(sizeof(double) * (size_t)reps * 4), *vc = vd + reps, *ud = vd + 2 * reps, *uc = vd + 3 * reps;

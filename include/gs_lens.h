@@ -8,11 +8,14 @@
  * the share of u_c on the eigen-directions the ridge keeps, those with λᵢ > τ (φᵢ > ½):
  * above_c = Σ_{λᵢ > τ} (vᵢᵀu_c)², and the energy relative to τ, u_cᵀGu_c / τ. A class whose
  * direction lies below τ is shrunk by the ridge towards zero whatever its rows say.
- * Cost per method: one D×D eigendecomposition and one (classes × D × D) product.
+ * Cost per method: one D×D eigendecomposition and one (classes × D × D) product, both independent
+ * of τ: rl_compute_cached keeps them (rl_cache), so another τ costs O(classes × D).
  * Ownership: rl_result owns its arrays; rl_free releases them.
  */
 #ifndef GS_LENS_H
 #define GS_LENS_H
+
+#include <stdint.h>
 
 #include "gs_engine.h"
 
@@ -46,6 +49,31 @@ int rl_compute_g(const gm_mat *const *G, const double *tau, int n, const en_prob
 /* For methods (indices in the engine's results, ridge methods only; others are skipped) at
  * `task`. GS_OK, GS_EINPUT (no ridge method / task not kept), GS_ENOMEM, GS_ERUN. */
 int rl_compute(en_engine *e, const en_problem *p, const int *methods, int n, int task, rl_result *out);
+/* What a lens keeps of one method at one task, whatever τ: λ (D) and P = directions × eigenvectors
+ * (nc × D), with the caller's key for what the method's G depends on (not τ). */
+typedef struct {
+    int method, task;
+    uint64_t key;
+    long D;
+    int nc;
+    double *lam, *P;
+    unsigned long used;         /* the cache's clock at its last use (the oldest goes first) */
+} rl_eig;
+#define RL_CACHE_N 64
+#define RL_CACHE_BYTES (256.0 * 1024 * 1024) /* older entries go beyond this */
+typedef struct {
+    rl_eig e[RL_CACHE_N];
+    unsigned long clock;
+} rl_cache;                     /* zeroed: empty; rl_cache_clear frees it */
+/* rl_compute with a cache: keys[i] names what methods[i]'s G depends on at the task (the caller
+ * changes it when a parameter its G depends on changes; τ is not one). A method found there with
+ * the same task and key costs no eigendecomposition; the numbers are the same bit for bit. keys
+ * NULL: 0 for every method; c NULL: nothing kept (rl_compute). */
+int rl_compute_cached(en_engine *e, const en_problem *p, const int *methods, const uint64_t *keys, int n, int task,
+                      rl_cache *c, rl_result *out);
+/* 1 when the cache holds method's part at task for key. */
+int rl_cached(const rl_cache *c, int method, int task, uint64_t key);
+void rl_cache_clear(rl_cache *c);
 /* The methods a lens shows for a shown pair: the reference (gacl when shown), its +oversample run
  * when the results hold one, then the other method; returns their count (0..RL_MAX). */
 int rl_pick(const en_results *r, int ref, int aug, int *out);

@@ -629,10 +629,24 @@ static void status_bar(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
     if (v->playing) part[np][0] = 0;
     else snprintf(part[np], 160, "play speed %s", rate);
     np++;                                                                             /* 3 */
+    /* what the worker computes, named (tw_work): the update of the results with its fraction
+     * (never 100 % while something still runs: the next step is named instead), else the step
+     * itself ("ridge lens, task 10: eigendecomposition of G (GSR), about 0.4 s (estimate)"), its
+     * part before the ':' where the whole does not fit; a bare "computing" only while unnamed */
+    char shortw[160];
+    int wide = 0;
+    snprintf(shortw, sizeof shortw, "%s", v->work);
+    if (strchr(shortw, ':')) *strchr(shortw, ':') = 0;
     if (v->factoring) snprintf(part[np], 160, "%s preparing fast τ for task %d", spin[v->spinner & 3], v->factoring);
-    else if (v->busy && v->pending[0])
-        snprintf(part[np], 160, "%s computing %.0f%%, tasks %s pending", spin[v->spinner & 3], 100 * v->progress, v->pending);
-    else if (v->busy) snprintf(part[np], 160, "%s computing %.0f%%", spin[v->spinner & 3], 100 * v->progress);
+    else if (v->busy && v->updating && v->progress < 1 && v->pending[0])
+        snprintf(part[np], 160, "%s computing results %.0f%%, tasks %s pending", spin[v->spinner & 3], 100 * v->progress,
+                 v->pending);
+    else if (v->busy && v->updating && v->progress < 1)
+        snprintf(part[np], 160, "%s computing results %.0f%%", spin[v->spinner & 3], 100 * v->progress);
+    else if (v->busy && v->work[0]) {
+        snprintf(part[np], 160, "%s computing %.120s", spin[v->spinner & 3], v->work);
+        wide = 1;
+    } else if (v->busy) snprintf(part[np], 160, "%s computing", spin[v->spinner & 3]);
     else part[np][0] = 0;
     np++;                                                                             /* 4 */
     snprintf(part[np++], 160, "data: %s", v->data_name ? v->data_name : "?");         /* 5 */
@@ -653,6 +667,10 @@ static void status_bar(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
         int i = order[k];
         if (!part[i][0]) continue;
         int need = cv_text_width(cv, part[i]) + 3;
+        if (i == 4 && wide && used + need > rc->w) { /* the work's name alone */
+            snprintf(part[i], 160, "%s computing %.120s", spin[v->spinner & 3], shortw);
+            need = cv_text_width(cv, part[i]) + 3;
+        }
         if (used + need <= rc->w) { keep[i] = 1; used += need; }
     }
     int x = rc->x + 1, first = 1;

@@ -113,6 +113,8 @@ typedef struct {
     int single;                 /* the ridge learners compute in single precision (--precision) */
     int factoring;              /* the task the worker reduces for fast τ changes, 0: none */
     char pending[48];           /* tasks not yet computed ("3–10", "2, 5–10"), "" when none */
+    char work[160];             /* what the worker computes (tw_work), "" when not named */
+    int updating;               /* the results themselves are being updated (progress: its fraction) */
 } tui_view;
 
 /* Title of the Accuracy panel for the shown pair: "Accuracy — GACL vs AIR (head, tail,
@@ -251,6 +253,17 @@ typedef struct {
     uint64_t fa_gen;            /* the generation and task it was done for (resumed otherwise) */
     int fa_task;
     int factoring;              /* under mu: the task being reduced (0: none), for the status bar */
+    char work[160];             /* under mu: what the worker computes now, for the status bar ("ridge
+                                 * lens, task 10: eigendecomposition of G (GSR), about 0.4 s
+                                 * (estimate)"; "" when idle or between steps) */
+    int updating;               /* under mu: en_update runs (progress is its fraction) */
+    /* worker only: the ridge lens's eigendecompositions, kept per method and task (rl_cache),
+     * keyed by gkey[m], which moves on when a parameter m's G depends on changes (never τ) */
+    rl_cache lens_cache;
+    uint64_t gkey[OP_MAX_METHODS];
+    op_params gparams;          /* the parameters gkey was last brought to */
+    int have_gparams;
+    double eig_rate;            /* seconds per D³ of the last eigendecompositions (0: none yet) */
 } tui_worker;
 
 /* Start the worker on opened pipelines (not owned): ctx[0] the shown run, ctx[1..nctx) the other
@@ -261,6 +274,9 @@ typedef struct {
 int tw_start(tui_worker *w, pl_ctx *ctx, int nctx, const uint64_t *seeds, const en_config *cfg, const op_opts *o);
 /* The task whose tridiagonal form the worker computes (for fast τ changes), 0 when none. */
 int tw_factoring(tui_worker *w);
+/* What the worker computes now into buf ("" when nothing named): see tui_worker.work; *updating
+ * 1 while the results themselves are updated (progress is then that update's fraction). */
+void tw_work(tui_worker *w, char *buf, int n, int *updating);
 /* The other seeds' results of one generation (ownership passes to the caller: en_results_free
  * + free each); returns their count (0: nothing new). */
 int tw_take_seeds(tui_worker *w, en_results **out, int max);

@@ -37,6 +37,18 @@ static void set_msg(tui_worker *w, int error, const char *fmt, const char *a, co
     pthread_mutex_unlock(&w->mu);
 }
 
+/* What the worker computes now, for the status bar: "NAME, task T" and ": DETAIL" when given
+ * (task 0: no task). */
+static void set_work(tui_worker *w, const char *name, int task, const char *detail)
+{
+    pthread_mutex_lock(&w->mu);
+    int L = snprintf(w->work, sizeof w->work, "%s", name);
+    if (task > 0 && L > 0 && L < (int)sizeof w->work) L += snprintf(w->work + L, sizeof w->work - (size_t)L, ", task %d", task);
+    if (detail && L > 0 && L < (int)sizeof w->work) snprintf(w->work + L, sizeof w->work - (size_t)L, ": %s", detail);
+    pthread_mutex_unlock(&w->mu);
+    wake(w);
+}
+
 static void publish(tui_worker *w, uint64_t gen)
 {
     const en_results *r = en_get_results(w->ctx->eng);
@@ -302,7 +314,25 @@ static int extra_collapse(tui_worker *w, int task, tui_extra *x)
     return rc;
 }
 
-/* The ridge lens: the reference, its +oversample run when the results hold one, the other method. */
+/* Bring gkey (what each method's G depends on) to the parameters q: a method's key moves on when
+ * a parameter its rows or their weights depend on changed (en_method_deps without τ and RanPAC's
+ * λ, which only the solve reads); fresh: a new stream, every key moves on and the cache goes. */
+static void lens_keys(tui_worker *w, const op_params *q, int fresh)
+{
+    if (fresh) rl_cache_clear(&w->lens_cache);
+    unsigned changed = w->have_gparams ? pa_changed_deps(&w->gparams, q) : 0;
+    for (int m = 0; m < w->cfg.n_methods && m < OP_MAX_METHODS; m++) {
+        unsigned deps = en_method_deps(&w->cfg.method[m]) & ~(unsigned)(EN_DEP_TAU | EN_DEP_LAMBDA);
+        if (fresh || (changed & deps)) w->gkey[m]++;
+    }
+    w->gparams = *q;
+    w->have_gparams = 1;
+}
+
+/* The ridge lens: the reference, its +oversample run when the results hold one, the other method.
+ * Each method's eigendecomposition is kept per task (lens_cache): a τ change, or a task seen
+ * before with the same G, draws from it at once; the status bar names what is computed and its
+ * estimated time (from the last ones measured). */
 static int extra_lens(tui_worker *w, int task, tui_extra *x)
 {
     const en_results *r = en_get_results(w->ctx->eng);
@@ -313,8 +343,27 @@ static int extra_lens(tui_worker *w, int task, tui_extra *x)
         return gs_error(GS_EINPUT, "ridge lens: not computed at D = %ld (every eigenvector of G, costly): "
                         "export --figure ridge-lens draws it, or start with --spectrum all", r->D);
     tui_ref_aug(r, x->m0, x->m1, &ref, &aug);
-    int n = rl_pick(r, ref, aug, ms);
-    int rc = rl_compute(w->ctx->eng, &w->ctx->prob, ms, n, task, &x->lens);
+    int n = rl_pick(r, ref, aug, ms), miss = 0;
+    uint64_t keys[RL_MAX];
+    char names[120] = "";
+    for (int i = 0; i < n; i++) {
+        keys[i] = ms[i] >= 0 && ms[i] < OP_MAX_METHODS ? w->gkey[ms[i]] : 0;
+        if (!valid_m(r, ms[i]) || !r->m[ms[i]].ridge || rl_cached(&w->lens_cache, ms[i], task, keys[i])) continue;
+        char dn[32];
+        ch_display_name(r->m[ms[i]].name, dn, sizeof dn);
+        size_t L = strlen(names);
+        snprintf(names + L, sizeof names - L, "%s%s", miss++ ? ", " : "", dn);
+    }
+    double D3 = (double)r->D * (double)r->D * (double)r->D, t0 = gs_now();
+    if (miss) {
+        /* before any measurement: about 0.3 s per method at D = 1280 (an idle core of this kind) */
+        double rate = w->eig_rate > 0 ? w->eig_rate : 0.3 / (1280.0 * 1280.0 * 1280.0);
+        char what[160];
+        snprintf(what, sizeof what, "eigendecomposition of G (%s), about %.1f s (estimate)", names, rate * D3 * miss);
+        set_work(w, "ridge lens", task, what);
+    }
+    int rc = rl_compute_cached(w->ctx->eng, &w->ctx->prob, ms, keys, n, task, &w->lens_cache, &x->lens);
+    if (rc == GS_OK && miss) w->eig_rate = (gs_now() - t0) / (D3 * miss);
     if (rc == GS_OK) x->have_lens = 1;
     return rc;
 }
@@ -330,6 +379,7 @@ static void do_extra(tui_worker *w, uint64_t gen, int task, int view, int m0, in
     x->m0 = m0;
     x->m1 = m1;
     x->tau = pp->tau;
+    if (view != TV_LENS) set_work(w, tui_view_short(view), task, NULL);
     int rc = view == TV_TAU       ? extra_tau(w, task, x)
              : view == TV_CLAIMS  ? extra_claims(w, task, pp, x)
              : view == TV_COLLAPSE ? extra_collapse(w, task, x)
@@ -501,6 +551,7 @@ static void *worker_main(void *arg)
         while (!w->quit && !w->export_req && !w->tune_req && w->done_gen == w->req_gen && w->spec_task == w->req_task &&
                !need_extra(w) && !need_sweep(w) && !need_factor(w) && !need_pair_spectrum(w)) {
             w->busy = 0;
+            w->work[0] = 0;
             pthread_cond_wait(&w->cv, &w->mu);
         }
         if (w->quit) break;
@@ -512,6 +563,7 @@ static void *worker_main(void *arg)
             w->tune_req = 0;
             flag_set(&w->cancel, 0);
             w->busy = 1;
+            snprintf(w->work, sizeof w->work, "tuning on the validation rows");
             pthread_mutex_unlock(&w->mu);
             run_tune(w, param, m, &q, task, gen);
             wake(w);
@@ -526,6 +578,7 @@ static void *worker_main(void *arg)
             int e0 = w->req_m0, e1 = w->req_m1, frames = w->export_frames;
             w->export_base = NULL;
             w->export_req = 0;
+            snprintf(w->work, sizeof w->work, "export of %s", fig);
             pthread_mutex_unlock(&w->mu);
             run_export(w, path, fig, base, e0, e1, frames);
             if (base) { en_results_free(base); free(base); }
@@ -547,25 +600,38 @@ static void *worker_main(void *arg)
         flag_set(&w->fa_cancel, 0);
         w->busy = 1;
         w->progress = 0;
+        w->work[0] = 0;
         pthread_mutex_unlock(&w->mu);
         wake(w);
 
         int st = GS_OK;
         w->work_gen = gen;
         if (gen != w->done_gen) {
-            if (!same_stream(&o, &w->cur)) {
+            int reseed = !same_stream(&o, &w->cur);
+            if (reseed) {
+                set_work(w, "a new stream of tasks", 0, NULL);
                 st = pl_reseed(w->ctx, &o, &w->cfg);
                 if (st == GS_OK) w->cur = o;
             }
             if (st == GS_OK) {
+                lens_keys(w, &o.params, reseed);
                 w->cur.params = o.params;
+                set_work(w, "results", 0, NULL);
+                pthread_mutex_lock(&w->mu);
+                w->updating = 1;
+                pthread_mutex_unlock(&w->mu);
                 st = en_update(w->ctx->eng, &o.params, task, &w->cancel, on_progress, w);
+                pthread_mutex_lock(&w->mu);
+                w->updating = 0;
+                pthread_mutex_unlock(&w->mu);
             }
         }
         /* the shown pair's exact spectrum at the shown task, unless that is costly (large D,
          * --spectrum auto) */
-        if (st == GS_OK && en_spectrum_default(w->ctx->eng))
+        if (st == GS_OK && en_spectrum_default(w->ctx->eng)) {
+            set_work(w, "eigenvalues of G", task, NULL);
             st = en_ensure_spectrum(w->ctx->eng, task, mask, &w->cancel);
+        }
         if (st != GS_ECANCEL && (fresh || new_pair)) {
             if (st != GS_OK) {
                 char e[400];
@@ -579,6 +645,7 @@ static void *worker_main(void *arg)
             do_factor(w, gen, task);
         /* --seeds: the other seeds, after the shown one */
         if (st == GS_OK && w->nctx > 1 && gen != w->done_gen && !flag_get(&w->cancel)) {
+            set_work(w, "the other seeds", 0, NULL);
             int sst = do_seeds(w, gen, &o, task);
             if (sst == GS_ECANCEL) st = sst;
             else if (sst != GS_OK) {
@@ -597,7 +664,10 @@ static void *worker_main(void *arg)
             if (todo) do_extra(w, gen, task, view, m0, m1, &o.params);
         }
         /* the Effective rank view: exact spectra at every task */
-        if (st == GS_OK && view == TV_ERANK && !flag_get(&w->cancel)) do_sweep(w, gen, task, mask);
+        if (st == GS_OK && view == TV_ERANK && !flag_get(&w->cancel)) {
+            set_work(w, "eigenvalues of G at every task", 0, NULL);
+            do_sweep(w, gen, task, mask);
+        }
         pthread_mutex_lock(&w->mu);
         if (st != GS_ECANCEL) {
             w->done_gen = gen;
@@ -777,6 +847,14 @@ en_results *tw_take(tui_worker *w)
     return r;
 }
 
+void tw_work(tui_worker *w, char *buf, int n, int *updating)
+{
+    pthread_mutex_lock(&w->mu);
+    snprintf(buf, (size_t)n, "%s", w->busy ? w->work : "");
+    *updating = w->busy && w->updating;
+    pthread_mutex_unlock(&w->mu);
+}
+
 int tw_factoring(tui_worker *w)
 {
     pthread_mutex_lock(&w->mu);
@@ -817,6 +895,7 @@ void tw_stop(tui_worker *w)
     for (int v = 0; v < TV_COUNT; v++)
         if (w->pub_ex[v]) { tui_extra_free(w->pub_ex[v]); free(w->pub_ex[v]); w->pub_ex[v] = NULL; }
     if (w->export_base) { en_results_free(w->export_base); free(w->export_base); w->export_base = NULL; }
+    rl_cache_clear(&w->lens_cache);
     close(w->wake[0]);
     close(w->wake[1]);
     pthread_mutex_destroy(&w->mu);

@@ -278,10 +278,26 @@ int main(void)
     /* computing mark */
     v.busy = 1;
     v.progress = 0.4;
+    v.updating = 1;
+    snprintf(v.work, sizeof v.work, "results");
     tui_draw(&cv, &v);
     s = dump(&cv);
-    CHECK(strstr(s, "computing 40%") != NULL, "computing mark with progress");
+    CHECK(strstr(s, "computing results 40%") != NULL, "computing mark with the update's progress");
+    /* the update done, the lens still computing: named with its estimate, never "100%" */
+    v.progress = 1;
+    v.updating = 0;
+    snprintf(v.work, sizeof v.work, "ridge lens, task 4: eigendecomposition of G (GSR), about 0.4 s (estimate)");
+    tui_draw(&cv, &v);
+    s = dump(&cv);
+    CHECK(strstr(s, "computing ridge lens, task 4: eigendecomposition of G (GSR), about 0.4 s (estimate)") &&
+              !strstr(s, "100%"), "the work named with its estimate, no 100%%");
+    /* nothing named: no percentage either */
+    v.work[0] = 0;
+    tui_draw(&cv, &v);
+    s = dump(&cv);
+    CHECK(strstr(s, "computing") && !strstr(s, "computing 100%"), "unnamed work: no percentage");
     v.busy = 0;
+    v.progress = 0;
     /* baseline: Δ column */
     en_results b;
     make_results(&b, 5, 5, 10.0);
