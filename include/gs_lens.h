@@ -17,6 +17,7 @@
 
 #include <stdint.h>
 
+#include "gs_collapse.h"
 #include "gs_engine.h"
 
 #define RL_MAX 3
@@ -71,6 +72,13 @@ typedef struct {
  * NULL: 0 for every method; c NULL: nothing kept (rl_compute). */
 int rl_compute_cached(en_engine *e, const en_problem *p, const int *methods, const uint64_t *keys, int n, int task,
                       rl_cache *c, rl_result *out);
+/* One method's part from its G (D×D, without τ) and the task's class directions (co_class_dirs):
+ * pure arithmetic (no engine), so another thread may compute it from a copy of G. */
+int rl_eig_of(const gm_mat *G, const co_dirs *d, int method, int task, uint64_t key, rl_eig *out);
+void rl_eig_free(rl_eig *x);
+/* Move *y into the cache (y is left empty; a copy already there wins and y is freed); the entry,
+ * or NULL when nothing could be kept. */
+rl_eig *rl_cache_put(rl_cache *c, rl_eig *y);
 /* 1 when the cache holds method's part at task for key. */
 int rl_cached(const rl_cache *c, int method, int task, uint64_t key);
 void rl_cache_clear(rl_cache *c);

@@ -194,6 +194,32 @@ static rl_eig *cache_slot(rl_cache *c, size_t add)
     }
 }
 
+int rl_eig_of(const gm_mat *G, const co_dirs *d, int method, int task, uint64_t key, rl_eig *out)
+{
+    long D = G->rows;
+    *out = (rl_eig){.method = method, .task = task, .key = key, .D = D, .nc = d->n};
+    out->lam = gs_malloc((size_t)D, sizeof(double), "ridge lens");
+    out->P = gs_malloc((size_t)(d->n > 0 ? d->n : 1) * (size_t)D, sizeof(double), "ridge lens");
+    int st = out->lam && out->P ? eig_part(G, d, out->lam, out->P) : GS_ENOMEM;
+    if (st != GS_OK) entry_free(out);
+    return st;
+}
+
+void rl_eig_free(rl_eig *x) { if (x) entry_free(x); }
+
+rl_eig *rl_cache_put(rl_cache *c, rl_eig *y)
+{
+    rl_eig *x = cache_find(c, y->method, y->task, y->key, y->D, y->nc);
+    if (x) { entry_free(y); x->used = ++c->clock; return x; }
+    x = cache_slot(c, entry_bytes(y));
+    if (!x) { entry_free(y); return NULL; }
+    if (x->lam) entry_free(x);
+    *x = *y;
+    memset(y, 0, sizeof *y);
+    x->used = ++c->clock;
+    return x;
+}
+
 /* Method m's τ-independent part at task: from the cache (key: what its G depends on), else
  * computed from its Gram matrix (and kept there when c is given; else into *own, freed by the
  * caller). */
@@ -211,17 +237,11 @@ static int method_eig(en_engine *e, int m, int task, uint64_t key, const co_dirs
     int st = en_gram(e, m, task, &g, &q);
     if (st != GS_OK) return st;
     if (g->rows != D || g->cols != D) return gs_error(GS_EINPUT, "ridge lens: the Gram matrix does not match the rows");
-    rl_eig y = {.method = m, .task = task, .key = key, .D = D, .nc = d->n};
-    y.lam = gs_malloc((size_t)D, sizeof(double), "ridge lens");
-    y.P = gs_malloc((size_t)(d->n > 0 ? d->n : 1) * (size_t)D, sizeof(double), "ridge lens");
-    if (!y.lam || !y.P) st = GS_ENOMEM;
-    if (st == GS_OK) st = eig_part(g, d, y.lam, y.P);
-    if (st != GS_OK) { entry_free(&y); return st; }
-    x = c ? cache_slot(c, entry_bytes(&y)) : NULL;
-    if (!x) x = own;
-    else if (x->lam) entry_free(x);
-    *x = y;
-    if (c) x->used = ++c->clock;
+    rl_eig y;
+    if ((st = rl_eig_of(g, d, m, task, key, &y)) != GS_OK) return st;
+    x = c ? rl_cache_put(c, &y) : NULL;
+    if (!x && own) { *own = y; x = own; }
+    if (!x) { entry_free(&y); return gs_error(GS_ENOMEM, "ridge lens: no room kept"); }
     *out = x;
     return GS_OK;
 }

@@ -165,7 +165,7 @@ static void draw(tui_state *u, cv_canvas *cv, int busy, double progress)
     for (int m = 0; u->res && m < u->res->n_methods && !v.single; m++)
         for (int t = 0; t < u->res->T; t++) if (u->res->m[m].snaps[t].flags & EN_SINGLE) v.single = 1;
     v.factoring = u->w ? tw_factoring(u->w) : 0;
-    if (u->w) tw_work(u->w, v.work, sizeof v.work, &v.updating);
+    if (u->w) tw_work(u->w, v.work, sizeof v.work, &v.updating, &v.ahead);
     if (busy && u->res) pending_tasks(u->res, v.pending, sizeof v.pending);
     /* --seeds: the mean over every seed, once all of them have this generation's results */
     const en_results *runs[TUI_MAX_SEEDS];

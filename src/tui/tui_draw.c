@@ -647,6 +647,7 @@ static void status_bar(cv_canvas *cv, const tui_rect *rc, const tui_view *v)
         snprintf(part[np], 160, "%s computing %.120s", spin[v->spinner & 3], v->work);
         wide = 1;
     } else if (v->busy) snprintf(part[np], 160, "%s computing", spin[v->spinner & 3]);
+    else if (v->ahead) snprintf(part[np], 160, "ahead: task %d's ridge lens", v->ahead);
     else part[np][0] = 0;
     np++;                                                                             /* 4 */
     snprintf(part[np++], 160, "data: %s", v->data_name ? v->data_name : "?");         /* 5 */

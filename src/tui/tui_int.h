@@ -115,6 +115,7 @@ typedef struct {
     char pending[48];           /* tasks not yet computed ("3–10", "2, 5–10"), "" when none */
     char work[160];             /* what the worker computes (tw_work), "" when not named */
     int updating;               /* the results themselves are being updated (progress: its fraction) */
+    int ahead;                  /* the task whose ridge lens is computed ahead of a step (0: none) */
 } tui_view;
 
 /* Title of the Accuracy panel for the shown pair: "Accuracy — GACL vs AIR (head, tail,
@@ -188,7 +189,23 @@ int tui_theme_load(const char *name, tui_theme *t);
 
 /* ---- the worker (tui_worker.c) ---- */
 #define TUI_MAX_SEEDS 16        /* --seeds: every seed keeps its own pipeline and engine */
+struct tui_worker_s;
+/* The ridge lens of the next task, computed ahead on a helper thread (tui_worker.c lens_ahead):
+ * the worker fills it and starts the thread; the thread reads G, d and writes out, st, then done;
+ * the worker reads them after joining it. */
 typedef struct {
+    struct tui_worker_s *w;
+    pthread_t th;
+    int running;                /* worker only: a thread to join */
+    int done;                   /* atomic: the thread finished */
+    int task, n, st;
+    int ms[RL_MAX];
+    uint64_t keys[RL_MAX];
+    gm_mat G[RL_MAX];           /* copies of the methods' Gram matrices (freed by the thread) */
+    co_dirs d;                  /* the task's class directions */
+    rl_eig out[RL_MAX];
+} tui_ahead;
+typedef struct tui_worker_s {
     pthread_t th;
     int started;
     pthread_mutex_t mu;
@@ -257,6 +274,7 @@ typedef struct {
                                  * lens, task 10: eigendecomposition of G (GSR), about 0.4 s
                                  * (estimate)"; "" when idle or between steps) */
     int updating;               /* under mu: en_update runs (progress is its fraction) */
+    int ahead;                  /* under mu: the task whose lens is computed ahead of a step (0: none) */
     /* worker only: the ridge lens's eigendecompositions, kept per method and task (rl_cache),
      * keyed by gkey[m], which moves on when a parameter m's G depends on changes (never τ) */
     rl_cache lens_cache;
@@ -264,6 +282,7 @@ typedef struct {
     op_params gparams;          /* the parameters gkey was last brought to */
     int have_gparams;
     double eig_rate;            /* seconds per D³ of the last eigendecompositions (0: none yet) */
+    tui_ahead ah;               /* worker only: the next task's lens, computed ahead */
 } tui_worker;
 
 /* Start the worker on opened pipelines (not owned): ctx[0] the shown run, ctx[1..nctx) the other
@@ -275,8 +294,9 @@ int tw_start(tui_worker *w, pl_ctx *ctx, int nctx, const uint64_t *seeds, const 
 /* The task whose tridiagonal form the worker computes (for fast τ changes), 0 when none. */
 int tw_factoring(tui_worker *w);
 /* What the worker computes now into buf ("" when nothing named): see tui_worker.work; *updating
- * 1 while the results themselves are updated (progress is then that update's fraction). */
-void tw_work(tui_worker *w, char *buf, int n, int *updating);
+ * 1 while the results themselves are updated (progress is then that update's fraction); *ahead
+ * the task whose ridge lens the worker computes ahead of a step, the screen complete (0: none). */
+void tw_work(tui_worker *w, char *buf, int n, int *updating, int *ahead);
 /* The other seeds' results of one generation (ownership passes to the caller: en_results_free
  * + free each); returns their count (0: nothing new). */
 int tw_take_seeds(tui_worker *w, en_results **out, int max);

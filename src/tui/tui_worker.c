@@ -314,6 +314,83 @@ static int extra_collapse(tui_worker *w, int task, tui_extra *x)
     return rc;
 }
 
+/* Ahead of a step (the ridge lens shown, its task done): the next task's eigendecompositions on a
+ * helper thread of their own, from copies of its Gram matrices (rl_eig_of: no engine), while the
+ * worker serves the next request; the lens of that task takes them into its cache (waiting for
+ * the helper when it is still at it: the same work). One job at a time; not "computing" in the
+ * status bar (the shown screen is complete): "ahead: task N's ridge lens". */
+static void *ahead_main(void *arg)
+{
+    tui_ahead *a = arg;
+    for (int i = 0; i < a->n; i++) {
+        if (a->st == GS_OK) a->st = rl_eig_of(&a->G[i], &a->d, a->ms[i], a->task, a->keys[i], &a->out[i]);
+        gm_free(&a->G[i]);
+    }
+    tui_worker *w = a->w;
+    pthread_mutex_lock(&w->mu);
+    w->ahead = 0;
+    pthread_mutex_unlock(&w->mu);
+    __atomic_store_n(&a->done, 1, __ATOMIC_RELEASE);
+    wake(w);
+    return NULL;
+}
+
+/* The helper's results into the lens's cache: when it finished, or (wait) once it has. */
+static void ahead_collect(tui_worker *w, int wait)
+{
+    tui_ahead *a = &w->ah;
+    if (!a->running || (!wait && !__atomic_load_n(&a->done, __ATOMIC_ACQUIRE))) return;
+    pthread_join(a->th, NULL);
+    for (int i = 0; i < a->n; i++) {
+        if (a->out[i].lam) rl_cache_put(&w->lens_cache, &a->out[i]);
+        rl_eig_free(&a->out[i]);
+    }
+    co_dirs_free(&a->d);
+    memset(a, 0, sizeof *a);
+}
+
+static void lens_ahead(tui_worker *w, int task, int m0, int m1)
+{
+    ahead_collect(w, 0);
+    const en_results *r = en_get_results(w->ctx->eng);
+    int t = task + 1;
+    /* bounded memory (large D): another task's G would be recomputed from its rows: not ahead */
+    if (w->ah.running || t > r->T || r->spectra_on_request || en_task_slots(w->ctx->eng) < r->T) return;
+    int ref, aug, ms[RL_MAX];
+    tui_ref_aug(r, m0, m1, &ref, &aug);
+    int n = rl_pick(r, ref, aug, ms);
+    tui_ahead *a = &w->ah;
+    memset(a, 0, sizeof *a);
+    a->w = w;
+    a->task = t;
+    int st = GS_OK;
+    for (int i = 0; i < n && st == GS_OK; i++) {
+        int m = ms[i];
+        uint64_t key = m >= 0 && m < OP_MAX_METHODS ? w->gkey[m] : 0;
+        if (!valid_m(r, m) || !r->m[m].ridge || r->m[m].snaps[t - 1].state != EN_DONE ||
+            rl_cached(&w->lens_cache, m, t, key))
+            continue;
+        const gm_mat *g, *q;
+        if ((st = en_gram(w->ctx->eng, m, t, &g, &q)) == GS_OK && (st = gm_copy(&a->G[a->n], g, "ridge lens")) == GS_OK) {
+            a->ms[a->n] = m;
+            a->keys[a->n++] = key;
+        }
+    }
+    if (st == GS_OK && a->n) st = co_class_dirs(&w->ctx->prob, r->is_head, t, &a->d);
+    if (st == GS_OK && a->n) {
+        pthread_mutex_lock(&w->mu);
+        w->ahead = t;
+        pthread_mutex_unlock(&w->mu);
+        if (pthread_create(&a->th, NULL, ahead_main, a) == 0) { a->running = 1; return; }
+        pthread_mutex_lock(&w->mu);
+        w->ahead = 0;
+        pthread_mutex_unlock(&w->mu);
+        co_dirs_free(&a->d);
+    }
+    for (int i = 0; i < RL_MAX; i++) gm_free(&a->G[i]);
+    memset(a, 0, sizeof *a);
+}
+
 /* Bring gkey (what each method's G depends on) to the parameters q: a method's key moves on when
  * a parameter its rows or their weights depend on changed (en_method_deps without τ and RanPAC's
  * λ, which only the solve reads); fresh: a new stream, every key moves on and the cache goes. */
@@ -342,6 +419,7 @@ static int extra_lens(tui_worker *w, int task, tui_extra *x)
     if (r->spectra_on_request)
         return gs_error(GS_EINPUT, "ridge lens: not computed at D = %ld (every eigenvector of G, costly): "
                         "export --figure ridge-lens draws it, or start with --spectrum all", r->D);
+    ahead_collect(w, w->ah.running && w->ah.task == task); /* computed ahead: taken (or awaited) */
     tui_ref_aug(r, x->m0, x->m1, &ref, &aug);
     int n = rl_pick(r, ref, aug, ms), miss = 0;
     uint64_t keys[RL_MAX];
@@ -663,6 +741,10 @@ static void *worker_main(void *arg)
             pthread_mutex_unlock(&w->mu);
             if (todo) do_extra(w, gen, task, view, m0, m1, &o.params);
         }
+        /* the ridge lens: the next task's eigendecompositions, ahead of a step */
+        if (st == GS_OK && view == TV_LENS && !flag_get(&w->cancel) && !flag_get(&w->ex_cancel)) {
+            lens_ahead(w, task, m0, m1);
+        }
         /* the Effective rank view: exact spectra at every task */
         if (st == GS_OK && view == TV_ERANK && !flag_get(&w->cancel)) {
             set_work(w, "eigenvalues of G at every task", 0, NULL);
@@ -847,10 +929,11 @@ en_results *tw_take(tui_worker *w)
     return r;
 }
 
-void tw_work(tui_worker *w, char *buf, int n, int *updating)
+void tw_work(tui_worker *w, char *buf, int n, int *updating, int *ahead)
 {
     pthread_mutex_lock(&w->mu);
     snprintf(buf, (size_t)n, "%s", w->busy ? w->work : "");
+    *ahead = w->busy ? 0 : w->ahead;
     *updating = w->busy && w->updating;
     pthread_mutex_unlock(&w->mu);
 }
@@ -895,6 +978,7 @@ void tw_stop(tui_worker *w)
     for (int v = 0; v < TV_COUNT; v++)
         if (w->pub_ex[v]) { tui_extra_free(w->pub_ex[v]); free(w->pub_ex[v]); w->pub_ex[v] = NULL; }
     if (w->export_base) { en_results_free(w->export_base); free(w->export_base); w->export_base = NULL; }
+    ahead_collect(w, 1);
     rl_cache_clear(&w->lens_cache);
     close(w->wake[0]);
     close(w->wake[1]);
