@@ -189,6 +189,7 @@ int tui_theme_load(const char *name, tui_theme *t);
 
 /* ---- the worker (tui_worker.c) ---- */
 #define TUI_MAX_SEEDS 16        /* --seeds: every seed keeps its own pipeline and engine */
+#define TUI_GKEY_HIST 8         /* parameter sets whose lens keys the worker remembers */
 struct tui_worker_s;
 /* The ridge lens of the next task, computed ahead on a helper thread (tui_worker.c lens_ahead):
  * the worker fills it and starts the thread; the thread reads G, d and writes out, st, then done;
@@ -279,8 +280,13 @@ typedef struct tui_worker_s {
      * keyed by gkey[m], which moves on when a parameter m's G depends on changes (never τ) */
     rl_cache lens_cache;
     uint64_t gkey[OP_MAX_METHODS];
-    op_params gparams;          /* the parameters gkey was last brought to */
-    int have_gparams;
+    op_params gk_params[TUI_GKEY_HIST]; /* the last parameters seen and each method's key there */
+    uint64_t gk_key[TUI_GKEY_HIST][OP_MAX_METHODS];
+    int ngk;
+    unsigned long gk_next;      /* the next history slot to reuse */
+    uint64_t gk_count;          /* keys given so far (a new key: the next) */
+    int lens_eigs;              /* under mu: eigendecompositions the lens computed on the worker
+                                 * (tests count them; those computed ahead are not counted) */
     double eig_rate;            /* seconds per D³ of the last eigendecompositions (0: none yet) */
     tui_ahead ah;               /* worker only: the next task's lens, computed ahead */
 } tui_worker;

@@ -391,19 +391,29 @@ static void lens_ahead(tui_worker *w, int task, int m0, int m1)
     memset(a, 0, sizeof *a);
 }
 
-/* Bring gkey (what each method's G depends on) to the parameters q: a method's key moves on when
- * a parameter its rows or their weights depend on changed (en_method_deps without τ and RanPAC's
- * λ, which only the solve reads); fresh: a new stream, every key moves on and the cache goes. */
+/* Bring gkey (what each method's G depends on) to the parameters q: a method keeps the key of the
+ * last parameters seen (of up to TUI_GKEY_HIST) that differ from q in nothing its rows or their
+ * weights depend on (en_method_deps without τ and RanPAC's λ, which only the solve reads), so
+ * that undoing a change finds its eigendecompositions again; else a new key. fresh: a new
+ * stream: the cache and the history go. */
 static void lens_keys(tui_worker *w, const op_params *q, int fresh)
 {
-    if (fresh) rl_cache_clear(&w->lens_cache);
-    unsigned changed = w->have_gparams ? pa_changed_deps(&w->gparams, q) : 0;
+    if (fresh) {
+        rl_cache_clear(&w->lens_cache);
+        w->ngk = 0;
+    }
+    int slot = w->ngk < TUI_GKEY_HIST ? w->ngk++ : (int)(w->gk_next++ % TUI_GKEY_HIST);
+    uint64_t key[OP_MAX_METHODS];
     for (int m = 0; m < w->cfg.n_methods && m < OP_MAX_METHODS; m++) {
         unsigned deps = en_method_deps(&w->cfg.method[m]) & ~(unsigned)(EN_DEP_TAU | EN_DEP_LAMBDA);
-        if (fresh || (changed & deps)) w->gkey[m]++;
+        key[m] = 0;
+        for (int i = 0; i < w->ngk && !key[m]; i++)
+            if (i != slot && !(pa_changed_deps(&w->gk_params[i], q) & deps)) key[m] = w->gk_key[i][m];
+        if (!key[m]) key[m] = ++w->gk_count;
+        w->gkey[m] = key[m];
     }
-    w->gparams = *q;
-    w->have_gparams = 1;
+    w->gk_params[slot] = *q;
+    memcpy(w->gk_key[slot], key, sizeof key);
 }
 
 /* The ridge lens: the reference, its +oversample run when the results hold one, the other method.
@@ -442,6 +452,9 @@ static int extra_lens(tui_worker *w, int task, tui_extra *x)
     }
     int rc = rl_compute_cached(w->ctx->eng, &w->ctx->prob, ms, keys, n, task, &w->lens_cache, &x->lens);
     if (rc == GS_OK && miss) w->eig_rate = (gs_now() - t0) / (D3 * miss);
+    pthread_mutex_lock(&w->mu);
+    w->lens_eigs += miss;
+    pthread_mutex_unlock(&w->mu);
     if (rc == GS_OK) x->have_lens = 1;
     return rc;
 }

@@ -378,6 +378,50 @@ int main(void)
             CHECK(ex->have_lens && ex->lens.n >= 2 && ex->lens.task == 3 && ex->lens.ncls > 0 && ex->lens.df[0] > 0,
                   "ridge lens: %d methods, %d classes", ex->lens.n, ex->lens.ncls);
     }
+    /* the ridge lens keeps each method's eigendecomposition per task, keyed by what its G depends
+     * on: a τ change computes none (the eigenvalues the same bits, the filter factors at the new
+     * τ), a β change only GSR's (G + Δ), undoing it none */
+    if (ex && ex->view == TV_LENS && ex->have_lens) {
+        rl_result l3 = ex->lens;
+        memset(&ex->lens, 0, sizeof ex->lens); /* kept: l3 owns its arrays now */
+        pthread_mutex_lock(&w.mu);
+        int e0 = w.lens_eigs;
+        pthread_mutex_unlock(&w.mu);
+        op_opts o4 = o3, o5 = o3;
+        o4.params.tau = 20;
+        o5.params.beta = 6;
+        tw_request(&w, &o4, 4, 3);
+        int got = wait_extra(4, 3, TV_LENS, 300) && ex->have_lens;
+        pthread_mutex_lock(&w.mu);
+        int e1 = w.lens_eigs;
+        pthread_mutex_unlock(&w.mu);
+        int same = got && ex->lens.n == l3.n && ex->lens.D == l3.D, df_ok = same;
+        for (int k = 0; same && k < l3.n; k++) {
+            same &= !memcmp(ex->lens.lam[k], l3.lam[k], (size_t)l3.D * sizeof(double));
+            double df = 0, tk = ex->lens.tau[k];
+            for (long i = 0; i < l3.D; i++) df += l3.lam[k][i] / (l3.lam[k][i] + tk);
+            df_ok &= fabs(df - ex->lens.df[k]) <= 1e-9 * (1 + df) && tk == 2 * l3.tau[k]; /* τ_eff ∝ τ */
+        }
+        CHECK(got && e1 == e0 && same && df_ok, "lens after τ 10 → 20: no eigendecomposition (%d), the same λ, df at τ = 20",
+              e1 - e0);
+        tw_request(&w, &o5, 5, 3);
+        got = wait_extra(5, 3, TV_LENS, 300) && ex->have_lens;
+        pthread_mutex_lock(&w.mu);
+        int e2 = w.lens_eigs;
+        pthread_mutex_unlock(&w.mu);
+        CHECK(got && e2 - e1 == 1, "lens after β 3 → 6: one eigendecomposition (GSR's G + Δ), %d", e2 - e1);
+        tw_request(&w, &o3, 6, 3);
+        got = wait_extra(6, 3, TV_LENS, 300) && ex->have_lens;
+        pthread_mutex_lock(&w.mu);
+        int e3 = w.lens_eigs;
+        pthread_mutex_unlock(&w.mu);
+        same = got && ex->lens.n == l3.n;
+        for (int k = 0; same && k < l3.n; k++)
+            same &= !memcmp(ex->lens.lam[k], l3.lam[k], (size_t)l3.D * sizeof(double)) &&
+                    !memcmp(ex->lens.above[k], l3.above[k], (size_t)l3.ncls * sizeof(double)) && ex->lens.df[k] == l3.df[k];
+        CHECK(got && e3 == e2 && same, "back to β 3, τ 10: from the cache (%d), every number as first computed", e3 - e2);
+        rl_free(&l3);
+    } else CHECK(0, "the lens view's result at task 3 to compare with");
     /* a task change while a view computes: the result is for the new task only */
     tw_set_view(&w, TV_CLAIMS);
     tw_request(&w, &o3, 3, 1);
