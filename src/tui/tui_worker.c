@@ -1,6 +1,8 @@
 /* tui/tui_worker.c — the TUI's compute thread: owns the pipeline and engine, runs en_update and
  * en_ensure_spectrum for the newest request, publishes results copies tagged with their
- * generation, and wakes the UI through a self-pipe. Never calls curses. */
+ * generation, and wakes the UI through a self-pipe; keeps the ridge lens's eigendecompositions
+ * (per method and task, not τ) and computes the next task's ahead on a helper thread; names its
+ * work for the status bar. Never calls curses. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
