@@ -420,6 +420,26 @@ int main(void)
             same &= !memcmp(ex->lens.lam[k], l3.lam[k], (size_t)l3.D * sizeof(double)) &&
                     !memcmp(ex->lens.above[k], l3.above[k], (size_t)l3.ncls * sizeof(double)) && ex->lens.df[k] == l3.df[k];
         CHECK(got && e3 == e2 && same, "back to β 3, τ 10: from the cache (%d), every number as first computed", e3 - e2);
+        /* a step: the next task's lens was computed ahead (helper thread), the step computes none */
+        tw_request(&w, &o3, 6, 1);
+        got = wait_extra(6, 1, TV_LENS, 300) && ex->have_lens;
+        CHECK(got && settle(6, 300), "lens at task 1");
+        int ahead = 1;
+        double ta = gs_now();
+        while (ahead && gs_now() - ta < 300) {
+            pthread_mutex_lock(&w.mu);
+            ahead = w.ahead;
+            pthread_mutex_unlock(&w.mu);
+        }
+        pthread_mutex_lock(&w.mu);
+        int e4 = w.lens_eigs;
+        pthread_mutex_unlock(&w.mu);
+        tw_request(&w, &o3, 6, 2);
+        got = wait_extra(6, 2, TV_LENS, 300) && ex->have_lens && ex->lens.task == 2;
+        pthread_mutex_lock(&w.mu);
+        int e5 = w.lens_eigs;
+        pthread_mutex_unlock(&w.mu);
+        CHECK(got && e5 == e4, "→ task 2: its lens computed ahead, none at the step (%d)", e5 - e4);
         rl_free(&l3);
     } else CHECK(0, "the lens view's result at task 3 to compare with");
     /* a task change while a view computes: the result is for the new task only */
