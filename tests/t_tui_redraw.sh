@@ -2,9 +2,9 @@
 # t_tui_redraw.sh — how long the screen stays busy after a key, at the `make run` configuration
 # (--sample mobilenetv2 --preset teaching, 120×40, the first view: the ridge lens): from the
 # keypress to the last "computing" gone (status bar and panels), for τ +, β +, α_base + and a step
-# (→). Prints each time; asserts generous bounds only (GS_REDRAW_MAX seconds, 3 by default: the
-# machine may be shared). The targets on an idle machine (τ ≤ 0.3 s, the others ≤ 0.6 s) are
-# measured, not asserted. Also: the status bar names the work while it computes ("ridge lens")
+# (→). Prints each time; asserts generous bounds only (GS_REDRAW_MAX seconds, 3 by default, times
+# the load per core when above 1: the machine may be shared). The targets on an idle machine
+# (τ ≤ 0.3 s, the others ≤ 0.6 s) are measured, not asserted. Also: the status bar names the work while it computes ("ridge lens")
 # and never reads "computing 100%". Skips (0 passed, 0 failed) only when tmux or $GSRSCOPE is
 # missing.
 TUI_TEST=redraw
@@ -32,6 +32,11 @@ busy_for() {
     done
     awk -v a="$gone" -v b="$t0" 'BEGIN{printf "%.2f", a - b}'
 }
+# the bound: GS_REDRAW_MAX on an idle machine, times the load per core above 1 (a loaded machine
+# shares its cores: at load 8 on 2 cores each process gets about a quarter of one)
+CORES=$(nproc 2>/dev/null || echo 2)
+LOAD0=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
+MAX=$(awk -v m="$MAX" -v l="$LOAD0" -v c="$CORES" 'BEGIN{f = l / c; if (f < 1) f = 1; printf "%.1f", m * f}')
 within() { awk -v x="$1" -v m="$MAX" 'BEGIN{exit !(x <= m)}'; }
 load() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null; }
 
