@@ -44,7 +44,7 @@ static int ranpac_lambda(pl_ctx *c, const op_opts *o, const en_config *cfg, cons
     if (!rc) rc = en_update(c->eng, &q, c->prob.T, cancel, NULL, NULL);
     ts_curve cv;
     memset(&cv, 0, sizeof cv);
-    if (!rc) rc = ts_compute(c->eng, &c->prob, 0, c->prob.T, taus, NG, &cv, cancel);
+    if (!rc) rc = ts_compute_fast(c->eng, &c->prob, 0, c->prob.T, taus, NG, &cv, cancel);
     if (!rc && cv.best_by_val && cv.best >= 0) {
         *lambda = taus[cv.best];
         *val = cv.val_acc[cv.best];
