@@ -93,4 +93,15 @@ kb=$(tail -1 "$tmp/rss"); secs=$(echo "$t1 - $t0" | bc 2>/dev/null || echo "?")
 echo "# run --val-frac 0.2 --methods ranpac, 300×256, M = 10000: $secs s, peak $kb KB, λ = $(lam_of "$tmp/me")"
 [ $rc -eq 0 ] && [ -n "$(lam_of "$tmp/me")" ] && [ "$kb" -le 307200 ] && ok "M = 10000: λ chosen, peak $kb KB ≤ 300 MB" ||
     bad "M = 10000: exit $rc, peak $kb KB"
+
+# table --val-frac chooses λ as run does: per seed, table's A_last (one seed: its mean) is run's
+for s in 1 2; do
+    "$G" table $own --methods ranpac,gacl --val-frac 0.2 --seeds $s --format csv >"$tmp/tc" 2>/dev/null; rc1=$?
+    "$G" run $own --methods ranpac,gacl --val-frac 0.2 --seed $s --format csv >"$tmp/rc" 2>"$tmp/re"; rc2=$?
+    ta=$(awk -F, '$1 == "ranpac" {print $4}' "$tmp/tc"); ra=$(awk -F, '$1 == "ranpac" && $2 == $3 {a = $6} END {print a}' "$tmp/rc")
+    tg=$(awk -F, '$1 == "gacl" {print $4}' "$tmp/tc"); rg=$(awk -F, '$1 == "gacl" && $2 == $3 {a = $6} END {print a}' "$tmp/rc")
+    [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ -n "$ta" ] && [ "$ta" = "$ra" ] && [ "$tg" = "$rg" ] &&
+        ok "table --val-frac seed $s: ranpac A_last $ta = run's (λ = $(lam_of "$tmp/re")), gacl $tg = run's" ||
+        bad "table vs run seed $s: ranpac '$ta' vs '$ra', gacl '$tg' vs '$rg' (exit $rc1 $rc2)"
+done
 finish

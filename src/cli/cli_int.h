@@ -5,6 +5,7 @@
 #include "gs_cli.h"
 #include "gs_engine.h"
 #include "gs_mtable.h"
+#include "gs_pipeline.h"
 
 /* Seeds one --seeds list may give (sweep, tune, table). */
 #define CLI_MAX_SEEDS 256
@@ -19,6 +20,16 @@ void cli_warn(const char *msg, void *user);
 
 /* The engine configuration of run (keep = 0) and export (keep = 1: every task's Grams). */
 int cli_config_for(const op_opts *o, en_config *cfg, int keep);
+
+/* RanPAC's λ on the validation rows (cli/ranpac_lambda.c), as run and table choose it: the first
+ * ranpac method of o->methods (cli_ranpac_name; NULL: none) runs alone in an engine of its own
+ * (base's settings) and λ is the point of the τ grid 1e-4 .. 1e5 (four a decade) with the highest
+ * validation accuracy after the last task, the first of equals (ts_compute_fast: one
+ * eigendecomposition serves every point). *lambda = 0 when nothing was chosen (no split, no
+ * ranpac); *val its validation accuracy. GS_OK or an error. */
+const char *cli_ranpac_name(const op_opts *o);
+int cli_ranpac_lambda(const pl_ctx *c, const op_opts *o, const en_config *base, const volatile int *cancel,
+                      double *lambda, double *val);
 
 /* Print one line per method that failed at some task (the first failing task); returns the
  * number of such methods. Failed tasks are shown as gaps / empty fields, never as numbers. */
