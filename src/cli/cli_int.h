@@ -39,15 +39,28 @@ int cli_report_failed(const en_results *r);
  * A command of several units of work (table: a method at a seed; sweep: a grid point at a seed;
  * tune: a method; export: a seed's run) says how far it is: on a terminal one line rewritten in
  * place (units done, the unit at work, the fraction of its tasks, the time left), otherwise one
- * line per finished unit (a log keeps them all), and nothing under --quiet. The time left is the
- * mean time of the finished units times the units left. */
+ * line per finished unit (a log keeps them all), and nothing under --quiet. The time left is
+ * estimated from the work itself (pg_estimate), not from the time since the start. */
+#define PG_RUN 8         /* the work items (labels of pg_work) followed at once */
 typedef struct {
     const char *cmd;     /* "table", "sweep", ... */
     int tty, quiet;
     long done, total;
     double t0, last;     /* start; last redraw of the terminal line */
     int shown;           /* a terminal line is on screen */
+    struct { unsigned long long id; double t0, seen, frac; } run[PG_RUN]; /* items at work: label's hash,
+                          * start, last report, fraction */
+    int nrun, workers;   /* items at work; the most seen at once */
+    double busy;         /* seconds the finished items took (their start to their end) */
+    long busy_units;     /* units finished (each item's time counts for the units its end finished) */
 } pg_state;
+
+/* Seconds left from the work itself: each running item (age_i seconds at work, fraction frac_i
+ * done) at its own rate, age·(1 − f)/f (below 2 %: the mean unit's (1 − f)·mean), the units not
+ * started (total − done − nrun) at `mean` seconds a unit (the finished items' time over the units
+ * they finished), all shared by `workers` at once; never less than the slowest running item's.
+ * -1 when unknown (no unit finished, or none left). */
+double pg_estimate(long done, long total, double mean, const double *age, const double *frac, int nrun, int workers);
 
 /* Start: `total` units of `cmd`; stderr a terminal or not; quiet: say nothing. */
 void pg_init(pg_state *p, const char *cmd, long total, int quiet);
