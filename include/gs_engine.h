@@ -52,6 +52,7 @@ typedef struct {
                           * there in single precision: the test rows themselves) */
     double *test_fn;
     int *test_y;         /* nt */
+    long *test_index;    /* nt: each test row's row in the user's test file (0-based; --save-state) */
     long *test_task_end; /* T: test rows of classes in tasks 1..t are [0, test_task_end[t-1]) */
     long n_test_unseen;  /* test rows whose class never appears in training (never evaluated) */
     gm_mat val_h;        /* nv × D validation rows held out of the stream (--val-frac), stream
