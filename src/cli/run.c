@@ -4,7 +4,6 @@
 #include "gs_common.h"
 #include "gs_pipeline.h"
 #include "gs_report.h"
-#include "gs_tausweep.h"
 
 #include <math.h>
 #include <stdio.h>
