@@ -52,6 +52,7 @@ typedef struct {
                           * there in single precision: the test rows themselves) */
     double *test_fn;
     int *test_y;         /* nt */
+    long *test_index;    /* nt: each test row's row in the user's test file (0-based; --save-state) */
     long *test_task_end; /* T: test rows of classes in tasks 1..t are [0, test_task_end[t-1]) */
     long n_test_unseen;  /* test rows whose class never appears in training (never evaluated) */
     gm_mat val_h;        /* nv × D validation rows held out of the stream (--val-frac), stream
@@ -332,6 +333,18 @@ const en_results *en_get_results(const en_engine *e);
  * Returned matrices are owned by the engine and valid until the next en_update.
  * G excludes τ. Returns GS_EINPUT if the method is not a ridge method or the task not kept. */
 int en_gram(en_engine *e, int method, int task, const gm_mat **G, const gm_mat **Q);
+/* Rows to score for en_dual_eig: n rows of the method's space (n × D, row-major), doubles or
+ * floats (xf). */
+typedef struct { const void *x; int xf; long n; } en_rowsrc;
+/* Every τ from one eigendecomposition of the N × N kernel, for ridge method `method` at `task`
+ * (1-based; the last unless tasks are kept) when that task is solved in the dual (its N rows,
+ * real and augmented with their weights, fewer than D): S K S = V diag(μ) Vᵀ, μ (*mu, allocated,
+ * N, descending; G's spectrum is μ and D − N zeros), P = Vᵀ S Y (N × Cs, the seen classes in
+ * class_order) and, per row set X_q, XV[q] = X_q Hᵀ S V (n_q × N, allocated): the scores at τ
+ * are XV diag(1/(μ + τ)) P = X (G + τI)⁻¹ Q. Cost N³ (one dsyevd) + Σ n_q·N·D. GS_EINPUT without
+ * a message when the task is not in the dual (the caller then uses en_gram); GS_ENOMEM, GS_ERUN. */
+int en_dual_eig(en_engine *e, int method, int task, const en_rowsrc *sets, int nsets, long *N, double **mu,
+                gm_mat *P, gm_mat *XV);
 /* The τ a ridge method adds to G at task (1-based) for the user's τ (AIR: τ/s); NaN for a method
  * without a Gram matrix. */
 double en_method_tau(en_engine *e, int method, int task, double tau);

@@ -55,6 +55,13 @@ int ts_compute_gq(const gm_mat *G, const gm_mat *Q, const en_problem *p, int tas
 int ts_compute(en_engine *e, const en_problem *p, int method, int task, const double *taus, int n,
                ts_curve *out, const volatile int *cancel);
 
+/* ts_compute, in the dual when the method's task is solved there (its N rows fewer than D): one
+ * eigendecomposition of the N × N kernel serves every τ (cost N³ + (n_test + n_val)·N·D, memory
+ * N² + (n_test + n_val)·N, no D × D matrix); otherwise ts_compute (one D × D eigendecomposition,
+ * cost about 9·D³ flops and 3 D × D matrices: RanPAC at M = 10,000 above 10,000 rows takes
+ * minutes and 2.4 GB). The same curve up to rounding; GS_TAU_SWEEP=eig forces ts_compute. */
+int ts_compute_fast(en_engine *e, const en_problem *p, int method, int task, const double *taus, int n,
+                    ts_curve *out, const volatile int *cancel);
 void ts_free(ts_curve *c);
 
 #endif

@@ -81,6 +81,69 @@ static int rows_times_u(const en_problem *p, long nt, const gm_mat *U, gm_mat *X
     return GS_OK;
 }
 
+/* The grid of τ from G's eigenvalues out->lambda (r of them; `zeros` more that are 0, the dual's),
+ * P (r × Cs: the eigenbasis's Q) and the rows in the eigenbasis XU (nt test rows × r), VU (nv
+ * validation rows × r): per τ the scores XU diag(1/(λ+τ_eff)) P, accuracies, stable rank and the
+ * best point (the first of equals). GS_OK, GS_ENOMEM, GS_ECANCEL or en_accuracy's error. */
+static int sweep_grid(const en_problem *p, int task, long r, long zeros, const gm_mat *P, const gm_mat *XU, long nt,
+                      const gm_mat *VU, long nv, const double *taus, const double *taus_eff, int n, ts_curve *out,
+                      const volatile int *cancel)
+{
+    const st_stream *st = p->st;
+    int Cs = st->task_class_start[task];
+    long nmax = nt > nv ? nt : nv;
+    gm_mat Pt = {0};
+    int rc = gm_alloc(&Pt, r ? r : 1, Cs ? Cs : 1, "τ sweep");
+    double *sc = gs_malloc((size_t)(nmax ? nmax : 1) * (size_t)(Cs ? Cs : 1), sizeof(double), "τ sweep");
+    int *pred = gs_malloc((size_t)(nmax ? nmax : 1), sizeof(int), "τ sweep");
+    if (rc || !sc || !pred) { rc = GS_ENOMEM; goto out; }
+    out->best_by_val = nv > 0;
+    double bestacc = -1;
+    for (int g = 0; g < n; g++) {
+        if (cancel && __atomic_load_n(cancel, __ATOMIC_RELAXED)) { rc = GS_ECANCEL; goto out; } /* set by another thread */
+        double tau = taus[g], te = taus_eff ? taus_eff[g] : taus[g];
+        out->tau[g] = tau;
+        out->tau_eff[g] = te;
+        double l1 = out->lambda[0] + te, s2 = 0;
+        int pd = 1;
+        for (long i = 0; i < r; i++) {
+            double l = out->lambda[i] + te;
+            s2 += l * l;
+            if (!(l > 0)) pd = 0;
+        }
+        if (zeros) { /* G's D − r zero eigenvalues (the dual) */
+            s2 += (double)zeros * te * te;
+            if (!(te > 0)) pd = 0;
+        }
+        out->stable_rank[g] = l1 != 0 ? s2 / (l1 * l1) : NAN;
+        out->acc[g] = out->head_acc[g] = out->tail_acc[g] = NAN;
+        out->val_acc[g] = out->val_head_acc[g] = out->val_tail_acc[g] = NAN;
+        if (!pd || Cs == 0 || nt == 0) continue;
+        for (long i = 0; i < r; i++) {
+            double f = 1.0 / (out->lambda[i] + te);
+            for (int k = 0; k < Cs; k++) Pt.v[i * Cs + k] = P->v[i * Cs + k] * f;
+        }
+        predict(XU, nt, &Pt, Cs, st, sc, pred);
+        if ((rc = en_accuracy(p, task, pred, nt, &out->acc[g], &out->head_acc[g], &out->tail_acc[g], NULL)))
+            goto out;
+        if (nv > 0) {
+            predict(VU, nv, &Pt, Cs, st, sc, pred);
+            if ((rc = en_accuracy_of(p, task, p->val_y, pred, nv, &out->val_acc[g], &out->val_head_acc[g],
+                                     &out->val_tail_acc[g], NULL)))
+                goto out;
+        }
+        /* the best τ: by validation when there is a split, never by test then */
+        double a = nv > 0 ? out->val_acc[g] : out->acc[g];
+        if (a > bestacc) { bestacc = a; out->best = g; }
+    }
+    rc = GS_OK;
+out:
+    gm_free(&Pt);
+    free(sc);
+    free(pred);
+    return rc;
+}
+
 int ts_compute_gq(const gm_mat *G, const gm_mat *Q, const en_problem *p, int task, const double *taus,
                   const double *taus_eff, int n, ts_curve *out, const volatile int *cancel)
 {
@@ -100,20 +163,14 @@ int ts_compute_gq(const gm_mat *G, const gm_mat *Q, const en_problem *p, int tas
     int rc = curve_alloc(out, n, D);
     if (rc) return rc;
     out->task = task;
-    gm_mat U = {0}, Qs = {0}, P = {0}, Pt = {0}, XU = {0}, VU = {0};
-    double *sc = NULL;
-    int *pred = NULL;
+    gm_mat U = {0}, Qs = {0}, P = {0}, XU = {0}, VU = {0};
     long nv = p->val_h.rows ? p->val_task_end[t] : 0; /* the seen validation rows */
     out->best_by_val = nv > 0;
     if ((rc = sp_eig(G, out->lambda, &U))) goto fail;
     if (cancel && __atomic_load_n(cancel, __ATOMIC_RELAXED)) { rc = GS_ECANCEL; goto fail; } /* set by another thread */
     if ((rc = gm_alloc(&Qs, D, Cs ? Cs : 1, "τ sweep")) || (rc = gm_alloc(&P, D, Cs ? Cs : 1, "τ sweep")) ||
-        (rc = gm_alloc(&Pt, D, Cs ? Cs : 1, "τ sweep")) || (rc = gm_alloc(&XU, nt ? nt : 1, D, "τ sweep")) || (rc = gm_alloc(&VU, nv ? nv : 1, D, "τ sweep")))
+        (rc = gm_alloc(&XU, nt ? nt : 1, D, "τ sweep")) || (rc = gm_alloc(&VU, nv ? nv : 1, D, "τ sweep")))
         goto fail;
-    long nmax = nt > nv ? nt : nv;
-    sc = gs_malloc((size_t)(nmax ? nmax : 1) * (size_t)(Cs ? Cs : 1), sizeof(double), "τ sweep");
-    pred = gs_malloc((size_t)(nmax ? nmax : 1), sizeof(int), "τ sweep");
-    if (!sc || !pred) { rc = GS_ENOMEM; goto fail; }
     for (long i = 0; i < D; i++)
         for (int k = 0; k < Cs; k++) Qs.v[i * Cs + k] = Q->v[i * C + st->class_order[k]];
     if (Cs > 0) {
@@ -124,47 +181,13 @@ int ts_compute_gq(const gm_mat *G, const gm_mat *Q, const en_problem *p, int tas
             cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)nv, (int)D, (int)D, 1.0, p->val_h.v, (int)D,
                         U.v, (int)D, 0.0, VU.v, (int)D);
     }
-    double bestacc = -1;
-    for (int g = 0; g < n; g++) {
-        if (cancel && __atomic_load_n(cancel, __ATOMIC_RELAXED)) { rc = GS_ECANCEL; goto fail; } /* set by another thread */
-        double tau = taus[g], te = taus_eff ? taus_eff[g] : taus[g];
-        out->tau[g] = tau;
-        out->tau_eff[g] = te;
-        double l1 = out->lambda[0] + te, s2 = 0;
-        int pd = 1;
-        for (long i = 0; i < D; i++) {
-            double l = out->lambda[i] + te;
-            s2 += l * l;
-            if (!(l > 0)) pd = 0;
-        }
-        out->stable_rank[g] = l1 != 0 ? s2 / (l1 * l1) : NAN;
-        out->acc[g] = out->head_acc[g] = out->tail_acc[g] = NAN;
-        out->val_acc[g] = out->val_head_acc[g] = out->val_tail_acc[g] = NAN;
-        if (!pd || Cs == 0 || nt == 0) continue;
-        for (long i = 0; i < D; i++) {
-            double f = 1.0 / (out->lambda[i] + te);
-            for (int k = 0; k < Cs; k++) Pt.v[i * Cs + k] = P.v[i * Cs + k] * f;
-        }
-        predict(&XU, nt, &Pt, Cs, st, sc, pred);
-        if ((rc = en_accuracy(p, task, pred, nt, &out->acc[g], &out->head_acc[g], &out->tail_acc[g], NULL)))
-            goto fail;
-        if (nv > 0) {
-            predict(&VU, nv, &Pt, Cs, st, sc, pred);
-            if ((rc = en_accuracy_of(p, task, p->val_y, pred, nv, &out->val_acc[g], &out->val_head_acc[g],
-                                     &out->val_tail_acc[g], NULL)))
-                goto fail;
-        }
-        /* the best τ: by validation when there is a split, never by test then */
-        double a = nv > 0 ? out->val_acc[g] : out->acc[g];
-        if (a > bestacc) { bestacc = a; out->best = g; }
-    }
+    if ((rc = sweep_grid(p, task, D, 0, &P, &XU, nt, &VU, nv, taus, taus_eff, n, out, cancel))) goto fail;
     rc = GS_OK;
     goto done;
 fail:
     ts_free(out);
 done:
-    gm_free(&U); gm_free(&Qs); gm_free(&P); gm_free(&Pt); gm_free(&XU); gm_free(&VU);
-    free(sc); free(pred);
+    gm_free(&U); gm_free(&Qs); gm_free(&P); gm_free(&XU); gm_free(&VU);
     return rc;
 }
 
@@ -186,5 +209,46 @@ int ts_compute(en_engine *e, const en_problem *p, int method, int task, const do
     if (!rc) rc = ts_compute_gq(G, Q, pm, task, taus, te, n, out, cancel);
     if (!rc) snprintf(out->method, sizeof out->method, "%s", r->m[method].name);
     free(te);
+    return rc;
+}
+
+/* GS_TAU_SWEEP=eig: the search through G's eigendecomposition even when the dual serves (the
+ * brute-force reference of tests/t_ranpac_lambda.sh). */
+static int dual_allowed(void)
+{
+    const char *v = getenv("GS_TAU_SWEEP");
+    return !(v && !strcmp(v, "eig"));
+}
+
+int ts_compute_fast(en_engine *e, const en_problem *p, int method, int task, const double *taus, int n,
+                    ts_curve *out, const volatile int *cancel)
+{
+    memset(out, 0, sizeof *out);
+    const en_problem *pm = p;
+    int rc = en_method_space(e, method, &pm);
+    if (rc || !dual_allowed()) return rc ? rc : ts_compute(e, p, method, task, taus, n, out, cancel);
+    int t = task - 1;
+    long nt = task >= 1 && task <= p->T ? pm->test_task_end[t] : 0, nv = pm->val_h.rows ? pm->val_task_end[t] : 0;
+    en_rowsrc sets[2] = {{pm->test_h.v ? (const void *)pm->test_h.v : (const void *)pm->test_f, !pm->test_h.v, nt},
+                         {pm->val_h.v, 0, nv}};
+    gm_mat P = {0}, XV[2] = {{0}, {0}};
+    double *mu = NULL, *te = NULL;
+    long N = 0;
+    rc = en_dual_eig(e, method, task, sets, 2, &N, &mu, &P, XV);
+    if (rc == GS_EINPUT) return ts_compute(e, p, method, task, taus, n, out, cancel); /* in the primal */
+    if (!rc && (te = gs_malloc((size_t)n, sizeof(double), "τ sweep")) == NULL) rc = GS_ENOMEM;
+    if (!rc && !(rc = curve_alloc(out, n, pm->D))) {
+        out->task = task;
+        for (int i = 0; i < n; i++) te[i] = en_method_tau(e, method, task, taus[i]);
+        for (long i = 0; i < pm->D; i++) out->lambda[i] = i < N ? mu[i] : 0;
+        rc = sweep_grid(pm, task, N, pm->D - N, &P, &XV[0], nt, &XV[1], nv, taus, te, n, out, cancel);
+        if (!rc) snprintf(out->method, sizeof out->method, "%s", en_get_results(e)->m[method].name);
+        else ts_free(out);
+    }
+    free(te);
+    free(mu);
+    gm_free(&P);
+    gm_free(&XV[0]);
+    gm_free(&XV[1]);
     return rc;
 }

@@ -357,6 +357,7 @@ int rp_save_state(const char *dir, en_engine *e, const en_problem *p, const op_o
     TRY(npy_write_f8(path, p->test_z.v, p->test_z.rows, p->d));
     TRY(path_in(path, sizeof path, dir, NULL, "test_labels.npy"));
     TRY(npy_write_labels(path, p->test_y, p->test_h.rows));
+    if (p->test_index) TRY(save_index(dir, "test_index.npy", p->test_index, p->test_h.rows));
     TRY(save_val(dir, p));
     long k = 0;
     for (int c = 0; c < p->C; c++) if (st->is_head[c]) tmp[k++] = c;

@@ -4,58 +4,25 @@
 #include "gs_common.h"
 #include "gs_pipeline.h"
 #include "gs_report.h"
-#include "gs_tausweep.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* RanPAC's λ on the validation rows: if c's problem has validation rows and o->methods holds a
- * ranpac method, the first one is run alone (its engine replaces c->eng for the while; cfg is
- * c's engine configuration, rebuilt after) and λ is the τ of the τ-sweep grid 1e-4 .. 1e5 (four
- * points a decade, one eigendecomposition at the last task) with the highest validation accuracy
- * after the last task (the first of equals). *lambda = 0 when nothing was chosen (no split, no
- * ranpac); *val its validation accuracy. GS_OK or an error. */
-static int ranpac_lambda(pl_ctx *c, const op_opts *o, const en_config *cfg, const volatile int *cancel,
-                         double *lambda, double *val)
+/* RanPAC's λ on the validation rows (cli_ranpac_lambda): c's engine goes for the while (one
+ * engine at a time: ranpac's M×M matrices are large) and is built again from cfg after. */
+static int ranpac_lambda(pl_ctx *c, const op_opts *o, const en_config *cfg, double *lambda, double *val)
 {
     *lambda = 0;
     *val = NAN;
-    const char *name = NULL;
-    int im = -1;
-    for (int m = 0; m < o->n_methods && !name; m++)
-        if (!strncmp(o->methods[m], "ranpac", 6) && (o->methods[m][6] == '\0' || o->methods[m][6] == '+'))
-            name = o->methods[im = m];
-    if (!name || c->prob.val_h.rows == 0) return GS_OK;
-    en_config one = *cfg;
-    one.methods = &name;
-    one.method[0] = cfg->method[im];
-    one.n_methods = 1;
-    one.collect_aug = 0;
-    op_params q = o->params;
-    q.ranpac_lambda = 0; /* the search is over τ itself */
-    enum { NG = 37 };
-    double taus[NG];
-    ts_log_grid(1e-4, 1e5, NG, taus);
-    en_destroy(c->eng); /* one engine at a time: ranpac's M×M matrices are large */
-    c->eng = NULL;
-    int rc = en_create(&c->eng, &c->prob, &one);
-    if (!rc) rc = en_update(c->eng, &q, c->prob.T, cancel, NULL, NULL);
-    ts_curve cv;
-    memset(&cv, 0, sizeof cv);
-    if (!rc) rc = ts_compute(c->eng, &c->prob, 0, c->prob.T, taus, NG, &cv, cancel);
-    if (!rc && cv.best_by_val && cv.best >= 0) {
-        *lambda = taus[cv.best];
-        *val = cv.val_acc[cv.best];
-    }
-    ts_free(&cv);
+    if (!cli_ranpac_name(o) || c->prob.val_h.rows == 0) return GS_OK;
     en_destroy(c->eng);
     c->eng = NULL;
+    int rc = cli_ranpac_lambda(c, o, cfg, &cli_cancel, lambda, val);
     int rc2 = en_create(&c->eng, &c->prob, cfg);
     return rc ? rc : rc2;
 }
-
 
 int cli_run(op_opts *o)
 {
@@ -66,7 +33,7 @@ int cli_run(op_opts *o)
     if (rc) return cli_fail(rc);
     /* RanPAC chooses its λ on the validation rows when there are some */
     double lam, lval;
-    if ((rc = ranpac_lambda(&c, o, &cfg, &cli_cancel, &lam, &lval))) {
+    if ((rc = ranpac_lambda(&c, o, &cfg, &lam, &lval))) {
         pl_free(&c);
         return rc == GS_ECANCEL ? cli_interrupted() : cli_fail(rc);
     }

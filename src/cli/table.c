@@ -696,9 +696,15 @@ static int run_engine(const pl_ctx *c, const op_opts *w, const int *idx, int n, 
     }
     en_engine *eng;
     int rc = mt_resolve(&cfg);
+    /* RanPAC's λ on the validation rows, as `run` chooses it (a unit with a ranpac method) */
+    op_params q = w->params;
+    double lam = 0, lval;
+    for (int k = 0; k < n && !rc; k++)
+        if (!strncmp(names[k], "ranpac", 6)) { rc = cli_ranpac_lambda(c, w, &cfg, NULL, &lam, &lval); break; }
+    if (lam > 0) q.ranpac_lambda = lam;
     if (!rc) rc = pl_engine_new(c, w, &cfg, &eng);
     if (rc) return rc;
-    int urc = en_update(eng, &w->params, 1, NULL, progress_cb, pr);
+    int urc = en_update(eng, &q, 1, NULL, progress_cb, pr);
     const en_results *r = en_get_results(eng);
     for (int k = 0; k < n; k++) {
         int complete = 1;

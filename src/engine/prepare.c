@@ -18,7 +18,7 @@ void en_problem_free(en_problem *p)
     gm_free(&p->z); gm_free(&p->h); gm_free(&p->R); gm_free(&p->hf); gm_free(&p->Rf); gm_free(&p->test_h); gm_free(&p->test_z);
     gm_free(&p->val_h); gm_free(&p->val_z); free(p->val_y); free(p->val_task_end);
     free(p->test_f); free(p->test_fn);
-    free(p->y); free(p->task_row_start); free(p->test_y); free(p->test_task_end); free(p->class_test);
+    free(p->y); free(p->task_row_start); free(p->test_y); free(p->test_index); free(p->test_task_end); free(p->class_test);
     memset(p, 0, sizeof *p);
 }
 
@@ -269,7 +269,7 @@ int en_prepare(en_problem *p, const ds_data *data, const st_stream *st, const op
     }
     int f_now = p->D == d && p->test_f;
     rc = prep_all_rows(&tz, data, DS_TEST, src, p->normalized, f_now ? p->test_f : NULL, f_now ? p->test_fn : NULL);
-    free(src);
+    p->test_index = src; /* kept: --save-state's test_index.npy */
     if (rc) { gm_free(&tz); goto fail; }
     if (p->D != d && p->single) { /* the float rows only: test_f */
         p->test_z = tz;

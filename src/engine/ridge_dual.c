@@ -21,6 +21,7 @@
  * The choice, per task t, is a function of row counts only (not of timing): see en_dual_mode. */
 #include "engine_int.h"
 #include "gs_common.h"
+#include "gs_spectral.h"
 
 #include <cblas.h>
 #include <math.h>
@@ -420,6 +421,27 @@ static int factor_through(mstate *ms, int t, double tau)
     return GS_OK;
 }
 
+/* The seen-class column (k, class_order[k] its class; -1 for an unseen class) of each of the N rows
+ * of tasks 0..t in the dual's order (allocated: N ints), or NULL (no memory). */
+static int *row_cols(const mstate *ms, int t, long N)
+{
+    const en_problem *p = ms->p;
+    int C = p->C, Cs = p->st->task_class_start[t + 1];
+    int *pos = gs_malloc((size_t)C + 1, sizeof(int), "dual labels"), *col = gs_malloc((size_t)N + 1, sizeof(int), "dual labels");
+    if (!pos || !col) { free(pos); free(col); return NULL; }
+    for (int c = 0; c < C; c++) pos[c] = -1;
+    for (int k = 0; k < Cs; k++) pos[p->st->class_order[k]] = k;
+    for (int k = 0; k <= t; k++) {
+        long n, at;
+        block(ms, 2 * k, &n, &at);
+        for (long i = 0; i < n; i++) col[at + i] = pos[p->y[p->task_row_start[k] + i]];
+        block(ms, 2 * k + 1, &n, &at);
+        for (long i = 0; i < n; i++) col[at + i] = pos[ms->dual->ab[k].y[i]];
+    }
+    free(pos);
+    return col;
+}
+
 /* W = Hᵀ S (S K S + τI)⁻¹ S Y for the rows of tasks 0..t: the kernel grown to task t and its
  * factor extended (or refactored after a change of τ or β). In single precision, as in the
  * primal (en_solve_seen): a double factorization when cond(G + τI) > EN_SINGLE_KAPPA by the λ_max
@@ -427,7 +449,7 @@ static int factor_through(mstate *ms, int t, double tau)
 int en_solve_dual(en_engine *e, mstate *ms, int t, double tau, char *why, size_t nwhy)
 {
     const en_problem *p = ms->p;
-    int Cs = p->st->task_class_start[t + 1], C = p->C;
+    int Cs = p->st->task_class_start[t + 1];
     ms->fallback = 0;
     if (kernel_through(e, ms, t)) goto fail;
     en_dual *d = ms->dual;
@@ -439,23 +461,12 @@ int en_solve_dual(en_engine *e, mstate *ms, int t, double tau, char *why, size_t
             if (factor_double(ms, t, N, tau)) goto fail;
         }
     } else if (factor_through(ms, t, tau)) goto fail;
-    int *pos = gs_malloc((size_t)C + (size_t)N + 1, sizeof(int), "dual labels"), *col = pos + C;
+    int *col = row_cols(ms, t, N);
     double *work = gs_malloc((size_t)N * (size_t)Cs + 1, sizeof(double), "dual solve");
-    int rc = pos && work ? GS_OK : GS_ENOMEM;
-    if (!rc) {
-        for (int c = 0; c < C; c++) pos[c] = -1;
-        for (int k = 0; k < Cs; k++) pos[p->st->class_order[k]] = k;
-        for (int k = 0; k <= t; k++) {
-            long n, at;
-            block(ms, 2 * k, &n, &at);
-            for (long i = 0; i < n; i++) col[at + i] = pos[p->y[p->task_row_start[k] + i]];
-            block(ms, 2 * k + 1, &n, &at);
-            for (long i = 0; i < n; i++) col[at + i] = pos[d->ab[k].y[i]];
-        }
-        rc = rs_dual_alpha(&d->k, N, col, NULL, Cs, work);
-    }
+    int rc = col && work ? GS_OK : GS_ENOMEM;
+    if (!rc) rc = rs_dual_alpha(&d->k, N, col, NULL, Cs, work);
     if (!rc) rc = dual_w(ms, t, N, Cs, work);
-    free(pos);
+    free(col);
     free(work);
     if (rc) goto fail;
     for (size_t i = 0; i < (size_t)Cs * (size_t)p->D; i++)
@@ -614,4 +625,111 @@ int en_base_needed(const en_engine *e, const en_space *sp, int t)
         if (&e->sp[ms->space] == sp && en_shares_base(ms) && !en_dual_mode(e, ms, t)) return 1;
     }
     return 0;
+}
+
+/* ---- every τ from one eigendecomposition of the kernel (the τ sweep in the dual) --------------- */
+
+/* out (nx × N, row-major) = X Hᵀ S for the N rows of tasks 0..t (X nx × D, doubles or floats when
+ * xf; the rows in double a block at a time). */
+static int rows_times_h(const mstate *ms, int t, long N, const void *X, int xf, long nx, double *out)
+{
+    enum { NB = 256 };
+    long D = ms->p->D;
+    int hf = ms->p->single;
+    double *xb = gs_malloc((size_t)NB * (size_t)D, sizeof(double), "τ sweep"),
+           *hb = gs_malloc((size_t)NB * (size_t)D, sizeof(double), "τ sweep");
+    if (!xb || !hb) { free(xb); free(hb); return GS_ENOMEM; }
+    for (int b = 0; b <= 2 * t + 1; b++) {
+        long n, at;
+        const void *H = block(ms, b, &n, &at);
+        for (long j0 = 0; j0 < n; j0 += NB) {
+            long nj = n - j0 < NB ? n - j0 : NB;
+            const double *h = (const double *)H + (size_t)j0 * D;
+            if (hf) {
+                for (size_t i = 0; i < (size_t)nj * (size_t)D; i++) hb[i] = ((const float *)H)[(size_t)j0 * D + i];
+                h = hb;
+            }
+            for (long i0 = 0; i0 < nx; i0 += NB) {
+                long ni = nx - i0 < NB ? nx - i0 : NB;
+                const double *x = (const double *)X + (size_t)i0 * D;
+                if (xf) {
+                    for (size_t i = 0; i < (size_t)ni * (size_t)D; i++) xb[i] = ((const float *)X)[(size_t)i0 * D + i];
+                    x = xb;
+                }
+                cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)ni, (int)nj, (int)D, 1.0, x, (int)D, h,
+                            (int)D, 0.0, out + (size_t)i0 * N + at + j0, (int)N);
+            }
+        }
+    }
+    free(xb);
+    free(hb);
+    const double *s = ms->dual->k.s;
+    for (long i = 0; i < nx; i++)
+        for (long j = 0; j < N; j++) out[(size_t)i * N + j] *= s[j];
+    return GS_OK;
+}
+
+int en_dual_eig(en_engine *e, int m, int task, const en_rowsrc *sets, int nsets, long *N, double **mu, gm_mat *P,
+                gm_mat *XV)
+{
+    *N = 0;
+    *mu = NULL;
+    memset(P, 0, sizeof *P);
+    for (int k = 0; k < nsets; k++) memset(&XV[k], 0, sizeof XV[k]);
+    if (m < 0 || m >= e->nm || task < 1 || task > e->p->T) return GS_EINPUT;
+    mstate *ms = &e->ms[m];
+    int t = task - 1;
+    if (!en_is_ridge(ms) || !ms->dual || !en_dual_mode(e, ms, t) || !e->have_cur || e->base_valid <= t ||
+        (!e->keep && t != e->p->T - 1))
+        return GS_EINPUT;
+    int rc = kernel_through(e, ms, t);
+    if (rc) return rc;
+    const en_problem *p = ms->p;
+    const rs_dual *k = &ms->dual->k;
+    long n = task_pos(ms, t + 1);
+    int Cs = p->st->task_class_start[t + 1];
+    gm_mat A = {0}, V = {0};
+    double *w = gs_malloc((size_t)(n ? n : 1), sizeof(double), "τ sweep"), *xs = NULL;
+    int *col = row_cols(ms, t, n);
+    if (!w || !col || (rc = gm_alloc(&A, n ? n : 1, n ? n : 1, "τ sweep"))) { rc = rc ? rc : GS_ENOMEM; goto done; }
+    /* S K S, both triangles, from the kernel's upper triangle (column-major, leading dimension cap) */
+    for (long j = 0; j < n; j++)
+        for (long i = 0; i <= j; i++) {
+            size_t at = (size_t)j * (size_t)k->cap + (size_t)i;
+            double v = k->s[i] * k->s[j] * (k->single ? (double)k->Kf[at] : k->K[at]);
+            A.v[(size_t)i * n + j] = A.v[(size_t)j * n + i] = v;
+        }
+    if (n && (rc = sp_eig(&A, w, &V))) goto done;
+    /* P = Vᵀ S Y: row r, column col[i] gathers V[i][r]·s_i */
+    if ((rc = gm_alloc(P, n ? n : 1, Cs ? Cs : 1, "τ sweep"))) goto done;
+    memset(P->v, 0, (size_t)P->rows * (size_t)P->cols * sizeof(double));
+    for (long i = 0; i < n; i++)
+        if (col[i] >= 0)
+            for (long r = 0; r < n; r++) P->v[(size_t)r * P->cols + col[i]] += V.v[(size_t)i * n + r] * k->s[i];
+    for (int q = 0; q < nsets && !rc; q++) {
+        long nx = sets[q].n;
+        free(xs);
+        xs = gs_malloc((size_t)(nx ? nx : 1) * (size_t)(n ? n : 1), sizeof(double), "τ sweep");
+        if (!xs) { rc = GS_ENOMEM; break; }
+        if ((rc = gm_alloc(&XV[q], nx ? nx : 1, n ? n : 1, "τ sweep"))) break;
+        if (nx && n) {
+            if ((rc = rows_times_h(ms, t, n, sets[q].x, sets[q].xf, nx, xs))) break;
+            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)nx, (int)n, (int)n, 1.0, xs, (int)n, V.v, (int)n,
+                        0.0, XV[q].v, (int)n);
+        }
+    }
+done:
+    free(xs);
+    free(col);
+    gm_free(&A);
+    gm_free(&V);
+    if (rc) {
+        free(w);
+        gm_free(P);
+        for (int q = 0; q < nsets; q++) gm_free(&XV[q]);
+        return rc;
+    }
+    *N = n;
+    *mu = w;
+    return GS_OK;
 }

@@ -1,8 +1,10 @@
 /* learners/ranpac.c — RanPAC: a Gaussian random ReLU projection to M dimensions (--projection draws
  * it; M = --expand when given, else 10000), then the engine's ridge (gs_learner.h).
  *
- * The reference picks λ on held-out training rows: `run --val-frac` chooses it so (cli/run.c,
- * ranpac_lambda) into params->ranpac_lambda; without a validation split τ is used as given. */
+ * The reference picks λ on held-out training rows: `run --val-frac` and `table --val-frac` choose
+ * it so (cli/ranpac_lambda.c: one eigendecomposition serves the whole grid, of the N × N kernel
+ * while the rows are fewer than M) into params->ranpac_lambda; without a validation split τ is
+ * used as given. */
 #include "gs_learner.h"
 
 static double ranpac_tau(en_mctx *m, int t, double tau)
