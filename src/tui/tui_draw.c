@@ -738,9 +738,12 @@ int tui_help_rows(const cv_canvas *cv, int w, char (*out)[TUI_HELP_LEN], int max
             int cells = 0;
             while (*q) {
                 if (*q == ' ') cut = q;
+                const char *c0 = q;
                 q++;
                 while (*q && (*(const unsigned char *)q & 0xC0) == 0x80) q++;
-                if (++cells > room) break;
+                char one[8];
+                snprintf(one, sizeof one, "%.*s", (int)(q - c0), c0);
+                if ((cells += cv_text_width(cv, one)) > room) break; /* a combining mark: 0 */
             }
             if (!*q && cells <= room) cut = q;
             else if (!cut || cut == p) cut = q; /* one long word: split */
