@@ -29,7 +29,11 @@ typedef struct {
     uint32_t rgb;        /* 0xRRGGBB or CV_RGB_DEFAULT */
     unsigned char attr;  /* CV_BOLD | CV_DIM | ... */
     unsigned char dots;  /* dot mask of the sub-cell raster (braille/block/ascii bits) */
+    wchar_t mark;        /* a combining mark drawn over ch in the same cell (U+0304 of "m̄"), 0: none */
 } cv_cell;
+/* 1 for a combining mark (wcwidth 0: U+0300–036F, 1AB0–1AFF, 1DC0–1DFF, 20D0–20FF, FE20–FE2F):
+ * it takes no column of its own; cv_text puts it on the cell before it. */
+int cv_combining(uint32_t cp);
 
 typedef struct {
     int w, h;

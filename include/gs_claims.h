@@ -67,12 +67,32 @@ int cl_claims(const cl_input *in, cl_report *out);
 int cl_find_oversample(const en_results *r, int ref);
 /* a and b with the fewest decimals (3 to 9) that tell them apart, "1.000228" and "1.000140" */
 void cl_sr_pair(double a, double b, char *sa, char *sb, size_t n);
-/* The rules, each over numbers printed on its claim's line (the man page states them):
- * the dilemma holds iff τ*_tail > τ*_head and the head at τ*_tail is CL_SHRINK points or more
- * below its best (UNKNOWN if a number is not finite); */
+/* The rules, one per claim, each over the numbers printed on its claim's line, read back from
+ * the text (so a reader re-derives every verdict from the line alone; the man page states them
+ * in its CLAIMS section). Each is CL_UNKNOWN when a number it reads is not finite.
+ * stable rank: GSR's printed sr above GACL's; */
+cl_verdict cl_sr_rule(double sr_ref, double sr_aug);
+/* Theorem 1: (D−r)m² above the right side of eq. 12 and the printed sr rose; */
+cl_verdict cl_theorem_rule(double lhs, double rhs, double sr_before, double sr_after);
+/* smallest eigenvalues: the bottom tenth's ratio (or λ_min's) CL_INFLATE or more; */
+cl_verdict cl_smallest_rule(double ratio);
+/* tail up: the printed change CL_TAIL_GAIN points or more; head preserved: -CL_HEAD_LOSS or more; */
+cl_verdict cl_tail_rule(double change);
+cl_verdict cl_head_rule(double change);
+/* the dilemma: τ*_tail > τ*_head and the head at τ*_tail CL_SHRINK points or more below its best; */
 cl_verdict cl_dilemma_rule(double tau_tail, double tau_head, double head_at_tail, double head_best);
-/* the synthetic rows reach new directions iff more than CL_REACH of tr Δ lies outside G's range. */
+/* the synthetic rows reach new directions: more than CL_REACH of tr Δ outside G's range; */
 cl_verdict cl_rank_rule(double outside);
+/* Δ spreads energy off G's top direction: u₁ᵀΔu₁/tr Δ below λ₁/tr G; */
+cl_verdict cl_topshare_rule(double share_delta, double share_g);
+/* Theorem 1's setting: ε/λ₁ below 1; */
+cl_verdict cl_premise_rule(double eps_over_l1);
+/* mixing widens the classes: synthetic over real spread 1 or more; */
+cl_verdict cl_spread_rule(double ratio);
+/* the tail gains weight: its ratio above 1 and above the head's (head_ratio NaN: no head class); */
+cl_verdict cl_mass_rule(double tail_ratio, double head_ratio);
+/* the tail gain is geometry: geometry CL_TAIL_GAIN points or more and above the mass. */
+cl_verdict cl_split_rule(double mass, double geometry);
 /* "✔", "✗" or "?" */
 const char *cl_mark(cl_verdict v);
 

@@ -13,7 +13,7 @@ start() {
         "cd '$TMPD' && env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=tmux-256color '$GSRSCOPE' $* 2>err; echo \$? > rc; sleep 30"
 }
 start --tour
-if wait_for 'Tour bundled · step 1/10: Ten tasks, two learners' 20 && wait_for 'preset: teaching' 5 &&
+if wait_for 'Tour bundled · step 1/10: Ten tasks, two learners' 60 && wait_for 'preset: teaching' 5 &&
    wait_for 'data: fashion-mnist mobilenetv2' 5; then
     ok "--tour plays the bundled tour on the MobileNetV2 sample (make run's data): step 1/10 with the teaching preset"; else bad "tour start" "$(screen; cat "$TMPD/err")"; fi
 T send-keys -t tui n

@@ -34,6 +34,62 @@ static const char *nf(double v, char *b)
     return b;
 }
 
+/* A number as printed, read back: every verdict is its rule over these (NaN for "—"). */
+static double pv(const char *printed) { return isfinite(strtod(printed, NULL)) && strcmp(printed, "—") ? strtod(printed, NULL) : NAN; }
+
+/* a and b as nf prints them, or with more significant digits (5 to 12) until they differ */
+static void num_pair(double a, double b, char *sa, char *sb, size_t n)
+{
+    char x[32], y[32];
+    snprintf(sa, n, "%s", nf(a, x));
+    snprintf(sb, n, "%s", nf(b, y));
+    for (int k = 5; k <= 12 && !strcmp(sa, sb) && isfinite(a) && isfinite(b); k++) {
+        snprintf(sa, n, "%.*g", k, a);
+        snprintf(sb, n, "%.*g", k, b);
+    }
+}
+
+/* ---- the rules, one per claim, over the numbers printed on its line (man gsrscope, CLAIMS) ---- */
+
+static int finite2(double a, double b) { return isfinite(a) && isfinite(b); }
+
+cl_verdict cl_sr_rule(double sr_ref, double sr_aug)
+{
+    return !finite2(sr_ref, sr_aug) ? CL_UNKNOWN : sr_aug > sr_ref ? CL_HOLDS : CL_FAILS;
+}
+
+cl_verdict cl_theorem_rule(double lhs, double rhs, double sr_before, double sr_after)
+{
+    if (!finite2(lhs, rhs) || !finite2(sr_before, sr_after)) return CL_UNKNOWN;
+    return lhs > rhs && sr_after > sr_before ? CL_HOLDS : CL_FAILS;
+}
+
+cl_verdict cl_smallest_rule(double ratio) { return !isfinite(ratio) ? CL_UNKNOWN : ratio >= CL_INFLATE ? CL_HOLDS : CL_FAILS; }
+
+cl_verdict cl_tail_rule(double change) { return !isfinite(change) ? CL_UNKNOWN : change >= CL_TAIL_GAIN ? CL_HOLDS : CL_FAILS; }
+
+cl_verdict cl_head_rule(double change) { return !isfinite(change) ? CL_UNKNOWN : change >= -CL_HEAD_LOSS ? CL_HOLDS : CL_FAILS; }
+
+cl_verdict cl_topshare_rule(double share_delta, double share_g)
+{
+    return !finite2(share_delta, share_g) ? CL_UNKNOWN : share_delta < share_g ? CL_HOLDS : CL_FAILS;
+}
+
+cl_verdict cl_premise_rule(double eps_over_l1) { return !isfinite(eps_over_l1) ? CL_UNKNOWN : eps_over_l1 < 1 ? CL_HOLDS : CL_FAILS; }
+
+cl_verdict cl_spread_rule(double ratio) { return !isfinite(ratio) ? CL_UNKNOWN : ratio >= 1 ? CL_HOLDS : CL_FAILS; }
+
+cl_verdict cl_mass_rule(double tail_ratio, double head_ratio)
+{
+    if (!isfinite(tail_ratio)) return CL_UNKNOWN;
+    return tail_ratio > 1 && (isnan(head_ratio) || tail_ratio > head_ratio) ? CL_HOLDS : CL_FAILS;
+}
+
+cl_verdict cl_split_rule(double mass, double geometry)
+{
+    return !finite2(mass, geometry) ? CL_UNKNOWN : geometry >= CL_TAIL_GAIN && geometry > mass ? CL_HOLDS : CL_FAILS;
+}
+
 int cl_find_oversample(const en_results *r, int ref)
 {
     if (!r || ref < 0 || ref >= r->n_methods) return -1;
@@ -64,7 +120,7 @@ static void claim_sr(const cl_input *in, const cl_report *rep, cl_row *w)
     const char *ea = a->flags & EN_LMAX_EST ? "~" : "", *eb = b->flags & EN_LMAX_EST ? "~" : "";
     cl_sr_pair(a->stable_rank, b->stable_rank, x, y, sizeof x);
     snprintf(w->numbers, sizeof w->numbers, "sr %s %s%s → %s %s%s", rep->ref, ea, x, rep->aug, eb, y);
-    w->verdict = b->stable_rank > a->stable_rank ? CL_HOLDS : CL_FAILS;
+    w->verdict = cl_sr_rule(pv(x), pv(y));
     /* sr = Σλ²/λ₁²: which of the two moved more */
     double l1 = b->lambda_max / a->lambda_max;
     double f2 = (b->stable_rank * b->lambda_max * b->lambda_max) / (a->stable_rank * a->lambda_max * a->lambda_max);
@@ -84,13 +140,14 @@ static void claim_theorem(const cl_input *in, const cl_report *rep, cl_row *w)
         return;
     }
     char a[32], b[32], c[32], d[32], e[32];
-    snprintf(w->numbers, sizeof w->numbers, "(D−r)m² = %s vs %s (eq. 12); sr %s → %s", nf(t->lhs, a), nf(t->rhs, b),
-             nf(t->sr_before, c), nf(t->sr_after, d));
-    int rose = t->sr_after > t->sr_before;
-    w->verdict = t->strict_condition && rose ? CL_HOLDS : CL_FAILS;
+    num_pair(t->lhs, t->rhs, a, b, sizeof a);
+    cl_sr_pair(t->sr_before, t->sr_after, c, d, sizeof c);
+    snprintf(w->numbers, sizeof w->numbers, "(D−r)m² = %s vs %s (eq. 12); sr %s → %s", a, b, c, d);
+    int rose = pv(d) > pv(c), strict = pv(a) > pv(b);
+    w->verdict = cl_theorem_rule(pv(a), pv(b), pv(c), pv(d));
     if (w->verdict == CL_HOLDS)
         snprintf(w->reason, sizeof w->reason, "eq. 12 holds and sr rose by %s", nf(t->sr_after - t->sr_before, a));
-    else if (!t->strict_condition)
+    else if (!strict)
         snprintf(w->reason, sizeof w->reason,
                  "eq. 12 fails: the least tail energy of Δ, m = %s, is small against ε = %s in the head block "
                  "(Λ₊ = %s)%s", nf(t->m, a), nf(t->eps, b), nf(t->Lambda_plus, c),
@@ -125,7 +182,7 @@ static void claim_smallest(const cl_input *in, const cl_report *rep, cl_row *w)
         double ma = bottom_mean(a->eig, D), mb = bottom_mean(b->eig, D), q = mb / ma;
         snprintf(w->numbers, sizeof w->numbers, "smallest tenth of λ(G+τI): mean %s %s → %s %s (×%s); λ_min %s → %s",
                  rep->ref, nf(ma, x), rep->aug, nf(mb, y), nf(q, z), nf(a->eig[D - 1], t), nf(b->eig[D - 1], u));
-        w->verdict = q >= CL_INFLATE ? CL_HOLDS : CL_FAILS;
+        w->verdict = cl_smallest_rule(pv(z));
         if (w->verdict == CL_HOLDS)
             snprintf(w->reason, sizeof w->reason, "%s's extra rows put ×%s more energy into the weakest directions",
                      rep->aug, nf(q, z));
@@ -147,7 +204,7 @@ static void claim_smallest(const cl_input *in, const cl_report *rep, cl_row *w)
     const char *ea = a->flags & EN_LMIN_EST ? "~" : "", *eb = b->flags & EN_LMIN_EST ? "~" : "";
     snprintf(w->numbers, sizeof w->numbers, "λ_min %s %s%s → %s %s%s (×%s)", rep->ref, ea, nf(a->lambda_min, x), rep->aug,
              eb, nf(b->lambda_min, y), nf(q, z));
-    w->verdict = q >= CL_INFLATE ? CL_HOLDS : CL_FAILS;
+    w->verdict = cl_smallest_rule(pv(z));
     snprintf(w->reason, sizeof w->reason, "λ_min only (the full spectrum is computed at the last task)%s",
              w->verdict == CL_HOLDS ? ": the weakest direction gained energy" : ": no real change");
 }
@@ -165,16 +222,21 @@ static void claim_acc(const cl_input *in, const cl_report *rep, cl_row *w, int t
         snprintf(w->reason, sizeof w->reason, "no %s class seen by task %d", tail ? "tail" : "head", in->task);
         return;
     }
-    double d = vb - va;
-    snprintf(w->numbers, sizeof w->numbers, "%s %s %.1f %% → %s %.1f %% (%+.1f points)", tail ? "tail" : "head",
-             rep->ref, va, rep->aug, vb, d);
+    /* the change is that of the two numbers as printed (one decimal each) */
+    char pa[32], pb[32], pd[32];
+    snprintf(pa, sizeof pa, "%.1f", va);
+    snprintf(pb, sizeof pb, "%.1f", vb);
+    snprintf(pd, sizeof pd, "%+.1f", pv(pb) - pv(pa));
+    double d = pv(pd);
+    snprintf(w->numbers, sizeof w->numbers, "%s %s %s %% → %s %s %% (%s points)", tail ? "tail" : "head", rep->ref, pa,
+             rep->aug, pb, pd);
     if (tail) {
-        w->verdict = d >= CL_TAIL_GAIN ? CL_HOLDS : CL_FAILS;
+        w->verdict = cl_tail_rule(d);
         snprintf(w->reason, sizeof w->reason, w->verdict == CL_HOLDS ? "%s recognises more tail test rows"
                                                                       : "%s gains less than 1 point on the tail",
                  rep->aug);
     } else {
-        w->verdict = d >= -CL_HEAD_LOSS ? CL_HOLDS : CL_FAILS;
+        w->verdict = cl_head_rule(d);
         if (w->verdict == CL_HOLDS)
             snprintf(w->reason, sizeof w->reason, d >= 0 ? "the head does not lose" : "the head loses %.1f points (≤ 1)",
                      -d);
@@ -186,7 +248,8 @@ cl_verdict cl_dilemma_rule(double tau_tail, double tau_head, double head_at_tail
 {
     if (!isfinite(tau_tail) || !isfinite(tau_head) || !isfinite(head_at_tail) || !isfinite(head_best))
         return CL_UNKNOWN;
-    return tau_tail > tau_head && head_best - head_at_tail >= CL_SHRINK ? CL_HOLDS : CL_FAILS;
+    /* the head's loss as a reader subtracts the two printed values (1e-9: decimals in binary) */
+    return tau_tail > tau_head && head_best - head_at_tail >= CL_SHRINK - 1e-9 ? CL_HOLDS : CL_FAILS;
 }
 
 static void claim_dilemma(const cl_input *in, const cl_report *rep, cl_row *w)
@@ -210,13 +273,16 @@ static void claim_dilemma(const cl_input *in, const cl_report *rep, cl_row *w)
         snprintf(w->reason, sizeof w->reason, "the sweep has no head and tail accuracies at task %d", in->task);
         return;
     }
-    char a[32], b[32];
-    double loss = s->head_acc[bh] - s->head_acc[bt];
+    char a[32], b[32], hb[32], ht[32];
+    nf(s->tau[bt], a);
+    nf(s->tau[bh], b);
+    snprintf(hb, sizeof hb, "%.1f", s->head_acc[bh]);
+    snprintf(ht, sizeof ht, "%.1f", s->head_acc[bt]);
+    double loss = pv(hb) - pv(ht);
     /* exactly the four numbers the rule reads (and the tail's best accuracy) */
-    snprintf(w->numbers, sizeof w->numbers, "%s: tail best %.1f %% at τ*_tail = %s; head best %.1f %% at τ*_head = %s; "
-             "head at τ*_tail %.1f %% (%.1f points below its best)", rep->ref, s->tail_acc[bt], nf(s->tau[bt], a),
-             s->head_acc[bh], nf(s->tau[bh], b), s->head_acc[bt], loss);
-    w->verdict = cl_dilemma_rule(s->tau[bt], s->tau[bh], s->head_acc[bt], s->head_acc[bh]);
+    snprintf(w->numbers, sizeof w->numbers, "%s: tail best %.1f %% at τ*_tail = %s; head best %s %% at τ*_head = %s; "
+             "head at τ*_tail %s %% (%.1f points below its best)", rep->ref, s->tail_acc[bt], a, hb, b, ht, loss);
+    w->verdict = cl_dilemma_rule(pv(a), pv(b), pv(ht), pv(hb));
     if (s->tau[bt] < s->tau[bh] && bt == lo)
         snprintf(w->reason, sizeof w->reason, "no τ above the smallest (%s) helps the tail, and the head is best at "
                  "τ %s: the tail wants the smaller τ, so a larger τ cannot be what stabilizes it", nf(s->tau[bt], a),
@@ -254,7 +320,7 @@ static void claim_rank(const cl_input *in, const cl_report *rep, cl_row *w)
     snprintf(w->numbers, sizeof w->numbers, "rank(G) %ld → rank(G+Δ) %ld of D = %ld (eigenvalues above %s = "
              "D·ε·λ₁(G+Δ)); share of tr Δ outside G's range %s", t->rank1_G, t->rank1_GD, in->r->D,
              nf(t->rank_tol, b), nf(t->outside, a));
-    w->verdict = cl_rank_rule(t->outside);
+    w->verdict = cl_rank_rule(pv(nf(t->outside, a)));
     /* a mix of two rows lies in their plane; with --expand the mix is expanded by ReLU(Rz), which
      * is not linear, so the expanded mix can leave the span of the expanded real rows */
     int ex = in->r->expand > 0;
@@ -292,8 +358,10 @@ static void claim_topshare(const cl_input *in, const cl_report *rep, cl_row *w)
     }
     double sd = t->u1_Delta / t->tr_Delta, sg = t->lambda1 / t->tr_G;
     char a[32], b[32];
-    snprintf(w->numbers, sizeof w->numbers, "u₁ᵀΔu₁/tr Δ = %.3f against λ₁/tr G = %.3f", sd, sg);
-    w->verdict = sd < sg ? CL_HOLDS : CL_FAILS;
+    char x[32], y[32];
+    cl_sr_pair(sd, sg, x, y, sizeof x);
+    snprintf(w->numbers, sizeof w->numbers, "u₁ᵀΔu₁/tr Δ = %s against λ₁/tr G = %s", x, y);
+    w->verdict = cl_topshare_rule(pv(x), pv(y));
     if (w->verdict == CL_HOLDS)
         snprintf(w->reason, sizeof w->reason, "Δ puts a smaller share (%s) on u₁ than G does (%s): it can raise sr = Σλ²/λ₁²",
                  nf(sd, a), nf(sg, b));
@@ -312,7 +380,7 @@ static void claim_premise(const cl_input *in, const cl_report *rep, cl_row *w)
     double q = t->lambda1 > 0 ? t->eps / t->lambda1 : NAN;
     snprintf(w->numbers, sizeof w->numbers, "ε/λ₁ = %s (ε = %s, λ₁(G) = %s)", nf(q, a), nf(t->eps, b), nf(t->lambda1, c));
     if (!isfinite(q)) { w->verdict = CL_UNKNOWN; snprintf(w->reason, sizeof w->reason, "λ₁(G) is 0"); return; }
-    w->verdict = q < 1 ? CL_HOLDS : CL_FAILS;
+    w->verdict = cl_premise_rule(pv(a));
     snprintf(w->reason, sizeof w->reason, w->verdict == CL_HOLDS
                  ? "%s adds less to the head directions than G already holds there"
                  : "%s adds more to the head directions than G holds there: the head's eigenvalues grow most", rep->aug);
@@ -337,8 +405,8 @@ static void claim_spread(const cl_input *in, const cl_report *rep, cl_row *w)
     if (n < (int)sizeof w->numbers)
         snprintf(w->numbers + n, sizeof w->numbers - (size_t)n, " cosine to the class mean %s %s → %s",
                  h ? "tail" : "head", nf(m->cos_real[h], d), nf(m->cos_syn[h], e));
-    double q = m->spread_syn[h] / m->spread_real[h];
-    w->verdict = q >= 1 ? CL_HOLDS : CL_FAILS;
+    double q = pv(nf(m->spread_syn[h] / m->spread_real[h], f));
+    w->verdict = cl_spread_rule(q);
     if (w->verdict == CL_HOLDS)
         snprintf(w->reason, sizeof w->reason, "%s's %s rows spread ×%s as wide as the real ones", rep->aug,
                  h ? "tail" : "head", nf(q, f));
@@ -365,7 +433,7 @@ static void claim_mass(const cl_input *in, const cl_report *rep, cl_row *w)
     else
         snprintf(w->numbers, sizeof w->numbers, "median tail class %s rows → %s (×%s)", nf(m->mass_real[1], a),
                  nf(m->mass_total[1], b), nf(qt, c));
-    w->verdict = qt > 1 && (!m->n_cls[0] || qt > qh) ? CL_HOLDS : CL_FAILS;
+    w->verdict = cl_mass_rule(pv(nf(qt, c)), m->n_cls[0] ? pv(nf(qh, f)) : NAN);
     if (w->verdict == CL_HOLDS)
         snprintf(w->reason, sizeof w->reason, "β-weighted rows multiply a tail class's weight by ×%s%s", nf(qt, c),
                  m->n_cls[0] ? ", more than a head class's: the ridge leans toward the tail" : "");
@@ -393,12 +461,19 @@ static void claim_split(const cl_input *in, const cl_report *rep, cl_row *w)
         snprintf(w->reason, sizeof w->reason, "task %d: not computed, or no tail class seen", in->task);
         return;
     }
-    double mass = v->tail_acc - a->tail_acc, geo = b->tail_acc - v->tail_acc;
+    /* mass and geometry: the differences of the three accuracies as printed */
+    char pa[16], pv1[16], pb[16], pm[16], pg[16];
+    snprintf(pa, sizeof pa, "%.1f", a->tail_acc);
+    snprintf(pv1, sizeof pv1, "%.1f", v->tail_acc);
+    snprintf(pb, sizeof pb, "%.1f", b->tail_acc);
+    snprintf(pm, sizeof pm, "%+.1f", pv(pv1) - pv(pa));
+    snprintf(pg, sizeof pg, "%+.1f", pv(pb) - pv(pv1));
+    double mass = pv(pm), geo = pv(pg);
     char on[32];
     mt_display_name(r->m[o].name, on, sizeof on);
-    snprintf(w->numbers, sizeof w->numbers, "tail %s %.1f → %s %.1f → %s %.1f %%: mass %+.1f, geometry %+.1f points",
-             rep->ref, a->tail_acc, on, v->tail_acc, rep->aug, b->tail_acc, mass, geo);
-    w->verdict = geo >= CL_TAIL_GAIN && geo > mass ? CL_HOLDS : CL_FAILS;
+    snprintf(w->numbers, sizeof w->numbers, "tail %s %s → %s %s → %s %s %%: mass %s, geometry %s points", rep->ref, pa,
+             on, pv1, rep->aug, pb, pm, pg);
+    w->verdict = cl_split_rule(mass, geo);
     if (w->verdict == CL_HOLDS)
         snprintf(w->reason, sizeof w->reason, "the spherical mix adds %.1f points beyond copies of the same weight "
                  "(%+.1f)", geo, mass);

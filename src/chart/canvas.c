@@ -34,6 +34,7 @@ void cv_clear(cv_canvas *cv)
         cv->cells[i].rgb = CV_RGB_DEFAULT;
         cv->cells[i].attr = 0;
         cv->cells[i].dots = 0;
+        cv->cells[i].mark = 0;
     }
 }
 
@@ -103,9 +104,11 @@ void cv_dot(cv_canvas *cv, const cv_rect *clip, int px, int py, uint32_t rgb, un
     c->dots |= (unsigned char)cv_dot_bit(cv->glyphs, px % sx, py % sy);
     if ((attr & CV_UNDER) && taken) { /* a curve's cell keeps the curve's colour and glyph */
         if (cv->glyphs != CV_ASCII) c->ch = cv_mask_glyph(cv->glyphs, c->dots);
+        c->mark = 0;
         return;
     }
     c->ch = cv->glyphs == CV_ASCII ? ascii : cv_mask_glyph(cv->glyphs, c->dots);
+    c->mark = 0;
     c->rgb = rgb;
     c->attr = attr & (unsigned char)~CV_UNDER;
 }
@@ -218,7 +221,7 @@ static int text_put(cv_canvas *cv, int *x, int y, int limit, uint32_t cp, uint32
         for (; *f; f++) {
             if (*x >= limit) return n;
             cv_cell *c = cv_at(cv, *x, y);
-            if (c) { c->ch = (wchar_t)(unsigned char)*f; c->rgb = rgb; c->attr = attr; c->dots = 0; }
+            if (c) { c->ch = (wchar_t)(unsigned char)*f; c->rgb = rgb; c->attr = attr; c->dots = 0; c->mark = 0; }
             (*x)++;
             n++;
         }
@@ -226,7 +229,7 @@ static int text_put(cv_canvas *cv, int *x, int y, int limit, uint32_t cp, uint32
     }
     if (*x >= limit) return 0;
     cv_cell *c = cv_at(cv, *x, y);
-    if (c) { c->ch = (wchar_t)cp; c->rgb = rgb; c->attr = attr; c->dots = 0; }
+    if (c) { c->ch = (wchar_t)cp; c->rgb = rgb; c->attr = attr; c->dots = 0; c->mark = 0; }
     (*x)++;
     return 1;
 }
@@ -243,10 +246,21 @@ int cv_text(cv_canvas *cv, int x, int y, const char *utf8, int max_w, uint32_t r
         uint32_t cp;
         s += utf8_next(s, &cp);
         if (cp < 0x20 || cp == 0x7F) cp = '?';
+        if (cv_combining(cp)) { /* over the cell just written (dropped in ASCII) */
+            cv_cell *c = n > 0 && cv->glyphs != CV_ASCII ? cv_at(cv, x - 1, y) : NULL;
+            if (c && !c->mark) c->mark = (wchar_t)cp;
+            continue;
+        }
         if (x < 0) { x++; continue; }
         n += text_put(cv, &x, y, limit, cp, rgb, attr);
     }
     return n;
+}
+
+int cv_combining(uint32_t cp)
+{
+    return (cp >= 0x300 && cp <= 0x36F) || (cp >= 0x1AB0 && cp <= 0x1AFF) || (cp >= 0x1DC0 && cp <= 0x1DFF) ||
+           (cp >= 0x20D0 && cp <= 0x20FF) || (cp >= 0xFE20 && cp <= 0xFE2F);
 }
 
 int cv_text_width(const cv_canvas *cv, const char *utf8)
@@ -256,7 +270,8 @@ int cv_text_width(const cv_canvas *cv, const char *utf8)
     while (s && *s) {
         uint32_t cp;
         s += utf8_next(s, &cp);
-        const char *f = cv->glyphs == CV_ASCII ? ascii_fold(cp) : NULL;
+        if (cv_combining(cp)) continue; /* no column of its own */
+        const char *f = cv && cv->glyphs == CV_ASCII ? ascii_fold(cp) : NULL;
         n += f ? (int)strlen(f) : 1;
     }
     return n;
@@ -268,7 +283,7 @@ void cv_fill(cv_canvas *cv, int x, int y, int w, int h, wchar_t ch, uint32_t rgb
     for (int j = y; j < y + h; j++)
         for (int i = x; i < x + w; i++) {
             cv_cell *c = cv_at(cv, i, j);
-            if (c) { c->ch = ch; c->rgb = rgb; c->attr = attr; c->dots = 0; }
+            if (c) { c->ch = ch; c->rgb = rgb; c->attr = attr; c->dots = 0; c->mark = 0; }
         }
 }
 

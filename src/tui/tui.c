@@ -89,8 +89,9 @@ static void blit(tui_state *u, const cv_canvas *cv)
             if (c->attr & CV_DIM) a |= A_DIM;
             if (c->attr & CV_REVERSE) a |= A_REVERSE;
             if (c->attr & CV_UNDERLINE) a |= A_UNDERLINE;
-            wchar_t wc[2] = {c->ch ? c->ch : L' ', 0};
+            wchar_t wc[3] = {c->ch ? c->ch : L' ', c->mark, 0}; /* a combining mark in the cell */
             if (!u->utf8 && wc[0] > 126) wc[0] = L'?';
+            if (!u->utf8) wc[1] = 0;
             cchar_t cc;
             setcchar(&cc, wc, a, pair_for(u, c->rgb), NULL);
             mvadd_wch(y, x, &cc); /* the bottom-right cell may report ERR: harmless */

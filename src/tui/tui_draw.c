@@ -757,9 +757,12 @@ int tui_help_rows(const cv_canvas *cv, int w, char (*out)[TUI_HELP_LEN], int max
             int cells = 0;
             while (*q) {
                 if (*q == ' ') cut = q;
+                const char *c0 = q;
                 q++;
                 while (*q && (*(const unsigned char *)q & 0xC0) == 0x80) q++;
-                if (++cells > room) break;
+                char one[8];
+                snprintf(one, sizeof one, "%.*s", (int)(q - c0), c0);
+                if ((cells += cv_text_width(cv, one)) > room) break; /* a combining mark: 0 */
             }
             if (!*q && cells <= room) cut = q;
             else if (!cut || cut == p) cut = q; /* one long word: split */
@@ -825,7 +828,11 @@ static void tour_overlay(cv_canvas *cv, const tui_layout *l, const tui_view *v)
     snprintf(foot, sizeof foot, "n next step · p back · Esc leaves the tour%s",
              pr.w > 0 ? " · the highlighted panel is the one to look at" : "");
     int rows = tui_wrap_text(cv, 0, 0, inner, -1, title, 0) + tui_wrap_text(cv, 0, 0, inner, -1, foot, 0);
-    for (int i = 0; i < s->ntext; i++) rows += tui_wrap_text(cv, 0, 0, inner, -1, s->text[i], 0);
+    char text[TR_MAX_TEXT][400]; /* the step's lines, placeholders filled from the run shown */
+    for (int i = 0; i < s->ntext; i++) {
+        tui_tour_fill(v, s->text[i], text[i], sizeof text[i]);
+        rows += tui_wrap_text(cv, 0, 0, inner, -1, text[i], 0);
+    }
     int h = rows + 2, body_top = l->accuracy.y, body_bot = l->message.y;
     if (h > body_bot - body_top) h = body_bot - body_top;
     int x = (cv->w - w) / 2, y = top_half ? body_bot - h : body_top;
@@ -833,7 +840,7 @@ static void tour_overlay(cv_canvas *cv, const tui_layout *l, const tui_view *v)
     cv_box(cv, x, y, w, h, NULL, FG, CV_BOLD);
     int r = y + 1, end = y + h - 1;
     r += tui_wrap_text(cv, x + 2, r, inner, end - r, title, CV_BOLD);
-    for (int i = 0; i < s->ntext && r < end; i++) r += tui_wrap_text(cv, x + 2, r, inner, end - r, s->text[i], 0);
+    for (int i = 0; i < s->ntext && r < end; i++) r += tui_wrap_text(cv, x + 2, r, inner, end - r, text[i], 0);
     if (r < end) tui_wrap_text(cv, x + 2, r, inner, end - r, foot, CV_DIM);
 }
 

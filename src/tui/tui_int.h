@@ -154,6 +154,13 @@ void tui_first_line(const cv_canvas *cv, const en_results *r, int m0, int m1, in
 /* The hint bar in rc (one row): the editor's keys while it is open, a tour's keys, else the key
  * table's hints; where the full form drops pin, undo, export or save, a compact form keeps them. */
 void tui_hint_bar(cv_canvas *cv, const tui_rect *rc, const tui_view *v);
+/* A tour step's text line with its placeholders filled from the run the view shows at the step
+ * (tui_tour_text.c; the list and the rules: man gsrscope, TOURS): {R} and {A} the shown pair's
+ * names (R the plain ridge), {task}; {acc:X} {head:X} {tail:X} {sr:X} {df:X} {headabove:X}
+ * {tailabove:X} (X = R or A) as the panels print them; {cmp:q} "higher", "lower" or "the same"
+ * (A's printed q against R's); {tailstory:X} how X's tail accuracy moved up to the task. "…"
+ * while a number is not computed; an unknown key stays as written. */
+void tui_tour_fill(const tui_view *v, const char *text, char *out, int n);
 void tui_claims_text(cv_canvas *cv, int x, int y, int w, int h, const tui_extra *ex, const tui_view *v);
 
 /* ---- presets (tui_preset.c) ---- */

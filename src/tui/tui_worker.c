@@ -166,12 +166,13 @@ static void run_export(tui_worker *w, const char *path, const char *figure, en_r
     /* frames: one seed (a mean over seeds of the τ sweep is at one task), each frame's spectrum */
     int ne = !frames && w->nctx > 1 && fig_seeds_supported(figure) ? seed_engines(w, &w->cur, eng, seeds) : 0, nsw = 0,
         st = GS_OK;
-    if (frames)
-        for (int t = 1; st == GS_OK && t <= (q.task >= 1 ? q.task : q.r->T); t++)
-            st = en_ensure_spectrum(w->ctx->eng, t, pair_mask(q.m0, q.m1), &w->cancel);
-    if (frames) q.r = en_get_results(w->ctx->eng);
     unsigned needs = fig_needs(figure);
     int tau = (needs & FIG_TAU_CURVES) != 0, erank = (needs & FIG_EVERY_SPECTRUM) != 0;
+    /* one run: the spectrum at every task (erank: export's set) or, frames, up to the task */
+    if (frames || (erank && !(ne == w->nctx && ne > 1)))
+        for (int t = 1; st == GS_OK && t <= (frames && q.task >= 1 ? q.task : q.r->T); t++)
+            st = en_ensure_spectrum(w->ctx->eng, t, pair_mask(q.m0, q.m1), &w->cancel);
+    if (frames || erank) q.r = en_get_results(w->ctx->eng);
     memset(sw, 0, sizeof sw);
     if (ne == w->nctx && ne > 1) {
         unsigned shown = pair_mask(q.m0, q.m1);

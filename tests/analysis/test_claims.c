@@ -1,6 +1,7 @@
 /* test_claims.c — the claims and collapse computations (gs_claims.h, gs_collapse.h).
  * Collapse: energies against an independent computation, uᵀ(G+τI)u = Σ λᵢ (vᵢ·u)² + τ from the
  * eigendecomposition of G, with u from plain loops; a direction no row reaches sits at τ.
+ * Each claim's rule (cl_*_rule) flips just across its threshold and is ? without a number.
  * Claims: verdicts on hand-made results whose outcome is known: each claim both ways, and the
  * case the paper's dilemma does not cover (head flat at 100 % for every τ, tail falling to 0 %).
  * The dilemma's rule (τ*_tail > τ*_head and the head ≥ 2 points below its best at τ*_tail) both
@@ -309,7 +310,7 @@ static void test_claims(void)
     CHECK(rep.row[CL_THEOREM].verdict == CL_HOLDS, "eq. 12 holds and sr rose: ✔");
     CHECK(rep.row[CL_HEAD].verdict == CL_FAILS && strstr(rep.row[CL_HEAD].reason, "loses 10.0 points"), "head −10: ✗");
     CHECK(rep.row[CL_SMALLEST].verdict == CL_HOLDS, "λ_min ×3: ✔");
-    th.strict_condition = 0;
+    th.strict_condition = 0; th.lhs = 1; /* eq. 12 fails: (D−r)m² under the right side */
     cl_claims(&in, &rep);
     CHECK(rep.row[CL_THEOREM].verdict == CL_FAILS && strstr(rep.row[CL_THEOREM].reason, "eq. 12 fails"), "eq. 12 fails: ✗");
     /* the full spectrum: bottom tenth (1 of 10 eigenvalues) */
@@ -499,8 +500,40 @@ static void test_claims(void)
     en_results_free(&r);
 }
 
+/* Each claim's rule (gs_claims.h) flips where the man page says: just on either side of its
+ * threshold, and ? when a number is missing. */
+static void test_rules(void)
+{
+    CHECK(cl_sr_rule(1.075, 1.076) == CL_HOLDS && cl_sr_rule(1.075, 1.075) == CL_FAILS && cl_sr_rule(NAN, 1) == CL_UNKNOWN,
+          "stable rank: GSR's above GACL's, a tie fails");
+    CHECK(cl_theorem_rule(2, 1, 1.0, 1.1) == CL_HOLDS && cl_theorem_rule(1, 1, 1.0, 1.1) == CL_FAILS &&
+              cl_theorem_rule(2, 1, 1.1, 1.1) == CL_FAILS && cl_theorem_rule(2, NAN, 1, 2) == CL_UNKNOWN,
+          "Theorem 1: eq. 12 strictly and sr rose, each needed");
+    CHECK(cl_smallest_rule(1.1) == CL_HOLDS && cl_smallest_rule(1.099) == CL_FAILS && cl_smallest_rule(NAN) == CL_UNKNOWN,
+          "smallest eigenvalues: ×1.1 or more");
+    CHECK(cl_tail_rule(1.0) == CL_HOLDS && cl_tail_rule(0.9) == CL_FAILS && cl_tail_rule(NAN) == CL_UNKNOWN,
+          "tail: +1.0 points holds, +0.9 fails");
+    CHECK(cl_head_rule(-1.0) == CL_HOLDS && cl_head_rule(-1.1) == CL_FAILS && cl_head_rule(NAN) == CL_UNKNOWN,
+          "head: -1.0 holds, -1.1 fails");
+    CHECK(cl_dilemma_rule(1, 0.01, 86.3, 88.3) == CL_HOLDS && cl_dilemma_rule(1, 0.01, 86.4, 88.3) == CL_FAILS,
+          "dilemma: a printed loss of exactly 2.0 (88.3 - 86.3, not exact in binary) holds, 1.9 fails");
+    CHECK(cl_rank_rule(1.1e-6) == CL_HOLDS && cl_rank_rule(1e-6) == CL_FAILS && cl_rank_rule(NAN) == CL_UNKNOWN,
+          "reach: above 1e-6 of tr Δ");
+    CHECK(cl_topshare_rule(0.775, 0.776) == CL_HOLDS && cl_topshare_rule(0.817, 0.776) == CL_FAILS &&
+              cl_topshare_rule(0.5, 0.5) == CL_FAILS, "top share: Δ's below G's, a tie fails");
+    CHECK(cl_premise_rule(0.99) == CL_HOLDS && cl_premise_rule(1) == CL_FAILS && cl_premise_rule(NAN) == CL_UNKNOWN,
+          "setting: ε/λ₁ below 1");
+    CHECK(cl_spread_rule(1) == CL_HOLDS && cl_spread_rule(0.9999) == CL_FAILS, "spread: ×1 or more");
+    CHECK(cl_mass_rule(41, 17.67) == CL_HOLDS && cl_mass_rule(17, 17.67) == CL_FAILS && cl_mass_rule(1, NAN) == CL_FAILS &&
+              cl_mass_rule(1.5, NAN) == CL_HOLDS && cl_mass_rule(NAN, 2) == CL_UNKNOWN,
+          "mass: above 1 and above the head's (no head: above 1)");
+    CHECK(cl_split_rule(0.5, 1.0) == CL_HOLDS && cl_split_rule(0.5, 0.9) == CL_FAILS && cl_split_rule(2, 1.5) == CL_FAILS &&
+              cl_split_rule(NAN, 2) == CL_UNKNOWN, "split: geometry 1 point or more and above the mass");
+}
+
 int main(void)
 {
+    test_rules();
     test_collapse();
     test_claims();
     test_rank_threshold();

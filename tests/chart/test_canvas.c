@@ -317,8 +317,24 @@ static void test_compact_legend(void)
     cv_free(&cv);
 }
 
+/* A combining mark (z̃: z and U+0303) shares its base's cell: "β·Σ z̃z̃ᵀ" takes 7 cells, not 9. */
+static void test_combining(void)
+{
+    cv_canvas cv;
+    cv_init(&cv, 12, 1, CV_BRAILLE);
+    int n = cv_text(&cv, 0, 0, "β·Σ z̃z̃ᵀ|", -1, CV_RGB_DEFAULT, 0);
+    CHECK(n == 8 && cv_text_width(&cv, "β·Σ z̃z̃ᵀ|") == 8, "8 cells written and measured (%d)", n);
+    CHECK(cv_at(&cv, 4, 0)->ch == L'z' && cv_at(&cv, 4, 0)->mark == 0x303 && cv_at(&cv, 5, 0)->ch == L'z' &&
+              cv_at(&cv, 5, 0)->mark == 0x303 && cv_at(&cv, 6, 0)->ch == 0x1D40 && cv_at(&cv, 7, 0)->ch == L'|',
+          "z̃ z̃ in cells 4 and 5 with their marks, ᵀ next to them");
+    cv_fill(&cv, 0, 0, 12, 1, L' ', CV_RGB_DEFAULT, 0);
+    CHECK(cv_at(&cv, 4, 0)->mark == 0, "a fill clears the mark");
+    cv_free(&cv);
+}
+
 int main(void)
 {
+    test_combining();
     test_braille_bits();
     test_block_ascii();
     test_lines();

@@ -343,6 +343,17 @@ int main(void)
         int known = 1;
         for (size_t i = 0; i < sizeof terms / sizeof terms[0]; i++) known &= strstr(joined, terms[i]) != NULL;
         CHECK(known, "help explains every number on screen");
+        /* a combining mark takes no column: "m̄ mbar" lines its text up with "ε" (9 cells in) */
+        int col_m = -1, col_e = -1;
+        for (int i = 0; i < nr; i++) {
+            char *bar = strstr(rows[i], "‖");
+            if (!bar) continue;
+            char pre[64];
+            snprintf(pre, sizeof pre, "%.*s", (int)(bar - rows[i]) < 63 ? (int)(bar - rows[i]) : 63, rows[i]);
+            if (!strncmp(rows[i], "m̄ mbar", strlen("m̄ mbar"))) col_m = cv_text_width(&cv, pre);
+            if (!strncmp(rows[i], "ε ", 3)) col_e = cv_text_width(&cv, pre);
+        }
+        CHECK(col_m == 9 && col_e == 9, "help: m̄'s and ε's text start in one column (%d, %d)", col_m, col_e);
         /* scrolled to the end: the last explanation is visible */
         v.help_scroll = 1000;
         tui_draw(&cv, &v);
