@@ -26,7 +26,8 @@ int cli_method_params(const op_opts *o, op_params *q, int say)
         if (!mt_known(e->method)) {
             mt_unknown(e->method);
             char why[512];
-            snprintf(why, sizeof why, "%s", gs_last_error());
+            const char *msg = gs_last_error();
+            snprintf(why, sizeof why, "%s", strncmp(msg, "--methods: ", 11) ? msg : msg + 11);
             rc = gs_error(GS_EINPUT, "%s: %s: %s", e->where, e->what, why);
             break;
         }
