@@ -47,6 +47,7 @@ typedef struct {
 #define OP_MAX_FRAME_MS 60000
 enum { OP_SIZE_NONE = 0, OP_SIZE_COLUMN, OP_SIZE_PAGE, OP_SIZE_SLIDE }; /* export --size */
 #define OP_MAX_SWEEP 8
+#define OP_MAX_SETS 64 /* --set METHOD.KEY=V given at most so many times */
 #define OP_MAX_SOURCES 8
 
 /* A data source of `table` (its column group), in the order given. */
@@ -128,6 +129,16 @@ typedef struct op_opts {
     int n_sources;
     int columns[OP_N_COLS]; /* --columns a_last,a_avg,head,tail: OP_COL_* in order; n_columns 0 = all */
     int n_columns;
+    /* run, table, export: each method's own values (gs_tuned.h): --tuned FILE, then the --set
+     * METHOD.KEY=V in the order given (a --set wins over the file, both over --tau and the like
+     * for that method only) */
+    const char *tuned;
+    const char *sets[OP_MAX_SETS];
+    int n_sets;
+    /* Set by the command once resolved (NULL: every method runs with `params`): n_methods entries,
+     * method m's own parameters where --tuned or --set gave it values that differ (the reports
+     * record them per method). Not owned. */
+    const op_params *method_params;
     /* synth */
     const char *out_dir;
     /* tui */

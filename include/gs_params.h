@@ -42,7 +42,9 @@ enum {
     OPG_OUT_DIR = 1u << 9,   /* --out DIR (synth) */
     OPG_TERMINAL = 1u << 10, /* --ascii, --tour, --theme (the TUI) */
     OPG_GENERAL = 1u << 11,  /* --help, --version: every command, without being listed */
-    OPG_TABLE = 1u << 12     /* --columns (table) */
+    OPG_TABLE = 1u << 12,    /* --columns (table) */
+    OPG_TUNED = 1u << 13     /* --tuned FILE, --set METHOD.KEY=V: each method's own values (run,
+                              * table, export; gs_tuned.h) */
 };
 
 /* all: the N(N−1) ordered pairs i ≠ j (default); random: one random partner per row; literal:

@@ -46,4 +46,25 @@ int pl_open_seeds(pl_ctx *c, int n, const uint64_t *seeds, const op_opts *o, con
                   void (*warn)(const char *, void *), void *user);
 void pl_free_seeds(pl_ctx *c, int n);
 
+/* The methods of one command grouped by their own parameters (--tuned, --set: an engine takes one
+ * op_params): methods whose values agree on every parameter both use (en_method_deps) share a
+ * group, whatever the values of the ones only one of them reads; one engine per group. Groups in
+ * the order of their first method, each group's methods in --methods order (method 0 is the
+ * first of group 0). Holds pointers into itself (cfg[k].methods): not copied once made. */
+typedef struct {
+    int n;                                /* groups (1 when every method shares its values) */
+    int of[OP_MAX_METHODS];               /* method m's group */
+    int at[OP_MAX_METHODS];               /* its index in its group's engine */
+    op_params params[OP_MAX_METHODS];     /* group k's parameters: for each parameter, the value of
+                                           * the members that use it, else the global one */
+    en_config cfg[OP_MAX_METHODS];        /* group k's configuration: cfg's with its methods */
+    const char *names[OP_MAX_METHODS][OP_MAX_METHODS];
+} pl_groups;
+/* Group cfg's methods (resolved), method m's parameters q[m], the others' `global`. */
+void pl_group(pl_groups *g, const en_config *cfg, const op_params *global, const op_params *q);
+/* The results of group k's engines parts[k] (k < g->n) as one engine of every method would give
+ * them, in method order, into out (its own copy: en_results_free). The shared fields (T, C, the
+ * classes, params) are group 0's. GS_OK or GS_ENOMEM. */
+int pl_results_merge(const pl_groups *g, const en_results *const *parts, en_results *out);
+
 #endif

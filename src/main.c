@@ -31,9 +31,9 @@ int cli_table(op_opts *o);  /* cli/table.c: the paper's Table 1, methods × data
 static const op_command COMMANDS[] = {
     {"tui", "the TUI", tui_main, CLI_INTERACTIVE, OPG_STREAM | OPG_COMPUTE | OPG_SEEDS | OPG_TERMINAL, OPR_DEFAULT,
      "[OPTIONS]", "interactive TUI (bundled Fashion-MNIST sample by default)"},
-    {"run", NULL, cli_run, 0, REPLAY | OPG_COMPUTE | OPG_FORMAT | OPG_REPORT, 0,
+    {"run", NULL, cli_run, 0, REPLAY | OPG_COMPUTE | OPG_FORMAT | OPG_REPORT | OPG_TUNED, 0,
      "[OPTIONS]", "headless replay, per-task results on stdout"},
-    {"export", NULL, cli_export, 0, REPLAY | OPG_COMPUTE | OPG_FIGURE | OPG_SEEDS, OPR_DATA_CSV | OPR_NEED_FIGURE,
+    {"export", NULL, cli_export, 0, REPLAY | OPG_COMPUTE | OPG_FIGURE | OPG_SEEDS | OPG_TUNED, OPR_DATA_CSV | OPR_NEED_FIGURE,
      "[OPTIONS] --figure NAME -o FILE", "figure as .png, .svg, .pdf or .gif"},
     {"sweep", NULL, cli_sweep, CLI_STOP_AT_ONCE, REPLAY | OPG_FORMAT | OPG_PARAM | OPG_SEEDS, OPR_NEED_GRID,
      "[OPTIONS] --param NAME=v1,v2,... [--seeds 1,2,3]", "grid of runs, mean ± std over seeds"},
@@ -42,7 +42,7 @@ static const op_command COMMANDS[] = {
      "choose parameters on validation rows, per method"},
     {"synth", NULL, cli_synth, 0, OPG_QUIET | OPG_OUT_DIR, OPR_NEED_OUT_DIR,
      "--out DIR", "write the synthetic set as .npy files"},
-    {"table", NULL, cli_table, CLI_STOP_AT_ONCE, REPLAY | OPG_FORMAT | OPG_SEEDS | OPG_TABLE, OPR_SOURCES | OPR_DOC_FORMATS,
+    {"table", NULL, cli_table, CLI_STOP_AT_ONCE, REPLAY | OPG_FORMAT | OPG_SEEDS | OPG_TABLE | OPG_TUNED, OPR_SOURCES | OPR_DOC_FORMATS,
      "[OPTIONS] --methods a,b,... [--seeds 1,2,3]", "Table 1: methods × data sources"},
 };
 #undef REPLAY

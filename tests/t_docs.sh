@@ -16,7 +16,7 @@ PY=/usr/bin/python3
 "$G" export --quiet --preset teaching --figure ridge-lens -o "$tmp/tl.svg" --data "$tmp/tl.csv" \
     2>"$tmp/err" || bad "export --preset teaching --figure ridge-lens"
 export GS_TOURS="assets/tours/bundled.tour assets/tours/synthetic.tour"
-$PY - "$tmp/teach.json" "$tmp/syn.json" "$tmp/mt.json" "$tmp/pd.json" "$tmp/pl.csv" "$tmp/tl.csv" README.md man/gsrscope.1 man/gsrscope.7 <<'PYEOF'
+{ $PY - "$tmp/teach.json" "$tmp/syn.json" "$tmp/mt.json" "$tmp/pd.json" "$tmp/pl.csv" "$tmp/tl.csv" README.md man/gsrscope.1 man/gsrscope.7 <<'PYEOF'
 import csv, json, re, statistics, sys
 teach, syn, mt, pd = (json.load(open(p)) for p in sys.argv[1:5])
 def read_lens(path):
@@ -115,3 +115,57 @@ for path, text in docs.items():
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
 PYEOF
+} >"$tmp/py.out"; py_rc=$?
+grep -vE '^[0-9]+ passed, [0-9]+ failed$' "$tmp/py.out"
+pp=$(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1/p' "$tmp/py.out"); pf=$(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\2/p' "$tmp/py.out")
+pass=$((pass+${pp:-0})); fail=$((fail+${pf:-0}))
+[ $py_rc -ne 0 ] && [ "${pf:-0}" -eq 0 ] && bad "the documents' checks ended with exit $py_rc"
+
+# README's fair table (<!-- fair-table -->): its file, its table's output byte for byte, the A_last
+# it quotes from `run --tuned`; and, where tune writes the file (tune -o), tune's values are the file's.
+block() { awk -v tag="<!-- $1 -->" '$0 == tag {f=1; next} f && /^```/ {n++; if (n == 2) exit; next} f && n == 1' README.md; }
+block fair-table-file >"$tmp/tuned.txt"
+block fair-table-output >"$tmp/fair.want"
+cmds=$(block fair-table)
+tab=$(printf '%s\n' "$cmds" | sed -n 's/^build\/gsrscope table //p' | sed "s|tuned.txt|$tmp/tuned.txt|")
+if [ -s "$tmp/tuned.txt" ] && [ -n "$tab" ]; then
+    # shellcheck disable=SC2086
+    "$G" table --quiet $tab >"$tmp/fair.got" 2>"$tmp/err"
+    cmp -s "$tmp/fair.want" "$tmp/fair.got" && ok "README fair table: the same output" \
+        || { diff "$tmp/fair.want" "$tmp/fair.got" >"$tmp/err"; bad "README fair table differs"; }
+    runc=$(printf '%s\n' "$cmds" | sed -n 's/^build\/gsrscope run //p' | sed "s|tuned.txt|$tmp/tuned.txt|")
+    # shellcheck disable=SC2086
+    "$G" run --quiet --format json $runc >"$tmp/fair.json" 2>"$tmp/err"
+    $PY - "$tmp/fair.json" README.md <<'PYEOF' >"$tmp/err" && ok "README fair table: the A_last it quotes are run --tuned's" || bad "README fair table: run's A_last"
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+text = re.sub(r"\s+", " ", open(sys.argv[2]).read())
+m = re.search(r"Each A_last is `run --tuned`'s at that seed \(seed ([0-9]+): GACL ([0-9.]+) %, GSR ([0-9.]+) %", text)
+a = {x["name"]: x["a_last"] for x in d["methods"]}
+assert m and d["params"]["seed"] == int(m.group(1)), m
+assert f"{a['gacl']:.2f}" == m.group(2) and f"{a['gsr']:.2f}" == m.group(3), (a, m.groups())
+PYEOF
+    tunec=$(printf '%s\n' "$cmds" | sed -n 's/^build\/gsrscope tune //p' | sed "s|tuned.txt|$tmp/tuned.new|")
+    # shellcheck disable=SC2086
+    "$G" tune --quiet $tunec >/dev/null 2>"$tmp/err"; rc=$?
+    if [ $rc -eq 2 ] && grep -qE "unknown option|not an option|unexpected argument" "$tmp/err"; then
+        skip "README fair table: this build's tune writes no file (tune -o); rerun once it does"
+    else
+        $PY - "$tmp/tuned.txt" "$tmp/tuned.new" <<'PYEOF' >>"$tmp/err" && ok "README fair table: tune -o writes the file's values" || bad "README fair table: tune -o (exit $rc)"
+import sys
+def values(p):
+    out = {}
+    for line in open(p):
+        line = line.split("#")[0].strip()
+        if line:
+            k, v = line.split("=")
+            out[k.strip().replace("-", "_")] = float(v)
+    return out
+a, b = values(sys.argv[1]), values(sys.argv[2])
+assert a == b, (a, b)
+PYEOF
+    fi
+else
+    bad "README has no fair table example"
+fi
+finish

@@ -31,6 +31,13 @@ const char *cli_ranpac_name(const op_opts *o);
 int cli_ranpac_lambda(const pl_ctx *c, const op_opts *o, const en_config *base, const volatile int *cancel,
                       double *lambda, double *val);
 
+/* Each method's own parameters (cli/per_method.c): q[m] for each of o->methods, o->params with
+ * the values --tuned FILE and --set METHOD.KEY=V give that method (gs_tuned.h). GS_OK, or
+ * GS_EINPUT with one line naming the file and line (or --set): an unknown method, a key the
+ * method does not use ("gacl.beta: gacl does not use beta"), a value out of range. Values for a
+ * method the command does not run are ignored (said once on stderr when say). */
+int cli_method_params(const op_opts *o, op_params *q, int say);
+
 /* Print one line per method that failed at some task (the first failing task); returns the
  * number of such methods. Failed tasks are shown as gaps / empty fields, never as numbers. */
 int cli_report_failed(const en_results *r);

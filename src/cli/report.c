@@ -35,6 +35,22 @@ static void json_num(FILE *f, const char *key, double v, int comma)
     if (comma) fputs(", ", f);
 }
 
+/* Method m's own values (--tuned, --set: o->method_params) that differ from o->params, as
+ * "key=value" pairs (text, sep between) or JSON members; nothing without them. */
+static void own_values(FILE *f, const op_opts *o, int m, int json, const char *sep)
+{
+    for (int i = 0, k = 0; o->method_params && i < pa_count(); i++) {
+        const pa_param *r = &pa_table()[i];
+        if (!r->dep || pa_params_off(r) < 0) continue;
+        double v = pa_get_params(&o->method_params[m], r);
+        if (v == pa_get_params(&o->params, r)) continue;
+        char t[40];
+        snprintf(t, sizeof t, "%.15g", v);
+        if (strtod(t, NULL) != v) snprintf(t, sizeof t, "%.17g", v);
+        fprintf(f, json ? "%s\"%s\": %s" : "%s%s=%s", k++ ? sep : "", pa_key(r), t);
+    }
+}
+
 char *rp_params_json(const en_problem *p, const op_opts *o)
 {
     char *buf = NULL;
@@ -67,6 +83,17 @@ char *rp_params_json(const en_problem *p, const op_opts *o)
     fputs("  \"methods\": [", f);
     for (int m = 0; m < o->n_methods; m++) { if (m) fputs(", ", f); json_str(f, o->methods[m]); }
     fputs("],\n", f);
+    if (o->method_params) { /* each method's own values where they differ from the ones above */
+        fputs("  \"method_params\": {", f);
+        for (int m = 0; m < o->n_methods; m++) {
+            fputs(m ? ", " : "", f);
+            json_str(f, o->methods[m]);
+            fputs(": {", f);
+            own_values(f, o, m, 1, ", ");
+            fputc('}', f);
+        }
+        fputs("},\n", f);
+    }
     /* the values not at their defaults, and where each came from */
     fputs("  \"not_default\": [", f);
     for (int i = 0, k = 0; i < o->n_origins; i++) {
@@ -228,7 +255,9 @@ static void write_table(FILE *f, const en_results *r, const en_problem *p, const
     int est = 0;
     for (int m = 0; m < r->n_methods; m++) {
         const en_method_result *mr = &r->m[m];
-        fprintf(f, "\n%s\n", mr->name);
+        fprintf(f, "\n%s", mr->name);
+        if (o->method_params && m < o->n_methods) { fputs("  (its own values: ", f); own_values(f, o, m, 0, "  "); fputc(')', f); }
+        fputc('\n', f);
         fprintf(f, "%4s %7s %8s %7s %7s %7s %7s", "task", "classes", "rows", "aug", "acc%", "head%", "tail%");
         if (val) fprintf(f, " %7s %7s %7s", "v.acc%", "v.head%", "v.tail%");
         fprintf(f, " %10s %11s %8s\n", "stab.rank", "cond", "eff.rank");

@@ -169,6 +169,21 @@ static void plain_text(FILE *f, const char *s, int n)
     for (int i = 0; s[i] && (n < 0 || i < n); i++) fputc((unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i], f);
 }
 
+/* Row `name`'s value as op_get writes it, of method `method` (its own with --tuned or --set:
+ * o->method_params) or of the options (method NULL). */
+static void value_of(const tb_table *t, const char *method, const char *name, char *v, size_t n)
+{
+    int m = 0;
+    while (method && t->o->method_params && m < t->o->n_methods && strcmp(t->o->methods[m], method)) m++;
+    if (!method || !t->o->method_params || m == t->o->n_methods) { op_get(t->o, name, v, n); return; }
+    op_opts *w = gs_malloc(1, sizeof *w, "table"); /* op_opts is large */
+    if (!w) { op_get(t->o, name, v, n); return; }
+    *w = *t->o;
+    w->params = t->o->method_params[m];
+    op_get(w, name, v, n);
+    free(w);
+}
+
 /* "name=value" of the rows from the first-th on, sep between them. */
 static void meta_pairs(FILE *f, const tb_table *t, const char *method, const char *sep, int first)
 {
@@ -176,7 +191,7 @@ static void meta_pairs(FILE *f, const tb_table *t, const char *method, const cha
     int n = meta_rows(method, rows);
     for (int i = first; i < n; i++) {
         char v[64];
-        op_get(t->o, rows[i]->name, v, sizeof v);
+        value_of(t, method, rows[i]->name, v, sizeof v);
         fputs(i > first ? sep : "", f);
         fprintf(f, "%s=%s", rows[i]->name, v);
     }
@@ -208,10 +223,10 @@ static void meta_comments(FILE *f, const tb_table *t, const char *prefix)
 }
 
 /* A JSON value of row r as op_get writes it: a number as is, a name (enum, "all") as a string. */
-static void json_param(FILE *f, const tb_table *t, const pa_param *r)
+static void json_param(FILE *f, const tb_table *t, const char *method, const pa_param *r)
 {
     char v[64];
-    op_get(t->o, r->name, v, sizeof v);
+    value_of(t, method, r->name, v, sizeof v);
     char *end;
     strtod(v, &end);
     if (r->kind != PA_ENUM && *v && !*end) fputs(v, f);
@@ -227,7 +242,7 @@ static void json_params(FILE *f, const tb_table *t, const char *method)
         fputs(i ? ", " : "", f);
         json_str(f, rows[i]->name);
         fputs(": ", f);
-        json_param(f, t, rows[i]);
+        json_param(f, t, method, rows[i]);
     }
     fputc('}', f);
 }
@@ -439,7 +454,7 @@ static void write_csv(FILE *f, const tb_table *t, const tb_cell *c)
                 fprintf(f, "%s,", v);
                 seeds_list(f, t, ";");
                 static const char *const CORE[] = {"tau", "beta", "alpha-base", "xi"};
-                for (int i = 0; i < 4; i++) { op_get(t->o, CORE[i], v, sizeof v); fprintf(f, ",%s", v); }
+                for (int i = 0; i < 4; i++) { value_of(t, t->methods[m], CORE[i], v, sizeof v); fprintf(f, ",%s", v); }
                 fputc(',', f);
                 meta_pairs(f, t, t->methods[m], ";", 4); /* the method's own rows, after the four */
                 fputc(',', f);
@@ -594,9 +609,9 @@ static double group_need(const pl_ctx *c, const op_opts *o, const tb_group *g, i
 /* Pack the methods into groups (see gs_table.h): a method joins the group where it adds the least
  * to the estimate among those that hold its feature space (it adds less there than its own part
  * alone: its rows and base Gram are not counted again) and stay within the budget, else it
- * starts a group of its own. Methods that share nothing run in engines of their own, which the scheduler below runs
+ * starts a group of its own; only methods of the same values share one (pl_group). Methods that share nothing run in engines of their own, which the scheduler below runs
  * side by side (a group of unrelated methods would only add their peaks together). */
-static int plan_groups(const pl_ctx *c, const op_opts *o, double budget, tb_group *g)
+static int plan_groups(const pl_ctx *c, const op_opts *o, double budget, const pl_groups *pg, tb_group *g)
 {
     int ng = 0;
     tb_group none = {.n = 0};
@@ -606,7 +621,7 @@ static int plan_groups(const pl_ctx *c, const op_opts *o, double budget, tb_grou
         double best_add = 0, own = group_need(c, o, &none, m) - base;
         for (int k = 0; k < ng; k++) {
             double now = group_need(c, o, &g[k], -1), with = group_need(c, o, &g[k], m);
-            if (with <= budget && with - now < own && (best < 0 || with - now < best_add)) { best = k; best_add = with - now; }
+            if (pg->of[g[k].m[0]] == pg->of[m] && with <= budget && with - now < own && (best < 0 || with - now < best_add)) { best = k; best_add = with - now; }
         }
         if (best < 0) { best = ng++; g[best].n = 0; }
         g[best].m[g[best].n++] = m;
@@ -622,6 +637,7 @@ typedef struct {
     tb_group g;
     double need;
     int state;          /* 0 waiting, 1 running, 2 done */
+    op_params q;        /* its methods' values (a group of pl_group, gs_pipeline.h) at seed k */
 } tb_unit;
 
 /* The engines of a source, run by `jobs` threads (two on two or more cores), each engine then
@@ -648,6 +664,7 @@ typedef struct {
     char err[512];
     double *v, *val;
     pg_state pg;
+    const pl_groups *pg_of; /* the methods grouped by their own values (--tuned, --set) */
 } tb_sched;
 
 /* The progress of one engine (progress.h): a unit is a method at a seed (of a source); the engine
@@ -671,8 +688,8 @@ static void progress_cb(double fraction, const char *what, void *user)
  * whole engine after the tasks before it: the methods it left unfinished get redo[k] = 1 (the
  * caller runs them again alone, so that only a method's own failure counts). Returns GS_OK, or the
  * error of creating the engine (the memory estimate refused it). */
-static int run_engine(const pl_ctx *c, const op_opts *w, const int *idx, int n, int threads, tb_progress *pr,
-                      double *out, char (*why)[256], int *redo)
+static int run_engine(const pl_ctx *c, const op_opts *w, const op_params *q, const int *idx, int n, int threads,
+                      tb_progress *pr, double *out, char (*why)[256], int *redo)
 {
     const char *names[OP_MAX_METHODS];
     for (int k = 0; k < n; k++) names[k] = w->methods[idx[k]];
@@ -697,14 +714,23 @@ static int run_engine(const pl_ctx *c, const op_opts *w, const int *idx, int n, 
     en_engine *eng;
     int rc = mt_resolve(&cfg);
     /* RanPAC's λ on the validation rows, as `run` chooses it (a unit with a ranpac method) */
-    op_params q = w->params;
+    /* (with the unit's own values: its group's, --tuned/--set) */
+    op_params uq = *q;
     double lam = 0, lval;
     for (int k = 0; k < n && !rc; k++)
-        if (!strncmp(names[k], "ranpac", 6)) { rc = cli_ranpac_lambda(c, w, &cfg, NULL, &lam, &lval); break; }
-    if (lam > 0) q.ranpac_lambda = lam;
+        if (!strncmp(names[k], "ranpac", 6)) {
+            op_opts *wq = malloc(sizeof *wq); /* large; units run on several threads */
+            if (!wq) { rc = gs_error(GS_ENOMEM, "out of memory"); break; }
+            *wq = *w;
+            wq->params = *q;
+            rc = cli_ranpac_lambda(c, wq, &cfg, NULL, &lam, &lval);
+            free(wq);
+            break;
+        }
+    if (lam > 0) uq.ranpac_lambda = lam;
     if (!rc) rc = pl_engine_new(c, w, &cfg, &eng);
     if (rc) return rc;
-    int urc = en_update(eng, &q, 1, NULL, progress_cb, pr);
+    int urc = en_update(eng, &uq, 1, NULL, progress_cb, pr);
     const en_results *r = en_get_results(eng);
     for (int k = 0; k < n; k++) {
         int complete = 1;
@@ -737,13 +763,13 @@ static int run_unit(tb_sched *sc, tb_progress *pr, const tb_unit *u, int threads
     int redo[OP_MAX_METHODS];
     const pl_ctx *c = &sc->c[k];
     const op_opts *w = &sc->w[k];
-    int grc = run_engine(c, w, u->g.m, n, threads, pr, res, why, redo);
+    int grc = run_engine(c, w, &u->q, u->g.m, n, threads, pr, res, why, redo);
     if (grc && n == 1) return grc;
     for (int j = 0; j < n; j++) {
         int m = u->g.m[j];
         double *x = res + TB_OUT * j;
         int rc;
-        if ((grc || redo[j]) && (rc = run_engine(c, w, &m, 1, threads, pr, x, why + j, redo + j))) return rc;
+        if ((grc || redo[j]) && (rc = run_engine(c, w, &u->q, &m, 1, threads, pr, x, why + j, redo + j))) return rc;
         pthread_mutex_lock(&sc->mu);
         memcpy(sc->v + (((size_t)s * nm + m) * nk + k) * TB_NTEST, x, TB_NTEST * sizeof(double));
         if (sc->val) memcpy(sc->val + (((size_t)s * nm + m) * nk + k) * 3, x + TB_NTEST, 3 * sizeof(double));
@@ -853,10 +879,13 @@ static int run_source(tb_sched *sc, const op_opts *o, int s, char *name, size_t 
         sc->base[k] = pl_need(&sc->c[k], &sc->w[k], &none);
         sc->used += sc->base[k];
         tb_group g[OP_MAX_METHODS];
-        int ng = plan_groups(&sc->c[k], &sc->w[k], sc->budget, g);
+        int ng = plan_groups(&sc->c[k], &sc->w[k], sc->budget, sc->pg_of, g);
         sc->left[k] = ng;
-        for (int q = 0; q < ng; q++)
-            sc->u[sc->nu++] = (tb_unit){.k = k, .g = g[q], .need = group_need(&sc->c[k], &sc->w[k], &g[q], -1)};
+        for (int q = 0; q < ng; q++) {
+            sc->u[sc->nu] = (tb_unit){.k = k, .g = g[q], .need = group_need(&sc->c[k], &sc->w[k], &g[q], -1),
+                                      .q = sc->pg_of->params[sc->pg_of->of[g[q].m[0]]]};
+            sc->u[sc->nu++].q.seed = sc->seeds[k];
+        }
     }
     if (sc->used > sc->peak_need) sc->peak_need = sc->used;
     qsort(sc->u, (size_t)sc->nu, sizeof *sc->u, unit_cmp);
@@ -906,6 +935,14 @@ int cli_table(op_opts *o)
             rc = mt_unknown(o->methods[m]);
             goto done;
         }
+    /* each method's own values (--tuned, --set): methods of other values run in other engines */
+    static pl_groups pg;
+    static op_params q[OP_MAX_METHODS];
+    en_config all;
+    if ((rc = cli_config_for(o, &all, 0)) || (rc = cli_method_params(o, q, 0))) goto done;
+    pl_group(&pg, &all, &o->params, q);
+    if (pg.n == 1) o->params = pg.params[0];
+    else o->method_params = q;
     int nfiles = !!o->data.train_features;
     int ns = o->n_sources + nfiles;
     if (ns == 0) ns = 1; /* the default source (the bundled sample) */
@@ -929,6 +966,7 @@ int cli_table(op_opts *o)
     /* the memory the engines may use at once: --max-memory, else half of what is available */
     sc.budget = o->data.max_memory > 0 ? pl_have(o) : pl_have(o) / 2;
     sc.o = o;
+    sc.pg_of = &pg;
     sc.nm = nm;
     sc.nk = nk;
     sc.seeds = seeds;

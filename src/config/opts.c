@@ -258,7 +258,7 @@ enum {
     O_MAXMEM, O_METHODS, O_FORMAT, O_SAVE, O_SPECTRUM, O_THEOREM, O_SPLIT, O_QUIET, O_FIGURE,
     O_TASK, O_CSV, O_PARAM, O_SEEDS, O_OUTDIR, O_ASCII, O_PRESET, O_SESSION,
     O_TOUR, O_THEME, O_HELP, O_VERSION, O_SET, O_OBJECTIVE, O_SAMPLE, O_PRECISION,
-    O_FRAMES, O_FUTURE, O_SIZE, O_NUM, O_COLUMNS
+    O_FRAMES, O_FUTURE, O_SIZE, O_NUM, O_COLUMNS, O_TUNED, O_SET_ONE
 };
 
 /* The other options (the rows of the parameter table are options too, each `--name V`, id O_SET,
@@ -307,6 +307,8 @@ static const op_def DEFS[] = {
     {"tour", optional_argument, O_TOUR, OPG_TERMINAL},
     {"theme", required_argument, O_THEME, OPG_TERMINAL},
     {"columns", required_argument, O_COLUMNS, OPG_TABLE},
+    {"tuned", required_argument, O_TUNED, OPG_TUNED},
+    {"set", required_argument, O_SET_ONE, OPG_TUNED},
     {"help", no_argument, O_HELP, OPG_GENERAL},
     {"version", no_argument, O_VERSION, OPG_GENERAL},
 };
@@ -541,6 +543,17 @@ static int apply_opt(op_opts *o, int c, const char *name, char *arg, int *user_m
     case O_TOUR: o->tour = arg ? arg : ""; break;
     case O_THEME: o->theme = arg; break;
     case O_COLUMNS: return parse_columns(o, arg);
+    case O_TUNED:
+        if (o->tuned) return gs_error(GS_EINPUT, "--tuned: give one file (--set METHOD.KEY=V adds values to it)");
+        o->tuned = arg;
+        op_note(o, "tuned", arg);
+        break;
+    case O_SET_ONE: /* read by the command (gs_tuned.h), which knows the methods */
+        if (o->n_sets >= OP_MAX_SETS) return gs_error(GS_EINPUT, "--set: at most %d values", OP_MAX_SETS);
+        if (!strchr(arg, '=') || !strchr(arg, '.'))
+            return gs_error(GS_EINPUT, "--set: expected METHOD.KEY=VALUE (e.g. gacl+gsr.beta=2), got '%s'", arg);
+        o->sets[o->n_sets++] = arg;
+        break;
     default: break; /* --preset, --session, --help, --version: pass 1 */
     }
     return st;

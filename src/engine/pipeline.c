@@ -175,3 +175,73 @@ void pl_free(pl_ctx *c)
     if (c->have_data) ds_free(&c->data);
     memset(c, 0, sizeof *c);
 }
+
+/* The rows of op_params a method's results can depend on: a value option acting on methods. */
+static int method_row(const pa_param *r) { return r->dep && pa_params_off(r) >= 0; }
+
+/* 1 when m (deps dm, parameters qm) agrees with group params gp whose members use `used` on every
+ * parameter both read. */
+static int agrees(unsigned dm, const op_params *qm, unsigned used, const op_params *gp)
+{
+    for (int i = 0; i < pa_count(); i++) {
+        const pa_param *r = &pa_table()[i];
+        if (method_row(r) && (dm & r->dep) && (used & r->dep) && pa_get_params(qm, r) != pa_get_params(gp, r)) return 0;
+    }
+    return 1;
+}
+
+void pl_group(pl_groups *g, const en_config *cfg, const op_params *global, const op_params *q)
+{
+    memset(g, 0, sizeof *g);
+    unsigned used[OP_MAX_METHODS] = {0};
+    for (int m = 0; m < cfg->n_methods; m++) {
+        unsigned dm = en_method_deps(&cfg->method[m]);
+        int k = 0;
+        while (k < g->n && !agrees(dm, &q[m], used[k], &g->params[k])) k++;
+        if (k == g->n) {
+            g->n++;
+            g->params[k] = *global;
+            g->cfg[k] = *cfg;
+            g->cfg[k].methods = g->names[k];
+            g->cfg[k].n_methods = 0;
+        }
+        for (int i = 0; i < pa_count(); i++) { /* the values m reads */
+            const pa_param *r = &pa_table()[i];
+            if (method_row(r) && (dm & r->dep)) pa_put_params(&g->params[k], r, pa_get_params(&q[m], r));
+        }
+        used[k] |= dm;
+        en_config *c = &g->cfg[k];
+        g->of[m] = k;
+        g->at[m] = c->n_methods;
+        g->names[k][c->n_methods] = cfg->methods[m];
+        c->method[c->n_methods++] = cfg->method[m];
+    }
+}
+
+int pl_results_merge(const pl_groups *g, const en_results *const *parts, en_results *out)
+{
+    en_results tmp[OP_MAX_METHODS];
+    memset(out, 0, sizeof *out);
+    memset(tmp, 0, sizeof tmp);
+    int n = 0, rc = GS_OK;
+    for (int k = 0; k < g->n; k++) n += parts[k]->n_methods;
+    for (int k = 0; k < g->n && !rc; k++) rc = en_results_copy(&tmp[k], parts[k]);
+    en_method_result *m = rc ? NULL : gs_calloc((size_t)(n ? n : 1), sizeof *m, "results");
+    if (!rc && !m) rc = GS_ENOMEM;
+    if (rc) {
+        for (int k = 0; k < g->n; k++) en_results_free(&tmp[k]);
+        return rc;
+    }
+    for (int j = 0; j < n; j++) { /* each method's result moves (its snapshots with it) */
+        m[j] = tmp[g->of[j]].m[g->at[j]];
+        tmp[g->of[j]].m[g->at[j]].snaps = NULL;
+    }
+    *out = tmp[0]; /* T, C, D, params, the classes: group 0's */
+    out->m = m;
+    out->n_methods = n;
+    tmp[0].is_head = NULL;
+    tmp[0].class_task = NULL;
+    tmp[0].class_kept = NULL;
+    for (int k = 0; k < g->n; k++) en_results_free(&tmp[k]);
+    return GS_OK;
+}
