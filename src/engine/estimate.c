@@ -264,8 +264,10 @@ static double task_slot_bytes(const en_size *z, const en_method *methods, int n_
  * with their duals and A64s, at the worst of three moments: every method in its dual (A not
  * written yet); the first to solve in the primal (the earliest sw, the first in order on a tie:
  * a task's assemblies run in method order) writing A, which it frees its dual for, beside the
- * duals of the others and every A64; and all of them in the primal. */
-static double share_bytes(const est_share *sh, int n, double gD2)
+ * duals of the others and every A64; and all of them in the primal. A lazy space's rows: rd
+ * while a dual is at its largest (every row through the last switch), rp once A is written (rd,
+ * or two tasks' rows when more). */
+static double share_bytes(const est_share *sh, int n, double gD2, double rd, double rp)
 {
     double duals = 0, a64 = 0, rest;
     int first = -1;
@@ -274,9 +276,9 @@ static double share_bytes(const est_share *sh, int n, double gD2)
         a64 += sh[i].a64;
         if (!sh[i].all && (first < 0 || sh[i].sw < sh[first].sw)) first = i;
     }
-    if (first < 0) return duals; /* every method in the dual throughout: A is never written */
+    if (first < 0) return duals + rd; /* every method in the dual throughout: A is never written */
     rest = duals - sh[first].dual;
-    return fmax(duals, gD2 + rest + a64);
+    return fmax(duals + rd, gD2 + rest + a64 + rp);
 }
 
 double en_estimate_bytes(const en_size *z, const en_method *methods, int n_methods)
@@ -345,9 +347,11 @@ double en_estimate_bytes(const en_size *z, const en_method *methods, int n_metho
             if (A) b += 8.0 * aug_max(z) * (double)D + 512.0 * 8.0 * (double)D; /* a task's synthetic rows */
         }
     }
-    for (int k = 1; k < ns; k++) /* each lazy space's rows, through its methods' last switch */
-        if (sp[k].lazy) b += 8.0 * lazy_rows(z, sp[k].keep) * (double)sp[k].D;
-    for (int k = 0; k < ns; k++) /* each shared A once, with its methods' duals */
-        if (nsh[k]) b += share_bytes(sh[k], nsh[k], (sp[k].single ? 4.0 : 8.0) * (double)sp[k].D * (double)sp[k].D);
+    for (int k = 0; k < ns; k++) { /* each shared A once, with its methods' duals (and a lazy space's rows) */
+        double D = (double)sp[k].D, rp = sp[k].lazy ? 8.0 * lazy_rows(z, sp[k].keep) * D : 0;
+        double rd = sp[k].lazy ? 8.0 * fmin((double)z->n_rows, (double)rows_through(z, sp[k].keep)) * D : 0;
+        if (nsh[k]) b += share_bytes(sh[k], nsh[k], (sp[k].single ? 4.0 : 8.0) * D * D, rd, rp);
+        else b += rp;
+    }
     return b + tri + spectrum_bytes(z, copy, nc);
 }
