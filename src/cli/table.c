@@ -631,11 +631,14 @@ static int plan_groups(const pl_ctx *c, const op_opts *o, double budget, const p
 
 /* ---- the schedule --------------------------------------------------------------------------- */
 
-/* One engine's work: group g of seed k of the source at work, its memory estimate. */
+/* One engine's work: group g of seed k of the source at work, its memory estimate (need: the
+ * process, seed k's problem and the engine, as `run` checks it) and what the engine adds to
+ * seed k's problem, counted in the budget while it runs (add: need less the seed's own estimate,
+ * which the schedule counts once while the seed is open). */
 typedef struct {
     int k;
     tb_group g;
-    double need;
+    double need, add;
     int state;          /* 0 waiting, 1 running, 2 done */
     op_params q;        /* its methods' values (a group of pl_group, gs_pipeline.h) at seed k */
 } tb_unit;
@@ -808,19 +811,19 @@ static void *runner(void *arg)
         for (int i = 0; i < sc->nu; i++) {
             if (sc->u[i].state) continue;
             waiting++;
-            if (sc->running == 0 || sc->used + sc->u[i].need <= sc->budget) { pick = i; break; }
+            if (sc->running == 0 || sc->used + sc->u[i].add <= sc->budget) { pick = i; break; }
         }
         if (sc->stop || !waiting) break;
         if (pick < 0) { pthread_cond_wait(&sc->cv, &sc->mu); continue; }
         tb_unit *u = &sc->u[pick];
         u->state = 1;
         sc->running++;
-        sc->used += u->need;
+        sc->used += u->add;
         if (sc->used > sc->peak_need) sc->peak_need = sc->used;
         /* an engine no waiting one fits beside (within the budget) gets both workers */
         int threads = sc->threads, alone = sc->running == 1;
         for (int i = 0; i < sc->nu && alone; i++)
-            if (!sc->u[i].state && sc->used + sc->u[i].need <= sc->budget) alone = 0;
+            if (!sc->u[i].state && sc->used + sc->u[i].add <= sc->budget) alone = 0;
         if (alone) threads = 0;
         pthread_mutex_unlock(&sc->mu);
         int rc = run_unit(sc, &pr, u, threads);
@@ -828,7 +831,7 @@ static void *runner(void *arg)
         pthread_mutex_lock(&sc->mu);
         u->state = 2;
         sc->running--;
-        sc->used -= u->need;
+        sc->used -= u->add;
         if (--sc->left[u->k] == 0) release_seed(sc, u->k);
         if (rc && !sc->rc) { sc->rc = rc; snprintf(sc->err, sizeof sc->err, "%s", msg); sc->stop = 1; }
         pthread_cond_broadcast(&sc->cv);
@@ -878,13 +881,34 @@ static int run_source(tb_sched *sc, const op_opts *o, int s, char *name, size_t 
         sc->w[k].params.seed = sc->seeds[k];
         sc->base[k] = pl_need(&sc->c[k], &sc->w[k], &none);
         sc->used += sc->base[k];
+    }
+    /* an engine's methods fit beside every seed's problem (open until its last engine ends): an
+     * engine over that is split into several, a method apart (plan_groups); one alone that `run`
+     * would refuse stops the table before any work */
+    for (int k = 0; k < nk; k++) {
         tb_group g[OP_MAX_METHODS];
-        int ng = plan_groups(&sc->c[k], &sc->w[k], sc->budget, sc->pg_of, g);
+        int ng = plan_groups(&sc->c[k], &sc->w[k], sc->budget - (sc->used - sc->base[k]), sc->pg_of, g);
         sc->left[k] = ng;
         for (int q = 0; q < ng; q++) {
-            sc->u[sc->nu] = (tb_unit){.k = k, .g = g[q], .need = group_need(&sc->c[k], &sc->w[k], &g[q], -1),
+            double need = group_need(&sc->c[k], &sc->w[k], &g[q], -1);
+            sc->u[sc->nu] = (tb_unit){.k = k, .g = g[q], .need = need, .add = need - sc->base[k],
                                       .q = sc->pg_of->params[sc->pg_of->of[g[q].m[0]]]};
             sc->u[sc->nu++].q.seed = sc->seeds[k];
+            if (getenv("GS_TABLE_NEED")) { /* for the tests: each engine's methods and estimate */
+                fprintf(stderr, "gsrscope: engine of seed %llu:", (unsigned long long)sc->seeds[k]);
+                for (int j = 0; j < g[q].n; j++) fprintf(stderr, "%s%s", j ? "," : " ", o->methods[g[q].m[j]]);
+                fprintf(stderr, " estimate %.0f bytes (its seed's problem %.0f)\n", need, sc->base[k]);
+            }
+            if (g[q].n == 1 && need > pl_have(&sc->w[k])) {
+                char a[32], b[32];
+                rc = gs_error(GS_EINPUT, "table: %s alone needs about %s (its memory estimate at seed %llu) but only %s is %s; "
+                              "leave it out of --methods%s", o->methods[g[q].m[0]], gs_fmt_bytes((uint64_t)need, a, sizeof a),
+                              (unsigned long long)sc->seeds[k], gs_fmt_bytes((uint64_t)pl_have(&sc->w[k]), b, sizeof b),
+                              o->data.max_memory > 0 ? "allowed by --max-memory" : "available",
+                              o->data.max_memory > 0 ? " or raise --max-memory" : "");
+                pl_free_seeds(sc->c, nk);
+                return rc;
+            }
         }
     }
     if (sc->used > sc->peak_need) sc->peak_need = sc->used;

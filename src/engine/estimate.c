@@ -20,10 +20,13 @@
 #define EST_PROCESS (48.0 * 1024 * 1024)
 #define LANCZOS_ROWS 122 /* sp_lanczos_op's basis: maxit + 1 rows of D, plus its vectors */
 
-/* A feature space as src/engine/space.c builds it: (relu, D) and whether its rows are float. */
+/* A feature space as src/engine/space.c builds it: (relu, D) and whether its rows are float;
+ * lazy: its rows mapped a task at a time (lean_test_rows, not the run's space, in double), then
+ * keep: the last task whose rows its ridge methods still read from row 0 (their switch to the
+ * primal; T − 1 when one stays in the dual or has class weights: nothing goes back). */
 typedef struct {
     long D;
-    int relu, single, based;
+    int relu, single, based, lazy, keep;
 } est_space;
 
 /* The dimension and map of learner L's feature space (as src/engine/space.c chooses it). */
@@ -53,16 +56,15 @@ static double test_f(const en_size *z, long D, int single)
 static long rows_through(const en_size *z, int t);
 static long largest_task(const en_size *z);
 
-/* A lazy space's mapped rows resident at once (space.c, plan.c): every row through the first task
- * whose real rows reach D (a method may be in the dual until then, and the dual reads them all),
- * later the rows of a task and of the next (mapped before the earlier ones go back), and at most
- * all of them. */
-static double lazy_rows(const en_size *z, long D)
+/* A lazy space's mapped rows resident at once (space.c, plan.c release_rows): every row through
+ * task keep (its methods' dual reads them all, and so does the switch's base), later the rows of
+ * a task and of the next (mapped before the earlier ones go back), and at most all of them. */
+static double lazy_rows(const en_size *z, int keep)
 {
-    int t = 0;
-    while (t < z->T - 1 && rows_through(z, t) < D) t++;
-    long big = largest_task(z);
-    return fmin((double)z->n_rows, fmax((double)rows_through(z, t), 2.0 * (double)big));
+    double pair = 0;
+    for (int t = 0; t + 1 < z->T; t++) pair = fmax(pair, (double)(rows_through(z, t + 1) - (t ? rows_through(z, t - 1) : 0)));
+    if (z->T == 1) pair = (double)z->n_rows;
+    return fmin((double)z->n_rows, fmax((double)rows_through(z, keep < z->T ? keep : z->T - 1), pair));
 }
 
 /* The rows a space holds beyond the problem's z, test_z, val_z (run: the run's own space). A
@@ -75,7 +77,7 @@ static double space_rows(const en_size *z, const est_space *s, int run)
         return (run && s->single ? 4.0 * n * d : 0) + test_f(z, s->D, s->single);
     double b = 8.0 * D * d + 8.0 * nv * D; /* R, the mapped validation rows */
     if (s->single) return b + 4.0 * D * d + 4.0 * n * D + test_f(z, s->D, 1);
-    if (!run && z->lean_test_rows) return b + 8.0 * lazy_rows(z, s->D) * D + 2.0 * 8.0 * fmin(nt, AM_SCORE_BLOCK) * D;
+    if (!run && z->lean_test_rows) return b + 2.0 * 8.0 * fmin(nt, AM_SCORE_BLOCK) * D; /* + lazy_rows' */
     return b + 8.0 * n * D + 8.0 * nt * D + test_f(z, s->D, 0);
 }
 
@@ -125,7 +127,8 @@ static double aug_max(const en_size *z)
  * augmented) stay under D (the dual's cost model keeps them there: a switch before is rare).
  * K and its factor U: the upper triangles of N × N touched (each of a D × D allocation); the
  * products of real rows khh (Nr rows of min(n, D)) and the kept augmented rows (with an augmenter
- * or class weights); the two panels of a task's kernel columns; all float in single precision,
+ * or class weights); the panels of a task's kernel columns, two buffers (even and odd tasks),
+ * each grown to its largest (ridge_dual.c, en_dual_rows_close); all float in single precision,
  * where a task factored in double (EN_FALLBACK) adds its rows and kernel in double. When no task
  * is in the dual, task 0's augmented rows (kept for it all the same; E is built from them, no
  * kernel panel); *all = 1 when every task is in the dual (the primal is never used); *sw: the
@@ -135,12 +138,12 @@ static double dual_bytes(const en_size *z, long D, int single, int aug, int cw, 
     *all = 0;
     *sw = 0;
     if (D < EN_DUAL_MIN_D || z->T < 1) return 0;
-    double Dd = (double)D, Nr = 0, N = 0, A = 0, panel = 0;
+    double Dd = (double)D, Nr = 0, N = 0, A = 0, panel[2] = {0, 0};
     int t;
     for (t = 0; t < z->T; t++) {
         double At = aug ? aug_rows(z, t) : 0, Nt = (double)rows_through(z, t) + A + At;
         if (Nt >= Dd) break;
-        panel = fmax(panel, (Nt - N) * Nt);
+        panel[t & 1] = fmax(panel[t & 1], (Nt - N) * Nt);
         A += At;
         Nr = (double)rows_through(z, t);
         N = Nt;
@@ -152,7 +155,7 @@ static double dual_bytes(const en_size *z, long D, int single, int aug, int cw, 
     if (t == 0) return aug || cw ? e * (aug ? aug_rows(z, 0) : 0) * Dd : 0;
     *all = t == z->T;
     double nr = (double)(z->n_rows < D ? z->n_rows : D);
-    double b = e * N * N + 2.0 * e * panel;
+    double b = e * N * N + e * (panel[0] + panel[1]);
     if (aug || cw) b += e * Nr * nr + e * A * Dd;
     if (single) b += 8.0 * N * Dd + 8.0 * N * N; /* EN_FALLBACK's rows and factor in double */
     return b;
@@ -170,7 +173,7 @@ typedef struct {
  * Gram when this method is the first to use it (else 0). sh: non-NULL when the space's ridge
  * methods share one work matrix A (z->share_work): A, the dual and A64 go there (share_bytes),
  * not into the sum returned. */
-static double ridge_bytes(const en_size *z, const en_learner *L, const en_augmenter *A, const est_space *s,
+static double ridge_bytes(const en_size *z, const en_learner *L, const en_augmenter *A, est_space *s,
                           double slots, double base, est_share *sh)
 {
     double D = (double)s->D, C = (double)z->C, g = s->single ? 4.0 : 8.0;
@@ -194,6 +197,8 @@ static double ridge_bytes(const en_size *z, const en_learner *L, const en_augmen
     double primal = g * D * D * ((sh ? 0 : 1) + (A ? slots : 0) + (L->class_weight ? slots : 0)) + base;
     int all, sw;
     double dual = dual_bytes(z, s->D, s->single, A != NULL, L->class_weight != NULL, &all, &sw);
+    int keep = L->class_weight || all ? z->T - 1 : sw;
+    if (keep > s->keep) s->keep = keep;
     if (sh) {
         *sh = (est_share){dual, a64, sw, all && !z->reserved};
         return sh->all ? b : b + primal;
@@ -244,7 +249,7 @@ static double task_slot_bytes(const en_size *z, const en_method *methods, int n_
         for (k = 0; k < ns && !(sp[k].D == D && sp[k].relu == relu); k++) {}
         if (k == ns) {
             if (ns == EN_MAX_SPACES + 1) continue;
-            sp[ns++] = (est_space){D, relu, relu ? sp[0].single : 0, 0};
+            sp[ns++] = (est_space){D, relu, relu ? sp[0].single : 0, 0, 0, 0};
         }
         if (L->family != EN_RIDGE) { *all_ridge = 0; continue; }
         double g = (sp[k].single ? 4.0 : 8.0) * (double)D * (double)D;
@@ -259,8 +264,10 @@ static double task_slot_bytes(const en_size *z, const en_method *methods, int n_
  * with their duals and A64s, at the worst of three moments: every method in its dual (A not
  * written yet); the first to solve in the primal (the earliest sw, the first in order on a tie:
  * a task's assemblies run in method order) writing A, which it frees its dual for, beside the
- * duals of the others and every A64; and all of them in the primal. */
-static double share_bytes(const est_share *sh, int n, double gD2)
+ * duals of the others and every A64; and all of them in the primal. A lazy space's rows: rd
+ * while a dual is at its largest (every row through the last switch), rp once A is written (rd,
+ * or two tasks' rows when more). */
+static double share_bytes(const est_share *sh, int n, double gD2, double rd, double rp)
 {
     double duals = 0, a64 = 0, rest;
     int first = -1;
@@ -269,9 +276,9 @@ static double share_bytes(const est_share *sh, int n, double gD2)
         a64 += sh[i].a64;
         if (!sh[i].all && (first < 0 || sh[i].sw < sh[first].sw)) first = i;
     }
-    if (first < 0) return duals; /* every method in the dual throughout: A is never written */
+    if (first < 0) return duals + rd; /* every method in the dual throughout: A is never written */
     rest = duals - sh[first].dual;
-    return fmax(duals, gD2 + rest + a64);
+    return fmax(duals + rd, gD2 + rest + a64 + rp);
 }
 
 double en_estimate_bytes(const en_size *z, const en_method *methods, int n_methods)
@@ -289,7 +296,7 @@ double en_estimate_bytes(const en_size *z, const en_method *methods, int n_metho
     sp[0].relu = z->expand > 0;
     sp[0].D = z->expand > 0 ? z->expand : z->d;
     sp[0].single = single_for(z, sp[0].D);
-    sp[0].based = 0;
+    sp[0].based = sp[0].lazy = sp[0].keep = 0;
     b += space_rows(z, &sp[0], 1);
     est_share sh[EN_MAX_SPACES + 1][OP_MAX_METHODS]; /* a space's methods sharing A (z->share_work) */
     int nsh[EN_MAX_SPACES + 1] = {0};
@@ -303,7 +310,8 @@ double en_estimate_bytes(const en_size *z, const en_method *methods, int n_metho
         if (k == ns) {
             if (ns == EN_MAX_SPACES + 1) continue; /* refused by en_space_find */
             /* another map: float rows as the run's (a learner's own ReLU map), none for the identity */
-            sp[ns] = (est_space){D, relu, relu ? sp[0].single : 0, 0};
+            sp[ns] = (est_space){D, relu, relu ? sp[0].single : 0, 0, 0, 0};
+            sp[ns].lazy = relu && !sp[ns].single && z->lean_test_rows;
             b += space_rows(z, &sp[ns], 0);
             ns++;
         }
@@ -339,7 +347,11 @@ double en_estimate_bytes(const en_size *z, const en_method *methods, int n_metho
             if (A) b += 8.0 * aug_max(z) * (double)D + 512.0 * 8.0 * (double)D; /* a task's synthetic rows */
         }
     }
-    for (int k = 0; k < ns; k++) /* each shared A once, with its methods' duals */
-        if (nsh[k]) b += share_bytes(sh[k], nsh[k], (sp[k].single ? 4.0 : 8.0) * (double)sp[k].D * (double)sp[k].D);
+    for (int k = 0; k < ns; k++) { /* each shared A once, with its methods' duals (and a lazy space's rows) */
+        double D = (double)sp[k].D, rp = sp[k].lazy ? 8.0 * lazy_rows(z, sp[k].keep) * D : 0;
+        double rd = sp[k].lazy ? 8.0 * fmin((double)z->n_rows, (double)rows_through(z, sp[k].keep)) * D : 0;
+        if (nsh[k]) b += share_bytes(sh[k], nsh[k], (sp[k].single ? 4.0 : 8.0) * D * D, rd, rp);
+        else b += rp;
+    }
     return b + tri + spectrum_bytes(z, copy, nc);
 }
