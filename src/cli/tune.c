@@ -466,7 +466,7 @@ static void write_table(FILE *f, const op_opts *o, const tn_seeds *S, const tn_r
                    "not searched again\n", TN_LAMBDA_LO, TN_LAMBDA_HI, TN_LAMBDA_N);
     /* the two groups over their columns: "validation (chosen on)" and the test's fit */
     int vw = 4 * (w + 1), tw = 4 * (w + 1);
-    fprintf(f, "\n%-12s  %-*s |  %-*s |\n", "", vw - 1, "validation (chosen on)", tw - 1, "test (fit without the validation rows)");
+    fprintf(f, "\n%-12s %-*s | %-*s |\n", "", vw - 1, "validation (chosen on)", tw - 1, "test (fit without the validation rows)");
     fprintf(f, "%-12s", "method");
     static const char *const TITLE[TN_NNUM] = {"val", "v.acc%", "v.head%", "v.tail%", NULL, "A_last", "A_avg", "head%", "tail%"};
     for (int j = 0; j < TN_NNUM; j++)
@@ -518,7 +518,7 @@ static int write_tuned(const op_opts *o, const tn_seeds *S, const tn_row *rows, 
     fprintf(f, "# gsrscope tune: each method's values chosen on the validation rows (edit freely;\n"
                "# run, table and export apply them with --tuned FILE, one METHOD.KEY=VALUE a line)\n");
     fprintf(f, "# data: %s\n", S->c[0].prob.data_name);
-    fprintf(f, "# objective: %s (%s); val-frac %.17g; seed%s", OBJ_NAME[o->objective], OBJ_DESC[o->objective],
+    fprintf(f, "# objective: %s (%s); val-frac %.15g; seed%s", OBJ_NAME[o->objective], OBJ_DESC[o->objective],
             o->proto.val_frac, S->ns > 1 ? "s" : "");
     for (int k = 0; k < S->ns; k++) fprintf(f, "%c%llu", k ? ',' : ' ', (unsigned long long)S->seeds[k]);
     fputc('\n', f);
