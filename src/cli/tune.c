@@ -373,7 +373,7 @@ static void write_json(FILE *f, const op_opts *o, const tn_seeds *S, const tn_ro
         fputs("}, \"not_used\": [", f);
         first = 1;
         for (int k = 0; k < L->n; k++)
-            if (!r->used[k]) { fprintf(f, "%s\"%s\"", first ? "" : ", ", pa_key(L->sp[k])); first = 0; }
+            if (!r->used[k] && L->given) { fprintf(f, "%s\"%s\"", first ? "" : ", ", pa_key(L->sp[k])); first = 0; }
         fputs("], \"skipped\": [", f);
         first = 1;
         for (int k = 0; k < L->n; k++)
