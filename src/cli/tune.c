@@ -651,6 +651,10 @@ int cli_tune(op_opts *o)
                     goto out;
                 }
         } else {
+            /* this method's engines, every task's Grams kept when they fit (pl_open_seeds checked
+             * the first method's only) */
+            double have = pl_have(o);
+            if (have > 0 && ns * pl_need(&c[0], o, &cfg) > have) cfg.keep_task_grams = 0;
             for (int k = 0; k < ns; k++) {
                 en_destroy(c[k].eng);
                 c[k].eng = NULL;
