@@ -32,6 +32,7 @@
 #include "gs_tune.h"
 #include "gs_common.h"
 #include "gs_io.h"
+#include "gs_json.h"
 #include "gs_pipeline.h"
 
 #include <math.h>
@@ -274,19 +275,6 @@ static void json_groups(FILE *f, const double *x, const char *suffix)
     fprintf(f, "}, \"test%s\": {", suffix);
     for (int j = N_TEST0; j < TN_NNUM; j++) json_num(f, NUM_KEY[j], x[j], j + 1 < TN_NNUM);
     fputc('}', f);
-}
-
-/* A JSON string (the command and paths may hold quotes and backslashes). */
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; s && *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\') fprintf(f, "\\%c", ch);
-        else if (ch < 0x20) fprintf(f, "\\u%04x", ch);
-        else fputc(ch, f);
-    }
-    fputc('"', f);
 }
 
 /* Which parameters the report lists: those some method searched (with --param: every one given). */
