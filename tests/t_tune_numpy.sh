@@ -30,10 +30,28 @@ np.save(f"{d}/train_features.npy", X); np.save(f"{d}/train_labels.npy", y)
 np.save(f"{d}/test_features.npy", Xt); np.save(f"{d}/test_labels.npy", yt)
 PYEOF
 
-common="--data $tmp/d --tasks 4 --val-frac 0.3 --expand 200 --klda-dim 300 --methods fecam,slda,klda,ranpac"
-"$G" tune $common --format json --quiet >"$tmp/t.json" 2>"$tmp/err" && ok "tune fecam,slda,klda,ranpac" || bad "tune failed"
-"$G" run $common --quiet --format json --save-state "$tmp/s" >/dev/null 2>"$tmp/err" && ok "run --save-state at the defaults" \
+common="--tasks 4 --val-frac 0.3 --expand 200 --klda-dim 300 --methods fecam,slda,klda,ranpac"
+"$G" tune --data "$tmp/d" $common --format json --quiet >"$tmp/t.json" 2>"$tmp/err" && ok "tune fecam,slda,klda,ranpac" || bad "tune failed"
+"$G" run --data "$tmp/d" $common --quiet --format json --save-state "$tmp/s" >/dev/null 2>"$tmp/err" && ok "run --save-state at the defaults" \
     || bad "run --save-state failed"
+
+# the same data with the test labels permuted: every chosen value and validation number stays,
+# the test numbers move (nothing is read from the test rows to choose)
+mkdir -p "$tmp/p" && cp "$tmp/d/"train_*.npy "$tmp/d/test_features.npy" "$tmp/p/"
+"$PY" -c "
+import numpy as np
+y = np.load('$tmp/d/test_labels.npy'); np.random.default_rng(3).shuffle(y); np.save('$tmp/p/test_labels.npy', y)"
+"$G" tune $common --data "$tmp/p" --format json --quiet >"$tmp/p.json" 2>"$tmp/err" || bad "tune on permuted test labels failed"
+if "$PY" - "$tmp" <<'PYEOF' 2>"$tmp/err"
+import json, sys
+t = sys.argv[1]
+a, b = json.load(open(f"{t}/t.json")), json.load(open(f"{t}/p.json"))
+for x, y in zip(a["methods"], b["methods"]):
+    assert x["chosen"] == y["chosen"] and x["evaluations"] == y["evaluations"] and x["validation"] == y["validation"], x["name"]
+    assert x["test"] != y["test"], x["name"]
+PYEOF
+then ok "permuted test labels: the same choices, evaluations and validation numbers, other test numbers"
+else bad "permuted test labels changed a choice"; fi
 
 "$PY" - "$tmp" >"$tmp/py" 2>&1 <<'PYEOF'
 import json, sys
