@@ -8,7 +8,8 @@
 # recomputes each objective (validation accuracy after the last task, %) from the --save-state
 # files of a run at the defaults (rows, labels, validation rows, class order, KLDA's W and b,
 # RanPAC's projection) within 1e-9, and the chosen value is the grid's first best. A small
-# Gaussian set made here (12 classes, d = 24, 4 tasks) keeps it to seconds.
+# Gaussian set made here (12 classes, d = 24, 4 tasks) keeps it to seconds. With the test labels
+# permuted every choice, evaluation and validation number stays and the test numbers move.
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
 if ! "$PY" -c 'import numpy' 2>/dev/null; then skip "NumPy not available (python3-numpy)"; finish; exit $?; fi
