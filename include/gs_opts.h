@@ -70,7 +70,7 @@ enum {
     OPR_DEFAULT = 1u << 0,      /* the command given without a name (the TUI) */
     OPR_SOURCES = 1u << 1,      /* every data source is a column group: several may be given (table) */
     OPR_DATA_CSV = 1u << 2,     /* --data FILE.csv names the CSV of the numbers behind the figure (export) */
-    OPR_PARAM_NAMES = 1u << 3,  /* --param NAME,...: the names to search, required (tune); without
+    OPR_PARAM_NAMES = 1u << 3,  /* --param NAME,...: the names to search (tune; none: all); without
                                  * it --param NAME=v1,v2,... is a grid */
     OPR_DOC_FORMATS = 1u << 4,  /* --format also markdown and latex (table) */
     OPR_NEED_FIGURE = 1u << 5,  /* --figure NAME and -o FILE are required (export) */

@@ -38,7 +38,7 @@ enum {
     OPG_FIGURE = 1u << 5,    /* --figure, -o, --dpi, --task, --frames, ... (export) */
     OPG_PARAM = 1u << 6,     /* --param */
     OPG_SEEDS = 1u << 7,     /* --seeds */
-    OPG_OBJECTIVE = 1u << 8, /* --objective (tune) */
+    OPG_OBJECTIVE = 1u << 8, /* --objective, and -o with OPG_FIGURE (tune) */
     OPG_OUT_DIR = 1u << 9,   /* --out DIR (synth) */
     OPG_TERMINAL = 1u << 10, /* --ascii, --tour, --theme (the TUI) */
     OPG_GENERAL = 1u << 11,  /* --help, --version: every command, without being listed */

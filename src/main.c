@@ -38,7 +38,7 @@ static const op_command COMMANDS[] = {
     {"sweep", NULL, cli_sweep, CLI_STOP_AT_ONCE, REPLAY | OPG_FORMAT | OPG_PARAM | OPG_SEEDS, OPR_NEED_GRID,
      "[OPTIONS] --param NAME=v1,v2,... [--seeds 1,2,3]", "grid of runs, mean ± std over seeds"},
     {"tune", NULL, cli_tune, 0, REPLAY | OPG_FORMAT | OPG_PARAM | OPG_SEEDS | OPG_OBJECTIVE, OPR_PARAM_NAMES | OPR_NEED_VAL,
-     "--val-frac F --param NAME,... [--objective acc|tail|balanced] [--seeds 1,2,3]",
+     "--val-frac F [--param NAME,...] [--objective acc|tail|balanced] [--seeds 1,2,3] [-o FILE]",
      "choose parameters on validation rows, per method"},
     {"synth", NULL, cli_synth, 0, OPG_QUIET | OPG_OUT_DIR, OPR_NEED_OUT_DIR,
      "--out DIR", "write the synthetic set as .npy files"},

@@ -28,13 +28,56 @@ expect2() { # PATTERN ARGS...
     if [ $? -eq 2 ] && one_line "$pat" && [ ! -s "$tmp/out" ]; then ok "refused: $*"; else bad "not refused: $*"; fi
 }
 expect2 "tune: needs a validation split" tune --methods gacl --param tau
-expect2 "tune: give the parameters" tune --val-frac 0.2 --methods gacl
-expect2 "--param: tune searches alpha_base, xi, beta and tau, not 'rho'" tune --val-frac 0.2 --param tau,rho
-expect2 "tune: gacl uses none of --param beta" tune --val-frac 0.2 --methods gacl --param beta
+expect2 "--param: tune searches alpha_base, xi, beta, tau, gauss_a, gauss_b, slda_eps, klda_gamma, klda_reg, fecam_alpha and fecam_tukey, not 'rho'" tune --val-frac 0.2 --param tau,rho
+expect2 '-o: not an option of `run` (it applies to: export, tune)' run -o x.txt
+expect2 "-o $tmp/no/such/t.txt: " tune --val-frac 0.2 --methods ncm -o "$tmp/no/such/t.txt"
 expect2 '--objective: not an option of `run` (it applies to: tune)' run --objective tail
 expect2 "--objective: unknown value" tune --val-frac 0.2 --param tau --objective best
 expect2 "--seeds: '0x' is not a seed" tune --val-frac 0.2 --param tau --seeds 1,0x
 expect2 "--save-state: not an option of .tune." tune --val-frac 0.2 --param tau --save-state x
+
+# A parameter a method does not use is skipped and said, never refused; a method using none of
+# the tunable rows is "nothing to tune"; without --param each method tunes what it reads.
+"$G" tune --val-frac 0.2 --methods gacl,ncm --param beta >"$tmp/skip.txt" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -q '^gacl: beta not used (skipped)$' "$tmp/skip.txt" && grep -q '^ncm: nothing to tune' "$tmp/skip.txt"
+then ok "--param beta with gacl,ncm: skipped and said, not refused"; else bad "--param a method does not use"; fi
+"$G" tune --val-frac 0.2 --methods gacl,slda,ncm,gsr --expand 200 --format json -o "$tmp/all.tuned" >"$tmp/all.json" 2>"$tmp/err"
+if [ $? -eq 0 ] && "$PY" - "$tmp" <<'PYEOF' 2>>"$tmp/err"
+import json, sys
+t = sys.argv[1]
+a = json.load(open(f"{t}/all.json"))
+m = {x["name"]: x for x in a["methods"]}
+assert sorted(m["gacl"]["chosen"]) == ["tau"], m["gacl"]["chosen"]
+assert sorted(m["slda"]["chosen"]) == ["slda_eps"], m["slda"]["chosen"]
+assert m["ncm"]["chosen"] == {} and m["ncm"]["skipped"] == ["nothing to tune"], m["ncm"]
+assert sorted(m["gsr"]["chosen"]) == ["alpha_base", "beta", "tau", "xi"], m["gsr"]["chosen"]
+assert a["test_fit"] == "the fit without the validation rows" and a["tuned_file"] == f"{t}/all.tuned"
+assert a["reproduce"].startswith("gsrscope tune ") and a["reproduce"].endswith(f" -o {t}/all.tuned"), a["reproduce"]
+# the file: '#' lines, then METHOD.KEY=VALUE for every chosen value, exactly (%.17g)
+lines = open(f"{t}/all.tuned").read().splitlines()
+com = [l for l in lines if l.startswith("#")]
+val = [l for l in lines if l and not l.startswith("#")]
+assert lines[:len(com)] == com, "comments first"
+assert any(l.startswith("# reproduce: gsrscope tune ") for l in com) and any("val-frac 0.2" in l for l in com), com
+want = {f"{x['name']}.{k}": v for x in a["methods"] for k, v in x["chosen"].items()}
+got = {l.split("=", 1)[0]: float(l.split("=", 1)[1]) for l in val}
+assert got == want, (got, want)
+PYEOF
+then ok "without --param: each method its own parameters; -o writes them exactly, with the reproducing command"
+else bad "tune without --param / -o"; fi
+# the reproducing command reproduces: same output, byte for byte (table, with -o)
+"$G" tune --val-frac 0.2 --methods gacl,ncm --param tau -o "$tmp/r.tuned" >"$tmp/r1.txt" 2>"$tmp/err"
+cmd=$(sed -n 's/^reproduce: gsrscope //p' "$tmp/r1.txt")
+mv "$tmp/r.tuned" "$tmp/r1.tuned"
+# shellcheck disable=SC2086
+"$G" $cmd >"$tmp/r2.txt" 2>"$tmp/err"
+if [ -n "$cmd" ] && cmp -s "$tmp/r1.txt" "$tmp/r2.txt" && cmp -s "$tmp/r1.tuned" "$tmp/r.tuned" &&
+   grep -q 'test (fit without the validation rows)' "$tmp/r1.txt"; then ok "the reproduce line reproduces the table and the file"
+else bad "reproduce line: '$cmd'"; fi
+"$G" tune --val-frac 0.2 --methods gacl --param tau --format csv >"$tmp/c.csv" 2>"$tmp/err"
+if tail -n 2 "$tmp/c.csv" | head -n 1 | grep -q '^# test_\*: the test accuracy of the fit without the validation rows$' &&
+   tail -n 1 "$tmp/c.csv" | grep -q '^# reproduce: gsrscope tune .*--format csv$'; then ok "CSV: the test note and the reproduce line"
+else bad "CSV notes"; fi
 
 # The bundled sample, and a copy with the test labels permuted.
 mkdir -p "$tmp/p"

@@ -293,7 +293,7 @@ static const op_def DEFS[] = {
     {"split", required_argument, O_SPLIT, OPG_REPORT},
     {"quiet", no_argument, O_QUIET, OPG_QUIET},
     {"figure", required_argument, O_FIGURE, OPG_FIGURE},
-    {"output", required_argument, 'o', OPG_FIGURE},
+    {"output", required_argument, 'o', OPG_FIGURE | OPG_OBJECTIVE}, /* export's figure, tune's values */
     {"task", required_argument, O_TASK, OPG_FIGURE},
     {"csv", required_argument, O_CSV, OPG_FIGURE},
     {"frames", no_argument, O_FRAMES, OPG_FIGURE},
@@ -639,8 +639,6 @@ static int check_rules(const op_opts *o)
     }
     if (rule(o, OPR_NEED_OUT_DIR) && !o->out_dir)
         return gs_error(GS_EINPUT, "%s: --out DIR is required", name);
-    if (rule(o, OPR_PARAM_NAMES) && !o->tune_params)
-        return gs_error(GS_EINPUT, "%s: give the parameters to search, e.g. --param tau,beta", name);
     if (rule(o, OPR_NEED_VAL) && o->proto.val_frac <= 0)
         return gs_error(GS_EINPUT, "%s: needs a validation split, e.g. --val-frac 0.2 (%s never chooses on test accuracy)", name, name);
     if (rule(o, OPR_NEED_GRID) && o->n_sweep == 0 && !o->seeds)

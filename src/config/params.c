@@ -22,7 +22,15 @@ static const char *const PROJ_NAMES[] = {"gaussian", "uniform"};
 #define NOSTEP NULL, PA_STEP_NONE, 0
 #define NOWORD NULL, 0
 
-/* τ: [0, 1e12], the command line's range (the TUI's editor and its steps used [0, 1e6] before
+/* Tuning ranges (tune's grids; log scale one point a decade where values span decades): τ 1e-4..1e5
+ * as the reference configurations use; β, α_base, ξ GSR's; gauss-a over its whole [0, 1],
+ * gauss-b 1e-2..1e2 around Σ_head's weight 1; SLDA's ε 1e-6..1 (default 1e-4); KLDA's γ
+ * 1e-5..1e2 (unit-norm rows: ‖x − y‖² ≤ 4, so γ ≥ 1e2 is a spike and 1e-5 linear) and reg
+ * 1e-6..1e2 (default 1e-3); FeCAM's α 1e-2..1e4 (the reference's shrinkage 1 is the default;
+ * a Gaussian set with few tail rows wants 1e2: 22 % at 1, 69.8 % at 100), its Tukey power
+ * 0.25..1 (0.5 the reference's, 1 none).
+ *
+ * τ: [0, 1e12], the command line's range (the TUI's editor and its steps used [0, 1e6] before
  * the table; a τ the command line, a preset or a session accepts is one the TUI shows). β and ξ
  * likewise keep the command line's ranges. Their TUI steps go over 1, 2, 5, 10, ... */
 static pa_param TABLE[] = {
@@ -55,28 +63,28 @@ static pa_param TABLE[] = {
      NOSTEP, NOTUNE, OPG_STREAM, EN_DEP_AUGMENT,
      PA_SEC_METHODS, NULL, "which classes GSR augments (default %d)", NULL},
     {"gauss-a", PA_DBL, F(params.gauss_a), NULL, 0, 0.1, 0, 1, 0, NOWORD,
-     NOSTEP, NOTUNE, OPG_STREAM, EN_DEP_GAUSS_A,
+     NOSTEP, 0, 1, 0, 6, OPG_STREAM, EN_DEP_GAUSS_A,
      PA_SEC_METHODS, "A", "gauss-shrink covariance (1-A)Σ_tail + A·I, A %r (default %d)", NULL},
     {"gauss-b", PA_DBL, F(params.gauss_b), NULL, 0, 1, 0, INF, 0, NOWORD,
-     NOSTEP, NOTUNE, OPG_STREAM, EN_DEP_GAUSS_B,
+     NOSTEP, 1e-2, 1e2, 1, 5, OPG_STREAM, EN_DEP_GAUSS_B,
      PA_SEC_METHODS, "B", "gauss-transfer covariance Σ_tail + B·Σ_head, B %r (default %d)", NULL},
     {"slda-eps", PA_DBL, F(params.slda_eps), NULL, 0, 1e-4, 0, 1, 0, NOWORD,
-     NOSTEP, NOTUNE, OPG_STREAM, EN_DEP_SLDA,
+     NOSTEP, 1e-6, 1, 1, 7, OPG_STREAM, EN_DEP_SLDA,
      PA_SEC_METHODS, "E", "slda: covariance S/(N-C) + E·I, E %r (default %d)", NULL},
     {"klda-dim", PA_LONG, F(params.klda_dim), NULL, 0, 5000, 1, 100000, 0, NOWORD,
      NOSTEP, NOTUNE, OPG_STREAM, EN_DEP_KLDA,
      PA_SEC_METHODS, "M", "klda: random Fourier features, M %r (default %d)", NULL},
     {"klda-gamma", PA_DBL, F(params.klda_gamma), NULL, 0, 1e-4, 0, 1e6, PA_LO_OPEN, NOWORD,
-     NOSTEP, NOTUNE, OPG_STREAM, EN_DEP_KLDA,
+     NOSTEP, 1e-5, 1e2, 1, 8, OPG_STREAM, EN_DEP_KLDA,
      PA_SEC_METHODS, "G", "klda: kernel width, W ~ N(0, 2G), G %r (default %d)", NULL},
     {"klda-reg", PA_DBL, F(params.klda_reg), NULL, 0, 1e-3, 0, 1e12, PA_LO_OPEN, NOWORD,
-     NOSTEP, NOTUNE, OPG_STREAM, EN_DEP_KLDA,
+     NOSTEP, 1e-6, 1e2, 1, 9, OPG_STREAM, EN_DEP_KLDA,
      PA_SEC_METHODS, "R", "klda: covariance S + R·I, R %r (default %d)", NULL},
     {"fecam-alpha", PA_DBL, F(params.fecam_alpha), NULL, 0, 1, 0, 1e6, PA_LO_OPEN, NOWORD,
-     NOSTEP, NOTUNE, OPG_STREAM, EN_DEP_FECAM,
+     NOSTEP, 1e-2, 1e4, 1, 7, OPG_STREAM, EN_DEP_FECAM,
      PA_SEC_METHODS, "A", "fecam: shrinkage A × mean variance, A %r (default %d)", NULL},
     {"fecam-tukey", PA_DBL, F(params.fecam_tukey), NULL, 0, 0.5, 0, 1, PA_LO_OPEN, NOWORD,
-     NOSTEP, NOTUNE, OPG_STREAM, EN_DEP_FECAM,
+     NOSTEP, 0.25, 1, 0, 4, OPG_STREAM, EN_DEP_FECAM,
      PA_SEC_METHODS, "B", "fecam: Tukey power sign(x)|x|^B, B %r (default %d; 1 = none)", NULL},
     {"tasks", PA_INT, F(proto.tasks), NULL, 0, 10, 1, 100000, 0, NOWORD,
      NOSTEP, NOTUNE, OPG_STREAM, 0,

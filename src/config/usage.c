@@ -50,7 +50,7 @@ static const char TAIL[] =
 "Figures (export):\n";
 /* after the --figure lines, which the caller gives (main.c: the figures' table, gs_figure.h) */
 static const char TAIL_FIG[] =
-"  -o, --output FILE        output file; .png, .svg, .pdf or .gif\n"
+"  -o, --output FILE        output file; .png, .svg, .pdf or .gif (tune: the chosen values)\n"
 "@dpi\n"
 "  --task K                 task to show (default: last); all: one frame per task (--frames)\n"
 "  --future show|hide|fade  the tasks after K (default show, with a dotted line at K;\n"
@@ -75,6 +75,8 @@ static const char TAIL2[] =
 "  --objective acc|tail|balanced   validation accuracy, tail accuracy, or their head/tail mean\n"
 "                           after the last task (default acc); needs --val-frac\n""  --seeds 1,2,3            choose on the mean validation objective over the seeds (each its\n"
 "                           own split and stream); numbers as mean ± std\n"
+"  -o FILE                  write each method's chosen values, METHOD.KEY=VALUE a line\n"
+"                           (run, table and export read it with --tuned FILE)\n"
 "Table:\n"
 "  --synthetic, --sample NAME, --data DIR, --idx DIR   one column group each, in the order\n"
 "                           given (--sample, --data may repeat; default: the bundled sample)\n"
@@ -201,14 +203,14 @@ static void text(const char *t, const op_command *cmds, int ncmd, char *buf, siz
 /* tune's --param: the rows with a tuning grid and their grids, wrapped at 100 columns. */
 static void tune_param(char *buf, size_t cap, size_t *len)
 {
-    char line[128] = "  --param NAME,...         parameters to search, in the order given:";
+    char line[128] = "  --param NAME,...         parameters to search, in the order given (default: all a method uses):";
     for (int i = 0, first = 1; i < pa_count(); i++) {
         const pa_param *r = &pa_table()[i];
         if (!pa_tunable(r)) continue;
         char t[96];
         pa_tune_text(r, t, sizeof t);
         if (strlen(line) + 2 + strlen(t) > 100) {
-            add(buf, cap, len, "%s,%s", line, "\n");
+            add(buf, cap, len, "%s%s", line, first ? "\n" : ",\n");
             snprintf(line, sizeof line, "%27s%s", "", t);
         } else {
             size_t L = strlen(line);
