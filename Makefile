@@ -102,7 +102,7 @@ check-full:
 help:
 	@echo 'make                build $(BUILD)/gsrscope'
 	@echo 'make run            install missing packages, build, open the TUI (ARGS="..." to change)'
-	@echo 'make check          the quick tests (every module, small sizes; tests/suite.list): ~4 min on 2 idle cores'
+	@echo 'make check          the quick tests (every module, small sizes; tests/suite.list): 7 CPU-min, ~4 min on 2 idle cores'
 	@echo 'make check-full     check-tsan, check-valgrind, then every test at full size: what CI runs after check-asan'
 	@echo 'make check-asan     the quick tests built with ASan + UBSan (build-asan/)'
 	@echo 'make check-tsan     the engine'"'"'s and the TUI worker'"'"'s threaded tests under ThreadSanitizer'
