@@ -37,7 +37,7 @@ vpath test_%.c $(sort $(dir $(TEST_SRC)))
 TEST_HELPER_SRC := $(wildcard tests/support/*.c)
 TEST_HELPER_OBJ := $(TEST_HELPER_SRC:tests/support/%.c=$(BUILD)/tests/support/%.o)
 
-.PHONY: all run check deps deps-test pkgs-found tests install uninstall clean check-asan check-tsan check-valgrind bench fuzz
+.PHONY: all run check check-full help deps deps-test pkgs-found tests install uninstall clean check-asan check-tsan check-valgrind bench fuzz
 all: $(BUILD)/gsrscope
 
 # A build without the packages stops with one line saying what to do, not a compiler error.
@@ -82,10 +82,34 @@ run:
 	@$(MAKE) --no-print-directory $(BUILD)/gsrscope
 	./$(BUILD)/gsrscope $(ARGS)
 
+# `make check`: the quick set (a few minutes: every module, small sizes, one seed; GS_QUICK=1).
+# `make check-full`: the TSan and memcheck runs (mk/sanitize.mk), then every test with every check
+# (no GS_QUICK), whose summary line comes last. tests/suite.list says which tests are full-only,
+# which run a quick subset and which run alone; a test not listed is quick. GS_JOBS=N: N tests at
+# a time (2).
 check:
 	@sh tools/deps.sh test
 	@$(MAKE) --no-print-directory tests
-	@sh tests/run_tests.sh $(BUILD)
+	@GS_QUICK=1 sh tests/run_tests.sh $(BUILD)
+
+check-full:
+	@sh tools/deps.sh test
+	@$(MAKE) --no-print-directory tests
+	@$(MAKE) --no-print-directory check-tsan
+	@$(MAKE) --no-print-directory check-valgrind
+	@GS_QUICK= sh tests/run_tests.sh $(BUILD)
+
+help:
+	@echo 'make                build $(BUILD)/gsrscope'
+	@echo 'make run            install missing packages, build, open the TUI (ARGS="..." to change)'
+	@echo 'make check          the quick tests (every module, small sizes; tests/suite.list): 7 CPU-min, ~4 min on 2 idle cores'
+	@echo 'make check-full     check-tsan, check-valgrind, then every test at full size: what CI runs after check-asan'
+	@echo 'make check-asan     the quick tests built with ASan + UBSan (build-asan/)'
+	@echo 'make check-tsan     the engine'"'"'s and the TUI worker'"'"'s threaded tests under ThreadSanitizer'
+	@echo 'make check-valgrind the CLI end-to-end cases under valgrind memcheck'
+	@echo 'make bench          paper-scale timings against NumPy and PyTorch (not a test)'
+	@echo 'make fuzz           fuzz the parsers (FUZZ_SECONDS=60)'
+	@echo 'make install        binary, man pages, assets and the bundled sets (PREFIX=$(PREFIX))'
 
 # assets/ (presets, ...) is installed as $(DATADIR), where gs_assets.h looks.
 $(BUILD)/obj/base/assets.o: ALL_CFLAGS += -DGS_DATADIR='"$(DATADIR)"'

@@ -1,10 +1,16 @@
 # mk/sanitize.mk — sanitizer and valgrind runs of the test suite (issue #8).
-#   make check-asan      whole tree + tests built with ASan/UBSan into build-asan/, full suite run
+#   make check-asan      whole tree + tests built with ASan/UBSan into build-asan/, then the quick
+#                        set of `make check` (GS_QUICK=1: the tests tests/suite.list leaves to
+#                        check-full, and the larger part of the split tests, are not run under the
+#                        sanitizers; CI runs them plain in `make check-full`). ASAN_QUICK= runs
+#                        the whole suite sanitized (about 18 min on 2 cores).
 #   make check-valgrind  CLI end-to-end cases under valgrind memcheck (tests/t_valgrind.sh)
 #   make check-tsan      the engine's threaded tests (test_engine, test_methods: the two-worker
 #                        plan, cancels, views copying results during an update) and the TUI's
 #                        worker driven as the UI drives it (test_tui_worker) under TSan
 ASAN_BUILD := build-asan
+# `make check-asan ASAN_QUICK=` (empty): every test, every check, sanitized
+ASAN_QUICK ?= 1
 ASAN_SAN := -fsanitize=address,undefined -fsanitize=float-cast-overflow -fno-omit-frame-pointer
 
 check-asan:
@@ -12,7 +18,7 @@ check-asan:
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	GS_SANITIZED=1 OPENBLAS_NUM_THREADS=1 \
+	GS_SANITIZED=1 OPENBLAS_NUM_THREADS=1 GS_QUICK=$(ASAN_QUICK) \
 	sh tests/run_tests.sh $(ASAN_BUILD)
 
 TSAN_BUILD := build-tsan

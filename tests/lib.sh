@@ -15,3 +15,8 @@ one_line() { [ "$(wc -l <"$tmp/err")" -eq 1 ] && head -n 1 "$tmp/err" | grep -q 
 finish() { echo "$pass passed, $fail failed, $skipped skipped"; [ "$fail" -eq 0 ]; }
 # no_seconds [FILE]: the CSV (FILE or stdin) without its seconds column
 no_seconds() { awk -f tests/no_seconds.awk "$@"; }
+# quick: true under `make check` (GS_QUICK=1). A test tests/suite.list marks "split" runs its
+# smaller part then and everything under `make check-full`; the part left out is neither run nor
+# counted (not a skip), and quick_note says what it was.
+quick() { [ "${GS_QUICK:-0}" = 1 ]; }
+quick_note() { echo "# quick (GS_QUICK=1): left to make check-full: $1"; }

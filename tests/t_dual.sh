@@ -16,11 +16,14 @@
 #     (NumPy, double) to float accuracy; at τ = 1 (cond(G + τI) > 1e5 from task 2 on) those tasks
 #     are factored in double (the kernel recomputed in double from the float rows) and say so, and
 #     agree with the double run (accuracies within 0.1 point, predictions ≥ 99.9 % identical).
+# GS_QUICK=1 (make check): case 2 alone (the dual's last task against NumPy, and the replay);
+# make check-full runs all four.
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
 M=gacl+gsr,air,air+gsr,ranpac+gsr
 args="run --quiet --format csv --expand 2048 --projection gaussian --tau 10000 --methods $M --precision double"
 
+if quick; then quick_note "cases 1, 3 and 4 (dual then primal at D = 2048, single precision, the float dual and its fallback)"; else
 if GS_DUAL=off "$G" $args --save-state "$tmp/p" >"$tmp/p.csv" 2>"$tmp/err" &&
    "$G" $args --save-state "$tmp/d" >"$tmp/d.csv" 2>"$tmp/err"; then ok "runs at D = 2048, primal and default"
 else bad "runs at D = 2048"; fi
@@ -52,6 +55,7 @@ PYEOF
 then ok "D = 2048, dual then primal: accuracies, spectra per task, last W and predictions agree"
 else bad "dual then primal against the primal"; fi
 
+fi
 args2="$args --max-aug 20"
 if GS_DUAL=off "$G" $args2 --save-state "$tmp/p2" >"$tmp/p2.csv" 2>"$tmp/err" &&
    GS_DUAL=on "$G" $args2 --save-state "$tmp/d2" >"$tmp/d2.csv" 2>"$tmp/err"; then ok "runs with --max-aug 20"
@@ -86,6 +90,7 @@ PYEOF
 then ok "dual last task: W against NumPy's solve, eigenvalues from K against NumPy's, D − N exact τ"
 else bad "dual last task against NumPy"; fi
 
+if ! quick; then
 if "$G" $(echo "$args" | sed 's/--precision double/--precision single/') --save-state "$tmp/s" >"$tmp/s.csv" 2>"$tmp/err" &&
    "$PY" - "$tmp" <<'PYEOF' 2>"$tmp/err"
 import csv, sys
@@ -151,6 +156,7 @@ PYEOF
 then ok "the dual in float at τ = 1: ill-conditioned tasks factored in double, labelled, agree with double"
 else bad "the dual's fallback to double"; fi
 
+fi
 if "$PY" tests/learner_ref.py "$tmp/d2" gacl+gsr air air+gsr ranpac+gsr >"$tmp/err" 2>&1; then
     ok "dual run: predictions agree with the NumPy replay (learner_ref.py)"
 else bad "learner_ref.py on the dual run"; fi

@@ -3,6 +3,9 @@
 # CSV per frame), --task all, --future hide|fade, --size slide and --font-scale. Pages and sizes
 # are read with poppler (pdfinfo, pdffonts, pdftohtml), the GIF with Pillow, and what frame k
 # draws from its CSV against `run --format csv`: no point after task k, its own task's numbers.
+# GS_QUICK=1 (make check): the PDF's frames (pages, fonts, a CSV per frame, what each draws, fixed
+# axes), the GIF and the refusals; the rest (PNG frames, --future, --size slide, --font-scale, the
+# messages) in make check-full only.
 . "$(dirname "$0")/lib.sh"
 export GSRSCOPE_ASSETS="$PWD/assets"
 PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
@@ -71,12 +74,15 @@ sys.exit(0 if same else 1)
 PYEOF
 }
 ticks "$tmp/steps.pdf" > "$tmp/err" 2>&1 && ok "every tick label at the same place on the 10 pages" || bad "the axes move between frames"
+if ! quick; then
 "$G" export $S --task 1 --figure dashboard -o "$tmp/t1.pdf" 2>/dev/null; "$G" export $S --task 10 --figure dashboard -o "$tmp/t10.pdf" 2>/dev/null
 ticks "$tmp/t1.pdf" "$tmp/t10.pdf" > "$tmp/err" 2>&1 && bad "the tick check cannot tell two plain exports apart" || ok "the tick check sees the axes of plain exports at tasks 1 and 10 move"
 
 # --task all is --frames: the same bytes.
 "$G" export $S --task all --figure dashboard -o "$tmp/all.pdf" 2> "$tmp/err" && cmp -s "$tmp/all.pdf" "$tmp/steps.pdf" &&
     ok "--task all writes the same PDF as --frames" || bad "--task all = --frames"
+
+fi
 
 # The animation: 10 frames Pillow reads, 7 in x 100 dpi, --frame-ms each, the last 3x, looping;
 # frames differ, the last one equals the PDF's last page's task.
@@ -102,6 +108,7 @@ assert all(f.getpixel((0, 0)) == (255, 255, 255) and f.getpixel((699, 489)) == (
 print(durs)
 PYEOF
 
+if quick; then quick_note "the tick check against plain exports, --task all, PNG frames, --future, --size slide, --font-scale, the messages"; else
 # Numbered PNGs, each with its task in the text chunks; no unnumbered file.
 "$G" export $S --frames --figure accuracy --dpi 72 -o "$tmp/acc.png" 2> "$tmp/err" || bad "export --frames -o acc.png"
 if $PY - "$tmp" <<'PYEOF' > "$tmp/err" 2>&1; then ok "acc-01.png .. acc-10.png, task k in frame k's text chunks"; else bad "numbered PNGs"; fi
@@ -157,6 +164,8 @@ grep -qx "gsrscope: wrote one file per task, numbered $tmp/say-01.png, ..." "$tm
 "$G" export --synthetic --frames --figure accuracy -o "$tmp/say.pdf" 2>&1 >/dev/null | grep 'wrote' > "$tmp/err"
 grep -qx "gsrscope: wrote $tmp/say.pdf (one page per task)" "$tmp/err" && ok "export --frames -o X.pdf: 'wrote X.pdf (one page per task)'" ||
     bad "PDF frames message" "$(cat "$tmp/err")"
+
+fi
 
 # Refused, one line, exit 2.
 refuse() { # what, arguments

@@ -4,7 +4,8 @@
 # bundled sample and on --synthetic, alone and with GSR (x+gsr must equal x refitted on the real rows plus the saved
 # aug_rows weighted by β), ≥ 99.9 % identical predictions and accuracies within 0.1 point; KLDA
 # with a huge ridge equals the nearest class mean in its feature space; the manifest lists the
-# random draws. Prints "N passed, N failed".
+# random draws. Prints "N passed, N failed". GS_QUICK=1 (make check): the bundled sample's cases;
+# --synthetic (paper scale) in make check-full only.
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
 REF=tests/support/lda_ref.py
@@ -37,6 +38,7 @@ PY
     && check "$tmp/huge" klda klda --euclid-phi || bad "klda huge reg run"
 
 # paper scale (--synthetic): klda at 1000 features on every test row, fecam on every 10th
+if quick; then quick_note "klda and fecam on --synthetic"; finish; exit; fi
 "$G" run --synthetic --methods fecam,klda,fecam+gsr --klda-dim 1000 \
     --save-state "$tmp/synthetic" >/dev/null 2>"$tmp/err" && ok "run --synthetic" || bad "run --synthetic"
 check "$tmp/synthetic" klda klda

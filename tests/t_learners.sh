@@ -5,6 +5,9 @@
 # 0.1 point, on --synthetic and the bundled sample; x+gsr is x fed the real rows plus the
 # β-weighted aug rows by construction of the reference. x+oversample is built by the reference
 # from rows.npy alone (GSR's count per class, copies of the real rows) and must equal aug_rows.npy.
+# GS_QUICK=1 (make check): the bundled sample's cases at small D (every learner, anacp in both
+# forms at D = 8) and the memory checks; the paper-scale runs (--synthetic, D = 1200 and 5000,
+# ranpac's 10,000-d map on the pixels) in make check-full only.
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
 check() { # name, state dir, methods... (LEARNER_REF_EXACT=1: 100 % identical predictions)
@@ -15,6 +18,7 @@ check() { # name, state dir, methods... (LEARNER_REF_EXACT=1: 100 % identical pr
         cp "$tmp/ref.txt" "$tmp/err"; bad "$name: NumPy reference disagrees"
     fi
 }
+if quick; then quick_note "--synthetic (10 learners, and ranpac/anacp at --expand 256)"; else
 M="gacl,gsr,air,air+gsr,ncm,ncm+gsr,slda,slda+gsr,gacl+oversample,slda+oversample"
 "$G" run --synthetic --methods "$M" --save-state "$tmp/syn" --format csv > /dev/null 2> "$tmp/err" \
     && ok "synthetic run" || bad "synthetic run"
@@ -26,6 +30,7 @@ check synthetic "$tmp/syn" gacl gsr air air+gsr ncm ncm+gsr slda slda+gsr gacl+o
 check "synthetic --expand 256" "$tmp/rp" ranpac ranpac+gsr ncm+gsr anacp anacp+gsr ranpac+oversample
 [ "$(python3 -c "import json;print(json.load(open('$tmp/rp/ranpac/manifest.json'))['map']['D'])")" = 256 ] \
     && ok "ranpac manifest: map D = 256" || bad "ranpac manifest"
+fi
 "$G" run --methods "gacl,gsr,air+gsr,ncm+gsr,slda+gsr" --slda-eps 0.01 --save-state "$tmp/smp" --format csv \
     > /dev/null 2> "$tmp/err" && ok "sample run" || bad "sample run"
 check sample "$tmp/smp" gacl gsr air+gsr ncm+gsr slda+gsr
@@ -42,7 +47,8 @@ check "--expand 300 --max-aug 7" "$tmp/ov2" gacl+oversample
 check "sample --expand 128" "$tmp/smp2" ranpac ranpac+gsr anacp anacp+gsr air
 # anacp's heads in both forms (factored while C_seen·(D + d) < D·d: at --expand 8 the form changes
 # mid-stream) and its final layer in the dual form (fewer replay rows than D at --expand 1200)
-for D in 8 1200; do
+DS="8 1200"; quick && { DS=8; quick_note "anacp at --expand 1200 and at its own D = 5000 (MobileNetV2)"; }
+for D in $DS; do
     "$G" run --expand $D --methods anacp,anacp+gsr --save-state "$tmp/a$D" --format csv > /dev/null 2> "$tmp/err" \
         && ok "sample --expand $D run" || bad "sample --expand $D run"
     check "sample --expand $D" "$tmp/a$D" anacp anacp+gsr
@@ -51,10 +57,12 @@ done
 # MobileNetV2 sample the single-precision rule above; with GS_ANACP_KAPPA=0 every matrix is
 # factored in double (the fallback for an ill-conditioned one), in both forms of the heads, and
 # the predictions are those of the double reference, all of them
+if ! quick; then
 "$G" run --sample mobilenetv2 --methods anacp,anacp+gsr --save-state "$tmp/a5000" --format csv > /dev/null 2> "$tmp/err" \
     && ok "mobilenetv2 (D = 5000) run" || bad "mobilenetv2 (D = 5000) run"
 check "mobilenetv2 (D = 5000)" "$tmp/a5000" anacp anacp+gsr
-for D in 8 1200; do
+fi
+for D in $DS; do
     GS_ANACP_KAPPA=0 "$G" run --expand $D --methods anacp,anacp+gsr --save-state "$tmp/k$D" --format csv > /dev/null \
         2> "$tmp/err" && ok "GS_ANACP_KAPPA=0 --expand $D run" || bad "GS_ANACP_KAPPA=0 --expand $D run"
     LEARNER_REF_EXACT=1 check "GS_ANACP_KAPPA=0 --expand $D (exact)" "$tmp/k$D" anacp anacp+gsr
@@ -87,6 +95,7 @@ for m in d["methods"]:
 assert final or seen == 3, "the check needs a method on each side of 2048"
 PYEOF
 }
+if quick; then quick_note "--spectrum auto and final with ranpac's 10,000-d map on the pixels"; finish; exit; fi
 "$G" run --sample pixels --methods ranpac,ranpac+gsr --format json --quiet > "$tmp/sp.json" 2> "$tmp/err" &&
     spec_rule "$tmp/sp.json" 0 2> "$tmp/err" && ok "--spectrum auto: ranpac's last spectrum exact at N <= 2048 rows in the dual, an estimate above" \
     || bad "--spectrum auto by the method's own matrix"

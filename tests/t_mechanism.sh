@@ -24,11 +24,12 @@ one synthetic --synthetic
 one mnv2_teaching --sample mobilenetv2 --preset teaching
 one pixels_teaching --sample pixels --preset teaching
 # the reference configuration (a 5,000-d random ReLU expansion, β = 1, τ = 1e4): about 2 minutes
-# and 600 MB of saved Grams, so only in the plain suite (the sanitizers' runs would take 20)
-if [ -z "${GS_SANITIZED:-}${GS_VALGRIND:-}" ]; then
+# and 600 MB of saved Grams, so only in the plain suite (the sanitizers' runs would take 20), and
+# in make check-full only (GS_QUICK=1: make check)
+if [ -z "${GS_SANITIZED:-}${GS_VALGRIND:-}" ] && ! quick; then
     one pixels_reference --sample pixels --preset reference
     rm -rf "$tmp/pixels_reference"
-else echo "# pixels --preset reference: in the plain suite only"; fi
+else echo "# pixels --preset reference: in the plain suite's make check-full only"; fi
 # the text form: every why row with a mark
 "$G" run --sample mobilenetv2 --preset teaching --methods $M --theorem > "$tmp/t.txt" 2> "$tmp/err"
 n=$(grep -cE '^  (✔|✗|\?) ' "$tmp/t.txt")

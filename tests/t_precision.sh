@@ -6,6 +6,8 @@
 # format; a task too ill-conditioned for float is factored in double and says so; --precision
 # double, and auto at the default D = 768, give the double numbers bit for bit; the schedule (one
 # worker or two) does not change single's numbers; export's τ sweep and collapse agree in single.
+# GS_QUICK=1 (make check): the labels, the fallback to double and the refusals; the agreement at
+# D = 1500, the schedule and export's (D = 1100 and 1200) in make check-full only.
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
 
@@ -18,6 +20,7 @@ if [ $? -eq 0 ] && cut -d, -f1-13 "$tmp/a.csv" >"$tmp/a13" && cut -d, -f1-13 "$t
 "$G" run --synthetic --quiet --format json --methods gacl --tasks 2 >"$tmp/j" 2>"$tmp/err"
 if grep -q '"precision": "double"' "$tmp/j"; then ok "JSON params: precision double at D = 768"; else bad "JSON precision double"; fi
 
+if quick; then quick_note "single against double at D = 1500 (synthetic, sample)"; else
 # D = 1500: single against double, on the synthetic set and the bundled sample
 agree() { # $1: label, then the data arguments
     lab=$1; shift
@@ -55,6 +58,8 @@ if agree synth --synthetic; then ok "synthetic, D = 1500: single agrees with dou
 else bad "synthetic single vs double"; fi
 if agree sample; then ok "bundled sample, D = 1500: single agrees with double"; else bad "sample single vs double"; fi
 
+fi
+
 # labels: the table says single precision; a tiny τ (cond > 1e5) is factored in double, and says so
 "$G" run --synthetic --quiet --expand 1500 --tau 1 --methods gacl --tasks 4 --precision single >"$tmp/t" 2>"$tmp/err" &&
 "$G" run --synthetic --quiet --expand 1500 --tau 1 --methods gacl --tasks 4 --precision single --format json >"$tmp/tj" 2>>"$tmp/err"
@@ -66,6 +71,7 @@ if [ $? -eq 0 ] && grep -q '^precision: single' "$tmp/t" && grep -q '^factored i
 if [ $? -eq 0 ] && awk -F, 'NR == FNR && FNR > 1 {a[$2] = $6; next} FNR > 1 && $2 > 1 {d = $6 - a[$2]; if (d < 0) d = -d; if (d > 0.1 || $15 != "double") bad = 1} END {exit bad}' "$tmp/d1" "$tmp/s1"; then
     ok "fallback tasks match double (accuracy within 0.1 point, CSV says double)"; else bad "fallback accuracies"; fi
 
+if quick; then quick_note "the schedule (one worker or two) in single; export single against double"; else
 # single precision keeps the engine's rule: the numbers do not depend on the schedule
 a="run --synthetic --quiet --format csv --precision single --expand 1200 --tau 100 --tasks 4 --methods gacl,gsr,air"
 GS_THREADS=1 "$G" $a >"$tmp/t1" 2>"$tmp/err" && GS_THREADS=2 "$G" $a >"$tmp/t2" 2>>"$tmp/err"
@@ -97,6 +103,8 @@ then ok "export --precision single: τ sweep within 0.1 point and collapse energ
 else bad "export single vs double"; fi
 if grep -q "single (ridge learners in float" "$tmp/collapse.single.png" && ! grep -q "ridge learners in float" "$tmp/collapse.double.png"
 then ok "a single-precision figure says so (text chunk), a double one does not"; else bad "figure precision label"; fi
+
+fi
 
 # --precision is the TUI's, run's and export's: refused elsewhere, and a bad value is one clear line
 "$G" sweep --synthetic --param tau=1,10 --precision single >/dev/null 2>"$tmp/err"
