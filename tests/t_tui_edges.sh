@@ -52,6 +52,8 @@ for size in 80x24 160x50; do
 
     # ---- status line: what the rate is ----
     if [ "$W" -ge 120 ]; then
+        # (once the worker is idle: while it computes, the status line names the work instead)
+        n=0; while [ $n -lt 200 ] && ! screen | head -n 1 | grep -q 'play speed 1 task/s'; do sleep 0.1; n=$((n+1)); done
         if screen | head -n 1 | grep -q 'play speed 1 task/s'; then ok "$size: paused, the status line says 'play speed 1 task/s'"
         else bad "$size: play speed while paused" "$(screen | head -n 1)"; fi
     fi
