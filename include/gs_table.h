@@ -33,6 +33,10 @@
 
 #include "gs_opts.h"
 
+/* The numbers per seed: TB_NTEST test columns (v), TB_NSTAT with the 3 validation ones (val). */
+#define TB_NTEST OP_N_COLS
+#define TB_NSTAT (TB_NTEST + 3)
+
 typedef struct {
     int n_methods, n_sources, n_seeds;
     const char *const *methods;   /* names as given to --methods */

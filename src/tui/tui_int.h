@@ -298,6 +298,18 @@ typedef struct tui_worker_s {
     tui_ahead ah;               /* worker only: the next task's lens, computed ahead */
 } tui_worker;
 
+/* The worker's own, shared by tui_worker.c and tui_lens.c (worker thread only unless said). */
+void tw_wake(tui_worker *w);                /* wakes the UI (any thread) */
+void tw_set_work(tui_worker *w, const char *name, int task, const char *detail); /* for the status bar */
+static inline int tw_valid_m(const en_results *r, int m) { return m >= 0 && m < r->n_methods; }
+/* The ridge lens (tui_lens.c): the next task's eigendecompositions on a helper thread; their
+ * results into the cache (when done, or wait); each method's key of what its G depends on (fresh:
+ * a new stream); the lens of `task` into x (GS_OK or an error). */
+void tw_lens_ahead(tui_worker *w, int task, int m0, int m1);
+void tw_ahead_collect(tui_worker *w, int wait);
+void tw_lens_keys(tui_worker *w, const op_params *q, int fresh);
+int tw_extra_lens(tui_worker *w, int task, tui_extra *x);
+
 /* Start the worker on opened pipelines (not owned): ctx[0] the shown run, ctx[1..nctx) the other
  * seeds of --seeds (seeds[k] for ctx[k]; nctx = 1 without). After every parameter change the
  * worker updates ctx[0] first (progress, publish), then each other seed in turn (cancelled by a

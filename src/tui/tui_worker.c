@@ -23,13 +23,6 @@
 static void flag_set(volatile int *f, int v) { __atomic_store_n(f, v, __ATOMIC_RELAXED); }
 static int flag_get(volatile int *f) { return __atomic_load_n(f, __ATOMIC_RELAXED); }
 
-static void wake(tui_worker *w)
-{
-    char c = 1;
-    ssize_t r = write(w->wake[1], &c, 1);
-    (void)r; /* a full pipe already holds a wake-up */
-}
-
 static void set_msg(tui_worker *w, int error, const char *fmt, const char *a, const char *b)
 {
     pthread_mutex_lock(&w->mu);
@@ -37,18 +30,6 @@ static void set_msg(tui_worker *w, int error, const char *fmt, const char *a, co
     w->msg_error = error;
     w->msg_new = 1;
     pthread_mutex_unlock(&w->mu);
-}
-
-/* What the worker computes now, for the status bar: "NAME, task T" and ": DETAIL" when given
- * (task 0: no task). */
-static void set_work(tui_worker *w, const char *name, int task, const char *detail)
-{
-    pthread_mutex_lock(&w->mu);
-    int L = snprintf(w->work, sizeof w->work, "%s", name);
-    if (task > 0 && L > 0 && L < (int)sizeof w->work) L += snprintf(w->work + L, sizeof w->work - (size_t)L, ", task %d", task);
-    if (detail && L > 0 && L < (int)sizeof w->work) snprintf(w->work + L, sizeof w->work - (size_t)L, ": %s", detail);
-    pthread_mutex_unlock(&w->mu);
-    wake(w);
 }
 
 static void publish(tui_worker *w, uint64_t gen)
@@ -63,7 +44,7 @@ static void publish(tui_worker *w, uint64_t gen)
     w->pub = c;
     pthread_mutex_unlock(&w->mu);
     w->last_pub = gs_now();
-    wake(w);
+    tw_wake(w);
 }
 
 static void on_progress(double f, const char *what, void *user)
@@ -106,7 +87,7 @@ static int do_seeds(tui_worker *w, uint64_t gen, const op_opts *o, int task)
         pthread_mutex_lock(&w->mu);
         w->progress = (double)(k - 1) / (w->nctx - 1);
         pthread_mutex_unlock(&w->mu);
-        wake(w);
+        tw_wake(w);
         if ((st = en_update(c->eng, &x.params, task, &w->cancel, NULL, NULL))) break;
         en_results *r = calloc(1, sizeof *r);
         if (!r) { st = gs_error(GS_ENOMEM, "seeds: out of memory"); break; }
@@ -123,7 +104,7 @@ static int do_seeds(tui_worker *w, uint64_t gen, const op_opts *o, int task)
     for (int i = 0; i < n; i++) w->pub_seeds[i] = runs[i];
     w->pub_nseeds = n;
     pthread_mutex_unlock(&w->mu);
-    wake(w);
+    tw_wake(w);
     return GS_OK;
 }
 
@@ -212,7 +193,6 @@ void tui_extra_free(tui_extra *x)
     x->have_lens = 0;
 }
 
-static int valid_m(const en_results *r, int m) { return m >= 0 && m < r->n_methods; }
 
 /* Theorem 1 at `task` for the shown pair: G = the Gram matrix of the learner alone (one of the
  * two), Δ = G_method − G (the other: the same learner with an augmenter), split r = --split or the
@@ -224,7 +204,7 @@ static int extra_theorem(tui_worker *w, int task, const op_params *pp, tui_extra
     if (!en_results_pair(r, x->m0, x->m1, &mb, &ma))
         return gs_error(GS_EINPUT, "Theorem 1 compares a learner alone (G) with it and an augmenter (G + Δ): "
                                    "show GACL and GSR, or such a pair (keys m / M)");
-    if (!valid_m(r, ma))
+    if (!tw_valid_m(r, ma))
         return gs_error(GS_EINPUT, "Theorem 1 needs a second, augmenting ridge method: run with "
                                    "--methods gacl,gsr,...");
     if (!r->m[ma].ridge) {
@@ -270,7 +250,7 @@ static int extra_tau(tui_worker *w, int task, tui_extra *x)
     int ms[2] = {x->m0, x->m1};
     for (int i = 0; i < 2 && rc == GS_OK; i++) {
         int m = ms[i];
-        if (!valid_m(r, m) || !r->m[m].ridge) continue;
+        if (!tw_valid_m(r, m) || !r->m[m].ridge) continue;
         rc = ts_compute(w->ctx->eng, &w->ctx->prob, m, task, taus, TS_DEFAULT_N, &x->ts[x->nts], &w->ex_cancel);
         if (rc == GS_OK) x->nts++;
     }
@@ -317,151 +297,6 @@ static int extra_collapse(tui_worker *w, int task, tui_extra *x)
     return rc;
 }
 
-/* Ahead of a step (the ridge lens shown, its task done): the next task's eigendecompositions on a
- * helper thread of their own, from copies of its Gram matrices (rl_eig_of: no engine), while the
- * worker serves the next request; the lens of that task takes them into its cache (waiting for
- * the helper when it is still at it: the same work). One job at a time; not "computing" in the
- * status bar (the shown screen is complete): "ahead: task N's ridge lens". */
-static void *ahead_main(void *arg)
-{
-    tui_ahead *a = arg;
-    for (int i = 0; i < a->n; i++) {
-        if (a->st == GS_OK) a->st = rl_eig_of(&a->G[i], &a->d, a->ms[i], a->task, a->keys[i], &a->out[i]);
-        gm_free(&a->G[i]);
-    }
-    tui_worker *w = a->w;
-    pthread_mutex_lock(&w->mu);
-    w->ahead = 0;
-    pthread_mutex_unlock(&w->mu);
-    __atomic_store_n(&a->done, 1, __ATOMIC_RELEASE);
-    wake(w);
-    return NULL;
-}
-
-/* The helper's results into the lens's cache: when it finished, or (wait) once it has. */
-static void ahead_collect(tui_worker *w, int wait)
-{
-    tui_ahead *a = &w->ah;
-    if (!a->running || (!wait && !__atomic_load_n(&a->done, __ATOMIC_ACQUIRE))) return;
-    pthread_join(a->th, NULL);
-    for (int i = 0; i < a->n; i++) {
-        if (a->out[i].lam) rl_cache_put(&w->lens_cache, &a->out[i]);
-        rl_eig_free(&a->out[i]);
-    }
-    co_dirs_free(&a->d);
-    memset(a, 0, sizeof *a);
-}
-
-static void lens_ahead(tui_worker *w, int task, int m0, int m1)
-{
-    ahead_collect(w, 0);
-    const en_results *r = en_get_results(w->ctx->eng);
-    int t = task + 1;
-    /* bounded memory (large D): another task's G would be recomputed from its rows: not ahead */
-    if (w->ah.running || t > r->T || r->spectra_on_request || en_task_slots(w->ctx->eng) < r->T) return;
-    int ref, aug, ms[RL_MAX];
-    tui_ref_aug(r, m0, m1, &ref, &aug);
-    int n = rl_pick(r, ref, aug, ms);
-    tui_ahead *a = &w->ah;
-    memset(a, 0, sizeof *a);
-    a->w = w;
-    a->task = t;
-    int st = GS_OK;
-    for (int i = 0; i < n && st == GS_OK; i++) {
-        int m = ms[i];
-        uint64_t key = m >= 0 && m < OP_MAX_METHODS ? w->gkey[m] : 0;
-        if (!valid_m(r, m) || !r->m[m].ridge || r->m[m].snaps[t - 1].state != EN_DONE ||
-            rl_cached(&w->lens_cache, m, t, key))
-            continue;
-        const gm_mat *g, *q;
-        if ((st = en_gram(w->ctx->eng, m, t, &g, &q)) == GS_OK && (st = gm_copy(&a->G[a->n], g, "ridge lens")) == GS_OK) {
-            a->ms[a->n] = m;
-            a->keys[a->n++] = key;
-        }
-    }
-    if (st == GS_OK && a->n) st = co_class_dirs(&w->ctx->prob, r->is_head, t, &a->d);
-    if (st == GS_OK && a->n) {
-        pthread_mutex_lock(&w->mu);
-        w->ahead = t;
-        pthread_mutex_unlock(&w->mu);
-        if (pthread_create(&a->th, NULL, ahead_main, a) == 0) { a->running = 1; return; }
-        pthread_mutex_lock(&w->mu);
-        w->ahead = 0;
-        pthread_mutex_unlock(&w->mu);
-        co_dirs_free(&a->d);
-    }
-    for (int i = 0; i < RL_MAX; i++) gm_free(&a->G[i]);
-    memset(a, 0, sizeof *a);
-}
-
-/* Bring gkey (what each method's G depends on) to the parameters q: a method keeps the key of the
- * last parameters seen (of up to TUI_GKEY_HIST) that differ from q in nothing its rows or their
- * weights depend on (en_method_deps without τ and RanPAC's λ, which only the solve reads), so
- * that undoing a change finds its eigendecompositions again; else a new key. fresh: a new
- * stream: the cache and the history go. */
-static void lens_keys(tui_worker *w, const op_params *q, int fresh)
-{
-    if (fresh) {
-        rl_cache_clear(&w->lens_cache);
-        w->ngk = 0;
-    }
-    int slot = w->ngk < TUI_GKEY_HIST ? w->ngk++ : (int)(w->gk_next++ % TUI_GKEY_HIST);
-    uint64_t key[OP_MAX_METHODS];
-    for (int m = 0; m < w->cfg.n_methods && m < OP_MAX_METHODS; m++) {
-        unsigned deps = en_method_deps(&w->cfg.method[m]) & ~(unsigned)(EN_DEP_TAU | EN_DEP_LAMBDA);
-        key[m] = 0;
-        for (int i = 0; i < w->ngk && !key[m]; i++)
-            if (i != slot && !(pa_changed_deps(&w->gk_params[i], q) & deps)) key[m] = w->gk_key[i][m];
-        if (!key[m]) key[m] = ++w->gk_count;
-        w->gkey[m] = key[m];
-    }
-    w->gk_params[slot] = *q;
-    memcpy(w->gk_key[slot], key, sizeof key);
-}
-
-/* The ridge lens: the reference, its +oversample run when the results hold one, the other method.
- * Each method's eigendecomposition is kept per task (lens_cache): a τ change, or a task seen
- * before with the same G, draws from it at once; the status bar names what is computed and its
- * estimated time (from the last ones measured). */
-static int extra_lens(tui_worker *w, int task, tui_extra *x)
-{
-    const en_results *r = en_get_results(w->ctx->eng);
-    int ref, aug, ms[RL_MAX];
-    /* every eigenvector of G per method: where the engine keeps even the eigenvalues for request
-     * (large D), the view says how to get it instead of holding the worker for minutes */
-    if (r->spectra_on_request)
-        return gs_error(GS_EINPUT, "ridge lens: not computed at D = %ld (every eigenvector of G, costly): "
-                        "export --figure ridge-lens draws it, or start with --spectrum all", r->D);
-    ahead_collect(w, w->ah.running && w->ah.task == task); /* computed ahead: taken (or awaited) */
-    tui_ref_aug(r, x->m0, x->m1, &ref, &aug);
-    int n = rl_pick(r, ref, aug, ms), miss = 0;
-    uint64_t keys[RL_MAX];
-    char names[120] = "";
-    for (int i = 0; i < n; i++) {
-        keys[i] = ms[i] >= 0 && ms[i] < OP_MAX_METHODS ? w->gkey[ms[i]] : 0;
-        if (!valid_m(r, ms[i]) || !r->m[ms[i]].ridge || rl_cached(&w->lens_cache, ms[i], task, keys[i])) continue;
-        char dn[32];
-        ch_display_name(r->m[ms[i]].name, dn, sizeof dn);
-        size_t L = strlen(names);
-        snprintf(names + L, sizeof names - L, "%s%s", miss++ ? ", " : "", dn);
-    }
-    double D3 = (double)r->D * (double)r->D * (double)r->D, t0 = gs_now();
-    if (miss) {
-        /* before any measurement: about 0.3 s per method at D = 1280 (an idle core of this kind) */
-        double rate = w->eig_rate > 0 ? w->eig_rate : 0.3 / (1280.0 * 1280.0 * 1280.0);
-        char what[160];
-        snprintf(what, sizeof what, "eigendecomposition of G (%s), about %.1f s (estimate)", names, rate * D3 * miss);
-        set_work(w, "ridge lens", task, what);
-    }
-    int rc = rl_compute_cached(w->ctx->eng, &w->ctx->prob, ms, keys, n, task, &w->lens_cache, &x->lens);
-    if (rc == GS_OK && miss) w->eig_rate = (gs_now() - t0) / (D3 * miss);
-    pthread_mutex_lock(&w->mu);
-    w->lens_eigs += miss;
-    pthread_mutex_unlock(&w->mu);
-    if (rc == GS_OK) x->have_lens = 1;
-    return rc;
-}
-
 /* Compute what `view` needs at `task` and publish it (not on cancel). */
 static void do_extra(tui_worker *w, uint64_t gen, int task, int view, int m0, int m1, const op_params *pp)
 {
@@ -473,11 +308,11 @@ static void do_extra(tui_worker *w, uint64_t gen, int task, int view, int m0, in
     x->m0 = m0;
     x->m1 = m1;
     x->tau = pp->tau;
-    if (view != TV_LENS) set_work(w, tui_view_short(view), task, NULL);
+    if (view != TV_LENS) tw_set_work(w, tui_view_short(view), task, NULL);
     int rc = view == TV_TAU       ? extra_tau(w, task, x)
              : view == TV_CLAIMS  ? extra_claims(w, task, pp, x)
              : view == TV_COLLAPSE ? extra_collapse(w, task, x)
-             : view == TV_LENS     ? extra_lens(w, task, x)
+             : view == TV_LENS     ? tw_extra_lens(w, task, x)
                                    : extra_theorem(w, task, pp, x);
     if (rc == GS_ECANCEL) { tui_extra_free(x); free(x); return; }
     x->st = rc;
@@ -490,7 +325,7 @@ static void do_extra(tui_worker *w, uint64_t gen, int task, int view, int m0, in
     w->ex_m0[view] = m0;
     w->ex_m1[view] = m1;
     pthread_mutex_unlock(&w->mu);
-    wake(w);
+    tw_wake(w);
 }
 
 /* Under mu: the shown view needs a computation not done yet for the request. */
@@ -517,7 +352,7 @@ static int do_factor(tui_worker *w, uint64_t gen, int task)
     pthread_mutex_lock(&w->mu);
     w->factoring = task;
     pthread_mutex_unlock(&w->mu);
-    wake(w);
+    tw_wake(w);
     int st = en_prepare_tau(w->ctx->eng, task, &w->fa_cancel);
     pthread_mutex_lock(&w->mu);
     w->factoring = 0;
@@ -529,7 +364,7 @@ static int do_factor(tui_worker *w, uint64_t gen, int task)
         snprintf(e, sizeof e, "%s", gs_last_error());
         set_msg(w, 1, "τ factor: %s%s", e, NULL);
     }
-    wake(w);
+    tw_wake(w);
     return st;
 }
 
@@ -660,7 +495,7 @@ static void *worker_main(void *arg)
             snprintf(w->work, sizeof w->work, "tuning on the validation rows");
             pthread_mutex_unlock(&w->mu);
             run_tune(w, param, m, &q, task, gen);
-            wake(w);
+            tw_wake(w);
             pthread_mutex_lock(&w->mu);
             continue;
         }
@@ -676,7 +511,7 @@ static void *worker_main(void *arg)
             pthread_mutex_unlock(&w->mu);
             run_export(w, path, fig, base, e0, e1, frames);
             if (base) { en_results_free(base); free(base); }
-            wake(w);
+            tw_wake(w);
             pthread_mutex_lock(&w->mu);
             continue;
         }
@@ -696,21 +531,21 @@ static void *worker_main(void *arg)
         w->progress = 0;
         w->work[0] = 0;
         pthread_mutex_unlock(&w->mu);
-        wake(w);
+        tw_wake(w);
 
         int st = GS_OK;
         w->work_gen = gen;
         if (gen != w->done_gen) {
             int reseed = !same_stream(&o, &w->cur);
             if (reseed) {
-                set_work(w, "a new stream of tasks", 0, NULL);
+                tw_set_work(w, "a new stream of tasks", 0, NULL);
                 st = pl_reseed(w->ctx, &o, &w->cfg);
                 if (st == GS_OK) w->cur = o;
             }
             if (st == GS_OK) {
-                lens_keys(w, &o.params, reseed);
+                tw_lens_keys(w, &o.params, reseed);
                 w->cur.params = o.params;
-                set_work(w, "results", 0, NULL);
+                tw_set_work(w, "results", 0, NULL);
                 pthread_mutex_lock(&w->mu);
                 w->updating = 1;
                 pthread_mutex_unlock(&w->mu);
@@ -723,7 +558,7 @@ static void *worker_main(void *arg)
         /* the shown pair's exact spectrum at the shown task, unless that is costly (large D,
          * --spectrum auto) */
         if (st == GS_OK && en_spectrum_default(w->ctx->eng)) {
-            set_work(w, "eigenvalues of G", task, NULL);
+            tw_set_work(w, "eigenvalues of G", task, NULL);
             st = en_ensure_spectrum(w->ctx->eng, task, mask, &w->cancel);
         }
         if (st != GS_ECANCEL && (fresh || new_pair)) {
@@ -739,7 +574,7 @@ static void *worker_main(void *arg)
             do_factor(w, gen, task);
         /* --seeds: the other seeds, after the shown one */
         if (st == GS_OK && w->nctx > 1 && gen != w->done_gen && !flag_get(&w->cancel)) {
-            set_work(w, "the other seeds", 0, NULL);
+            tw_set_work(w, "the other seeds", 0, NULL);
             int sst = do_seeds(w, gen, &o, task);
             if (sst == GS_ECANCEL) st = sst;
             else if (sst != GS_OK) {
@@ -759,11 +594,11 @@ static void *worker_main(void *arg)
         }
         /* the ridge lens: the next task's eigendecompositions, ahead of a step */
         if (st == GS_OK && view == TV_LENS && !flag_get(&w->cancel) && !flag_get(&w->ex_cancel)) {
-            lens_ahead(w, task, m0, m1);
+            tw_lens_ahead(w, task, m0, m1);
         }
         /* the Effective rank view: exact spectra at every task */
         if (st == GS_OK && view == TV_ERANK && !flag_get(&w->cancel)) {
-            set_work(w, "eigenvalues of G at every task", 0, NULL);
+            tw_set_work(w, "eigenvalues of G at every task", 0, NULL);
             do_sweep(w, gen, task, mask);
         }
         pthread_mutex_lock(&w->mu);
@@ -994,7 +829,7 @@ void tw_stop(tui_worker *w)
     for (int v = 0; v < TV_COUNT; v++)
         if (w->pub_ex[v]) { tui_extra_free(w->pub_ex[v]); free(w->pub_ex[v]); w->pub_ex[v] = NULL; }
     if (w->export_base) { en_results_free(w->export_base); free(w->export_base); w->export_base = NULL; }
-    ahead_collect(w, 1);
+    tw_ahead_collect(w, 1);
     rl_cache_clear(&w->lens_cache);
     close(w->wake[0]);
     close(w->wake[1]);
