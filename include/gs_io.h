@@ -59,4 +59,12 @@ int io_check_output(const char *what, const char *path, int folder);
 /* Test hook: GS_FAIL_WRITE=ENOSPC|EIO makes io_atomic_commit fail as if the disk did;
  * GS_FAIL_WRITE=ENOSPC@N lets the first N-1 commits of the process succeed. */
 
+/* One line of a small text file (a session, a --tuned file), read by hand so that NUL bytes,
+ * over-long lines and endless inputs (/dev/zero, a FIFO that never ends) are refused: line gets up
+ * to cap - 1 bytes without the '\n' (and a '\r' before it), *lineno counts lines, *total the bytes
+ * read so far (at most max_total); *got 1 with a line, 0 at the end. GS_OK, or GS_EINPUT naming
+ * path, the line and the problem ("(not a KIND?)" after a NUL or an input over max_total). */
+int io_read_line(FILE *f, const char *path, const char *kind, char *line, size_t cap, int *lineno,
+                 size_t *total, size_t max_total, int *got);
+
 #endif

@@ -132,6 +132,12 @@ bad_case "a key without a method" "$tmp/bad.txt:1: 'tau' is not METHOD.KEY" 'tau
 bad_case "a bad --set" "--set: gacl.beta: gacl does not use beta" 'gacl.tau=1\n' --set gacl.beta=3
 "$G" run $R --tuned "$tmp/missing.txt" >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] && one_line "--tuned $tmp/missing.txt: No such file" && ok "refused with one line: a missing file" || bad "missing file (exit $rc)"
+# an endless input (a device, a FIFO that never ends) is refused at its first NUL, not read forever
+timeout 10 "$G" run $R --tuned /dev/zero >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && one_line "/dev/zero: line 1: contains a NUL byte" && ok "refused with one line: --tuned /dev/zero" || bad "--tuned /dev/zero (exit $rc)"
+head -c 2000000 /dev/zero | tr '\0' '#' >"$tmp/big.txt"
+"$G" run $R --tuned "$tmp/big.txt" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && one_line "$tmp/big.txt: larger than" && ok "refused with one line: a 2 MB --tuned file" || bad "--tuned 2 MB (exit $rc)"
 "$G" run $R --set gacl.tau >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] && one_line "--set: expected METHOD.KEY=VALUE" && ok "refused with one line: --set without '='" || bad "--set syntax (exit $rc)"
 "$G" sweep $R --tuned "$tmp/t.txt" --param tau=1,2 >/dev/null 2>"$tmp/err"; rc=$?

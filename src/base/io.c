@@ -422,3 +422,27 @@ int io_open_regular(const char *path, FILE **fp, uint64_t *size)
     *size = (uint64_t)sb.st_size;
     return GS_OK;
 }
+
+int io_read_line(FILE *f, const char *path, const char *kind, char *line, size_t cap, int *lineno,
+                 size_t *total, size_t max_total, int *got)
+{
+    int c, toolong = 0, nul = 0;
+    *got = 0;
+    size_t len = 0;
+    while ((c = fgetc(f)) != EOF) {
+        *got = 1;
+        if (c == '\n') break;
+        if (c == 0) { nul = 1; break; }
+        if (++*total > max_total) break;
+        if (len + 1 < cap) line[len++] = (char)c;
+        else toolong = 1;
+    }
+    if (!*got) return GS_OK;
+    if (*total > max_total) return gs_error(GS_EINPUT, "%s: larger than %zu bytes (not a %s?)", path, max_total, kind);
+    ++*lineno;
+    line[len] = 0;
+    if (len && line[len - 1] == '\r') line[--len] = 0;
+    if (nul) return gs_error(GS_EINPUT, "%s: line %d: contains a NUL byte (not a %s?)", path, *lineno, kind);
+    if (toolong) return gs_error(GS_EINPUT, "%s: line %d: longer than %zu bytes", path, *lineno, cap - 1);
+    return GS_OK;
+}

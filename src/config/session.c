@@ -198,31 +198,11 @@ static int load_lines(FILE *f, const char *path, const char *base, op_opts *o, s
     if (!line) { fclose(f); return gs_error(GS_ENOMEM, "%s: out of memory", path); }
     char seen[64][32];
     int nseen = 0, lineno = 0, ended = 0, st = GS_OK;
-    size_t len, total = 0;
+    size_t total = 0;
     for (;;) {
-        /* read one line by hand so NUL bytes, over-long lines and endless inputs (/dev/zero, a
-         * FIFO that never ends) are caught: at the first NUL, or past SS_MAX_BYTES in all */
-        int c;
-        len = 0;
-        int got = 0, toolong = 0, nul = 0;
-        while ((c = fgetc(f)) != EOF) {
-            got = 1;
-            if (c == '\n') break;
-            if (c == 0) { nul = 1; break; }
-            if (++total > SS_MAX_BYTES) break;
-            if (len < SS_MAX_LINE) line[len++] = (char)c;
-            else toolong = 1;
-        }
-        if (!got) break;
-        if (total > SS_MAX_BYTES) {
-            st = gs_error(GS_EINPUT, "%s: larger than %d bytes (not a session file?)", path, SS_MAX_BYTES);
+        int got;
+        if ((st = io_read_line(f, path, "session file", line, SS_MAX_LINE + 1, &lineno, &total, SS_MAX_BYTES, &got)) || !got)
             break;
-        }
-        lineno++;
-        line[len] = 0;
-        if (len && line[len - 1] == '\r') line[--len] = 0;
-        if (nul) { st = gs_error(GS_EINPUT, "%s: line %d: contains a NUL byte (not a session file?)", path, lineno); break; }
-        if (toolong) { st = gs_error(GS_EINPUT, "%s: line %d: longer than %d bytes", path, lineno, SS_MAX_LINE); break; }
         if (lineno == 1) {
             if (strcmp(line, SS_HEADER)) {
                 st = gs_error(GS_EINPUT, "%s: line 1: not a gsrscope session (expected '%s')", path, SS_HEADER);

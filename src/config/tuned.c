@@ -3,12 +3,15 @@
 #include "gs_tuned.h"
 #include "gs_common.h"
 #include "gs_opts.h"
+#include "gs_io.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define TU_MAX_BYTES (1 << 20) /* a tuned file is a few lines: larger is refused */
 
 void tu_free(tu_list *l)
 {
@@ -83,19 +86,14 @@ static int read_file(tu_list *l, const char *file, op_opts *scratch)
     FILE *f = fopen(file, "r");
     if (!f) return gs_error(GS_EINPUT, "--tuned %s: %s", file, strerror(errno));
     char line[4096], where[320];
-    int rc = GS_OK, n = 0;
-    while (!rc && fgets(line, sizeof line, f)) {
-        n++;
+    int rc = GS_OK, n = 0, got;
+    size_t total = 0;
+    while (!(rc = io_read_line(f, file, "tuned file", line, sizeof line, &n, &total, TU_MAX_BYTES, &got)) && got) {
         snprintf(where, sizeof where, "%s:%d", file, n);
-        size_t L = strlen(line);
-        if (L == sizeof line - 1 && line[L - 1] != '\n' && !feof(f)) {
-            rc = gs_error(GS_EINPUT, "%s: line longer than %zu bytes", where, sizeof line - 2);
-            break;
-        }
         char *hash = strchr(line, '#');
         if (hash) *hash = '\0';
         char *s = trim(line);
-        if (*s) rc = add_value(l, s, where, scratch);
+        if (*s && (rc = add_value(l, s, where, scratch))) break;
     }
     if (!rc && ferror(f)) rc = gs_error(GS_EINPUT, "--tuned %s: read error", file);
     fclose(f);
